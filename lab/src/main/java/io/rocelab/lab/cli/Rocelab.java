@@ -1,0 +1,25 @@
+package io.rocelab.lab.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code rocelab} command line: one entry point, one subcommand per tool. */
+@Command(name = "rocelab",
+        mixinStandardHelpOptions = true,
+        version = "rocelab 0.1.0",
+        description = "Software RoCEv2 NIC, switch, perftest and captures.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class Rocelab implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(CommandLines.create().execute(args));
+    }
+}
