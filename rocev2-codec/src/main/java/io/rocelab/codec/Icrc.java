@@ -1,0 +1,107 @@
+package io.rocelab.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.header.Bth;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.Udp;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+
+/**
+ * The RoCEv2 invariant CRC (IBA Annex A17.4.1, after IBA 7.8.1): CRC-32 over 8 bytes of 0xFF
+ * standing in for the LRH, then the IP header with the fields routers may change masked to ones
+ * (IPv4 TOS, TTL, header checksum; IPv6 traffic class, flow label, hop limit), the UDP header with
+ * its checksum masked, the BTH with its FECN/BECN/resv6 byte masked, and everything after it up to
+ * the ICRC. The CRC goes on the wire least-significant byte first.
+ *
+ * <p>One instance per owning thread: it keeps its CRC engine and a scratch array for the masked
+ * headers, so computing allocates nothing.
+ */
+public final class Icrc {
+    public static final int LENGTH = 4;
+
+    private static final int LRH_STANDIN = 8;
+    private static final int MAX_IP_HEADER = 60;
+
+    private final CRC32 crc = new CRC32();
+    private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.LENGTH + Bth.LENGTH];
+
+    /** The ICRC the frame should carry; the frame must be a parsed RoCEv2 frame. */
+    public int compute(ParsedFrame f) {
+        if (f.udpOffset() < 0) {
+            throw new IllegalArgumentException("ICRC needs the IP and UDP headers: parse a whole frame");
+        }
+        return compute(f.buffer(), f.l3Offset(), f.ipVersion(), f.ipHeaderLength(), f.buffer(), f.udpOffset(),
+                f.bthOffset(), f.icrcOffset());
+    }
+
+    /** Whether the ICRC carried by the frame is right. */
+    public boolean verify(ParsedFrame f) {
+        return compute(f) == f.icrc();
+    }
+
+    /** Computes and writes the ICRC into a parsed frame (after its headers and payload are final). */
+    public void fill(ParsedFrame f) {
+        f.buffer().setIntLE(f.icrcOffset(), compute(f));
+    }
+
+    /**
+     * The general form: IP header at {@code ipOffset} of {@code ipBuf}, UDP header at
+     * {@code udpOffset} of {@code buf}, BTH at {@code bthOffset} of {@code buf}, ICRC at
+     * {@code icrcOffset}. The headers may live in another buffer than the transport (a UDP-socket
+     * endpoint builds them aside).
+     */
+    public int compute(ByteBuf ipBuf, int ipOffset, int ipVersion, int ipHeaderLength, ByteBuf buf, int udpOffset,
+                       int bthOffset, int icrcOffset) {
+        if (ipHeaderLength > MAX_IP_HEADER) {
+            throw new IllegalArgumentException("IP header longer than 60 bytes: " + ipHeaderLength);
+        }
+        byte[] s = scratch;
+        for (int i = 0; i < LRH_STANDIN; i++) {
+            s[i] = (byte) 0xFF;
+        }
+        int p = LRH_STANDIN;
+        ipBuf.getBytes(ipOffset, s, p, ipHeaderLength);
+        if (ipVersion == 4) {
+            s[p + Ipv4.TOS] = (byte) 0xFF;
+            s[p + Ipv4.TTL] = (byte) 0xFF;
+            s[p + Ipv4.CHECKSUM] = (byte) 0xFF;
+            s[p + Ipv4.CHECKSUM + 1] = (byte) 0xFF;
+        } else {
+            // version stays; traffic class and flow label become ones
+            s[p] = (byte) (s[p] | 0x0F);
+            s[p + 1] = (byte) 0xFF;
+            s[p + 2] = (byte) 0xFF;
+            s[p + 3] = (byte) 0xFF;
+            s[p + Ipv6.HOP_LIMIT] = (byte) 0xFF;
+        }
+        p += ipHeaderLength;
+        buf.getBytes(udpOffset, s, p, Udp.LENGTH);
+        s[p + Udp.CHECKSUM] = (byte) 0xFF;
+        s[p + Udp.CHECKSUM + 1] = (byte) 0xFF;
+        p += Udp.LENGTH;
+        buf.getBytes(bthOffset, s, p, Bth.LENGTH);
+        s[p + Bth.FECN_BECN] = (byte) 0xFF;
+        p += Bth.LENGTH;
+        crc.reset();
+        crc.update(s, 0, p);
+        update(buf, bthOffset + Bth.LENGTH, icrcOffset - bthOffset - Bth.LENGTH);
+        return (int) crc.getValue();
+    }
+
+    private void update(ByteBuf buf, int index, int length) {
+        if (length <= 0) {
+            return;
+        }
+        if (buf.hasArray()) {
+            crc.update(buf.array(), buf.arrayOffset() + index, length);
+        } else if (buf.nioBufferCount() == 1) {
+            crc.update(buf.internalNioBuffer(index, length));
+        } else {
+            for (ByteBuffer part : buf.nioBuffers(index, length)) {
+                crc.update(part);
+            }
+        }
+    }
+}
