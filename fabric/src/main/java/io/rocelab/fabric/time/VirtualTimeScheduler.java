@@ -1,0 +1,302 @@
+package io.rocelab.fabric.time;
+
+import java.util.Objects;
+
+/**
+ * A single-threaded discrete-event scheduler: virtual time jumps from one event to the next.
+ *
+ * <p>Why: a fabric of hundreds of 100 Gb/s ports must run on one core, faster or slower than real
+ * time, and a failing scenario must be reproducible. Everything that happens is an event in one
+ * queue ordered by (time, insertion sequence); nothing depends on the wall clock, thread timing or
+ * hash order, so the same inputs (and the same seeds for the random generators that components
+ * are given) give the same run bit for bit.
+ *
+ * <p>Ordering: events are due at nanosecond times; events due at the same time run in the order they
+ * were scheduled (a 64-bit insertion sequence breaks ties; time is never nudged to order them).
+ * An event scheduled with delay 0 runs after everything already due now.
+ *
+ * <p>Cost: a binary heap over primitive {@code long} keys. {@link #scheduleUncancellable} and
+ * {@link #execute} allocate nothing; {@link #schedule} allocates the one handle it returns.
+ * Cancellation is O(1) and lazy: a cancelled event stays in the heap, is skipped when it reaches
+ * the front, and the heap is compacted when cancelled events outnumber live ones.
+ *
+ * <p>Threading: confined to one thread, which is its owner: the thread that created it, or the
+ * last one that called a {@code run} method. Tasks may schedule and cancel other tasks. An exception
+ * thrown by a task propagates out of the {@code run} method (the event counts as executed and the
+ * scheduler stays usable), so a test fails loudly.
+ */
+public final class VirtualTimeScheduler implements Scheduler {
+
+    /** Compaction is not worth it for a handful of cancelled events. */
+    private static final int COMPACTION_THRESHOLD = 1024;
+
+    private final EventQueue queue = new EventQueue();
+    private long now;
+    private long nextSequence;
+    private long eventsExecuted;
+    private int cancelledInQueue;
+    private boolean running;
+    private Thread owner = Thread.currentThread();
+
+    /** A scheduler whose clock starts at 0 ns. */
+    public VirtualTimeScheduler() {
+        this(0L);
+    }
+
+    /**
+     * @param startNanos the time the clock starts at
+     */
+    public VirtualTimeScheduler(long startNanos) {
+        this.now = startNanos;
+    }
+
+    @Override
+    public long nanoTime() {
+        return now;
+    }
+
+    @Override
+    public Cancellable schedule(long delayNanos, Runnable task) {
+        final CancellableEvent event = new CancellableEvent(this, Objects.requireNonNull(task, "task"));
+        enqueue(deadline(delayNanos), event);
+        return event;
+    }
+
+    @Override
+    public void scheduleUncancellable(long delayNanos, Runnable task) {
+        enqueue(deadline(delayNanos), task);
+    }
+
+    @Override
+    public Cancellable scheduleAt(long deadlineNanos, Runnable task) {
+        final CancellableEvent event = new CancellableEvent(this, Objects.requireNonNull(task, "task"));
+        enqueue(Math.max(deadlineNanos, now), event);
+        return event;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        enqueue(now, task);
+    }
+
+    @Override
+    public boolean inOwnerThread() {
+        return Thread.currentThread() == owner;
+    }
+
+    /**
+     * Runs every event due at or before {@code timeNanos} (including those scheduled meanwhile),
+     * then sets the clock to {@code timeNanos}.
+     *
+     * @param timeNanos absolute time, not before {@link #nanoTime()}
+     * @return the number of events executed
+     * @throws IllegalArgumentException if {@code timeNanos} is in the past
+     */
+    public long runUntil(long timeNanos) {
+        if (timeNanos < now) {
+            throw new IllegalArgumentException("timeNanos must not be before now (" + now + "): " + timeNanos);
+        }
+        enter();
+        long executed = 0;
+        try {
+            while (hasLiveHead() && queue.peekTime() <= timeNanos) {
+                runHead();
+                executed++;
+            }
+            now = timeNanos;
+        } finally {
+            running = false;
+        }
+        return executed;
+    }
+
+    /**
+     * Runs for {@code durationNanos} of virtual time: {@code runUntil(nanoTime() + durationNanos)}.
+     *
+     * @param durationNanos how long, {@code >= 0}
+     * @return the number of events executed
+     */
+    public long runFor(long durationNanos) {
+        if (durationNanos < 0) {
+            throw new IllegalArgumentException("durationNanos must be >= 0: " + durationNanos);
+        }
+        return runUntil(saturatedAdd(now, durationNanos));
+    }
+
+    /**
+     * Runs at most {@code maxEvents} events; the clock ends at the time of the last one run.
+     *
+     * @param maxEvents upper bound, {@code >= 0}
+     * @return the number of events executed (less than {@code maxEvents} only if the queue emptied)
+     */
+    public long run(long maxEvents) {
+        if (maxEvents < 0) {
+            throw new IllegalArgumentException("maxEvents must be >= 0: " + maxEvents);
+        }
+        enter();
+        long executed = 0;
+        try {
+            while (executed < maxEvents && hasLiveHead()) {
+                runHead();
+                executed++;
+            }
+        } finally {
+            running = false;
+        }
+        return executed;
+    }
+
+    /**
+     * Runs events until none is left. Never returns if some component keeps rescheduling itself
+     * (a periodic timer); use {@link #runUntil} or {@link #run(long)} then.
+     *
+     * @return the number of events executed
+     */
+    public long runUntilIdle() {
+        return run(Long.MAX_VALUE);
+    }
+
+    /**
+     * Runs the next event, if any.
+     *
+     * @return {@code true} if an event ran
+     */
+    public boolean runNext() {
+        return run(1) == 1;
+    }
+
+    /**
+     * @return the number of events executed since creation; a benchmark divides it by wall time
+     */
+    public long eventsExecuted() {
+        return eventsExecuted;
+    }
+
+    /**
+     * @return the number of events waiting to run, not counting cancelled ones
+     */
+    public int pendingEvents() {
+        return queue.size() - cancelledInQueue;
+    }
+
+    /**
+     * @return {@code true} if no event is waiting to run
+     */
+    public boolean isIdle() {
+        return !hasLiveHead();
+    }
+
+    /**
+     * @return the time of the next event, or {@link Long#MAX_VALUE} if there is none
+     */
+    public long nextEventTime() {
+        return hasLiveHead() ? queue.peekTime() : Long.MAX_VALUE;
+    }
+
+    @Override
+    public String toString() {
+        return "VirtualTimeScheduler[now=" + now + " ns, pending=" + pendingEvents()
+            + ", executed=" + eventsExecuted + "]";
+    }
+
+    private void enter() {
+        if (running) {
+            throw new IllegalStateException("a run method was called from inside a task");
+        }
+        running = true;
+        owner = Thread.currentThread();
+    }
+
+    private long deadline(long delayNanos) {
+        if (delayNanos < 0) {
+            throw new IllegalArgumentException("delayNanos must be >= 0: " + delayNanos);
+        }
+        return saturatedAdd(now, delayNanos);
+    }
+
+    private void enqueue(long time, Runnable task) {
+        if (task == null) {
+            throw new NullPointerException("task");
+        }
+        queue.add(time, nextSequence++, task);
+    }
+
+    private boolean hasLiveHead() {
+        while (!queue.isEmpty()) {
+            final Runnable head = queue.peekTask();
+            if (!(head instanceof CancellableEvent) || !((CancellableEvent) head).isCancelled()) {
+                return true;
+            }
+            queue.poll();
+            cancelledInQueue--;
+        }
+        return false;
+    }
+
+    private void runHead() {
+        now = queue.peekTime();
+        final Runnable task = queue.poll();
+        eventsExecuted++;
+        task.run();
+    }
+
+    private void onCancelled() {
+        cancelledInQueue++;
+        if (cancelledInQueue >= COMPACTION_THRESHOLD && cancelledInQueue > queue.size() - cancelledInQueue) {
+            cancelledInQueue -= queue.removeIf(CancellableEvent::isCancelledTask);
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        final long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** The handle {@link #schedule} returns; it is also the queued event. */
+    private static final class CancellableEvent implements Runnable, Cancellable {
+        private static final int PENDING = 0;
+        private static final int STARTED = 1;
+        private static final int CANCELLED = 2;
+
+        private final VirtualTimeScheduler scheduler;
+        private Runnable task;
+        private int state;
+
+        CancellableEvent(VirtualTimeScheduler scheduler, Runnable task) {
+            this.scheduler = scheduler;
+            this.task = task;
+        }
+
+        static boolean isCancelledTask(Runnable task) {
+            return task instanceof CancellableEvent && ((CancellableEvent) task).isCancelled();
+        }
+
+        boolean isCancelled() {
+            return state == CANCELLED;
+        }
+
+        @Override
+        public void run() {
+            final Runnable toRun = task;
+            state = STARTED;
+            task = null;
+            toRun.run();
+        }
+
+        @Override
+        public boolean cancel() {
+            if (state != PENDING) {
+                return false;
+            }
+            state = CANCELLED;
+            task = null;
+            scheduler.onCancelled();
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "CancellableEvent[" + (state == PENDING ? "pending" : state == STARTED ? "started" : "cancelled") + "]";
+        }
+    }
+}
