@@ -1,0 +1,312 @@
+package io.rocelab.fabric.link;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.fabric.port.FrameReceiver;
+import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.fabric.time.Scheduler;
+
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One direction of an {@link InProcessLink}: a transmit queue, the wire, faults and counters.
+ *
+ * <p>Why a separate object per direction: the two directions of a full-duplex link share nothing
+ * but their up/down state (IEEE 802.3 full duplex has independent transmit and receive paths), and
+ * each is owned by one thread: the scheduler of the <em>receiving</em> port. A frame sent from
+ * another thread is first handed to that scheduler; from then on its queueing, faults, counters and
+ * delivery all happen on one thread, so the state needs no locks, and under real time the frame
+ * ends up on the receiver's event loop.
+ *
+ * <p>Per frame: the transmitter starts it when the previous frame has finished (FIFO), its last bit
+ * leaves after the serialization time of its {@linkplain EthernetFraming wire bytes}, and it arrives
+ * one propagation delay later. Then the {@link FaultProfile} is applied. Delivery is always a
+ * separate event, never inside the sender's {@code send} call. Steady-state traffic allocates
+ * nothing: frames wait in a ring and one wakeup task is reused.
+ */
+public final class LinkDirection {
+
+    private final String name;
+    private final Scheduler owner;
+    private final LinkPort receiverPort;
+    private final TransmitTimeline timeline;
+    private final long propagationDelayNanos;
+    private final int minFrameBytes;
+    private final int overheadBytes;
+    private final SplitMix64 random;
+    private final CounterSet<LinkCounter> counters = new CounterSet<>(LinkCounter.class);
+    private final FrameRing inFlight = new FrameRing();
+    private final Runnable wakeup = this::onWakeup;
+    private volatile FaultProfile faults;
+
+    // owner-thread state
+    private boolean up;
+    private long wakeupAtNanos = Long.MAX_VALUE;
+    private HeldFrame held;
+    private int heldCount;
+
+    LinkDirection(String name, Scheduler owner, LinkPort receiverPort, long rateBitsPerSecond,
+                  long propagationDelayNanos, int minFrameBytes, int overheadBytes, long seed,
+                  FaultProfile faults, boolean up) {
+        this.name = name;
+        this.owner = owner;
+        this.receiverPort = receiverPort;
+        this.timeline = new TransmitTimeline(rateBitsPerSecond);
+        this.propagationDelayNanos = propagationDelayNanos;
+        this.minFrameBytes = minFrameBytes;
+        this.overheadBytes = overheadBytes;
+        this.random = new SplitMix64(seed);
+        this.faults = faults;
+        this.up = up;
+    }
+
+    /**
+     * @return e.g. {@code "h1-s1 a->b"}
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * @return this direction's counters, readable from any thread
+     */
+    public CounterSet<LinkCounter> counters() {
+        return counters;
+    }
+
+    /**
+     * @return the faults applied to frames sent from now on
+     */
+    public FaultProfile faults() {
+        return faults;
+    }
+
+    /**
+     * Changes the faults for frames sent from now on (e.g. loss starting mid-scenario).
+     *
+     * @param profile the new faults
+     */
+    public void setFaults(FaultProfile profile) {
+        this.faults = Objects.requireNonNull(profile, "profile");
+    }
+
+    /**
+     * @return the seed of this direction's generator: with the same seed and the same traffic, the
+     *         same frames are lost, corrupted, duplicated and reordered
+     */
+    public long seed() {
+        return random.seed();
+    }
+
+    /**
+     * When the transmitter has finished every frame queued so far, so a switch's egress scheduler
+     * can hand over the next frame just in time instead of filling the link's queue. Exact on the
+     * owner thread (always, in virtual time).
+     *
+     * @return the time, or a time in the past if the transmitter is idle
+     */
+    public long transmitterIdleAtNanos() {
+        return timeline.idleAtNanos();
+    }
+
+    /**
+     * @return frames sent but not yet delivered or dropped (owner thread)
+     */
+    public int framesInFlight() {
+        return inFlight.size() + heldCount;
+    }
+
+    @Override
+    public String toString() {
+        return "LinkDirection[" + name + ", seed=" + seed() + ", " + counters + "]";
+    }
+
+    /** Entry point from the sending port, on any thread. */
+    void send(ByteBuf frame) {
+        if (owner.inOwnerThread()) {
+            transmit(frame, false);
+            return;
+        }
+        try {
+            owner.execute(() -> transmit(frame, true));
+        } catch (RejectedExecutionException e) {
+            // the receiving side's loop has shut down: nobody will ever receive this frame
+            frame.release();
+        }
+    }
+
+    /**
+     * Takes a frame through the wire model and the faults, on the owner thread.
+     *
+     * @param mayDeliverNow whether we are outside the sender's call stack, so a frame that is
+     *                      already due (unlimited rate, no delay) can go to the receiver right away
+     */
+    private void transmit(ByteBuf frame, boolean mayDeliverNow) {
+        final int length = frame.readableBytes();
+        counters.increment(LinkCounter.FRAMES_SENT);
+        counters.add(LinkCounter.BYTES_SENT, length);
+        if (!up) {
+            frame.release();
+            counters.increment(LinkCounter.DROPPED_LINK_DOWN);
+            return;
+        }
+        final long wireBytes = EthernetFraming.wireBytes(length, minFrameBytes, overheadBytes);
+        final long lastBitOut = timeline.transmit(owner.nanoTime(), wireBytes);
+        final long arrival = lastBitOut + propagationDelayNanos;
+
+        final FaultProfile f = faults;
+        if (random.nextBoolean(f.lossProbability())) {
+            // lost on the wire, after occupying it
+            frame.release();
+            counters.increment(LinkCounter.DROPPED_LOSS);
+            return;
+        }
+        ByteBuf delivered = frame;
+        if (length > 0 && random.nextBoolean(f.corruptProbability())) {
+            delivered = corruptedCopy(frame, length);
+            counters.increment(LinkCounter.CORRUPTED);
+        }
+        final ByteBuf duplicate;
+        if (random.nextBoolean(f.duplicateProbability())) {
+            duplicate = delivered.copy();
+            counters.increment(LinkCounter.DUPLICATED);
+        } else {
+            duplicate = null;
+        }
+        if (random.nextBoolean(f.reorderProbability())) {
+            final long holdBack = f.reorderDelayNanos()
+                + f.reorderDelayFrames() * timeline.serializationNanos(wireBytes);
+            hold(delivered, arrival + holdBack);
+            counters.increment(LinkCounter.REORDERED);
+        } else {
+            enqueue(delivered, arrival, mayDeliverNow);
+        }
+        if (duplicate != null) {
+            enqueue(duplicate, arrival, mayDeliverNow);
+        }
+    }
+
+    /**
+     * The wire corrupts its own copy: the sender may still hold the original (a retransmission
+     * buffer shared through {@code retainedDuplicate()}), which must stay intact.
+     */
+    private ByteBuf corruptedCopy(ByteBuf frame, int length) {
+        final ByteBuf copy = frame.copy();
+        frame.release();
+        final int index = copy.readerIndex() + random.nextInt(length);
+        final int bit = random.nextInt(Byte.SIZE);
+        copy.setByte(index, copy.getByte(index) ^ (1 << bit));
+        return copy;
+    }
+
+    private void enqueue(ByteBuf frame, long arrival, boolean mayDeliverNow) {
+        if (mayDeliverNow && inFlight.isEmpty() && arrival <= owner.nanoTime()) {
+            deliver(frame);
+            return;
+        }
+        inFlight.add(frame, arrival);
+        if (arrival < wakeupAtNanos) {
+            scheduleWakeup(arrival);
+        }
+    }
+
+    private void scheduleWakeup(long atNanos) {
+        wakeupAtNanos = atNanos;
+        owner.scheduleUncancellable(Math.max(0L, atNanos - owner.nanoTime()), wakeup);
+    }
+
+    /**
+     * Delivers the frames that are due. A wakeup exists at or before the head's arrival whenever
+     * frames are in flight; extra wakeups (left over after the link flapped) find nothing due and
+     * are harmless.
+     */
+    private void onWakeup() {
+        final long now = owner.nanoTime();
+        if (now >= wakeupAtNanos) {
+            wakeupAtNanos = Long.MAX_VALUE;
+        }
+        while (!inFlight.isEmpty() && inFlight.peekArrival() <= now) {
+            deliver(inFlight.poll());
+        }
+        if (!inFlight.isEmpty() && inFlight.peekArrival() < wakeupAtNanos) {
+            scheduleWakeup(inFlight.peekArrival());
+        }
+    }
+
+    private void deliver(ByteBuf frame) {
+        final FrameReceiver receiver = receiverPort.currentReceiver();
+        if (receiver == null) {
+            frame.release();
+            counters.increment(LinkCounter.DROPPED_NO_RECEIVER);
+            return;
+        }
+        counters.increment(LinkCounter.FRAMES_DELIVERED);
+        counters.add(LinkCounter.BYTES_DELIVERED, frame.readableBytes());
+        receiver.onFrame(receiverPort, frame);
+    }
+
+    private void hold(ByteBuf frame, long arrival) {
+        final HeldFrame h = new HeldFrame(frame);
+        h.next = held;
+        if (held != null) {
+            held.prev = h;
+        }
+        held = h;
+        heldCount++;
+        h.timer = owner.scheduleAt(arrival, h);
+    }
+
+    private void unlink(HeldFrame h) {
+        if (h.prev != null) {
+            h.prev.next = h.next;
+        } else {
+            held = h.next;
+        }
+        if (h.next != null) {
+            h.next.prev = h.prev;
+        }
+        h.prev = null;
+        h.next = null;
+        heldCount--;
+    }
+
+    /** Applies a link state change on the owner thread: going down flushes everything in flight. */
+    void applyLinkState(boolean newState) {
+        up = newState;
+        if (newState) {
+            return;
+        }
+        while (!inFlight.isEmpty()) {
+            inFlight.poll().release();
+            counters.increment(LinkCounter.DROPPED_LINK_DOWN);
+        }
+        while (held != null) {
+            final HeldFrame h = held;
+            unlink(h);
+            h.timer.cancel();
+            h.frame.release();
+            counters.increment(LinkCounter.DROPPED_LINK_DOWN);
+        }
+        timeline.reset();
+    }
+
+    /** A reordered frame, waiting on its own timer; linked so that link-down can flush it. */
+    private final class HeldFrame implements Runnable {
+        private final ByteBuf frame;
+        private HeldFrame prev;
+        private HeldFrame next;
+        private Cancellable timer;
+
+        HeldFrame(ByteBuf frame) {
+            this.frame = frame;
+        }
+
+        @Override
+        public void run() {
+            unlink(this);
+            deliver(frame);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.rocelab.fabric.link;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.fabric.port.AbstractFramePort;
+import io.rocelab.fabric.port.FrameReceiver;
+import io.rocelab.fabric.time.Scheduler;
+
+/**
+ * One end of an {@link InProcessLink}.
+ *
+ * <p>Its owner is the scheduler of the NIC or switch attached to it: received frames and link-state
+ * changes arrive on that scheduler's thread.
+ */
+public final class LinkPort extends AbstractFramePort {
+
+    private final InProcessLink link;
+    private final Scheduler owner;
+    private LinkDirection outgoing;
+    private LinkDirection incoming;
+
+    LinkPort(String name, InProcessLink link, Scheduler owner, boolean initiallyUp) {
+        super(name, initiallyUp);
+        this.link = link;
+        this.owner = owner;
+    }
+
+    void connect(LinkDirection outgoing, LinkDirection incoming) {
+        this.outgoing = outgoing;
+        this.incoming = incoming;
+    }
+
+    @Override
+    public void send(ByteBuf frame) {
+        outgoing.send(frame);
+    }
+
+    /**
+     * @return the link this port belongs to
+     */
+    public InProcessLink link() {
+        return link;
+    }
+
+    /**
+     * @return the scheduler on whose thread this port delivers frames and state changes
+     */
+    public Scheduler owner() {
+        return owner;
+    }
+
+    /**
+     * @return the direction this port transmits on
+     */
+    public LinkDirection outgoing() {
+        return outgoing;
+    }
+
+    /**
+     * @return the direction this port receives from
+     */
+    public LinkDirection incoming() {
+        return incoming;
+    }
+
+    /** For {@link LinkDirection}: the receiver at the time of delivery. */
+    FrameReceiver currentReceiver() {
+        return receiver();
+    }
+
+    /** Runs a state change on the owner thread: flush the incoming direction, then tell listeners. */
+    void requestLinkState(boolean newState) {
+        if (owner.inOwnerThread()) {
+            applyLinkState(newState);
+        } else {
+            owner.execute(() -> applyLinkState(newState));
+        }
+    }
+
+    private void applyLinkState(boolean newState) {
+        incoming.applyLinkState(newState);
+        updateLinkState(newState);
+    }
+}

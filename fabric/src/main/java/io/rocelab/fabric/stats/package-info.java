@@ -1,0 +1,4 @@
+/**
+ * Counters with a single writer and any number of readers.
+ */
+package io.rocelab.fabric.stats;
