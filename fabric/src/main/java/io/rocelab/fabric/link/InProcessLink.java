@@ -26,10 +26,11 @@ import java.util.Objects;
  *
  * <pre>{@code
  * InProcessLink link = InProcessLink.builder().name("h1-s1")
- *     .rateBitsPerSecond(100_000_000_000L).propagationDelayNanos(500)
+ *     .rateGbps(100).propagationDelayNanos(500)
  *     .faults(FaultProfile.NONE.withLoss(0.01)).seed(42)
  *     .build(scheduler);
- * nic.attach(link.portA()); switchPort.attach(link.portB());
+ * link.portB().setReceiver((port, frame) -> { ...; frame.release(); });
+ * link.portA().send(frame);   // arrives at B 122 + 500 ns later for 1500 bytes
  * }</pre>
  */
 public final class InProcessLink {

@@ -290,6 +290,25 @@ class InProcessLinkFaultTest {
     }
 
     @Test
+    void aFlapDuringALongFrameDoesNotDelayTheNextFrame() {
+        // 1 Gb/s: a 9000-byte frame takes 72.192 us; a 64-byte one 0.704 us
+        final InProcessLink link = InProcessLink.builder().rateGbps(1).propagationDelayNanos(100).build(scheduler);
+        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        link.portB().setReceiver(rx);
+
+        link.portA().send(frames.frame(0, 9000));
+        scheduler.runUntil(1_000);
+        link.setUp(false);
+        link.setUp(true);
+        link.portA().send(frames.frame(1, 64));
+        scheduler.runUntilIdle();
+
+        assertEquals(List.of(1), rx.ids());
+        assertEquals(List.of(1_000L + 704 + 100), rx.times());
+        assertEquals(1, link.aToB().counters().get(LinkCounter.DROPPED_LINK_DOWN));
+    }
+
+    @Test
     void settingTheSameStateTwiceNotifiesOnce() {
         final InProcessLink link = link(1, FaultProfile.NONE);
         final Map<String, Integer> calls = new HashMap<>();
