@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "rocelab 0.1.0",
         description = "Software RoCEv2 NIC, switch, perftest and captures.",
-        subcommands = {DecodeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DecodeCommand.class, ReferenceCapturesCommand.class, CommandLine.HelpCommand.class})
 public final class Rocelab implements Runnable {
 
     @CommandLine.Spec
