@@ -1,0 +1,352 @@
+package io.rocelab.sw;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.codec.FrameKind;
+import io.rocelab.codec.capture.CaptureWriter;
+import io.rocelab.codec.header.EtherType;
+import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.sw.capture.SwitchCapture;
+import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.config.RouteConfig;
+import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.egress.EgressHooks;
+import io.rocelab.sw.egress.EgressPort;
+import io.rocelab.sw.forward.EcmpGroup;
+import io.rocelab.sw.forward.FdbTable;
+import io.rocelab.sw.forward.FlowletTable;
+import io.rocelab.sw.forward.ForwardStage;
+import io.rocelab.sw.forward.PortView;
+import io.rocelab.sw.forward.RouteTable;
+import io.rocelab.sw.mmu.Mmu;
+import io.rocelab.sw.mmu.PfcGenerator;
+import io.rocelab.sw.pfcwd.PfcWatchdog;
+import io.rocelab.sw.pipeline.ClassifyStage;
+import io.rocelab.sw.pipeline.ContextPool;
+import io.rocelab.sw.pipeline.DropReason;
+import io.rocelab.sw.pipeline.PacketContext;
+import io.rocelab.sw.pipeline.ParseStage;
+import io.rocelab.sw.stats.PortCounters;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A software datacenter switch configured for RoCE: parse, classify, forward, buffer admission
+ * (MMU with PFC), egress queues, WRED/ECN at dequeue, ETS scheduling and a line-rate shaper per
+ * port, plus the PFC watchdog, SONiC-shaped counters and a capture tap.
+ *
+ * <p>Threading: one owner, the {@link Scheduler} given here. Attach ports whose owner is the same
+ * scheduler (an {@code InProcessLink} built on it, or a {@code UdpFramePort} on its event loop):
+ * received frames then arrive on the owner thread and all switch state is touched only there.
+ *
+ * <p>Ownership: every frame a port delivers is either sent on or released, exactly once.
+ */
+public final class SoftSwitch implements FramePortReceiver, PortView, EgressHooks {
+    private final SwitchConfig config;
+    private final Scheduler scheduler;
+    private final PortConfig[] portConfigs;
+    private final PortCounters[] counters;
+    private final EgressPort[] egress;
+    private final ContextPool contexts = new ContextPool();
+    private final ParseStage parse = new ParseStage();
+    private final ClassifyStage classify;
+    private final ForwardStage forward;
+    private final Mmu mmu;
+    private final PfcGenerator pfc;
+    private final PfcWatchdog watchdog;
+    private final FdbTable fdb;
+    private final FramePort[] ports;
+    private SwitchCapture capture;
+
+    /**
+     * @param config    a validated configuration
+     * @param scheduler the switch's owner
+     * @param alloc     allocator for the frames the switch creates (PFC, flood copies)
+     * @param seed      seed of the switch's random decisions (WRED)
+     */
+    public SoftSwitch(SwitchConfig config, Scheduler scheduler, ByteBufAllocator alloc, long seed) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        int n = config.ports().size();
+        this.portConfigs = config.ports().toArray(new PortConfig[0]);
+        this.ports = new FramePort[n];
+        this.counters = new PortCounters[n];
+        this.egress = new EgressPort[n];
+        long[] macs = new long[n];
+        for (int i = 0; i < n; i++) {
+            counters[i] = new PortCounters();
+            egress[i] = new EgressPort(i, portConfigs[i], scheduler, this, counters[i], seed + i);
+            macs[i] = config.routerMac();
+        }
+        this.classify = new ClassifyStage(portConfigs);
+        this.fdb = new FdbTable(config.fdbAgingNanos());
+        RouteTable routes = new RouteTable();
+        for (RouteConfig r : config.routes()) {
+            int[] ps = new int[r.nextHops().size()];
+            long[] ms = new long[ps.length];
+            for (int i = 0; i < ps.length; i++) {
+                ps[i] = config.portIndex(r.nextHops().get(i).port());
+                ms[i] = r.nextHops().get(i).mac();
+            }
+            routes.add(r.prefix(), r.length(), new EcmpGroup(ps, ms));
+        }
+        FlowletTable flowlets = config.flowletTimeoutNanos() > 0 ? new FlowletTable(config.flowletTimeoutNanos()) : null;
+        this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, flowlets, this);
+        this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
+        this.mmu = new Mmu(config, pfc);
+        this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
+    }
+
+    /**
+     * Connects a port and starts the watchdog. Call on the owner thread (or before it runs).
+     *
+     * @param name the configured port name, e.g. {@code Ethernet0}
+     * @param port the transmitter/receiver; its receiver is replaced by this switch
+     */
+    public void attach(String name, FramePort port) {
+        int i = config.portIndex(name);
+        if (i < 0) {
+            throw new IllegalArgumentException("no port '" + name + "' in the configuration");
+        }
+        ports[i] = port;
+        egress[i].attach(port);
+        port.setReceiver((p, frame) -> receive(i, frame));
+        port.addLinkStateListener((p, up) -> linkStateChanged(i, up));
+        watchdog.start();
+    }
+
+    /**
+     * Taps every port into a capture (pcapng: one interface per port, in port order).
+     *
+     * @throws IOException if the interfaces cannot be written
+     */
+    public void capture(CaptureWriter writer, long epochOffsetNanos) throws IOException {
+        List<String> names = new ArrayList<>();
+        long[] speeds = new long[portConfigs.length];
+        for (int i = 0; i < portConfigs.length; i++) {
+            names.add(config.hostname() + ":" + portConfigs[i].name());
+            speeds[i] = portConfigs[i].speedBitsPerSecond();
+        }
+        capture = new SwitchCapture(writer, names, speeds, epochOffsetNanos);
+    }
+
+    @Override
+    public void receive(int in, ByteBuf frame) {
+        long now = scheduler.nanoTime();
+        PortCounters c = counters[in];
+        c.rxFrames++;
+        c.rxBytes += frame.readableBytes();
+        if (capture != null) {
+            capture.record(in, now, frame, null, false);
+        }
+        PacketContext ctx = contexts.acquire();
+        ctx.frame = frame;
+        ctx.length = frame.readableBytes();
+        ctx.ingressPort = in;
+        ctx.arrivalNanos = now;
+        if (!parse.apply(ctx)) {
+            dropped(ctx, DropReason.MALFORMED);
+            return;
+        }
+        if (ctx.kind == FrameKind.PFC) {
+            egress[in].onPfc(frame, ctx.l3Offset);
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        if (ctx.kind == FrameKind.PAUSE || (ctx.dstMac & ~0xFL) == 0x0180_C200_0000L
+                || frame.getUnsignedShort(frame.readerIndex() + 12) == EtherType.MAC_CONTROL) {
+            // link-local (IEEE 802.1Q Table 8-1): never forwarded
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        classify.apply(ctx);
+        DropReason why = forward.apply(ctx, now);
+        if (why != null) {
+            dropped(ctx, why);
+            return;
+        }
+        if (ctx.flood) {
+            flood(ctx);
+        } else {
+            admit(ctx);
+        }
+    }
+
+    private void flood(PacketContext ctx) {
+        int last = -1;
+        for (int p = 0; p < ports.length; p++) {
+            if (p != ctx.ingressPort && ports[p] != null && ports[p].isUp()) {
+                last = p;
+            }
+        }
+        if (last < 0) {
+            ctx.frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        for (int p = 0; p < last; p++) {
+            if (p != ctx.ingressPort && ports[p] != null && ports[p].isUp()) {
+                PacketContext copy = contexts.acquire();
+                copy.copyHeadersFrom(ctx);
+                copy.frame = ctx.frame.copy();
+                copy.egressPort = p;
+                admit(copy);
+            }
+        }
+        ctx.egressPort = last;
+        ctx.flood = false;
+        admit(ctx);
+    }
+
+    private void admit(PacketContext ctx) {
+        ctx.queue = portConfigs[ctx.egressPort].tcToQueue()[ctx.tc];
+        if (!ports[ctx.egressPort].isUp()) {
+            dropped(ctx, DropReason.LINK_DOWN);
+            return;
+        }
+        if (watchdog.ingress(ctx.ingressPort, portConfigs[ctx.ingressPort].tcToQueue()[ctx.tc])) {
+            dropped(ctx, DropReason.PFC_WATCHDOG);
+            return;
+        }
+        DropReason why = mmu.admit(ctx);
+        if (why != null) {
+            dropped(ctx, why);
+            return;
+        }
+        egress[ctx.egressPort].enqueue(ctx);
+    }
+
+    private void sendPfc(int port, ByteBuf frame, String comment, int cev, boolean xoff) {
+        if (ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        for (int p = 0; p < 8; p++) {
+            if ((cev & (1 << p)) != 0) {
+                if (xoff) {
+                    counters[port].txPfc[p]++;
+                } else {
+                    counters[port].txXon[p]++;
+                }
+            }
+        }
+        egress[port].sendControl(frame, comment);
+    }
+
+    private void linkStateChanged(int port, boolean up) {
+        if (!up) {
+            egress[port].flush();
+            fdb.flushPort(port);
+        } else {
+            egress[port].pump();
+        }
+    }
+
+    // ---- EgressHooks ----
+
+    @Override
+    public void dequeued(PacketContext ctx) {
+        mmu.release(ctx);
+    }
+
+    @Override
+    public void dropped(PacketContext ctx, DropReason reason) {
+        counters[ctx.ingressPort].drops[reason.ordinal()]++;
+        if (ctx.egressPort >= 0) {
+            counters[ctx.egressPort].queueDropPackets[ctx.queue]++;
+            counters[ctx.egressPort].queueDropBytes[ctx.queue] += ctx.length;
+        }
+        if (capture != null) {
+            capture.record(ctx.egressPort >= 0 ? ctx.egressPort : ctx.ingressPort, scheduler.nanoTime(), ctx.frame,
+                reason.comment(), ctx.egressPort >= 0);
+        }
+        ctx.frame.release();
+        contexts.release(ctx);
+    }
+
+    @Override
+    public void transmitting(int port, ByteBuf frame, String comment) {
+        if (capture != null) {
+            capture.record(port, scheduler.nanoTime(), frame, comment, true);
+        }
+    }
+
+    @Override
+    public void recycle(PacketContext ctx) {
+        contexts.release(ctx);
+    }
+
+    // ---- PortView ----
+
+    @Override
+    public boolean isUp(int port) {
+        return ports[port] != null && ports[port].isUp();
+    }
+
+    @Override
+    public long queuedBytes(int port) {
+        return egress[port].queuedBytes();
+    }
+
+    @Override
+    public int portCount() {
+        return ports.length;
+    }
+
+    // ---- inspection ----
+
+    public SwitchConfig config() {
+        return config;
+    }
+
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return port index of {@code name} */
+    public int port(String name) {
+        int i = config.portIndex(name);
+        if (i < 0) {
+            throw new IllegalArgumentException("no port '" + name + "'");
+        }
+        return i;
+    }
+
+    public PortCounters counters(int port) {
+        return counters[port];
+    }
+
+    public EgressPort egress(int port) {
+        return egress[port];
+    }
+
+    public Mmu mmu() {
+        return mmu;
+    }
+
+    public PfcGenerator pfc() {
+        return pfc;
+    }
+
+    public PfcWatchdog watchdog() {
+        return watchdog;
+    }
+
+    public ForwardStage forwarding() {
+        return forward;
+    }
+
+    public FdbTable fdb() {
+        return fdb;
+    }
+
+    /** @return contexts ever allocated: stays flat in steady state */
+    public int contextsAllocated() {
+        return contexts.created();
+    }
+}

@@ -1,0 +1,30 @@
+package io.rocelab.sw.config;
+
+/**
+ * Everything the data plane needs about one port, resolved from SONiC's {@code PORT},
+ * {@code PORT_QOS_MAP}, {@code CABLE_LENGTH}, {@code BUFFER_PG}, {@code BUFFER_QUEUE},
+ * {@code QUEUE} and {@code PFC_WD} tables.
+ *
+ * @param name            e.g. {@code Ethernet0}
+ * @param speedBitsPerSecond line rate (SONiC gives it in Mb/s)
+ * @param mtu             largest frame, bytes
+ * @param cableMeters     cable length, for the headroom check and documentation
+ * @param trust           which header picks the traffic class
+ * @param dscpToTc        64 entries
+ * @param dot1pToTc       8 entries
+ * @param tcToPg          8 entries
+ * @param tcToQueue       8 entries
+ * @param pfcEnableMask   bit p set = priority p is lossless ({@code pfc_enable "3,4"})
+ * @param pgProfiles      8 entries, null = nothing configured for that PG (lossy, shared pool only)
+ * @param queues          8 entries, never null
+ * @param pfcWd           the watchdog, or null if off
+ */
+public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
+                         int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
+                         BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd) {
+
+    /** @return true if PFC is enabled for {@code priority} */
+    public boolean pfcEnabled(int priority) {
+        return (pfcEnableMask & (1 << priority)) != 0;
+    }
+}

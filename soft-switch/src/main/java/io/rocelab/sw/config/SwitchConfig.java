@@ -1,0 +1,35 @@
+package io.rocelab.sw.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated switch configuration, built by {@link ConfigLoader} from a SONiC-shaped JSON file.
+ * Immutable data only: the switch copies what it needs into its own state.
+ *
+ * @param hostname              {@code DEVICE_METADATA|localhost hostname}
+ * @param routerMac             {@code DEVICE_METADATA|localhost mac}: frames to it are routed (L3)
+ * @param ecmpHashSeed          {@code SWITCH|switch ecmp_hash_seed}
+ * @param flowletTimeoutNanos   {@code SWITCH|switch flowlet_timeout} (µs in the file; 0 = no flowlets)
+ * @param fdbAgingNanos         {@code SWITCH|switch fdb_aging_time} (s in the file)
+ * @param pools                 {@code BUFFER_POOL} sizes in bytes
+ * @param ports                 in file order; index = port number
+ * @param routes                {@code STATIC_ROUTE}
+ * @param pfcWdPollNanos        {@code PFC_WD|GLOBAL POLL_INTERVAL} (ms in the file)
+ * @param pfcQuanta             pause time sent in an XOFF (rocelab extension {@code SWITCH|switch pfc_quanta},
+ *                              default 0xFFFF as switch ASICs do)
+ */
+public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                           long fdbAgingNanos, Map<String, Long> pools, List<PortConfig> ports,
+                           List<RouteConfig> routes, long pfcWdPollNanos, int pfcQuanta) {
+
+    /** @return the port called {@code name}, or -1 */
+    public int portIndex(String name) {
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,317 @@
+package io.rocelab.sw.egress;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.Pfc;
+import io.rocelab.fabric.link.LinkPort;
+import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.pipeline.DropReason;
+import io.rocelab.sw.pipeline.PacketContext;
+import io.rocelab.sw.stats.PortCounters;
+import java.util.ArrayDeque;
+
+/**
+ * The egress side of one port: eight queues, the pause state set by received PFC frames, WRED/ECN
+ * at dequeue, the ETS scheduler and a shaper at the port's line rate.
+ *
+ * <p>Why a shaper: the link below has an unbounded FIFO, so the port hands it a frame only when
+ * the previous one has left the wire. Queues therefore build up here, in the switch's MMU, where
+ * PFC and ECN can see them, exactly as in an ASIC. PFC frames go in a control queue ahead of data
+ * and are never paused (IEEE 802.1Qbb MAC control frames). Owner thread only.
+ */
+public final class EgressPort implements EtsScheduler.Queues {
+    private static final int WIRE_OVERHEAD = 24;
+    private static final int MIN_FRAME = 60;
+
+    private final int index;
+    private final PortConfig config;
+    private final Scheduler scheduler;
+    private final EgressHooks hooks;
+    private final PortCounters counters;
+    private final PacketQueue[] queues = new PacketQueue[8];
+    private final Wred[] wred = new Wred[8];
+    private final EtsScheduler ets;
+    private final ArrayDeque<ByteBuf> control = new ArrayDeque<>();
+    private final ArrayDeque<String> controlComments = new ArrayDeque<>();
+    private final long[] pausedUntil = new long[8];
+    private final long[] lastPauseRx = {Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2,
+        Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2};
+    private final boolean[] ignorePause = new boolean[8];
+    private final boolean[] dropAll = new boolean[8];
+    private final Runnable wakeup = this::pump;
+    private final long picosPerByte;
+    private FramePort port;
+    private long txFreeAtPicos;
+    private long wakeupAt = Long.MAX_VALUE;
+
+    /**
+     * @param index     port number
+     * @param config    the port's configuration
+     * @param scheduler the switch's scheduler
+     * @param hooks     the switch
+     * @param counters  the port's counters
+     * @param seed      seed for this port's WRED generators
+     */
+    public EgressPort(int index, PortConfig config, Scheduler scheduler, EgressHooks hooks, PortCounters counters,
+                      long seed) {
+        this.index = index;
+        this.config = config;
+        this.scheduler = scheduler;
+        this.hooks = hooks;
+        this.counters = counters;
+        this.ets = new EtsScheduler(config.queues());
+        this.picosPerByte = 8_000_000_000_000L / config.speedBitsPerSecond();
+        for (int q = 0; q < 8; q++) {
+            queues[q] = new PacketQueue();
+            if (config.queues()[q].wred() != null) {
+                wred[q] = new Wred(config.queues()[q].wred(), SplitMix64.derive(seed, q));
+            }
+        }
+    }
+
+    /** @param port the transmitter, once attached */
+    public void attach(FramePort port) {
+        this.port = port;
+    }
+
+    public FramePort port() {
+        return port;
+    }
+
+    public PortConfig config() {
+        return config;
+    }
+
+    /** @return queue {@code q} */
+    public PacketQueue queue(int q) {
+        return queues[q];
+    }
+
+    /** @return bytes waiting in all data queues */
+    public long queuedBytes() {
+        long b = 0;
+        for (PacketQueue q : queues) {
+            b += q.bytes();
+        }
+        return b;
+    }
+
+    /** Appends an admitted frame to its queue and starts the transmitter if idle. */
+    public void enqueue(PacketContext ctx) {
+        if (dropAll[ctx.queue]) {
+            hooks.dequeued(ctx);
+            hooks.dropped(ctx, DropReason.PFC_WATCHDOG);
+            return;
+        }
+        queues[ctx.queue].add(ctx);
+        pump();
+    }
+
+    /** Queues a PFC frame ahead of all data. */
+    public void sendControl(ByteBuf frame, String comment) {
+        control.add(frame);
+        controlComments.add(comment);
+        pump();
+    }
+
+    /**
+     * A PFC frame arrived on this port: pause (or resume) the priorities it names for the times it
+     * gives, converted at this port's speed (802.1Qbb: quanta of 512 bit times).
+     *
+     * @param frame the frame
+     * @param pfcOffset offset of the MAC control body (opcode)
+     */
+    public void onPfc(ByteBuf frame, int pfcOffset) {
+        long now = scheduler.nanoTime();
+        int cev = Pfc.classEnableVector(frame, pfcOffset);
+        for (int p = 0; p < 8; p++) {
+            if ((cev & (1 << p)) != 0) {
+                counters.rxPfc[p]++;
+                int quanta = Pfc.quanta(frame, pfcOffset, p);
+                pausedUntil[p] = quanta == 0 ? now : now + Pfc.quantaToNanos(quanta, config.speedBitsPerSecond());
+                if (quanta != 0) {
+                    lastPauseRx[p] = now;
+                }
+            }
+        }
+        pump();
+    }
+
+    /** @return true if a received PFC frame currently pauses priority {@code p} */
+    public boolean priorityPaused(int p, long now) {
+        return pausedUntil[p] > now;
+    }
+
+    /** @return true if queue {@code q} is held by a received pause (whether or not it is obeyed) */
+    public boolean queuePausedByPeer(int q, long now) {
+        for (int p = 0; p < 8; p++) {
+            if (config.tcToQueue()[p] == q && pausedUntil[p] > now) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return when a PFC frame with a non-zero time last arrived for a priority of queue {@code q} */
+    public long lastPfcRxNanos(int q) {
+        long t = Long.MIN_VALUE / 2;
+        for (int p = 0; p < 8; p++) {
+            if (config.tcToQueue()[p] == q) {
+                t = Math.max(t, lastPauseRx[p]);
+            }
+        }
+        return t;
+    }
+
+    private boolean queuePaused(int q, long now) {
+        return !ignorePause[q] && queuePausedByPeer(q, now);
+    }
+
+    /**
+     * The PFC watchdog's levers on queue {@code q}.
+     *
+     * @param ignore obey no pause (actions drop and forward)
+     * @param drop   drop what is queued and what arrives (action drop)
+     */
+    public void setWatchdogAction(int q, boolean ignore, boolean drop) {
+        ignorePause[q] = ignore;
+        dropAll[q] = drop;
+        if (drop) {
+            PacketContext c;
+            while ((c = queues[q].poll()) != null) {
+                hooks.dequeued(c);
+                hooks.dropped(c, DropReason.PFC_WATCHDOG);
+            }
+        }
+        pump();
+    }
+
+    /** The link went down: everything queued is dropped. */
+    public void flush() {
+        for (int q = 0; q < 8; q++) {
+            PacketContext c;
+            while ((c = queues[q].poll()) != null) {
+                hooks.dequeued(c);
+                hooks.dropped(c, DropReason.LINK_DOWN);
+            }
+        }
+        while (!control.isEmpty()) {
+            control.poll().release();
+            controlComments.poll();
+        }
+    }
+
+    @Override
+    public boolean eligible(int q) {
+        return !queues[q].isEmpty() && !queuePaused(q, scheduler.nanoTime());
+    }
+
+    @Override
+    public int headLength(int q) {
+        return queues[q].peek().length;
+    }
+
+    @Override
+    public boolean isEmpty(int q) {
+        return queues[q].isEmpty();
+    }
+
+    /** Sends frames while the transmitter is free; otherwise arms one wakeup. */
+    public void pump() {
+        if (port == null) {
+            return;
+        }
+        long now = scheduler.nanoTime();
+        if (now >= wakeupAt) {
+            wakeupAt = Long.MAX_VALUE;
+        }
+        while (true) {
+            long freeAt = Math.max((txFreeAtPicos + 999) / 1000, linkIdleAt());
+            if (freeAt > now) {
+                arm(freeAt);
+                return;
+            }
+            if (!control.isEmpty()) {
+                transmit(control.poll(), controlComments.poll(), now);
+                continue;
+            }
+            int q = ets.pick(this);
+            if (q < 0) {
+                long resume = earliestResume(now);
+                if (resume != Long.MAX_VALUE) {
+                    arm(resume);
+                }
+                return;
+            }
+            PacketContext ctx = queues[q].poll();
+            hooks.dequeued(ctx);
+            String comment = null;
+            if (wred[q] != null) {
+                Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn);
+                if (v == Wred.Verdict.DROP) {
+                    hooks.dropped(ctx, DropReason.WRED);
+                    continue;
+                }
+                if (v == Wred.Verdict.MARK && ctx.ecn != 3) {
+                    markCe(ctx);
+                    counters.queueEcnMarked[q]++;
+                    comment = "ECN CE marked";
+                }
+            }
+            counters.queueTxPackets[q]++;
+            counters.queueTxBytes[q] += ctx.length;
+            ByteBuf frame = ctx.frame;
+            ctx.frame = null;
+            hooks.recycle(ctx);
+            transmit(frame, comment, now);
+        }
+    }
+
+    private static void markCe(PacketContext ctx) {
+        if (ctx.ipVersion == 4) {
+            Ipv4.setEcn(ctx.frame, ctx.l3Offset, 3);
+        } else if (ctx.ipVersion == 6) {
+            Ipv6.setEcn(ctx.frame, ctx.l3Offset, 3);
+        }
+        ctx.ecn = 3;
+    }
+
+    private void transmit(ByteBuf frame, String comment, long now) {
+        int len = frame.readableBytes();
+        long start = Math.max(txFreeAtPicos, now * 1000);
+        txFreeAtPicos = start + (long) (Math.max(len, MIN_FRAME) + WIRE_OVERHEAD) * picosPerByte;
+        counters.txFrames++;
+        counters.txBytes += len;
+        hooks.transmitting(index, frame, comment);
+        port.send(frame);
+    }
+
+    private long linkIdleAt() {
+        return port instanceof LinkPort lp ? lp.outgoing().transmitterIdleAtNanos() : Long.MIN_VALUE;
+    }
+
+    private long earliestResume(long now) {
+        long t = Long.MAX_VALUE;
+        for (int q = 0; q < 8; q++) {
+            if (!queues[q].isEmpty() && !ignorePause[q]) {
+                for (int p = 0; p < 8; p++) {
+                    if (config.tcToQueue()[p] == q && pausedUntil[p] > now) {
+                        t = Math.min(t, pausedUntil[p]);
+                    }
+                }
+            }
+        }
+        return t;
+    }
+
+    private void arm(long at) {
+        if (at < wakeupAt) {
+            wakeupAt = at;
+            scheduler.scheduleUncancellable(Math.max(0, at - scheduler.nanoTime()), wakeup);
+        }
+    }
+}

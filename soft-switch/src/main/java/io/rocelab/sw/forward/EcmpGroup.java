@@ -1,0 +1,80 @@
+package io.rocelab.sw.forward;
+
+/**
+ * The next hops of one route. Members whose link is down are skipped at once, so their flows
+ * re-hash over the remaining members on the very next frame.
+ */
+public final class EcmpGroup {
+    private final int[] ports;
+    private final long[] macs;
+    private final int[] live;
+
+    /**
+     * @param ports egress port of each member
+     * @param macs  neighbour MAC of each member
+     */
+    public EcmpGroup(int[] ports, long[] macs) {
+        this.ports = ports.clone();
+        this.macs = macs.clone();
+        this.live = new int[ports.length];
+    }
+
+    /** @return number of members, up or down */
+    public int size() {
+        return ports.length;
+    }
+
+    public int port(int member) {
+        return ports[member];
+    }
+
+    public long mac(int member) {
+        return macs[member];
+    }
+
+    /**
+     * @param hash flow hash
+     * @param view link state
+     * @return the member for this hash among the live ones, or -1 if all are down
+     */
+    public int select(long hash, PortView view) {
+        int n = liveMembers(view);
+        if (n == 0) {
+            return -1;
+        }
+        return live[(int) Long.remainderUnsigned(hash, n)];
+    }
+
+    /**
+     * @return the live member with the fewest queued bytes; ties broken by the hash so that equal
+     *         flows do not all pile on the first member, or -1 if all are down
+     */
+    public int leastLoaded(long hash, PortView view) {
+        int n = liveMembers(view);
+        if (n == 0) {
+            return -1;
+        }
+        int start = (int) Long.remainderUnsigned(hash, n);
+        int best = -1;
+        long bestLoad = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int m = live[(start + i) % n];
+            long load = view.queuedBytes(ports[m]);
+            if (load < bestLoad) {
+                bestLoad = load;
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    private int liveMembers(PortView view) {
+        int n = 0;
+        for (int m = 0; m < ports.length; m++) {
+            if (view.isUp(ports[m])) {
+                live[n++] = m;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,107 @@
+package io.rocelab.sw.forward;
+
+import io.rocelab.codec.header.Ethernet;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.codec.header.Udp;
+import io.rocelab.sw.pipeline.DropReason;
+import io.rocelab.sw.pipeline.PacketContext;
+
+/**
+ * Forwarder: frames to the router MAC are routed (IPv4 longest prefix, ECMP over a seeded 5-tuple
+ * hash, optional flowlets; MACs rewritten and TTL decremented), everything else is bridged
+ * (learning, flooding of unknown and broadcast destinations, ageing).
+ */
+public final class ForwardStage {
+    private final long routerMac;
+    private final long seed;
+    private final FdbTable fdb;
+    private final RouteTable routes;
+    private final FlowletTable flowlets;
+    private final PortView ports;
+
+    /**
+     * @param routerMac the switch's own MAC: frames addressed to it are routed
+     * @param seed      ECMP hash seed
+     * @param fdb       the L2 table
+     * @param routes    the L3 table
+     * @param flowlets  flowlet table, or null for plain per-flow ECMP
+     * @param ports     link state and load
+     */
+    public ForwardStage(long routerMac, long seed, FdbTable fdb, RouteTable routes, FlowletTable flowlets,
+                        PortView ports) {
+        this.routerMac = routerMac;
+        this.seed = seed;
+        this.fdb = fdb;
+        this.routes = routes;
+        this.flowlets = flowlets;
+        this.ports = ports;
+    }
+
+    /**
+     * Sets {@link PacketContext#egressPort} or {@link PacketContext#flood}.
+     *
+     * @return null if the frame goes on, or why it is dropped
+     */
+    public DropReason apply(PacketContext ctx, long now) {
+        if (!MacAddress.isMulticast(ctx.srcMac)) {
+            fdb.learn(ctx.srcMac, ctx.ingressPort, now);
+        }
+        if (ctx.dstMac == routerMac && ctx.ipVersion == 4) {
+            return route(ctx, now);
+        }
+        if (MacAddress.isMulticast(ctx.dstMac)) {
+            ctx.flood = true;
+            return null;
+        }
+        int port = fdb.lookup(ctx.dstMac, now);
+        if (port < 0) {
+            ctx.flood = true;
+            return null;
+        }
+        if (port == ctx.ingressPort) {
+            return DropReason.NO_ROUTE;
+        }
+        ctx.egressPort = port;
+        return null;
+    }
+
+    private DropReason route(PacketContext ctx, long now) {
+        int dst = Ipv4.dst(ctx.frame, ctx.l3Offset);
+        EcmpGroup group = routes.lookup(dst);
+        if (group == null) {
+            return DropReason.NO_ROUTE;
+        }
+        if (Ipv4.ttl(ctx.frame, ctx.l3Offset) <= 1) {
+            return DropReason.TTL_EXPIRED;
+        }
+        long hash = hash(ctx, dst);
+        int member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
+        if (member < 0) {
+            return DropReason.NO_ROUTE;
+        }
+        int start = ctx.frame.readerIndex();
+        MacAddress.set(ctx.frame, start + Ethernet.DST, group.mac(member));
+        MacAddress.set(ctx.frame, start + Ethernet.SRC, routerMac);
+        Ipv4.decrementTtl(ctx.frame, ctx.l3Offset);
+        ctx.egressPort = group.port(member);
+        ctx.routed = true;
+        return null;
+    }
+
+    private long hash(PacketContext ctx, int dst) {
+        int src = Ipv4.src(ctx.frame, ctx.l3Offset);
+        int sport = 0;
+        int dport = 0;
+        if (ctx.l4Protocol == Ipv4.PROTO_UDP || ctx.l4Protocol == Ipv4.PROTO_TCP) {
+            sport = Udp.srcPort(ctx.frame, ctx.l4Offset);
+            dport = Udp.dstPort(ctx.frame, ctx.l4Offset);
+        }
+        return FlowHash.of(seed, src, dst, ctx.l4Protocol, sport, dport);
+    }
+
+    /** @return the flowlet table, or null */
+    public FlowletTable flowlets() {
+        return flowlets;
+    }
+}

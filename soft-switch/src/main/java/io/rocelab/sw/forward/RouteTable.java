@@ -1,0 +1,36 @@
+package io.rocelab.sw.forward;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * IPv4 longest-prefix match. Routes are kept longest first and scanned in order: lab route
+ * tables have tens of entries, and the scan allocates nothing.
+ */
+public final class RouteTable {
+    private record Route(int prefix, int mask, int length, EcmpGroup group) {
+    }
+
+    private final List<Route> building = new ArrayList<>();
+    private Route[] routes = new Route[0];
+
+    /** Adds (or, for the same prefix, replaces) a route. */
+    public void add(int prefix, int length, EcmpGroup group) {
+        int mask = length == 0 ? 0 : -1 << (32 - length);
+        building.removeIf(r -> r.length == length && r.prefix == (prefix & mask));
+        building.add(new Route(prefix & mask, mask, length, group));
+        building.sort(Comparator.comparingInt(Route::length).reversed());
+        routes = building.toArray(new Route[0]);
+    }
+
+    /** @return the group of the longest matching prefix, or null */
+    public EcmpGroup lookup(int dst) {
+        for (Route r : routes) {
+            if ((dst & r.mask) == r.prefix) {
+                return r.group;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,63 @@
+package io.rocelab.sw.pipeline;
+
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.Vlan;
+import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.config.Trust;
+
+/**
+ * Classifier: picks the traffic class from the header the ingress port trusts (SONiC
+ * {@code DSCP_TO_TC_MAP} or {@code DOT1P_TO_TC_MAP} bound in {@code PORT_QOS_MAP}), then the
+ * priority group ({@code TC_TO_PRIORITY_GROUP_MAP}) and egress queue ({@code TC_TO_QUEUE_MAP}).
+ * The TC is also the 802.1p priority that PFC pauses (IEEE 802.1Qbb), so a TC is lossless when
+ * {@code pfc_enable} lists it.
+ *
+ * <p>An untrusted port re-marks: everything goes to TC 0 and DSCP/PCP are rewritten to 0, so that
+ * a host cannot claim the lossless class and mislead the switches downstream.
+ */
+public final class ClassifyStage {
+    private final PortConfig[] ports;
+
+    /** @param ports per-port configuration, indexed like the switch's ports */
+    public ClassifyStage(PortConfig[] ports) {
+        this.ports = ports;
+    }
+
+    /** @param ctx a parsed frame */
+    public void apply(PacketContext ctx) {
+        PortConfig p = ports[ctx.ingressPort];
+        int tc;
+        if (p.trust() == Trust.DSCP && ctx.dscp >= 0) {
+            tc = p.dscpToTc()[ctx.dscp];
+        } else if (p.trust() == Trust.DSCP && ctx.pcp >= 0) {
+            tc = p.dot1pToTc()[ctx.pcp];
+        } else if (p.trust() == Trust.DOT1P && ctx.pcp >= 0) {
+            tc = p.dot1pToTc()[ctx.pcp];
+        } else {
+            tc = 0;
+            if (p.trust() == Trust.NONE) {
+                remark(ctx);
+            }
+        }
+        ctx.tc = tc;
+        ctx.priorityGroup = p.tcToPg()[tc];
+        ctx.queue = p.tcToQueue()[tc];
+        ctx.lossless = p.pfcEnabled(tc);
+    }
+
+    private static void remark(PacketContext ctx) {
+        if (ctx.ipVersion == 4 && ctx.dscp != 0) {
+            Ipv4.setDscp(ctx.frame, ctx.l3Offset, 0);
+            ctx.dscp = 0;
+        } else if (ctx.ipVersion == 6 && ctx.dscp != 0) {
+            int ecn = Ipv6.ecn(ctx.frame, ctx.l3Offset);
+            Ipv6.setTrafficClass(ctx.frame, ctx.l3Offset, ecn);
+            ctx.dscp = 0;
+        }
+        if (ctx.vlanOffset >= 0 && ctx.pcp != 0) {
+            Vlan.setPcp(ctx.frame, ctx.vlanOffset, 0);
+            ctx.pcp = 0;
+        }
+    }
+}

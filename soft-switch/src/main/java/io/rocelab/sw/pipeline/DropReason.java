@@ -1,0 +1,24 @@
+package io.rocelab.sw.pipeline;
+
+/** Why the switch dropped a frame; the text is the capture comment and the counter's name. */
+public enum DropReason {
+    MALFORMED("dropped: malformed frame"),
+    NO_ROUTE("dropped: no route"),
+    TTL_EXPIRED("dropped: TTL expired"),
+    BUFFER_FULL("dropped: buffer full"),
+    HEADROOM_EXHAUSTED("dropped: headroom exhausted"),
+    WRED("dropped: WRED"),
+    PFC_WATCHDOG("dropped: PFC watchdog"),
+    LINK_DOWN("dropped: egress link down");
+
+    private final String comment;
+
+    DropReason(String comment) {
+        this.comment = comment;
+    }
+
+    /** @return e.g. {@code "dropped: WRED"} */
+    public String comment() {
+        return comment;
+    }
+}
