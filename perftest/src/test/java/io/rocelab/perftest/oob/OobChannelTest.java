@@ -169,8 +169,8 @@ class OobChannelTest {
         pool.submit(() -> {
             try (OobChannel ch = server.accept(IO, IO)) {
                 Thread.sleep(5000);
+                return ch.role();
             }
-            return null;
         });
         try (OobChannel ch = OobChannel.connect("127.0.0.1", server.port(), Duration.ofMillis(200))) {
             OobProtocolException e = assertThrows(OobProtocolException.class,

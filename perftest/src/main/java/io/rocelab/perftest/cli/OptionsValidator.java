@@ -1,0 +1,512 @@
+package io.rocelab.perftest.cli;
+
+import io.rocelab.perftest.AtomicType;
+import io.rocelab.perftest.ConnectionType;
+import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.ReportUnit;
+import io.rocelab.perftest.TestKind;
+import io.rocelab.perftest.Verb;
+import io.rocelab.perftest.report.PerftestFormats;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * perftest's command-line rules: each flag's own check (perftest's {@code parser}), then the
+ * checks and adjustments that involve several flags ({@code force_dependecies}). Messages are
+ * perftest's where perftest has one, so that users and scripts recognise them. Where perftest
+ * silently ignores a flag ({@code -s} with {@code -a}, {@code -n} with {@code -D}) or accepts
+ * something the rocelab NIC cannot do (a second port, GPU memory), rocelab refuses with a line
+ * that says why.
+ */
+final class OptionsValidator {
+    static final int MIN_ITERATIONS = 5;
+    static final int MAX_TX_DEPTH = 15000;
+    static final int MAX_RX_DEPTH = 16384;
+    static final int UC_MAX_RX = 16000;
+    static final int MAX_QPS = 16384;
+    static final int MAX_CQ_MOD = 1024;
+    static final int MAX_INLINE = 912;
+    static final int MAX_INLINE_UD = 884;
+    static final int MAX_GID_INDEX = 64;
+    static final int MAX_SL = 15;
+    static final int MAX_QP_TIMEOUT = 31;
+    static final int MAX_EQ_NUM = 2048;
+    static final int CQ_MOD_SIZE_LIMIT = 8192;
+    static final int NO_PEAK_ITERATIONS = 20000;
+    static final int INLINE_WRITE_LAT = 220;
+    static final int INLINE_SEND_LAT = 236;
+    static final int INLINE_SEND_LAT_UD = 188;
+
+    private OptionsValidator() {
+    }
+
+    static PerftestOptions validate(PerftestCommand c) {
+        TestKind kind = c.kind;
+        Verb verb = kind.verb();
+        PerftestOptions.Builder b = PerftestOptions.builder(kind);
+
+        if (!c.unmatched.isEmpty()) {
+            throw new OptionException(" Invalid Command or flag: " + c.unmatched.get(0)
+                    + ". Please check command line and run again.");
+        }
+        if (c.useCuda != null || c.useCudaBusId != null || c.useRocm != null) {
+            throw new OptionException(" GPU memory (--use_cuda/--use_rocm) is not supported:"
+                    + " rocelab's NIC reaches host memory only");
+        }
+        if (c.hosts.size() > 1) {
+            throw new OptionException(" Invalid Command line. Please check command rerun ");
+        }
+        b.host(c.hosts.isEmpty() ? null : c.hosts.get(0));
+
+        if (c.port != null) {
+            b.port((int) range(c.port, "Port", 1, 65535));
+        }
+        if (c.ibDev != null) {
+            b.device(c.ibDev);
+        }
+        if (c.ibPort != null) {
+            long p = integer(c.ibPort, "IB Port");
+            if (p < 1) {
+                throw new OptionException("IB Port can't be less than 1");
+            }
+            b.ibPort((int) range(c.ibPort, "IB Port", 1, 255));
+        }
+        if (c.mtu != null) {
+            long m = integer(c.mtu, "MTU");
+            Mtu mtu = Mtu.ofBytes(m);
+            if (mtu == null) {
+                throw new OptionException(" Invalid MTU - " + m + " . Please choose mtu from {256,512,1024,2048,4096}");
+            }
+            b.requestedMtu(mtu);
+        }
+        if (c.iters != null) {
+            b.iterations(range(c.iters, "Iteration num", MIN_ITERATIONS, Integer.MAX_VALUE));
+        }
+        if (c.txDepth != null) {
+            b.txDepth((int) range(c.txDepth, "Tx depth", 1, MAX_TX_DEPTH));
+        }
+        if (c.tos != null) {
+            b.tos((int) range(c.tos, "TOS", 0, 255));
+        }
+        if (c.qpTimeout != null) {
+            b.qpTimeout((int) range(c.qpTimeout, "QP Timeout", 0, MAX_QP_TIMEOUT));
+        }
+        if (c.sl != null) {
+            long sl = integer(c.sl, "Service Level");
+            if (sl < 0 || sl > MAX_SL) {
+                throw new OptionException(" Only " + MAX_SL + " Service levels");
+            }
+            b.serviceLevel((int) sl);
+        }
+        if (c.gidIndex != null) {
+            b.gidIndex((int) range(c.gidIndex, "Gid index", 0, MAX_GID_INDEX));
+        }
+        if (c.connection != null) {
+            b.connection(connection(c.connection, verb));
+        }
+        if (c.qp != null) {
+            if (!kind.isBandwidth()) {
+                throw new OptionException(" Multiple QPs only available on bw tests");
+            }
+            b.numQps((int) range(c.qp, "num of Qps", 1, MAX_QPS));
+        }
+        if (c.inlineSize != null) {
+            int inline = (int) range(c.inlineSize, "Max inline", 0, MAX_INLINE);
+            if (verb.usesOutstandingReads()) {
+                throw new OptionException(" Inline feature not available on READ/Atomic verbs");
+            }
+            b.inlineSize(inline);
+        }
+        if (c.outs != null) {
+            long outs = integer(c.outs, "Outstanding Reads");
+            if (!verb.usesOutstandingReads()) {
+                throw new OptionException(" Setting Outstanding reads only available on READ verb");
+            }
+            b.outReads((int) Math.max(0, Math.min(outs, 0xffff)));
+        }
+        if (c.rxDepth != null) {
+            int rx = (int) range(c.rxDepth, " Rx depth", 1, MAX_RX_DEPTH);
+            if (verb != Verb.SEND && rx > TestKind.DEFAULT_RX_DEPTH_RDMA) {
+                throw new OptionException(" On RDMA verbs rx depth can be only 1");
+            }
+            b.rxDepth(rx);
+        }
+        if (c.cqMod != null) {
+            b.cqModeration((int) range(c.cqMod, "CQ moderation", 1, MAX_CQ_MOD));
+            b.cqModerationRequested(true);
+        }
+        if (c.atomicType != null) {
+            if (verb != Verb.ATOMIC) {
+                throw new OptionException(" You are not running the atomic_lat/bw test! To change the atomic action"
+                        + " type, you must run one of the atomic tests");
+            }
+            b.atomicType(atomicType(c.atomicType));
+        }
+        if (c.postList != null) {
+            long pl = integer(c.postList, "Send Post List size");
+            if (pl < 1) {
+                throw new OptionException(" Send Post List size must be positive");
+            }
+            b.postList((int) Math.min(pl, Integer.MAX_VALUE));
+        }
+        if (c.duration != null) {
+            long d = integer(c.duration, "Duration period");
+            if (d <= 0) {
+                throw new OptionException(" Duration period must be positive");
+            }
+            b.durationSeconds((int) Math.min(d, Integer.MAX_VALUE));
+            b.durationMode(true);
+        }
+        if (c.margin != null) {
+            long m = integer(c.margin, "Margin");
+            if (m < 0) {
+                throw new OptionException(" Margin must be non-negative");
+            }
+            b.marginSeconds((int) Math.min(m, Integer.MAX_VALUE));
+        }
+        if (c.dualPort) {
+            throw new OptionException(" Dual-port mode (-O) is not supported: a rocelab NIC has one port");
+        }
+        if (c.all) {
+            b.runAll(true);
+        }
+        if (c.cpuFreq) {
+            b.cpuFreqWarningsOff(true);
+        }
+        if (c.rdmaCm) {
+            b.rdmaCm(true);
+        }
+        if (c.size != null) {
+            b.size(size(c.size));
+            b.sizeRequested(true);
+        }
+        if (c.events) {
+            if (verb == Verb.WRITE) {
+                throw new OptionException(" Events feature not available on WRITE verb");
+            }
+            b.events(true);
+        }
+        if (c.vector != null) {
+            if (verb == Verb.WRITE) {
+                throw new OptionException(" Events feature not available on WRITE verb");
+            }
+            b.eventVector((int) range(c.vector, "EQN", 0, MAX_EQ_NUM));
+        }
+        if (c.bidirectional) {
+            if (kind.isLatency()) {
+                throw new OptionException(" Bidirectional is only available in BW test");
+            }
+            b.bidirectional(true);
+        }
+        if (c.noPeak) {
+            if (kind.isLatency()) {
+                throw new OptionException(" NoPeak only valid for BW tests");
+            }
+            b.noPeak(true);
+        }
+        if (c.reportCycles || c.histogram || c.unsorted) {
+            if (!kind.isLatency()) {
+                throw new OptionException(" Available only on Latency tests");
+            }
+            b.reportCycles(c.reportCycles).histogram(c.histogram).unsorted(c.unsorted);
+        }
+        if (c.limitBw != null) {
+            Double v = CNumbers.parseDouble(c.limitBw);
+            if (v == null || v < 0) {
+                throw new OptionException(" Invalid Minimum BW Limit");
+            }
+            b.limitBw(v);
+        }
+        if (c.limitMsgRate != null) {
+            Double v = CNumbers.parseDouble(c.limitMsgRate);
+            if (v == null || v < 0) {
+                throw new OptionException(" Invalid Minimum msgRate Limit");
+            }
+            b.limitMsgRate(v);
+        }
+        if (c.reportCounters != null) {
+            List<String> names = new ArrayList<>();
+            for (String n : c.reportCounters.split(",")) {
+                if (n.isBlank()) {
+                    throw new OptionException("Failed to parse the performance counter list");
+                }
+                names.add(n.trim());
+            }
+            b.reportCounters(names);
+        }
+        b.reportUnit(c.reportGbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MB_PER_SEC);
+        b.runInfinitely(c.runInfinitely);
+        b.exchangeVersions(!c.dontExchangeVersions);
+        b.ipv6(c.ipv6).oldPostSend(c.oldPostSend).srq(c.srq).warmUp(c.warmUp).mrPerQp(c.mrPerQp);
+        if (c.sourceIp != null) {
+            b.sourceIp(c.sourceIp);
+        }
+        if (c.inlineSize == null) {
+            b.inlineSize(defaultInline(kind, b.connection()));
+        }
+
+        rejectConflicts(c, b);
+        applyDependencies(b);
+        checkRequestedUdSize(b);
+        return b.build();
+    }
+
+    /** Combinations perftest accepts but silently overrides; refused here so nothing is ignored. */
+    private static void rejectConflicts(PerftestCommand c, PerftestOptions.Builder b) {
+        if (c.all && c.size != null) {
+            throw new OptionException(" -a runs every size from 2 to " + PerftestOptions.MAX_SIZE
+                    + " bytes; it cannot be combined with -s");
+        }
+        if (c.duration != null && c.iters != null) {
+            throw new OptionException(" -D runs for a time, not a number of iterations; it cannot be combined with -n");
+        }
+        if (c.runInfinitely && c.all) {
+            throw new OptionException(" --run_infinitely runs one size; it cannot be combined with -a");
+        }
+        if (c.runInfinitely && c.iters != null) {
+            throw new OptionException(" --run_infinitely runs until stopped; it cannot be combined with -n");
+        }
+    }
+
+    /** perftest's {@code force_dependecies}, in its order. */
+    private static void applyDependencies(PerftestOptions.Builder b) {
+        TestKind kind = b.kind();
+        Verb verb = kind.verb();
+        boolean iterationsMode = !b.durationMode() && !b.runInfinitely();
+
+        if (iterationsMode) {
+            if (b.txDepth() > b.iterations()) {
+                b.txDepth((int) b.iterations());
+            }
+            if (verb == Verb.SEND && b.rxDepth() > b.iterations()) {
+                b.rxDepth((int) b.iterations());
+            }
+            if ((b.connection() == ConnectionType.UD || b.connection() == ConnectionType.UC)
+                    && b.rxDepth() == TestKind.DEFAULT_RX_DEPTH_SEND) {
+                b.rxDepth((int) Math.min(b.iterations(), UC_MAX_RX));
+            }
+        }
+        if (b.size() > CQ_MOD_SIZE_LIMIT && b.connection() != ConnectionType.UD && !b.runAll() && !b.events()) {
+            if (!b.cqModerationRequested()) {
+                b.cqModeration(1);
+            } else if (b.cqModeration() > 1) {
+                b.note(PerftestFormats.RESULT_LINE);
+                b.note("Warning: Large message requested and CQ moderation enabled");
+                b.note("Warning: It can lead to inaccurate results");
+            }
+        }
+        if (b.cqModeration() > b.txDepth()) {
+            b.cqModeration(b.txDepth());
+        }
+        if (verb.usesOutstandingReads()) {
+            b.inlineSize(0);
+        }
+        if (b.runAll()) {
+            b.size(PerftestOptions.MAX_SIZE);
+        }
+        if (verb == Verb.ATOMIC && b.size() != TestKind.ATOMIC_SIZE) {
+            throw new OptionException("Message size cannot be changed for Atomic tests");
+        }
+        if (b.srq() && verb != Verb.SEND) {
+            throw new OptionException(" Using SRQ only available in SEND tests.");
+        }
+        if (b.srq() && b.numQps() > b.rxDepth()) {
+            throw new OptionException(" Using SRQ depth should be greater than number of QPs.");
+        }
+        if (b.postList() > 1) {
+            if (!kind.isBandwidth()) {
+                throw new OptionException("Post list is supported in BW tests only");
+            }
+            if (iterationsMode && b.iterations() % b.postList() != 0) {
+                throw new OptionException("Number of iterations must be a multiple of post list size");
+            }
+            if (!b.cqModerationRequested()) {
+                b.cqModeration(b.postList());
+                b.note(PerftestFormats.RESULT_LINE);
+                b.note("Post List requested - CQ moderation will be the size of the post list");
+            } else if (b.postList() % b.cqModeration() != 0) {
+                throw new OptionException("Post list size must be a multiple of CQ moderation");
+            }
+        }
+        if (b.durationMode()) {
+            b.iterations(0);
+            b.noPeak(true);
+            if (b.events()) {
+                throw new OptionException("Duration mode doesn't work with events.");
+            }
+            if (b.runAll()) {
+                throw new OptionException("Duration mode currently doesn't support running on all sizes.");
+            }
+        }
+        if (b.rdmaCm()) {
+            if (b.connection() == ConnectionType.UC) {
+                throw new OptionException(" UC is not supported in librdmacm");
+            }
+        } else if (b.tos() != -1) {
+            throw new OptionException(" TOS only valid for rdma_cm based QP and RawEth QP ");
+        }
+        if (verb == Verb.SEND && kind.isBandwidth() && b.host() == null && !b.bidirectional()) {
+            b.noPeak(true);
+        }
+        if (b.runInfinitely()) {
+            b.noPeak(true);
+            b.durationMode(true);
+            b.iterations(0);
+            if (b.events()) {
+                throw new OptionException(" run_infinitely does not support events feature yet.");
+            }
+            if (kind.isLatency()) {
+                throw new OptionException(" run_infinitely exists only in BW tests for now.");
+            }
+            if (b.bidirectional() && verb == Verb.SEND) {
+                throw new OptionException(" run_infinitely mode is not supported in SEND Bidirectional BW test");
+            }
+        }
+        if (b.connection() == ConnectionType.UD && b.inlineSize() > MAX_INLINE_UD) {
+            b.note(PerftestFormats.RESULT_LINE);
+            b.note("Setting inline size to " + MAX_INLINE_UD + " (Max inline size in UD)");
+            b.inlineSize(MAX_INLINE_UD);
+        }
+        if (verb == Verb.SEND && b.rxDepth() % 2 == 1 && !b.runAll() && !b.runInfinitely()) {
+            b.rxDepth(b.rxDepth() + 1);
+        }
+        if (iterationsMode && b.iterations() > NO_PEAK_ITERATIONS && kind.isBandwidth()) {
+            b.noPeak(true);
+        }
+        if (b.durationMode() && b.marginSeconds() == -1) {
+            b.marginSeconds(b.durationSeconds() / 4);
+        }
+        if (!(b.durationSeconds() > 2L * b.marginSeconds())) {
+            throw new OptionException("please check that DURATION > 2*MARGIN");
+        }
+        if (!b.events() && b.eventVector() != -1) {
+            throw new OptionException(" Events must be enabled to select a completion vector");
+        }
+    }
+
+    /**
+     * A UD message the user sized must fit the MTU: the one given with {@code -m}, else the
+     * {@linkplain Mtu#DEFAULT port MTU rocelab assumes}. A default size is left alone here and
+     * lowered once the peers have agreed on the MTU ({@link PerftestOptions#forMtu}).
+     */
+    private static void checkRequestedUdSize(PerftestOptions.Builder b) {
+        Mtu mtu = b.requestedMtu() == null ? Mtu.DEFAULT : b.requestedMtu();
+        if (b.connection() == ConnectionType.UD && b.sizeRequested() && !b.runAll() && b.size() > mtu.bytes()) {
+            throw new OptionException(" Max message size in UD cannot be greater than MTU (" + mtu.bytes() + ")");
+        }
+    }
+
+    /**
+     * The UD rule of perftest's {@code check_mtu}: a UD message must fit one MTU. A size the user
+     * asked for is an error; the default size is lowered to the MTU with a note.
+     */
+    static void checkUdSize(PerftestOptions.Builder b, Mtu mtu) {
+        if (b.connection() != ConnectionType.UD || b.size() <= mtu.bytes()) {
+            return;
+        }
+        if (b.runAll() || !b.sizeRequested()) {
+            b.note(" Max msg size in UD is MTU " + mtu.bytes());
+            b.note(" Changing to this MTU");
+            b.size(mtu.bytes());
+        } else {
+            throw new OptionException(" Max message size in UD cannot be greater than MTU (" + mtu.bytes() + ")");
+        }
+    }
+
+    /**
+     * perftest's inline defaults for a device it recognises ({@code ctx_set_max_inline}): only
+     * latency tests inline by default, since inlining a bandwidth test's large messages costs
+     * more than it saves.
+     */
+    static int defaultInline(TestKind kind, ConnectionType connection) {
+        if (!kind.isLatency()) {
+            return 0;
+        }
+        switch (kind.verb()) {
+            case WRITE:
+                return INLINE_WRITE_LAT;
+            case SEND:
+                return connection == ConnectionType.UD ? INLINE_SEND_LAT_UD : INLINE_SEND_LAT;
+            default:
+                return 0;
+        }
+    }
+
+    private static ConnectionType connection(String text, Verb verb) {
+        switch (text) {
+            case "RC":
+                return ConnectionType.RC;
+            case "UC":
+                if (verb.usesOutstandingReads()) {
+                    throw new OptionException(" UC connection not possible in READ/ATOMIC verbs");
+                }
+                return ConnectionType.UC;
+            case "UD":
+                if (verb != Verb.SEND) {
+                    throw new OptionException(" UD connection only possible in SEND verb");
+                }
+                return ConnectionType.UD;
+            case "XRC":
+            case "DC":
+            case "SRD":
+            case "RawEth":
+                throw new OptionException(" " + text + " connection is not supported by rocelab's NIC."
+                        + " Please choose from {RC,UC,UD}");
+            default:
+                throw new OptionException(" Invalid Connection type. Please choose from {RC,UC,UD}");
+        }
+    }
+
+    private static AtomicType atomicType(String text) {
+        for (AtomicType t : AtomicType.values()) {
+            if (t.name().equals(text)) {
+                return t;
+            }
+        }
+        throw new OptionException(" Invalid Atomic type! please choose from "
+                + Arrays.toString(AtomicType.values()).replace(" ", "").replace('[', '{').replace(']', '}'));
+    }
+
+    /**
+     * perftest's {@code -s}: a number, optionally followed by K (KiB) or M (MiB), between 1 byte
+     * and {@link PerftestOptions#MAX_SIZE}.
+     */
+    static long size(String text) {
+        long factor = 1;
+        String digits = text;
+        if (text.endsWith("K")) {
+            factor = 1024;
+            digits = text.substring(0, text.length() - 1);
+        } else if (text.endsWith("M")) {
+            factor = 1024 * 1024;
+            digits = text.substring(0, text.length() - 1);
+        }
+        Long v = CNumbers.parse(digits);
+        if (v == null) {
+            throw new OptionException(" Message Size argument " + text
+                    + " should be an integer, optionally followed by K or M");
+        }
+        long size = v > PerftestOptions.MAX_SIZE ? v : v * factor;
+        if (size < 1 || size > PerftestOptions.MAX_SIZE) {
+            throw new OptionException(" Message Size should be between 1 and " + PerftestOptions.MAX_SIZE);
+        }
+        return size;
+    }
+
+    private static long integer(String text, String name) {
+        Long v = CNumbers.parse(text);
+        if (v == null) {
+            throw new OptionException(" " + name.trim() + " argument " + text + " should be an integer");
+        }
+        return v;
+    }
+
+    private static long range(String text, String name, long min, long max) {
+        long v = integer(text, name);
+        if (v < min || v > max) {
+            throw new OptionException(" " + name.trim() + " should be between " + min + " and " + max);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,437 @@
+package io.rocelab.perftest.run;
+
+import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.TestKind;
+import io.rocelab.perftest.Verb;
+import io.rocelab.perftest.cli.PerftestOptions;
+import io.rocelab.perftest.oob.KeyRecord;
+import io.rocelab.perftest.oob.Negotiated;
+import io.rocelab.perftest.oob.OobChannel;
+import io.rocelab.perftest.oob.OobServer;
+import io.rocelab.perftest.oob.OobTrace;
+import io.rocelab.perftest.oob.PerftestOob;
+import io.rocelab.perftest.oob.PerftestVersion;
+import io.rocelab.perftest.oob.SystemData;
+import io.rocelab.perftest.report.AddressReport;
+import io.rocelab.perftest.report.BwMeasurement;
+import io.rocelab.perftest.report.BwReport;
+import io.rocelab.perftest.report.BwResult;
+import io.rocelab.perftest.report.LatReport;
+import io.rocelab.perftest.report.PerftestFormats;
+import io.rocelab.perftest.report.PerftestHeader;
+import io.rocelab.perftest.report.TestInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One run of a perftest tool, minus the NIC: the out-of-band connection, the exchanges in the
+ * order each of perftest's tools makes them, and everything the tool prints. The traffic itself is
+ * the {@link TestEngine}'s.
+ *
+ * <p>The order of key exchanges differs between tools (write_lat exchanges four times and never
+ * says "done"; send_bw adds a barrier before each size; read_lat's server leaves before the
+ * traffic) and a peer that expects one more or one fewer exchange hangs, so each tool's sequence
+ * is followed exactly as perftest 4.5-0.18 (version 6.06) makes it.
+ */
+public final class PerftestSession {
+    private final PerftestOptions options;
+    private final TestEngine engine;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Duration ioTimeout;
+    private OobServer listener;
+    private OobTrace trace = OobTrace.NONE;
+
+    private PerftestOob oob;
+    private List<KeyRecord> mine;
+    private RunContext context;
+    private PerftestOptions run;
+    private boolean bwLimitPassed;
+    private boolean rateLimitPassed;
+
+    /**
+     * @param ioTimeout how long to wait for the peer in each exchange; the server waits for its
+     *                  client without limit, as perftest does
+     */
+    public PerftestSession(PerftestOptions options, TestEngine engine, PrintStream out, PrintStream err,
+                           Duration ioTimeout) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.out = Objects.requireNonNull(out, "out");
+        this.err = Objects.requireNonNull(err, "err");
+        this.ioTimeout = Objects.requireNonNull(ioTimeout, "ioTimeout");
+    }
+
+    /**
+     * Uses an already bound listener for the server side, so that a caller can learn its port
+     * before the session blocks in accept (port 0 in tests).
+     */
+    public PerftestSession listener(OobServer server) {
+        this.listener = server;
+        return this;
+    }
+
+    /** Sees every out-of-band message of the session. */
+    public PerftestSession trace(OobTrace t) {
+        this.trace = Objects.requireNonNull(t, "trace");
+        return this;
+    }
+
+    /**
+     * Runs the session to the end.
+     *
+     * @return the exit status: 0, or 1 when the run failed or a {@code -w}/{@code -y} limit was
+     *         not met
+     */
+    public int run() throws Exception {
+        if (options.rdmaCm()) {
+            err.println(" rdma_cm (-R) needs a connection manager in the NIC, which rocelab does not have yet;"
+                    + " run without -R to use the TCP exchange");
+            return 1;
+        }
+        DeviceInfo device = engine.open(options);
+        Mtu portMtu = portMtu(device);
+        if (options.isServer()) {
+            out.print(PerftestHeader.waitingForClient());
+            out.flush();
+        }
+        try (OobChannel channel = open()) {
+            channel.trace(trace);
+            oob = new PerftestOob(channel);
+            Negotiated negotiated = oob.setUp(PerftestVersion.rocelab(), SystemData.DEFAULT, portMtu,
+                    options.exchangeVersions());
+            run = options.forMtu(negotiated.mtu());
+            run.notes().forEach(err::println);
+            context = new RunContext(run, device, negotiated, outReads(device), gidIndex(device));
+            mine = List.copyOf(engine.createQps(context));
+            if (mine.size() != run.numQps()) {
+                throw new IllegalStateException("the engine created " + mine.size() + " QPs, " + run.numQps()
+                        + " were asked for");
+            }
+            out.print(PerftestHeader.render(testInfo()));
+            switch (run.kind()) {
+                case WRITE_BW:
+                case READ_BW:
+                case ATOMIC_BW:
+                    rdmaBandwidth();
+                    break;
+                case SEND_BW:
+                    sendBandwidth();
+                    break;
+                case WRITE_LAT:
+                    writeLatency();
+                    break;
+                case READ_LAT:
+                case ATOMIC_LAT:
+                    readLatency();
+                    break;
+                case SEND_LAT:
+                    sendLatency();
+                    break;
+                default:
+                    throw new AssertionError(run.kind());
+            }
+        } finally {
+            engine.close();
+        }
+        out.flush();
+        return limitStatus();
+    }
+
+    private Mtu portMtu(DeviceInfo device) {
+        Mtu requested = options.requestedMtu();
+        if (requested == null) {
+            return device.activeMtu();
+        }
+        if (requested.bytes() > device.activeMtu().bytes()) {
+            out.println("Requested mtu is higher than active mtu ");
+            out.println("Changing to active mtu - " + device.activeMtu().ibvValue());
+            return device.activeMtu();
+        }
+        return requested;
+    }
+
+    private int outReads(DeviceInfo device) {
+        if (!options.kind().verb().usesOutstandingReads()) {
+            return 1;
+        }
+        int requested = options.outReads();
+        if (requested > device.maxOutstandingReads()) {
+            out.println(PerftestFormats.RESULT_LINE);
+            err.println(" Number of outstanding reads is above max = " + device.maxOutstandingReads());
+            err.println(" Changing to that max value");
+            return device.maxOutstandingReads();
+        }
+        return requested <= 0 ? device.maxOutstandingReads() : requested;
+    }
+
+    private int gidIndex(DeviceInfo device) {
+        if (options.gidIndex() != -1) {
+            return options.gidIndex();
+        }
+        return "Ethernet".equals(device.linkType()) ? device.defaultGidIndex() : -1;
+    }
+
+    private OobChannel open() throws IOException {
+        if (options.isClient()) {
+            return OobChannel.connect(options.host(), options.port(), ioTimeout);
+        }
+        OobServer server = listener != null ? listener
+                : OobServer.bind(options.sourceIp() == null ? new InetSocketAddress(options.port())
+                        : new InetSocketAddress(options.sourceIp(), options.port()));
+        return server.accept(Duration.ZERO, ioTimeout);
+    }
+
+    private TestInfo testInfo() {
+        PerftestOptions o = run;
+        return TestInfo.builder()
+                .verb(o.kind().verb())
+                .testType(o.kind().type())
+                .atomicType(o.atomicType())
+                .bidirectional(o.bidirectional())
+                .postList(o.postList())
+                .events(o.events(), Math.max(0, o.eventVector()))
+                .deviceName(context.device().name())
+                .numQps(o.numQps())
+                .transport(context.device().transport())
+                .connection(o.connection())
+                .srq(o.srq())
+                .wrApi(!o.oldPostSend())
+                .client(o.isClient())
+                .txDepth(o.txDepth())
+                .rxDepth(o.rxDepth())
+                .cqModeration(o.cqModeration())
+                .mtuBytes(context.mtu().bytes())
+                .linkType(context.device().linkType())
+                .gidIndex(context.gidIndex())
+                .maxInline(o.inlineSize())
+                .outstandingReads(context.outReads())
+                .rdmaCmQps(o.rdmaCm())
+                .rdmaCmExchange(o.rdmaCm())
+                .tos(o.tos())
+                .build();
+    }
+
+    // ---- the flows, one per family of perftest tools ----
+
+    /** ib_write_bw, ib_read_bw, ib_atomic_bw. */
+    private void rdmaBandwidth() throws Exception {
+        List<KeyRecord> remote = exchangeAll();
+        engine.connect(remote);
+        printLocal();
+        exchangeAndPrintRemote();
+        barrier();
+        out.print(BwReport.header(run.reportUnit()));
+        if (run.isServer() && !run.bidirectional()) {
+            barrier();
+            BwResult client = oob.exchangeBwReport(new BwResult(0, 0, 0, 0, 0));
+            out.print(BwReport.line(client, run.reportUnit()));
+            oob.close(mine.get(0));
+            out.print(BwReport.footer());
+            return;
+        }
+        BwResult last = null;
+        if (run.runInfinitely()) {
+            runInfinitely();
+        } else {
+            for (long size : run.sizes(context.mtu())) {
+                if (run.bidirectional()) {
+                    barrier();
+                }
+                BwResult r = BwReport.compute(engine.runBandwidth(size), run.reportUnit());
+                if (run.bidirectional() && run.runAll()) {
+                    barrier();
+                }
+                printBandwidth(r);
+                last = r;
+            }
+        }
+        out.print(BwReport.footer());
+        if (run.isClient() && !run.bidirectional()) {
+            barrier();
+            oob.exchangeBwReport(last == null ? new BwResult(run.size(), 0, 0, 0, 0) : last);
+        }
+        oob.close(mine.get(0));
+    }
+
+    /** ib_send_bw: both sides run, the server measuring what it receives; no report exchange one-way. */
+    private void sendBandwidth() throws Exception {
+        List<KeyRecord> remote = exchangeAll();
+        engine.connect(remote);
+        barrier();
+        printLocal();
+        exchangeAndPrintRemote();
+        out.print(BwReport.header(run.reportUnit()));
+        if (run.runInfinitely()) {
+            barrier();
+            runInfinitely();
+        } else {
+            for (long size : run.sizes(context.mtu())) {
+                barrier();
+                BwResult r = BwReport.compute(engine.runBandwidth(size), run.reportUnit());
+                if (!run.bidirectional() || run.durationMode()) {
+                    checkLimits(r);
+                    out.print(BwReport.line(r, run.reportUnit()));
+                } else {
+                    printBandwidth(r);
+                }
+                if (run.runAll()) {
+                    barrier();
+                }
+            }
+        }
+        out.print(BwReport.footer());
+        oob.close(mine.get(0));
+    }
+
+    /** ib_write_lat: a ping-pong on both sides; four key exchanges and no "done". */
+    private void writeLatency() throws Exception {
+        barrier();
+        List<KeyRecord> remote = exchangeAll();
+        engine.connect(remote);
+        printLocal();
+        exchangeAndPrintRemote();
+        barrier();
+        latencyTable();
+        out.print(LatReport.footer());
+        oob.channel().close();
+    }
+
+    /** ib_read_lat, ib_atomic_lat: only the client runs; the server says "done" and leaves. */
+    private void readLatency() throws Exception {
+        barrier();
+        List<KeyRecord> remote = exchangeAll();
+        engine.connect(remote);
+        printLocal();
+        exchangeAndPrintRemote();
+        barrier();
+        if (run.isServer()) {
+            oob.close(mine.get(0));
+            out.print(LatReport.footer());
+            return;
+        }
+        latencyTable();
+        oob.close(mine.get(0));
+        out.print(LatReport.footer());
+    }
+
+    /** ib_send_lat: a ping-pong on both sides, with a barrier before each size so receives are posted. */
+    private void sendLatency() throws Exception {
+        List<KeyRecord> remote = exchangeAll();
+        engine.connect(remote);
+        barrier();
+        printLocal();
+        exchangeAndPrintRemote();
+        out.print(run.durationMode() ? LatReport.durationHeader() : LatReport.header());
+        for (long size : run.sizes(context.mtu())) {
+            barrier();
+            printLatency(size);
+        }
+        out.print(LatReport.footer());
+        oob.close(mine.get(0));
+    }
+
+    private void latencyTable() throws Exception {
+        out.print(run.durationMode() ? LatReport.durationHeader() : LatReport.header());
+        for (long size : run.sizes(context.mtu())) {
+            printLatency(size);
+        }
+    }
+
+    private void printLatency(long size) throws Exception {
+        if (run.durationMode()) {
+            LatDuration d = engine.runLatencyForDuration(size);
+            out.print(LatReport.durationLine(size, d.iterations(), run.kind().verb(), d.totalTicks(),
+                    d.ticksPerMicro()));
+        } else {
+            out.print(LatReport.render(engine.runLatency(size), run.reportCycles(), run.unsorted(), run.histogram()));
+        }
+        out.flush();
+    }
+
+    private void printBandwidth(BwResult r) throws IOException {
+        if (run.bidirectional()) {
+            BwResult remote = oob.exchangeBwReport(r);
+            checkLimits(r.plus(remote));
+            out.print(BwReport.line(r, remote, run.reportUnit()));
+        } else {
+            checkLimits(r);
+            out.print(BwReport.line(r, run.reportUnit()));
+        }
+        out.flush();
+    }
+
+    private void runInfinitely() throws Exception {
+        engine.runInfinitely(run.size(), m -> {
+            out.print(BwReport.line(BwReport.compute(m, run.reportUnit()), run.reportUnit()));
+            out.flush();
+        });
+    }
+
+    /**
+     * Records whether a printed result meets {@code -w} and {@code -y}. As in perftest, a run
+     * passes a limit when any of its printed results does.
+     */
+    private void checkLimits(BwResult r) {
+        bwLimitPassed |= run.limitBw() <= 0 || r.average() >= run.limitBw();
+        rateLimitPassed |= run.limitMsgRate() <= 0 || r.messageRate() >= run.limitMsgRate();
+    }
+
+    /** The exit status after the run: 1 when the sending side missed a limit. */
+    private int limitStatus() {
+        if (run == null || run.isServer() && !run.bidirectional()) {
+            return 0;
+        }
+        if (run.limitBw() > 0 && !bwLimitPassed) {
+            err.println("Error: BW result is below bw limit");
+            return 1;
+        }
+        if (run.limitMsgRate() > 0 && !rateLimitPassed) {
+            err.println("Error: Msg rate  is below msg_rate limit");
+            return 1;
+        }
+        return 0;
+    }
+
+    // ---- key exchanges ----
+
+    /** One key exchange per QP; the peer's records are what the QPs connect to. */
+    private List<KeyRecord> exchangeAll() throws IOException {
+        List<KeyRecord> remote = new ArrayList<>(mine.size());
+        for (KeyRecord k : mine) {
+            remote.add(oob.handshake(k));
+        }
+        return remote;
+    }
+
+    /** A key exchange used only to wait for the peer. */
+    private void barrier() throws IOException {
+        oob.handshake(mine.get(0));
+    }
+
+    private void printLocal() {
+        boolean gid = context.gidIndex() > -1;
+        Verb verb = run.kind().verb();
+        for (KeyRecord k : mine) {
+            out.print(AddressReport.render(AddressReport.Side.LOCAL, k, verb, gid));
+        }
+    }
+
+    private void exchangeAndPrintRemote() throws IOException {
+        boolean gid = context.gidIndex() > -1;
+        Verb verb = run.kind().verb();
+        for (KeyRecord k : mine) {
+            out.print(AddressReport.render(AddressReport.Side.REMOTE, oob.handshake(k), verb, gid));
+        }
+    }
+
+    /** The tool this session runs. */
+    public TestKind kind() {
+        return options.kind();
+    }
+}
