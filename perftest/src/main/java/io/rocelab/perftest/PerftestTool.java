@@ -40,7 +40,8 @@ public final class PerftestTool {
         }
         PerftestOptions options = parsed.options();
         options.notes().forEach(out::println);
-        try (TestEngine engine = engines.create(options)) {
+        try {
+            TestEngine engine = engines.create(options);
             return new PerftestSession(options, engine, out, err, Duration.ZERO).run();
         } catch (OptionException e) {
             err.println(e.getMessage());

@@ -26,7 +26,7 @@ public final class BwReport {
             optDelta = bestTicksPerMessage(m, optDelta);
         }
         long counted = m.durationMode() ? m.iterations() : m.iterations() * m.numQps();
-        int last = m.noPeak() ? 0 : (int) counted - 1;
+        int last = m.noPeak() ? 0 : (int) (counted - 1);
         double ticksPerSecond = m.ticksPerSecond();
         long formatFactor = unit.bytesPerUnit();
         double totalTicks = completed[last] - posted[0];

@@ -13,8 +13,7 @@ public interface EngineFactory {
      */
     static EngineFactory unavailable() {
         return options -> {
-            throw new UnsupportedOperationException(options.kind().toolName()
-                    + " needs the soft NIC's data path, which is not wired into perftest yet");
+            throw new UnsupportedOperationException("the soft NIC's data path is not wired into perftest yet");
         };
     }
 }

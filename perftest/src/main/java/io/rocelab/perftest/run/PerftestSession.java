@@ -83,17 +83,27 @@ public final class PerftestSession {
     }
 
     /**
-     * Runs the session to the end.
+     * Runs the session to the end, and closes the engine.
      *
      * @return the exit status: 0, or 1 when the run failed or a {@code -w}/{@code -y} limit was
      *         not met
      */
     public int run() throws Exception {
-        if (options.rdmaCm()) {
-            err.println(" rdma_cm (-R) needs a connection manager in the NIC, which rocelab does not have yet;"
-                    + " run without -R to use the TCP exchange");
-            return 1;
+        try {
+            if (options.rdmaCm()) {
+                err.println(" rdma_cm (-R) needs a connection manager in the NIC, which rocelab does not have yet;"
+                        + " run without -R to use the TCP exchange");
+                return 1;
+            }
+            runSession();
+            out.flush();
+            return limitStatus();
+        } finally {
+            engine.close();
         }
+    }
+
+    private void runSession() throws Exception {
         DeviceInfo device = engine.open(options);
         Mtu portMtu = portMtu(device);
         if (options.isServer()) {
@@ -136,11 +146,7 @@ public final class PerftestSession {
                 default:
                     throw new AssertionError(run.kind());
             }
-        } finally {
-            engine.close();
         }
-        out.flush();
-        return limitStatus();
     }
 
     private Mtu portMtu(DeviceInfo device) {
@@ -299,7 +305,6 @@ public final class PerftestSession {
         barrier();
         latencyTable();
         out.print(LatReport.footer());
-        oob.channel().close();
     }
 
     /** ib_read_lat, ib_atomic_lat: only the client runs; the server says "done" and leaves. */
