@@ -1,0 +1,280 @@
+package io.rocelab.nic;
+
+import io.rocelab.codec.header.Aeth;
+import io.rocelab.codec.header.AtomicAckEth;
+import io.rocelab.codec.ib.AethSyndrome;
+import io.rocelab.codec.ib.ExtHeader;
+import io.rocelab.codec.ib.NakCode;
+import io.rocelab.codec.ib.Opcode;
+import io.rocelab.codec.ib.Psn;
+import io.rocelab.fabric.time.Cancellable;
+
+/**
+ * The completer (rxe_comp.c): processes ACKs, NAKs, READ responses and ATOMIC ACKs, and completes
+ * send WQEs strictly in order. An explicit state machine: {@link #step} returns the next state.
+ *
+ * <p>Rules followed (IBA 9.7.5.2 and 9.9.2): an ACK acknowledges every request up to its PSN
+ * (coalesced ACKs, C9-?? "implicit acknowledge"); a READ response or ATOMIC ACK implicitly
+ * acknowledges earlier SEND/WRITEs, but a response beyond an unanswered READ/ATOMIC means that
+ * response was lost, so the requester goes back; a PSN sequence error NAK makes the requester go
+ * back to the NAK's PSN; an RNR NAK waits for the timer of IBA Table 45 and retries up to
+ * rnr_retry times (7 = for ever); other NAKs complete the WQE in error and take the QP to ERR.
+ * The local ACK timer (4.096 µs × 2^timeout) restarts on progress; when it fires the requester
+ * goes back to the oldest unacknowledged PSN, at most retry_cnt times in a row.
+ */
+final class Completer {
+    private final QueuePair qp;
+    /** Oldest PSN not yet acknowledged (for a READ: the next response PSN expected). */
+    int compPsn;
+    private int retryLeft;
+    private int rnrLeft;
+    private int lastNakPsn = -1;
+    private Cancellable ackTimer;
+
+    private SendWqe wqe;
+    private WcStatus errorStatus;
+
+    Completer(QueuePair qp) {
+        this.qp = qp;
+    }
+
+    void resetRetryCounters() {
+        retryLeft = qp.retryCnt;
+        rnrLeft = qp.rnrRetry;
+    }
+
+    void receive(RxPacket p) {
+        if (qp.type != QpType.RC || !qp.state.canSend() && qp.state != QpState.SQE) {
+            qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE);
+            return;
+        }
+        CompleterState s = CompleterState.GET_WQE;
+        while (s != CompleterState.DONE) {
+            s = step(s, p);
+        }
+    }
+
+    private CompleterState step(CompleterState s, RxPacket p) {
+        switch (s) {
+            case GET_WQE:
+                wqe = null;
+                for (int i = 0; i < qp.sqNext; i++) {
+                    SendWqe w = qp.sq.get(i);
+                    if (!w.done) {
+                        wqe = w;
+                        break;
+                    }
+                }
+                return wqe == null ? CompleterState.DONE : CompleterState.CHECK_PSN;
+            case CHECK_PSN:
+                if (Psn.before(p.psn, compPsn)) {
+                    return CompleterState.DONE; // an old or duplicate response
+                }
+                if (Psn.after(p.psn, wqe.lastPsn)) {
+                    // A response beyond this WQE: it acknowledges a SEND/WRITE; an unanswered READ or
+                    // ATOMIC means its response was lost (IBA 9.7.5.2.x, C9-?? implicit NAK).
+                    return wqe.opcode.isReadOrAtomic() ? retryFrom(compPsn) : CompleterState.COMP_ACK;
+                }
+                if (p.is(Opcode.READ) && p.is(Opcode.RESPONSE) && p.psn != compPsn) {
+                    return retryFrom(compPsn); // a READ response is missing in the middle
+                }
+                return CompleterState.CHECK_ACK;
+            case CHECK_ACK:
+                return checkAck(p);
+            case READ:
+                return readResponse(p);
+            case ATOMIC:
+                qp.nic.memory.scatterLong(wqe.sgl, AtomicAckEth.origRemoteData(p.buf, p.ext(ExtHeader.ATOMIC_ACK_ETH)));
+                return CompleterState.COMP_WQE;
+            case COMP_ACK: {
+                SendWqe w = wqe;
+                finish(w);
+                return Psn.after(p.psn, w.lastPsn) ? CompleterState.GET_WQE : CompleterState.DONE;
+            }
+            case COMP_WQE:
+                finish(wqe);
+                return CompleterState.DONE;
+            case UPDATE_COMP:
+                compPsn = Psn.next(p.psn);
+                progress();
+                return CompleterState.DONE;
+            case RNR_RETRY:
+                return rnrRetry(p);
+            case ERROR:
+                wqe.done = true;
+                wqe.status = errorStatus;
+                completeReady();
+                qp.enterError();
+                return CompleterState.DONE;
+            default:
+                return CompleterState.DONE;
+        }
+    }
+
+    private CompleterState checkAck(RxPacket p) {
+        Opcode op = p.opcode;
+        if (op.has(Opcode.READ)) {
+            if (wqe.opcode != WrOpcode.RDMA_READ) {
+                return CompleterState.DONE;
+            }
+            if (op.hasHeader(ExtHeader.AETH)
+                    && AethSyndrome.kind(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH))) != AethSyndrome.Kind.ACK) {
+                return CompleterState.DONE;
+            }
+            return CompleterState.READ;
+        }
+        if (op.has(Opcode.ATOMIC)) {
+            return wqe.opcode.isAtomic() && p.psn == wqe.firstPsn ? CompleterState.ATOMIC : CompleterState.DONE;
+        }
+        int syndrome = Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH));
+        switch (AethSyndrome.kind(syndrome)) {
+            case ACK:
+                if (wqe.opcode.isReadOrAtomic()) {
+                    return CompleterState.DONE; // an ACK inside a READ's PSNs: nothing to learn
+                }
+                return p.psn == wqe.lastPsn ? CompleterState.COMP_ACK : CompleterState.UPDATE_COMP;
+            case RNR_NAK:
+                qp.nic.counters().increment(NicCounter.RCVD_RNR_ERR);
+                return CompleterState.RNR_RETRY;
+            case NAK:
+                return nak(NakCode.of(AethSyndrome.value(syndrome)), p);
+            default:
+                return CompleterState.DONE;
+        }
+    }
+
+    private CompleterState nak(NakCode code, RxPacket p) {
+        switch (code) {
+            case PSN_SEQUENCE_ERROR:
+                qp.nic.counters().increment(NicCounter.RCVD_SEQ_ERR);
+                if (p.psn == lastNakPsn) {
+                    return CompleterState.DONE; // the same NAK again (duplicated): already going back
+                }
+                lastNakPsn = p.psn;
+                compPsn = p.psn; // everything before the NAK's PSN is acknowledged (IBA 9.7.5.2.3)
+                return retryFrom(p.psn);
+            case INVALID_REQUEST:
+                errorStatus = WcStatus.REM_INV_REQ_ERR;
+                return CompleterState.ERROR;
+            case REMOTE_ACCESS_ERROR:
+                errorStatus = WcStatus.REM_ACCESS_ERR;
+                return CompleterState.ERROR;
+            case REMOTE_OPERATIONAL_ERROR:
+                errorStatus = WcStatus.REM_OP_ERR;
+                return CompleterState.ERROR;
+            default:
+                errorStatus = WcStatus.BAD_RESP_ERR;
+                return CompleterState.ERROR;
+        }
+    }
+
+    private CompleterState readResponse(RxPacket p) {
+        long off = (long) Psn.diff(p.psn, wqe.firstPsn) * qp.pathMtu;
+        int len = p.payloadLength;
+        boolean ends = p.ends();
+        // IBA 9.7.5.1.5: FIRST/MIDDLE carry exactly PMTU bytes; the total must match the request.
+        if ((!ends && len != qp.pathMtu) || off + len > wqe.length || (ends && off + len != wqe.length)) {
+            errorStatus = WcStatus.BAD_RESP_ERR;
+            return CompleterState.ERROR;
+        }
+        qp.nic.memory.scatter(wqe.sgl, off, p.buf, p.payloadOffset, len);
+        if (ends) {
+            return CompleterState.COMP_WQE;
+        }
+        return CompleterState.UPDATE_COMP;
+    }
+
+    private CompleterState rnrRetry(RxPacket p) {
+        compPsn = p.psn;
+        if (rnrLeft == 0) {
+            qp.nic.counters().increment(NicCounter.RETRY_RNR_EXCEEDED_ERR);
+            errorStatus = WcStatus.RNR_RETRY_EXC_ERR;
+            return CompleterState.ERROR;
+        }
+        if (rnrLeft != 7) {
+            rnrLeft--; // 7 means retry for ever (IBA 9.7.5.2.8)
+        }
+        cancelAckTimer();
+        int code = AethSyndrome.value(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH)));
+        qp.requester.rnrRetryAfter(RnrTimer.nanos(code), p.psn);
+        return CompleterState.DONE;
+    }
+
+    private CompleterState retryFrom(int psn) {
+        if (retryLeft == 0) {
+            qp.nic.counters().increment(NicCounter.RETRY_EXCEEDED_ERR);
+            errorStatus = WcStatus.RETRY_EXC_ERR;
+            return CompleterState.ERROR;
+        }
+        retryLeft--;
+        qp.nic.counters().increment(NicCounter.COMPLETER_RETRY_ERR);
+        qp.requester.retry(psn);
+        return CompleterState.DONE;
+    }
+
+    /** The WQE is finished: everything up to its last PSN is acknowledged. */
+    private void finish(SendWqe w) {
+        w.done = true;
+        compPsn = Psn.next(w.lastPsn);
+        completeReady();
+        progress();
+    }
+
+    /** Progress resets the retry counters and the ACK timer, and may open the window. */
+    private void progress() {
+        lastNakPsn = -1;
+        resetRetryCounters();
+        cancelAckTimer();
+        armAckTimer();
+        qp.requester.kick();
+    }
+
+    /** Completes finished WQEs at the head of the send queue, in posting order (IBA 10.8.3.x, C10-?). */
+    void completeReady() {
+        while (!qp.sq.isEmpty() && qp.sq.get(0).done) {
+            SendWqe w = qp.sq.remove(0);
+            if (qp.sqNext > 0) {
+                qp.sqNext--;
+            }
+            qp.completeSend(w);
+        }
+    }
+
+    /** Starts the local ACK timer if requests are outstanding and it is not running. */
+    void armAckTimer() {
+        long t = RnrTimer.ackTimeoutNanos(qp.timeout);
+        if (ackTimer != null || t == 0 || Psn.diff(qp.requester.psn, compPsn) <= 0 || qp.requester.rnrWait) {
+            return;
+        }
+        ackTimer = qp.nic.scheduler().schedule(t, this::onAckTimeout);
+    }
+
+    private void cancelAckTimer() {
+        if (ackTimer != null) {
+            ackTimer.cancel();
+            ackTimer = null;
+        }
+    }
+
+    private void onAckTimeout() {
+        ackTimer = null;
+        if (!qp.state.canSend() || Psn.diff(qp.requester.psn, compPsn) <= 0) {
+            return;
+        }
+        CompleterState s = retryFrom(compPsn);
+        if (s == CompleterState.ERROR) {
+            step(CompleterState.GET_WQE, null);
+            if (wqe != null) {
+                step(CompleterState.ERROR, null);
+            } else {
+                qp.enterError();
+            }
+        } else {
+            armAckTimer();
+        }
+    }
+
+    void stop() {
+        cancelAckTimer();
+    }
+}

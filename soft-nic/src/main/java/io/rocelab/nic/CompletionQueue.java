@@ -1,0 +1,92 @@
+package io.rocelab.nic;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jctools.queues.SpscUnboundedArrayQueue;
+
+/**
+ * A completion queue ({@code ibv_cq}). The NIC's owner thread is the only producer; one user thread
+ * polls (DESIGN §3: "completion queues are read through a single-producer queue the NIC fills").
+ *
+ * <p>Notification ({@code ibv_req_notify_cq}): after {@link #requestNotify(boolean)} the handler set
+ * with {@link #onNotify} runs once, on the NIC's thread, for the next completion (or, with
+ * {@code solicitedOnly}, the next solicited receive or error completion, IBA 11.4.2.2).
+ */
+public final class CompletionQueue {
+    private final int handle;
+    private final int capacity;
+    private final SpscUnboundedArrayQueue<WorkCompletion> queue = new SpscUnboundedArrayQueue<>(256);
+    private final AtomicInteger size = new AtomicInteger();
+    private volatile Runnable handler;
+    private volatile int armed; // 0 none, 1 next, 2 solicited
+    private boolean overflowed;
+
+    CompletionQueue(int handle, int capacity) {
+        this.handle = handle;
+        this.capacity = capacity;
+    }
+
+    public int handle() {
+        return handle;
+    }
+
+    /** The next completion, or null. */
+    public WorkCompletion poll() {
+        WorkCompletion wc = queue.poll();
+        if (wc != null) {
+            size.decrementAndGet();
+        }
+        return wc;
+    }
+
+    /** Moves up to {@code max} completions into {@code out}; returns how many ({@code ibv_poll_cq}). */
+    public int poll(int max, List<WorkCompletion> out) {
+        int n = 0;
+        WorkCompletion wc;
+        while (n < max && (wc = poll()) != null) {
+            out.add(wc);
+            n++;
+        }
+        return n;
+    }
+
+    public int size() {
+        return size.get();
+    }
+
+    /** Whether completions were lost because the CQ was full (verbs: the CQ would go to error). */
+    public boolean overflowed() {
+        return overflowed;
+    }
+
+    public void onNotify(Runnable notifyHandler) {
+        this.handler = notifyHandler;
+    }
+
+    public void requestNotify(boolean solicitedOnly) {
+        armed = solicitedOnly ? 2 : 1;
+    }
+
+    /** Called on the NIC thread. */
+    void push(WorkCompletion wc, boolean solicited) {
+        if (size.get() >= capacity) {
+            overflowed = true;
+            return;
+        }
+        queue.offer(wc);
+        size.incrementAndGet();
+        int a = armed;
+        if (a == 1 || (a == 2 && (solicited || !wc.isSuccess()))) {
+            armed = 0;
+            Runnable h = handler;
+            if (h != null) {
+                h.run();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "cq" + handle + "{size=" + size.get() + "}";
+    }
+}

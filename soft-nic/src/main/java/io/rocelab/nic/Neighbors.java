@@ -1,0 +1,133 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.codec.header.Arp;
+import io.rocelab.codec.header.EtherType;
+import io.rocelab.codec.header.Ethernet;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.time.Scheduler;
+import java.util.ArrayDeque;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * ARP for the NIC's own IPv4 address (RFC 826): answers requests for it, learns senders, and
+ * resolves peers before RoCE frames can leave. Frames waiting for a resolution are parked (at most
+ * {@value #MAX_PARKED} per address) and sent, in order, when the reply comes; the request is
+ * repeated every {@value #RETRY_MILLIS} ms, {@value #ATTEMPTS} times, then the parked frames are
+ * dropped and counted. A NIC owning raw frames must do this itself (DESIGN §4), since no kernel
+ * answers for its address.
+ */
+final class Neighbors {
+    static final int MAX_PARKED = 256;
+    static final int RETRY_MILLIS = 1000;
+    static final int ATTEMPTS = 3;
+
+    private final long mac;
+    private final int ip;
+    private final Scheduler scheduler;
+    private final FramePort port;
+    private final ByteBufAllocator alloc;
+    private final CounterSet<NicCounter> counters;
+    private final Long2LongHashMap table = new Long2LongHashMap(-1L);
+    private final Int2ObjectHashMap<ArrayDeque<ByteBuf>> parked = new Int2ObjectHashMap<>();
+
+    Neighbors(long mac, int ip, Scheduler scheduler, FramePort port, ByteBufAllocator alloc,
+              CounterSet<NicCounter> counters) {
+        this.mac = mac;
+        this.ip = ip;
+        this.scheduler = scheduler;
+        this.port = port;
+        this.alloc = alloc;
+        this.counters = counters;
+    }
+
+    void add(int peerIp, long peerMac) {
+        table.put(peerIp & 0xFFFF_FFFFL, peerMac);
+        ArrayDeque<ByteBuf> q = parked.remove(peerIp);
+        if (q != null) {
+            for (ByteBuf f; (f = q.poll()) != null; ) {
+                MacAddress.set(f, Ethernet.DST, peerMac);
+                port.send(f);
+            }
+        }
+    }
+
+    long lookup(int peerIp) {
+        return table.get(peerIp & 0xFFFF_FFFFL);
+    }
+
+    /** Sends {@code frame} (dst MAC still to fill) to {@code peerIp}, resolving first if needed. */
+    void send(int peerIp, ByteBuf frame) {
+        long m = lookup(peerIp);
+        if (m != -1L) {
+            MacAddress.set(frame, Ethernet.DST, m);
+            port.send(frame);
+            return;
+        }
+        ArrayDeque<ByteBuf> q = parked.get(peerIp);
+        if (q == null) {
+            q = new ArrayDeque<>();
+            parked.put(peerIp, q);
+            request(peerIp, ATTEMPTS);
+        }
+        if (q.size() >= MAX_PARKED) {
+            counters.increment(NicCounter.DROP_ARP_PENDING);
+            frame.release();
+            return;
+        }
+        q.add(frame);
+    }
+
+    private void request(int peerIp, int attemptsLeft) {
+        if (!parked.containsKey(peerIp)) {
+            return;
+        }
+        if (attemptsLeft == 0) {
+            ArrayDeque<ByteBuf> q = parked.remove(peerIp);
+            for (ByteBuf f; (f = q.poll()) != null; ) {
+                counters.increment(NicCounter.DROP_ARP_PENDING);
+                f.release();
+            }
+            return;
+        }
+        sendArp(Arp.REQUEST, MacAddress.BROADCAST, 0L, peerIp);
+        counters.increment(NicCounter.ARP_REQUESTS_SENT);
+        scheduler.schedule(RETRY_MILLIS * 1_000_000L, () -> request(peerIp, attemptsLeft - 1));
+    }
+
+    /** Handles a received ARP packet at {@code off}; the caller keeps ownership of the buffer. */
+    void onArp(ByteBuf b, int off) {
+        if (!Arp.isEthernetIpv4(b, off)) {
+            return;
+        }
+        int op = Arp.operation(b, off);
+        int senderIp = Arp.senderIp(b, off);
+        long senderMac = Arp.senderMac(b, off);
+        boolean forUs = Arp.targetIp(b, off) == ip;
+        if (forUs || lookup(senderIp) != -1L) {
+            add(senderIp, senderMac); // RFC 826 merge rule
+        }
+        if (op == Arp.REQUEST && forUs) {
+            sendArp(Arp.REPLY, senderMac, senderMac, senderIp);
+            counters.increment(NicCounter.ARP_REPLIES_SENT);
+        }
+    }
+
+    private void sendArp(int op, long ethDst, long targetMac, int targetIp) {
+        ByteBuf f = alloc.buffer(Ethernet.MIN_FRAME);
+        f.writerIndex(Ethernet.MIN_FRAME);
+        f.setZero(0, Ethernet.MIN_FRAME);
+        Ethernet.write(f, 0, ethDst, mac, EtherType.ARP);
+        Arp.write(f, Ethernet.LENGTH, op, mac, ip, targetMac, targetIp);
+        port.send(f);
+    }
+
+    void releaseAll() {
+        parked.values().forEach(q -> q.forEach(ByteBuf::release));
+        parked.clear();
+    }
+}

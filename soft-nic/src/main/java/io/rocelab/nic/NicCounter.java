@@ -1,0 +1,59 @@
+package io.rocelab.nic;
+
+/**
+ * NIC counters. The first group carries Linux rxe's hw counter names ({@code rxe_hw_counters.c}),
+ * so that a user who knows {@code rdma statistic show} reads ours the same way; {@link #rxeName()}
+ * gives that name. The second group are drops rxe does not count separately (it only logs them);
+ * a bad packet is always counted here, never thrown (DESIGN §3).
+ */
+public enum NicCounter {
+    SENT_PKTS("sent_pkts"),
+    RCVD_PKTS("rcvd_pkts"),
+    DUPLICATE_REQUEST("duplicate_request"),
+    OUT_OF_SEQ_REQUEST("out_of_seq_request"),
+    RCVD_RNR_ERR("rcvd_rnr_err"),
+    SEND_RNR_ERR("send_rnr_err"),
+    RCVD_SEQ_ERR("rcvd_seq_err"),
+    ACK_DEFERRED("ack_deferred"),
+    RETRY_EXCEEDED_ERR("retry_exceeded_err"),
+    RETRY_RNR_EXCEEDED_ERR("retry_rnr_exceeded_err"),
+    COMPLETER_RETRY_ERR("completer_retry_err"),
+    SEND_ERR("send_err"),
+    LINK_DOWNED("link_downed"),
+    RDMA_SENDS("rdma_sends"),
+    RDMA_RECVS("rdma_recvs"),
+
+    /** Frames the codec refused (truncated, bad lengths). */
+    DROP_MALFORMED("drop_malformed"),
+    /** RoCEv2 frames whose ICRC did not match. */
+    DROP_BAD_ICRC("drop_bad_icrc"),
+    /** Frames for another IP address or MAC. */
+    DROP_NOT_FOR_US("drop_not_for_us"),
+    /** Destination QP unknown or not able to receive (RESET/INIT). */
+    DROP_UNKNOWN_QP("drop_unknown_qp"),
+    /** BTH P_Key does not match the QP's partition (IBA 9.6.1.1, C9-42). */
+    DROP_BAD_PKEY("drop_bad_pkey"),
+    /** DETH Q_Key does not match the UD QP's Q_Key (IBA 9.6.1.1, C9-43). */
+    DROP_BAD_QKEY("drop_bad_qkey"),
+    /** Opcode not valid for the QP's transport, or a response nobody waits for. */
+    DROP_BAD_OPCODE("drop_bad_opcode"),
+    /** UC packets dropped after a sequence error until the next FIRST/ONLY (IBA 9.7.8). */
+    DROP_UC_SEQUENCE("drop_uc_sequence"),
+    /** ARP requests answered for our address. */
+    ARP_REPLIES_SENT("arp_replies_sent"),
+    /** ARP requests sent to resolve a peer. */
+    ARP_REQUESTS_SENT("arp_requests_sent"),
+    /** Frames dropped while waiting for ARP, because the wait list was full. */
+    DROP_ARP_PENDING("drop_arp_pending");
+
+    private final String rxeName;
+
+    NicCounter(String rxeName) {
+        this.rxeName = rxeName;
+    }
+
+    /** The counter's name as {@code rdma statistic} prints it (rxe's name where rxe has one). */
+    public String rxeName() {
+        return rxeName;
+    }
+}

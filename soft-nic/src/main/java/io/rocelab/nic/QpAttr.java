@@ -1,0 +1,147 @@
+package io.rocelab.nic;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Attributes for {@link QueuePair#modify} ({@code struct ibv_qp_attr} plus its mask): every setter
+ * adds its attribute to the mask, so the mask always says exactly what was given.
+ * <pre>{@code
+ * qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIp)).pathMtu(1024)
+ *     .destQpn(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12));
+ * }</pre>
+ */
+public final class QpAttr {
+    final EnumSet<QpAttrMask> mask = EnumSet.noneOf(QpAttrMask.class);
+    QpState state;
+    QpState curState;
+    int accessFlags;
+    int pkeyIndex;
+    int port = 1;
+    int qkey;
+    AddressHandle av;
+    int pathMtu = 1024;
+    int timeout;
+    int retryCnt;
+    int rnrRetry;
+    int rqPsn;
+    int sqPsn;
+    int maxRdAtomic;
+    int maxDestRdAtomic;
+    int minRnrTimer;
+    int destQpn;
+
+    private QpAttr with(QpAttrMask m) {
+        mask.add(m);
+        return this;
+    }
+
+    public QpAttr state(QpState s) {
+        state = s;
+        return with(QpAttrMask.STATE);
+    }
+
+    public QpAttr curState(QpState s) {
+        curState = s;
+        return with(QpAttrMask.CUR_STATE);
+    }
+
+    public QpAttr accessFlags(int flags) {
+        accessFlags = AccessFlags.validate(flags);
+        return with(QpAttrMask.ACCESS_FLAGS);
+    }
+
+    public QpAttr pkeyIndex(int index) {
+        if (index != 0) {
+            throw new IllegalArgumentException("pkeyIndex: the P_Key table has one entry (0xFFFF): " + index);
+        }
+        pkeyIndex = index;
+        return with(QpAttrMask.PKEY_INDEX);
+    }
+
+    public QpAttr port(int p) {
+        if (p != 1) {
+            throw new IllegalArgumentException("port: the NIC has port 1 only: " + p);
+        }
+        port = p;
+        return with(QpAttrMask.PORT);
+    }
+
+    public QpAttr qkey(int key) {
+        qkey = key;
+        return with(QpAttrMask.QKEY);
+    }
+
+    public QpAttr av(AddressHandle handle) {
+        av = handle;
+        return with(QpAttrMask.AV);
+    }
+
+    /** Path MTU in bytes: 256, 512, 1024, 2048 or 4096 (IBA 9.6.1.1 PMTU). */
+    public QpAttr pathMtu(int bytes) {
+        if (bytes != 256 && bytes != 512 && bytes != 1024 && bytes != 2048 && bytes != 4096) {
+            throw new IllegalArgumentException("pathMtu must be 256, 512, 1024, 2048 or 4096: " + bytes);
+        }
+        pathMtu = bytes;
+        return with(QpAttrMask.PATH_MTU);
+    }
+
+    /** Local ACK timeout exponent: 4.096 µs × 2^timeout, 0 = infinite (IBA 9.7.6.1.3). */
+    public QpAttr timeout(int exponent) {
+        timeout = range("timeout", exponent, 0, 31);
+        return with(QpAttrMask.TIMEOUT);
+    }
+
+    public QpAttr retryCnt(int count) {
+        retryCnt = range("retryCnt", count, 0, 7);
+        return with(QpAttrMask.RETRY_CNT);
+    }
+
+    /** RNR retry count; 7 means infinite (IBA 9.7.5.2.8). */
+    public QpAttr rnrRetry(int count) {
+        rnrRetry = range("rnrRetry", count, 0, 7);
+        return with(QpAttrMask.RNR_RETRY);
+    }
+
+    public QpAttr rqPsn(int psn) {
+        rqPsn = range("rqPsn", psn, 0, 0xFFFFFF);
+        return with(QpAttrMask.RQ_PSN);
+    }
+
+    public QpAttr sqPsn(int psn) {
+        sqPsn = range("sqPsn", psn, 0, 0xFFFFFF);
+        return with(QpAttrMask.SQ_PSN);
+    }
+
+    public QpAttr maxRdAtomic(int n) {
+        maxRdAtomic = range("maxRdAtomic", n, 0, 128);
+        return with(QpAttrMask.MAX_QP_RD_ATOMIC);
+    }
+
+    public QpAttr maxDestRdAtomic(int n) {
+        maxDestRdAtomic = range("maxDestRdAtomic", n, 0, 128);
+        return with(QpAttrMask.MAX_DEST_RD_ATOMIC);
+    }
+
+    /** RNR NAK timer code of IBA Table 45 that this responder advertises. */
+    public QpAttr minRnrTimer(int code) {
+        minRnrTimer = range("minRnrTimer", code, 0, 31);
+        return with(QpAttrMask.MIN_RNR_TIMER);
+    }
+
+    public QpAttr destQpn(int qpn) {
+        destQpn = range("destQpn", qpn, 0, 0xFFFFFF);
+        return with(QpAttrMask.DEST_QPN);
+    }
+
+    public Set<QpAttrMask> mask() {
+        return EnumSet.copyOf(mask.isEmpty() ? EnumSet.noneOf(QpAttrMask.class) : mask);
+    }
+
+    private static int range(String name, int v, int lo, int hi) {
+        if (v < lo || v > hi) {
+            throw new IllegalArgumentException(name + " must be " + lo + ".." + hi + ": " + v);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,349 @@
+package io.rocelab.nic;
+
+import io.rocelab.codec.header.Bth;
+import io.rocelab.codec.ib.Opcode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Objects;
+
+/**
+ * A queue pair: the verbs object ({@code ibv_qp}) and the state its three engines share. As in
+ * Linux rxe the transport is split in three: the {@link Requester} turns send WQEs into request
+ * packets, the {@link Responder} executes incoming requests and answers them, the {@link Completer}
+ * processes ACKs and responses and completes send WQEs in order.
+ *
+ * <p>All fields are owned by the NIC's thread; the public methods may be called from any thread.
+ */
+public final class QueuePair {
+    final SoftNic nic;
+    final ProtectionDomain pd;
+    final QpType type;
+    final int qpn;
+    final CompletionQueue sendCq;
+    final CompletionQueue recvCq;
+    final QpCaps caps;
+
+    volatile QpState state = QpState.RESET;
+    int accessFlags;
+    int pkey = Bth.DEFAULT_PKEY;
+    int qkey;
+    AddressHandle av;
+    int destIp;
+    int pathMtu = 1024;
+    int timeout;
+    int retryCnt;
+    int rnrRetry;
+    int maxRdAtomic;
+    int maxDestRdAtomic;
+    int minRnrTimer;
+    int destQpn;
+    int srcPort;
+
+    /** Posted, not yet completed send WQEs, oldest first; {@link #sqNext} is the next to transmit. */
+    final ArrayList<SendWqe> sq = new ArrayList<>();
+    int sqNext;
+    final ArrayDeque<RecvWqe> rq = new ArrayDeque<>();
+
+    final Requester requester;
+    final Responder responder;
+    final Completer completer;
+
+    QueuePair(SoftNic nic, ProtectionDomain pd, QpType type, int qpn, CompletionQueue sendCq,
+              CompletionQueue recvCq, QpCaps caps) {
+        this.nic = nic;
+        this.pd = pd;
+        this.type = type;
+        this.qpn = qpn;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.caps = caps;
+        this.srcPort = udpSourcePort(qpn, 0);
+        this.requester = new Requester(this);
+        this.responder = new Responder(this);
+        this.completer = new Completer(this);
+    }
+
+    public int qpn() {
+        return qpn;
+    }
+
+    public QpType type() {
+        return type;
+    }
+
+    public QpState state() {
+        return state;
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    /** The UDP source port of this QP's frames: constant for its life once connected. */
+    public int udpSourcePort() {
+        return srcPort;
+    }
+
+    /** The next PSN the requester will use (after the QP is in RTS). */
+    public int sendPsn() {
+        return nic.call(() -> requester.psn);
+    }
+
+    /** The PSN the responder expects next. */
+    public int expectedPsn() {
+        return nic.call(() -> responder.ePsn);
+    }
+
+    /**
+     * Modifies the QP ({@code ibv_modify_qp}): checks the transition and its attributes against
+     * {@link QpTransitions}, then applies them.
+     *
+     * @throws IllegalArgumentException for an illegal transition or a missing or unexpected attribute
+     */
+    public void modify(QpAttr attr) {
+        Objects.requireNonNull(attr, "attr");
+        nic.call(() -> {
+            applyModify(attr);
+            return null;
+        });
+    }
+
+    private void applyModify(QpAttr a) {
+        if (a.mask.contains(QpAttrMask.CUR_STATE) && a.curState != state) {
+            throw new IllegalArgumentException("curState " + a.curState + " is not the QP's state " + state);
+        }
+        QpState to = QpTransitions.check(type, state, a.mask, a.state);
+        for (QpAttrMask m : a.mask) {
+            switch (m) {
+                case ACCESS_FLAGS -> accessFlags = a.accessFlags;
+                case QKEY -> qkey = a.qkey;
+                case AV -> {
+                    av = a.av;
+                    destIp = a.av.destGid().ipv4();
+                    if (a.av.destMac() >= 0) {
+                        nic.neighbors.add(destIp, a.av.destMac());
+                    }
+                }
+                case PATH_MTU -> pathMtu = Math.min(a.pathMtu, nic.activeMtu());
+                case TIMEOUT -> timeout = a.timeout;
+                case RETRY_CNT -> retryCnt = a.retryCnt;
+                case RNR_RETRY -> rnrRetry = a.rnrRetry;
+                case RQ_PSN -> responder.ePsn = a.rqPsn;
+                case SQ_PSN -> requester.setInitialPsn(a.sqPsn);
+                case MAX_QP_RD_ATOMIC -> maxRdAtomic = a.maxRdAtomic;
+                case MAX_DEST_RD_ATOMIC -> responder.setMaxDestRdAtomic(a.maxDestRdAtomic);
+                case MIN_RNR_TIMER -> minRnrTimer = a.minRnrTimer;
+                case DEST_QPN -> {
+                    destQpn = a.destQpn;
+                    srcPort = udpSourcePort(qpn, destQpn);
+                }
+                default -> {
+                }
+            }
+        }
+        if (to == state) {
+            return;
+        }
+        QpState from = state;
+        state = to;
+        switch (to) {
+            case RESET -> reset();
+            case ERR -> flush();
+            case RTS -> {
+                completer.resetRetryCounters();
+                requester.kick();
+            }
+            default -> {
+            }
+        }
+        if (from == QpState.SQD && to == QpState.RTS) {
+            requester.kick();
+        }
+    }
+
+    /**
+     * The UDP source port Linux 6.1 rxe uses: ib_core's flow label of the QP pair
+     * ({@code rdma_calc_flow_label(lqpn, rqpn)}) folded into 14 bits and put in 0xC000-0xFFFF
+     * ({@code rdma_flow_label_to_udp_sport}). QPN 0x11 talking to QPN 0x11 gives 0xC121 = 49441,
+     * the port in every reference capture. Fixed when the QP is connected, so it never changes
+     * during traffic (DESIGN §5).
+     */
+    static int udpSourcePort(int localQpn, int remoteQpn) {
+        long v = (long) localQpn * (remoteQpn == 0 ? localQpn : remoteQpn);
+        v ^= v >>> 20;
+        v ^= v >>> 40;
+        int fl = (int) (v & 0xFFFFF);
+        int low = (fl & 0x3FFF) ^ ((fl & 0xFC000) >>> 14);
+        return low | 0xC000;
+    }
+
+    /**
+     * Posts send WRs ({@code ibv_post_send}). Argument errors throw at once; transport errors come
+     * back as completions.
+     *
+     * @throws IllegalArgumentException naming the bad field
+     * @throws IllegalStateException if the QP is not in RTS/SQD/ERR
+     */
+    public void postSend(SendWr... wrs) {
+        QpState s = state;
+        if (!s.canSend() && s != QpState.ERR && s != QpState.SQE) {
+            throw new IllegalStateException("postSend needs RTS (QP 0x" + Integer.toHexString(qpn) + " is " + s + ")");
+        }
+        SendWqe[] wqes = new SendWqe[wrs.length];
+        for (int i = 0; i < wrs.length; i++) {
+            wqes[i] = prepare(Objects.requireNonNull(wrs[i], "wr"));
+        }
+        nic.submit(() -> {
+            for (SendWqe w : wqes) {
+                requester.post(w);
+            }
+        });
+    }
+
+    private SendWqe prepare(SendWr wr) {
+        if (!wr.opcode.allowedOn(type)) {
+            throw new IllegalArgumentException("opcode " + wr.opcode.verbsName() + " is not valid on a " + type + " QP");
+        }
+        if (wr.sgl.length > caps.maxSendSge()) {
+            throw new IllegalArgumentException("sgl has " + wr.sgl.length + " elements, max " + caps.maxSendSge());
+        }
+        long len = wr.totalLength();
+        if (len > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("message longer than 2^31-1 bytes: " + len);
+        }
+        if (wr.opcode.isAtomic() && (wr.sgl.length != 1 || len != 8)) {
+            throw new IllegalArgumentException("atomic needs one 8-byte SGE, got " + len + " bytes");
+        }
+        if (type == QpType.UD) {
+            if (wr.ah == null) {
+                throw new IllegalArgumentException("UD send needs an address handle (SendWr.ud)");
+            }
+            if (len > nic.activeMtu()) {
+                throw new IllegalArgumentException("UD message " + len + " bytes exceeds the MTU " + nic.activeMtu());
+            }
+        }
+        byte[] inline = null;
+        if (wr.inline && wr.opcode != WrOpcode.RDMA_READ && !wr.opcode.isAtomic()) {
+            if (len > caps.maxInlineData()) {
+                throw new IllegalArgumentException("inline data " + len + " bytes exceeds maxInlineData " + caps.maxInlineData());
+            }
+            inline = new byte[(int) len];
+            int at = 0;
+            for (Sge s : wr.sgl) {
+                MemoryRegion mr = nic.mrByKey(s.lkey());
+                // inline data is read from the address itself; we find it through any region covering it
+                if (mr == null || !mr.covers(s.addr(), s.length())) {
+                    throw new IllegalArgumentException("inline SGE not inside a registered region: " + s);
+                }
+                System.arraycopy(mr.buffer(), mr.index(s.addr()), inline, at, s.length());
+                at += s.length();
+            }
+        }
+        return new SendWqe(wr, inline, (int) len);
+    }
+
+    /** Posts receive WRs ({@code ibv_post_recv}); they are usable from RESET on (IBA 10.8.2.1 allows INIT+). */
+    public void postRecv(RecvWr... wrs) {
+        if (state == QpState.RESET) {
+            throw new IllegalStateException("postRecv on a QP in RESET");
+        }
+        RecvWqe[] wqes = new RecvWqe[wrs.length];
+        for (int i = 0; i < wrs.length; i++) {
+            RecvWr wr = Objects.requireNonNull(wrs[i], "wr");
+            if (wr.sgl().length > caps.maxRecvSge()) {
+                throw new IllegalArgumentException("sgl has " + wr.sgl().length + " elements, max " + caps.maxRecvSge());
+            }
+            wqes[i] = new RecvWqe(wr);
+        }
+        nic.submit(() -> {
+            for (RecvWqe w : wqes) {
+                if (state == QpState.ERR) {
+                    completeRecv(w.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+                } else if (rq.size() >= caps.maxRecvWr()) {
+                    completeRecv(w.wrId, WcStatus.LOC_QP_OP_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+                } else {
+                    rq.add(w);
+                }
+            }
+        });
+    }
+
+    /** Destroys the QP ({@code ibv_destroy_qp}): no more completions, packets to it are dropped. */
+    public void destroy() {
+        nic.call(() -> {
+            shutdown();
+            nic.destroyQp(this);
+            return null;
+        });
+    }
+
+    void receive(RxPacket p) {
+        if (p.opcode.has(Opcode.REQUEST)) {
+            if (state == QpState.ERR) {
+                return; // IBA 10.3.1.7: an errored QP drops incoming requests
+            }
+            responder.receive(p);
+        } else {
+            completer.receive(p);
+        }
+    }
+
+    /** Moves to ERR from inside the transport (IBA 10.3.1.7) and flushes both queues. */
+    void enterError() {
+        if (state != QpState.ERR) {
+            state = QpState.ERR;
+            flush();
+        }
+    }
+
+    private void flush() {
+        requester.stop();
+        completer.stop();
+        for (SendWqe w : sq) {
+            if (!w.done) {
+                w.done = true;
+                w.status = WcStatus.WR_FLUSH_ERR;
+            }
+        }
+        completer.completeReady();
+        RecvWqe r;
+        while ((r = rq.poll()) != null) {
+            completeRecv(r.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+        }
+        responder.abortMessage();
+    }
+
+    private void reset() {
+        requester.stop();
+        completer.stop();
+        sq.clear();
+        sqNext = 0;
+        rq.clear();
+        responder.abortMessage();
+    }
+
+    void shutdown() {
+        requester.stop();
+        completer.stop();
+        state = QpState.ERR;
+    }
+
+    /** A send completion, in order; {@code always} for errors (IBA 10.8.3: errors are always reported). */
+    void completeSend(SendWqe w) {
+        if (w.signaled || caps.sqSigAll() || w.status != WcStatus.SUCCESS) {
+            // rxe reports the message length as byte_len of every successful send completion
+            sendCq.push(new WorkCompletion(w.wrId, w.status, w.opcode.completionOpcode(),
+                    w.status == WcStatus.SUCCESS ? w.length : 0, 0, 0, qpn, 0, 0), false);
+        }
+    }
+
+    void completeRecv(long wrId, WcStatus status, WcOpcode op, int byteLen, int imm, int invRkey, int srcQp,
+                      int flags, boolean solicited) {
+        recvCq.push(new WorkCompletion(wrId, status, op, byteLen, imm, invRkey, qpn, srcQp, flags), solicited);
+    }
+
+    @Override
+    public String toString() {
+        return type + " qp 0x" + Integer.toHexString(qpn) + " " + state;
+    }
+}

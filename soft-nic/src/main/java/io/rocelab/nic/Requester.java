@@ -1,0 +1,351 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.header.AtomicEth;
+import io.rocelab.codec.header.Deth;
+import io.rocelab.codec.header.ImmDt;
+import io.rocelab.codec.header.Ieth;
+import io.rocelab.codec.header.Reth;
+import io.rocelab.codec.ib.ExtHeader;
+import io.rocelab.codec.ib.Opcode;
+import io.rocelab.codec.ib.Psn;
+import io.rocelab.fabric.time.Cancellable;
+
+/**
+ * The requester (rxe_req.c): turns send WQEs into request packets, in order.
+ *
+ * <ul>
+ * <li>Segmentation by the path MTU; FIRST/MIDDLE carry exactly PMTU bytes (IBA 9.7.2, C9-20).</li>
+ * <li>PSNs: one per packet, 24-bit with wrap; a READ takes as many PSNs as its response has packets
+ *     (IBA 9.7.1, C9-57).</li>
+ * <li>AckReq on the last packet of every message and on READ/ATOMIC requests, as rxe sets it
+ *     (visible in every reference capture), and at least every {@value #MAX_PKT_PER_ACK} packets.</li>
+ * <li>At most {@value #MAX_UNACKED_PSNS} unacknowledged PSNs and max_rd_atomic outstanding
+ *     READ/ATOMIC requests (IBA 9.5, o9-17); fenced WQEs wait for earlier READ/ATOMICs.</li>
+ * <li>Go-back-N: {@link #retry(int)} rewinds to a PSN and sends again from there (IBA 9.7.5.2.x).</li>
+ * </ul>
+ */
+final class Requester {
+    static final int MAX_UNACKED_PSNS = 128;
+    static final int MAX_PKT_PER_ACK = 64;
+
+    private final QueuePair qp;
+    /** Next PSN to send. */
+    int psn;
+    private int noAckPkts;
+    /** While an RNR NAK's timer runs nothing is sent (IBA 9.7.5.2.8). */
+    boolean rnrWait;
+    private Cancellable rnrTimer;
+
+    Requester(QueuePair qp) {
+        this.qp = qp;
+    }
+
+    void setInitialPsn(int p) {
+        psn = p;
+        qp.completer.compPsn = p;
+    }
+
+    void post(SendWqe w) {
+        if (qp.state == QpState.ERR) {
+            w.done = true;
+            w.status = WcStatus.WR_FLUSH_ERR; // IBA 10.8.3.1: WRs posted in Error complete flushed
+            qp.sq.add(w);
+            qp.completer.completeReady();
+            return;
+        }
+        if (qp.sq.size() >= qp.caps.maxSendWr()) {
+            w.done = true;
+            w.status = WcStatus.LOC_QP_OP_ERR;
+            qp.sq.add(w);
+            qp.completer.completeReady();
+            return;
+        }
+        qp.sq.add(w);
+        kick();
+    }
+
+    /** Sends as much as the window, the rd/atomic limit and the QP state allow. */
+    void kick() {
+        while (sendOne()) {
+            // keep going
+        }
+    }
+
+    private boolean sendOne() {
+        if (!qp.state.canSend() || rnrWait || qp.sqNext >= qp.sq.size()) {
+            return false;
+        }
+        SendWqe w = qp.sq.get(qp.sqNext);
+        if (w.done) {
+            qp.sqNext++; // a LOCAL_INV already executed, met again after a rewind
+            return true;
+        }
+        if (w.opcode == WrOpcode.LOCAL_INV) {
+            return localInvalidate(w);
+        }
+        if (qp.type == QpType.RC) {
+            if (Psn.diff(psn, qp.completer.compPsn) >= MAX_UNACKED_PSNS) {
+                return false;
+            }
+            if (!w.started || w.offset == 0) {
+                int outstanding = outstandingReadAtomic();
+                if (w.fence && outstanding > 0) {
+                    return false;
+                }
+                if (w.opcode.isReadOrAtomic() && outstanding >= Math.max(1, qp.maxRdAtomic)) {
+                    return false;
+                }
+            }
+        }
+        if (!w.started) {
+            if (!checkLocal(w)) {
+                return false;
+            }
+            w.started = true;
+            w.firstPsn = psn;
+            w.npkts = packets(w);
+            w.lastPsn = Psn.add(psn, w.npkts - 1);
+            w.offset = 0;
+        }
+        switch (qp.type) {
+            case RC -> sendRc(w);
+            case UC -> sendUc(w);
+            case UD -> sendUd(w);
+            default -> throw new IllegalStateException();
+        }
+        return true;
+    }
+
+    private int packets(SendWqe w) {
+        if (w.opcode.isAtomic()) {
+            return 1;
+        }
+        return Math.max(1, (w.length + qp.pathMtu - 1) / qp.pathMtu);
+    }
+
+    /** Local SGE check before anything leaves (IBA 10.7.2.1): a bad lkey is a local protection error. */
+    private boolean checkLocal(SendWqe w) {
+        boolean needWrite = w.opcode == WrOpcode.RDMA_READ || w.opcode.isAtomic();
+        if (w.inlineData != null || qp.nic.memory.checkSgl(qp.pd, w.sgl, needWrite)) {
+            return true;
+        }
+        w.done = true;
+        w.status = WcStatus.LOC_PROT_ERR;
+        qp.sqNext++;
+        qp.completer.completeReady();
+        qp.enterError();
+        return false;
+    }
+
+    private boolean localInvalidate(SendWqe w) {
+        MemoryRegion mr = qp.nic.mrByKey(w.invRkey);
+        w.done = true;
+        if (mr == null || mr.pd() != qp.pd) {
+            w.status = WcStatus.LOC_PROT_ERR;
+        } else {
+            mr.invalidate();
+        }
+        w.started = true;
+        w.firstPsn = psn;
+        w.lastPsn = Psn.add(psn, -1);
+        qp.sqNext++;
+        qp.completer.completeReady();
+        if (w.status != WcStatus.SUCCESS) {
+            qp.enterError();
+        }
+        return qp.state.canSend();
+    }
+
+    int outstandingReadAtomic() {
+        int n = 0;
+        for (int i = 0; i < qp.sqNext; i++) {
+            SendWqe w = qp.sq.get(i);
+            if (!w.done && w.opcode.isReadOrAtomic()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void sendRc(SendWqe w) {
+        if (w.opcode == WrOpcode.RDMA_READ) {
+            sendReadRequest(w);
+        } else if (w.opcode.isAtomic()) {
+            sendAtomic(w);
+        } else {
+            sendSegment(w, Opcode.RC_BASE, true);
+        }
+        qp.completer.armAckTimer();
+    }
+
+    private void sendUc(SendWqe w) {
+        sendSegment(w, Opcode.UC_BASE, false);
+        if (w.offset >= w.length) {
+            w.done = true; // UC: complete once sent (IBA 9.8.2)
+            qp.completer.completeReady();
+        }
+    }
+
+    /** One SEND/WRITE packet at {@link #psn} from byte {@code w.offset}. */
+    private void sendSegment(SendWqe w, int base, boolean reliable) {
+        int mtu = qp.pathMtu;
+        boolean first = w.offset == 0;
+        int len = Math.min(mtu, w.length - w.offset);
+        boolean last = w.offset + len >= w.length;
+        Opcode op = Opcode.of(base + opcodeOffset(w.opcode, first, last));
+        boolean ackReq = reliable && (last || ++noAckPkts >= MAX_PKT_PER_ACK);
+        if (ackReq) {
+            noAckPkts = 0;
+        }
+        boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, op, se, qp.pkey, qp.destQpn, ackReq, psn, len);
+        if (op.hasHeader(ExtHeader.RETH)) {
+            Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
+        }
+        if (op.hasHeader(ExtHeader.IMM_DT)) {
+            ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
+        }
+        if (op.hasHeader(ExtHeader.IETH)) {
+            Ieth.write(b, pw.ext(ExtHeader.IETH), w.invRkey);
+        }
+        payload(w, b, pw.payloadOffset(), w.offset, len);
+        qp.nic.transmit(qp.destIp, pw.finish());
+        psn = Psn.next(psn);
+        w.offset += len;
+        if (last) {
+            w.offset = w.length;
+            qp.sqNext++;
+            qp.nic.counters().increment(NicCounter.RDMA_SENDS);
+        }
+    }
+
+    private void payload(SendWqe w, ByteBuf b, int at, int from, int len) {
+        if (w.inlineData != null) {
+            b.setBytes(at, w.inlineData, from, len);
+        } else {
+            qp.nic.memory.gather(w.sgl, from, b, at, len);
+        }
+    }
+
+    /** Offset of the opcode from its transport base (IBA Table 38). */
+    private static int opcodeOffset(WrOpcode op, boolean first, boolean last) {
+        boolean only = first && last;
+        switch (op) {
+            case SEND:
+                return only ? 0x04 : first ? 0x00 : last ? 0x02 : 0x01;
+            case SEND_WITH_IMM:
+                return only ? 0x05 : first ? 0x00 : last ? 0x03 : 0x01;
+            case SEND_WITH_INV:
+                return only ? 0x17 : first ? 0x00 : last ? 0x16 : 0x01;
+            case RDMA_WRITE:
+                return only ? 0x0A : first ? 0x06 : last ? 0x08 : 0x07;
+            case RDMA_WRITE_WITH_IMM:
+                return only ? 0x0B : first ? 0x06 : last ? 0x09 : 0x07;
+            default:
+                throw new IllegalArgumentException("not a segmented opcode: " + op);
+        }
+    }
+
+    /** A READ request for what is still missing: from {@code w.offset} (0, or where a retry resumes). */
+    private void sendReadRequest(SendWqe w) {
+        int remaining = w.length - w.offset;
+        int pkts = Math.max(1, (remaining + qp.pathMtu - 1) / qp.pathMtu);
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey, qp.destQpn,
+                true, psn, 0);
+        Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
+        qp.nic.transmit(qp.destIp, pw.finish());
+        noAckPkts = 0;
+        psn = Psn.add(psn, pkts);
+        w.offset = w.length;
+        qp.sqNext++;
+    }
+
+    private void sendAtomic(SendWqe w) {
+        Opcode op = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, op, false, qp.pkey, qp.destQpn, true, psn, 0);
+        long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
+        long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
+        AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
+        qp.nic.transmit(qp.destIp, pw.finish());
+        noAckPkts = 0;
+        psn = Psn.next(psn);
+        w.offset = w.length;
+        qp.sqNext++;
+    }
+
+    private void sendUd(SendWqe w) {
+        Opcode op = w.opcode == WrOpcode.SEND_WITH_IMM ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY;
+        // IBA 10.2.5: a Q_Key with the high bit set means "use the QP's own Q_Key"
+        int qkey = w.remoteQkey < 0 ? qp.qkey : w.remoteQkey;
+        int dstIp = w.ah.destGid().ipv4();
+        if (w.ah.destMac() >= 0) {
+            qp.nic.neighbors.add(dstIp, w.ah.destMac());
+        }
+        int srcPort = QueuePair.udpSourcePort(qp.qpn, w.remoteQpn);
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(srcPort, dstIp, op, w.solicited, qp.pkey, w.remoteQpn, false, psn, w.length);
+        Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn);
+        if (op.hasHeader(ExtHeader.IMM_DT)) {
+            ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
+        }
+        payload(w, b, pw.payloadOffset(), 0, w.length);
+        qp.nic.transmit(dstIp, pw.finish());
+        psn = Psn.next(psn);
+        w.offset = w.length;
+        w.done = true;
+        qp.sqNext++;
+        qp.nic.counters().increment(NicCounter.RDMA_SENDS);
+        qp.completer.completeReady();
+    }
+
+    /**
+     * Go-back-N (IBA 9.7.5.2.x): rewinds to {@code fromPsn} and sends again from there. The WQE
+     * holding that PSN resumes at the matching byte offset (a READ asks only for what is missing);
+     * later WQEs are sent again whole, with the same PSNs.
+     */
+    void retry(int fromPsn) {
+        int i = 0;
+        while (i < qp.sqNext && !qp.sq.get(i).holds(fromPsn)) {
+            i++;
+        }
+        if (i == qp.sqNext) {
+            return; // nothing outstanding at that PSN
+        }
+        SendWqe w = qp.sq.get(i);
+        w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(fromPsn, w.firstPsn) * qp.pathMtu;
+        for (int j = i + 1; j < qp.sqNext; j++) {
+            SendWqe later = qp.sq.get(j);
+            if (later.opcode != WrOpcode.LOCAL_INV) {
+                later.offset = 0;
+            }
+        }
+        qp.sqNext = i;
+        psn = fromPsn;
+        noAckPkts = 0;
+        kick();
+    }
+
+    /** Waits for the RNR timer, then goes back to {@code fromPsn} (IBA 9.7.5.2.8). */
+    void rnrRetryAfter(long delayNanos, int fromPsn) {
+        rnrWait = true;
+        rnrTimer = qp.nic.scheduler().schedule(delayNanos, () -> {
+            rnrTimer = null;
+            rnrWait = false;
+            if (qp.state.canSend()) {
+                retry(fromPsn);
+            }
+        });
+    }
+
+    void stop() {
+        if (rnrTimer != null) {
+            rnrTimer.cancel();
+            rnrTimer = null;
+        }
+        rnrWait = false;
+    }
+}

@@ -1,0 +1,519 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.header.Aeth;
+import io.rocelab.codec.header.AtomicAckEth;
+import io.rocelab.codec.header.AtomicEth;
+import io.rocelab.codec.header.Deth;
+import io.rocelab.codec.header.ImmDt;
+import io.rocelab.codec.header.Ieth;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Reth;
+import io.rocelab.codec.ib.AethSyndrome;
+import io.rocelab.codec.ib.ExtHeader;
+import io.rocelab.codec.ib.NakCode;
+import io.rocelab.codec.ib.Opcode;
+import io.rocelab.codec.ib.Psn;
+
+/**
+ * The responder (rxe_resp.c): checks and executes incoming requests and answers them. An explicit
+ * state machine: {@link #step} returns the next state, from {@code CHECK_PSN} to {@code DONE}.
+ *
+ * <p>RC (IBA 9.7.5.1): a request at the expected PSN is executed; one ahead of it is a sequence
+ * error, answered by one NAK carrying the expected PSN until that PSN arrives (C9-108); one behind
+ * it is a duplicate (C9-104..106): a SEND/WRITE is acknowledged again, a READ executed again, an
+ * ATOMIC answered from the saved result. ACKs are coalesced: only AckReq packets are answered
+ * (9.7.5.1.1). MSN counts completed messages (9.7.5.1.2). A request needing a receive WQE when
+ * there is none gets an RNR NAK with this QP's min_rnr_timer (9.7.5.2.8). Invalid requests,
+ * access violations and length errors are NAKed and put the QP in ERR (9.9.3.1).
+ * UC (9.7.8): no ACKs; a PSN gap drops the message in progress up to the next FIRST/ONLY.
+ * UD (9.8.3): Q_Key checked (mismatch dropped and counted), the 40-byte GRH area filled.
+ */
+final class Responder {
+    /** The GRH area at the front of every UD receive buffer (IBA 11.4.1.1, as rdma-core expects). */
+    static final int GRH_LENGTH = 40;
+
+    private final QueuePair qp;
+    /** Expected PSN. */
+    int ePsn;
+    /** Message sequence number: completed messages, 24 bits. */
+    int msn;
+    private boolean nakSent;
+
+    private boolean inMessage;
+    private boolean inWrite;
+    private boolean ucDropping;
+    private RecvWqe recv;
+    private long recvOffset;
+    private MemoryRegion writeMr;
+    private long writeVa;
+    private long writeRemaining;
+    private long writeLength;
+
+    private RdAtomicResource[] resources = new RdAtomicResource[0];
+    private int nextResource;
+
+    Responder(QueuePair qp) {
+        this.qp = qp;
+    }
+
+    void setMaxDestRdAtomic(int n) {
+        resources = new RdAtomicResource[Math.max(1, n)];
+        for (int i = 0; i < resources.length; i++) {
+            resources[i] = new RdAtomicResource();
+        }
+        nextResource = 0;
+    }
+
+    void abortMessage() {
+        inMessage = false;
+        inWrite = false;
+        recv = null;
+        recvOffset = 0;
+        writeMr = null;
+    }
+
+    void receive(RxPacket p) {
+        // P_Key check (IBA 9.6.1.1 C9-42 ... o9-?): same partition, at least one full member.
+        if (((p.pkey ^ qp.pkey) & 0x7FFF) != 0 || ((p.pkey | qp.pkey) & 0x8000) == 0) {
+            qp.nic.counters().increment(NicCounter.DROP_BAD_PKEY);
+            return;
+        }
+        ResponderState s = ResponderState.CHECK_PSN;
+        while (s != ResponderState.DONE) {
+            s = step(s, p);
+        }
+    }
+
+    ResponderState step(ResponderState s, RxPacket p) {
+        switch (s) {
+            case CHECK_PSN:
+                return checkPsn(p);
+            case CHECK_OP_SEQ:
+                return checkOpSeq(p);
+            case CHECK_OP_VALID:
+                return checkOpValid(p);
+            case CHECK_RESOURCE:
+                return checkResource(p);
+            case CHECK_LENGTH:
+                return checkLength(p);
+            case CHECK_RKEY:
+                return checkRkey(p);
+            case EXECUTE:
+                return execute(p);
+            case COMPLETE:
+                return complete(p);
+            case ACKNOWLEDGE:
+                if (qp.type == QpType.RC) {
+                    if (p.ackReq) {
+                        sendAck(AethSyndrome.ACK_NO_CREDIT, p.psn);
+                    } else {
+                        qp.nic.counters().increment(NicCounter.ACK_DEFERRED);
+                    }
+                }
+                return ResponderState.DONE;
+            case DUPLICATE:
+                return duplicate(p);
+            case ERR_PSN_OUT_OF_SEQ:
+                if (!nakSent) {
+                    nakSent = true;
+                    sendAck(AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR), ePsn);
+                }
+                return ResponderState.DONE;
+            case ERR_RNR:
+                qp.nic.counters().increment(NicCounter.SEND_RNR_ERR);
+                sendAck(AethSyndrome.rnrNak(qp.minRnrTimer), p.psn);
+                return ResponderState.DONE;
+            case ERR_INVALID_REQUEST:
+                return classError(p, NakCode.INVALID_REQUEST);
+            case ERR_ACCESS:
+                return classError(p, NakCode.REMOTE_ACCESS_ERROR);
+            case ERR_LENGTH:
+                if (recv != null || (!inMessage && !qp.rq.isEmpty() && p.is(Opcode.SEND))) {
+                    RecvWqe r = recv != null ? recv : qp.rq.poll();
+                    if (r == qp.rq.peek()) {
+                        qp.rq.poll();
+                    }
+                    recv = null;
+                    qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+                }
+                return classError(p, NakCode.INVALID_REQUEST);
+            case DROP:
+            default:
+                return ResponderState.DONE;
+        }
+    }
+
+    private ResponderState checkPsn(RxPacket p) {
+        if (qp.type == QpType.UD) {
+            return ResponderState.CHECK_OP_VALID; // UD has no sequence (IBA 9.8.3)
+        }
+        int d = Psn.diff(p.psn, ePsn);
+        if (qp.type == QpType.UC) {
+            if (d != 0 || ucDropping) {
+                if (p.starts()) {
+                    abortMessage(); // resynchronise on a new message (IBA 9.7.8.1)
+                    ucDropping = false;
+                    ePsn = p.psn;
+                    return ResponderState.CHECK_OP_SEQ;
+                }
+                ucDropping = true;
+                abortMessage();
+                qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
+                return ResponderState.DROP;
+            }
+            return ResponderState.CHECK_OP_SEQ;
+        }
+        if (d > 0) {
+            qp.nic.counters().increment(NicCounter.OUT_OF_SEQ_REQUEST);
+            return ResponderState.ERR_PSN_OUT_OF_SEQ;
+        }
+        if (d < 0) {
+            qp.nic.counters().increment(NicCounter.DUPLICATE_REQUEST);
+            return ResponderState.DUPLICATE;
+        }
+        nakSent = false;
+        return ResponderState.CHECK_OP_SEQ;
+    }
+
+    /** IBA 9.7.5.1.1 / C9-?? opcode sequence: FIRST opens, MIDDLE/LAST continue the same kind. */
+    private ResponderState checkOpSeq(RxPacket p) {
+        boolean continues = p.is(Opcode.MIDDLE) || p.is(Opcode.LAST);
+        boolean ok;
+        if (inMessage) {
+            ok = continues && (inWrite ? p.is(Opcode.WRITE) : p.is(Opcode.SEND));
+        } else {
+            ok = !continues;
+        }
+        if (ok) {
+            return ResponderState.CHECK_OP_VALID;
+        }
+        if (qp.type == QpType.UC) {
+            if (inMessage && p.starts()) {
+                abortMessage(); // UC: a new message abandons the unfinished one
+                return ResponderState.CHECK_OP_VALID;
+            }
+            ucDropping = true;
+            abortMessage();
+            qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
+            return ResponderState.DROP;
+        }
+        return ResponderState.ERR_INVALID_REQUEST;
+    }
+
+    /** The QP must allow the operation (IBA 10.2.x access flags; rxe check_op_valid). */
+    private ResponderState checkOpValid(RxPacket p) {
+        int need = p.is(Opcode.WRITE) ? AccessFlags.REMOTE_WRITE
+                : p.is(Opcode.READ) ? AccessFlags.REMOTE_READ
+                : p.is(Opcode.ATOMIC) ? AccessFlags.REMOTE_ATOMIC : 0;
+        if (need != 0 && qp.type != QpType.UD && (qp.accessFlags & need) == 0) {
+            return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+        }
+        if (qp.type == QpType.UD) {
+            int qkey = Deth.qkey(p.buf, p.ext(ExtHeader.DETH));
+            if (qkey != qp.qkey) {
+                qp.nic.counters().increment(NicCounter.DROP_BAD_QKEY); // IBA 10.2.5, C10-?: silently dropped
+                return ResponderState.DROP;
+            }
+        }
+        return ResponderState.CHECK_RESOURCE;
+    }
+
+    private ResponderState checkResource(RxPacket p) {
+        boolean needsRecv = p.is(Opcode.SEND) || (p.is(Opcode.IMMEDIATE) && p.is(Opcode.WRITE) && p.ends());
+        if (needsRecv && recv == null && qp.rq.isEmpty()) {
+            return qp.type == QpType.RC ? ResponderState.ERR_RNR : ResponderState.DROP;
+        }
+        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC)) && qp.responder.resources.length == 0) {
+            return ResponderState.ERR_INVALID_REQUEST;
+        }
+        return ResponderState.CHECK_LENGTH;
+    }
+
+    private ResponderState checkLength(RxPacket p) {
+        int mtu = qp.type == QpType.UD ? qp.nic.activeMtu() : qp.pathMtu;
+        int len = p.payloadLength;
+        // IBA 9.7.5.1.x C9-?? : FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU
+        if ((p.is(Opcode.FIRST) || p.is(Opcode.MIDDLE)) && len != mtu
+                || (p.is(Opcode.LAST) && (len == 0 || len > mtu)) || len > mtu) {
+            return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+        }
+        if (p.is(Opcode.SEND)) {
+            RecvWqe r = recv != null ? recv : qp.rq.peek();
+            long base = qp.type == QpType.UD ? GRH_LENGTH : 0;
+            if (recvOffset + base + len > r.length) {
+                return qp.type == QpType.RC ? ResponderState.ERR_LENGTH : dropUnreliable(r);
+            }
+        }
+        if (p.is(Opcode.WRITE) && !p.starts() && len > writeRemaining) {
+            return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+        }
+        return ResponderState.CHECK_RKEY;
+    }
+
+    private ResponderState dropUnreliable(RecvWqe r) {
+        // UC/UD: the receive WQE completes with a length error and the message is dropped (IBA 9.8.3)
+        if (r == qp.rq.peek()) {
+            qp.rq.poll();
+        }
+        abortMessage();
+        qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+        return ResponderState.DROP;
+    }
+
+    /** IBA 9.7.4.1.3 / C9-87: rkey valid, same PD, right granted, inside the region, before any byte moves. */
+    private ResponderState checkRkey(RxPacket p) {
+        if (p.is(Opcode.WRITE) && p.starts()) {
+            int off = p.ext(ExtHeader.RETH);
+            long va = Reth.va(p.buf, off);
+            int rkey = Reth.rkey(p.buf, off);
+            long len = Reth.dmaLength(p.buf, off);
+            if (p.is(Opcode.ONLY) && p.payloadLength != len || p.is(Opcode.FIRST) && len <= p.payloadLength) {
+                return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+            }
+            MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
+            if (len != 0 && (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_WRITE, va, len))) {
+                return qp.type == QpType.RC ? ResponderState.ERR_ACCESS : ResponderState.DROP;
+            }
+            writeMr = mr;
+            writeVa = va;
+            writeRemaining = len;
+            writeLength = len;
+        } else if (p.is(Opcode.READ)) {
+            int off = p.ext(ExtHeader.RETH);
+            long len = Reth.dmaLength(p.buf, off);
+            if (len > Integer.MAX_VALUE) {
+                return ResponderState.ERR_INVALID_REQUEST;
+            }
+            MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(Reth.rkey(p.buf, off));
+            if (len != 0 && (mr == null
+                    || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_READ, Reth.va(p.buf, off), len))) {
+                return ResponderState.ERR_ACCESS;
+            }
+        } else if (p.is(Opcode.ATOMIC)) {
+            int off = p.ext(ExtHeader.ATOMIC_ETH);
+            long va = AtomicEth.va(p.buf, off);
+            if ((va & 7) != 0) {
+                return ResponderState.ERR_INVALID_REQUEST; // C9-?? misaligned atomic
+            }
+            MemoryRegion mr = qp.nic.mrByKey(AtomicEth.rkey(p.buf, off));
+            if (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_ATOMIC, va, 8)) {
+                return ResponderState.ERR_ACCESS;
+            }
+        }
+        return ResponderState.EXECUTE;
+    }
+
+    private ResponderState execute(RxPacket p) {
+        if (p.is(Opcode.READ)) {
+            RdAtomicResource r = claimResource();
+            int off = p.ext(ExtHeader.RETH);
+            int len = (int) Reth.dmaLength(p.buf, off);
+            int pkts = Math.max(1, (len + qp.pathMtu - 1) / qp.pathMtu);
+            r.atomic = false;
+            r.firstPsn = p.psn;
+            r.lastPsn = Psn.add(p.psn, pkts - 1);
+            msn = Psn.next(msn);
+            sendReadResponses(p.psn, Reth.va(p.buf, off), Reth.rkey(p.buf, off), len);
+            ePsn = Psn.add(ePsn, pkts);
+            return ResponderState.DONE;
+        }
+        if (p.is(Opcode.ATOMIC)) {
+            int off = p.ext(ExtHeader.ATOMIC_ETH);
+            MemoryRegion mr = qp.nic.mrByKey(AtomicEth.rkey(p.buf, off));
+            int i = mr.index(AtomicEth.va(p.buf, off));
+            long orig = Memory.getLongLE(mr.buffer(), i);
+            long result;
+            if (p.opcode.code() == Opcode.RC_COMPARE_SWAP.code()) {
+                result = orig == AtomicEth.compare(p.buf, off) ? AtomicEth.swapAdd(p.buf, off) : orig;
+            } else {
+                result = orig + AtomicEth.swapAdd(p.buf, off);
+            }
+            Memory.putLongLE(mr.buffer(), i, result);
+            RdAtomicResource r = claimResource();
+            r.atomic = true;
+            r.firstPsn = p.psn;
+            r.lastPsn = p.psn;
+            r.originalValue = orig;
+            msn = Psn.next(msn);
+            sendAtomicAck(p.psn, orig);
+            ePsn = Psn.next(ePsn);
+            return ResponderState.DONE;
+        }
+        if (p.is(Opcode.SEND)) {
+            if (recv == null) {
+                recv = qp.rq.poll();
+                recvOffset = 0;
+            }
+            long base = qp.type == QpType.UD ? GRH_LENGTH : 0;
+            qp.nic.memory.scatter(recv.sgl, base + recvOffset, p.buf, p.payloadOffset, p.payloadLength);
+            recvOffset += p.payloadLength;
+        } else if (p.is(Opcode.WRITE)) {
+            if (p.payloadLength > 0) {
+                p.buf.getBytes(p.payloadOffset, writeMr.buffer(), writeMr.index(writeVa), p.payloadLength);
+            }
+            writeVa += p.payloadLength;
+            writeRemaining -= p.payloadLength;
+        }
+        if (qp.type != QpType.UD) {
+            ePsn = Psn.next(ePsn);
+        }
+        if (p.ends()) {
+            if (p.is(Opcode.WRITE) && writeRemaining != 0) {
+                return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+            }
+            msn = Psn.next(msn);
+            inMessage = false;
+        } else {
+            inMessage = true;
+            inWrite = p.is(Opcode.WRITE);
+        }
+        return ResponderState.COMPLETE;
+    }
+
+    private ResponderState complete(RxPacket p) {
+        if (!p.ends()) {
+            return ResponderState.ACKNOWLEDGE;
+        }
+        boolean imm = p.is(Opcode.IMMEDIATE);
+        if (p.is(Opcode.SEND) || (imm && p.is(Opcode.WRITE))) {
+            RecvWqe r = recv != null ? recv : qp.rq.poll();
+            recv = null;
+            int flags = 0;
+            int immData = 0;
+            int inv = 0;
+            if (imm) {
+                flags |= WorkCompletion.WC_WITH_IMM;
+                immData = ImmDt.immediate(p.buf, p.ext(ExtHeader.IMM_DT));
+            }
+            if (p.is(Opcode.INVALIDATE)) {
+                inv = Ieth.rkey(p.buf, p.ext(ExtHeader.IETH));
+                MemoryRegion mr = qp.nic.mrByKey(inv);
+                if (mr == null || mr.pd() != qp.pd) {
+                    // IBA 9.7.5.1.x: an invalid IETH rkey is an invalid request
+                    qp.completeRecv(r.wrId, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+                    return classError(p, NakCode.INVALID_REQUEST);
+                }
+                mr.invalidate();
+                flags |= WorkCompletion.WC_WITH_INV;
+            }
+            int srcQp = 0;
+            long len = recvOffset;
+            if (qp.type == QpType.UD) {
+                srcQp = Deth.srcQp(p.buf, p.ext(ExtHeader.DETH));
+                flags |= WorkCompletion.WC_GRH;
+                writeGrh(r, p);
+                len += GRH_LENGTH;
+            }
+            WcOpcode op = p.is(Opcode.WRITE) ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
+            if (p.is(Opcode.WRITE)) {
+                len = writeLength; // rxe: byte_len of a WRITE_WITH_IMM receive is the RDMA length
+            }
+            recvOffset = 0;
+            qp.nic.counters().increment(NicCounter.RDMA_RECVS);
+            qp.completeRecv(r.wrId, WcStatus.SUCCESS, op, (int) len, immData, inv, srcQp, flags, p.solicited);
+        }
+        return ResponderState.ACKNOWLEDGE;
+    }
+
+    /** rdma-core's UD receive buffers start with 40 bytes; for IPv4 the header fills the last 20. */
+    private void writeGrh(RecvWqe r, RxPacket p) {
+        io.netty.buffer.ByteBuf b = p.buf;
+        byte[] grh = new byte[GRH_LENGTH];
+        b.getBytes(p.ipHeaderOffset, grh, GRH_LENGTH - Ipv4.MIN_LENGTH, Ipv4.MIN_LENGTH);
+        qp.nic.memory.scatter(r.sgl, 0, io.netty.buffer.Unpooled.wrappedBuffer(grh), 0, GRH_LENGTH);
+    }
+
+    private ResponderState duplicate(RxPacket p) {
+        if (p.is(Opcode.SEND) || p.is(Opcode.WRITE)) {
+            sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(ePsn, -1)); // C9-104: acknowledge again
+            return ResponderState.DONE;
+        }
+        for (RdAtomicResource r : resources) {
+            if (!r.holds(p.psn)) {
+                continue;
+            }
+            if (p.is(Opcode.ATOMIC)) {
+                if (r.atomic && r.firstPsn == p.psn) {
+                    sendAtomicAck(p.psn, r.originalValue); // C9-152: never executed twice
+                }
+                return ResponderState.DONE;
+            }
+            if (!r.atomic) {
+                // C9-105: a duplicate READ is executed again, from its own RETH (a retry may ask for a tail)
+                int off = p.ext(ExtHeader.RETH);
+                long va = Reth.va(p.buf, off);
+                int rkey = Reth.rkey(p.buf, off);
+                long len = Reth.dmaLength(p.buf, off);
+                MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
+                int pkts = Math.max(1, (int) ((len + qp.pathMtu - 1) / qp.pathMtu));
+                if (Psn.after(Psn.add(p.psn, pkts - 1), r.lastPsn) || len != 0
+                        && (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_READ, va, len))) {
+                    return ResponderState.DONE;
+                }
+                sendReadResponses(p.psn, va, rkey, (int) len);
+            }
+            return ResponderState.DONE;
+        }
+        return ResponderState.DONE;
+    }
+
+    private RdAtomicResource claimResource() {
+        RdAtomicResource r = resources[nextResource];
+        nextResource = (nextResource + 1) % resources.length;
+        r.valid = true;
+        return r;
+    }
+
+    /** NAK and, for RC, the responder's QP goes to ERR (IBA 9.9.3.1: class C/B responder errors). */
+    private ResponderState classError(RxPacket p, NakCode code) {
+        if (qp.type != QpType.RC) {
+            return ResponderState.DROP;
+        }
+        sendAck(AethSyndrome.nak(code), p.psn);
+        qp.enterError();
+        return ResponderState.DONE;
+    }
+
+    private void sendAck(int syndrome, int psn) {
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, Opcode.RC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false, psn, 0);
+        Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
+        qp.nic.transmit(qp.destIp, pw.finish());
+    }
+
+    private void sendAtomicAck(int psn, long orig) {
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false,
+                psn, 0);
+        Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
+        AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
+        qp.nic.transmit(qp.destIp, pw.finish());
+    }
+
+    /** READ responses FIRST(AETH) MIDDLE.. LAST(AETH), or ONLY(AETH), from {@code psn} (IBA 9.7.5.1.5). */
+    private void sendReadResponses(int psn, long va, int rkey, int len) {
+        MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
+        int mtu = qp.pathMtu;
+        int sent = 0;
+        do {
+            int n = Math.min(mtu, len - sent);
+            boolean first = sent == 0;
+            boolean last = sent + n >= len;
+            Opcode op = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
+                    : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
+                    : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
+            PacketWriter pw = qp.nic.writer;
+            ByteBuf b = pw.begin(qp.srcPort, qp.destIp, op, false, qp.pkey, qp.destQpn, false, psn, n);
+            if (op.hasHeader(ExtHeader.AETH)) {
+                Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
+            }
+            if (n > 0) {
+                b.setBytes(pw.payloadOffset(), mr.buffer(), mr.index(va + sent), n);
+            }
+            qp.nic.transmit(qp.destIp, pw.finish());
+            sent += n;
+            psn = Psn.next(psn);
+        } while (sent < len);
+    }
+}

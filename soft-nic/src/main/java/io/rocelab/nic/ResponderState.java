@@ -1,0 +1,7 @@
+package io.rocelab.nic;
+
+/** States of the {@link Responder}'s machine, after rxe_resp.c's {@code enum resp_states}. */
+enum ResponderState {
+    CHECK_PSN, CHECK_OP_SEQ, CHECK_OP_VALID, CHECK_RESOURCE, CHECK_LENGTH, CHECK_RKEY, EXECUTE, COMPLETE,
+    ACKNOWLEDGE, DUPLICATE, ERR_PSN_OUT_OF_SEQ, ERR_RNR, ERR_INVALID_REQUEST, ERR_ACCESS, ERR_LENGTH, DROP, DONE
+}

@@ -1,0 +1,60 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.header.Bth;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.ib.ExtHeader;
+import io.rocelab.codec.ib.Opcode;
+
+/**
+ * The fields of a received RoCEv2 packet that the responder and completer use (rxe's
+ * {@code struct rxe_pkt_info}), read once from a {@link ParsedFrame}. Reused by the owner thread.
+ */
+final class RxPacket {
+    ByteBuf buf;
+    int bth;
+    Opcode opcode;
+    int psn;
+    boolean ackReq;
+    boolean solicited;
+    int pkey;
+    int destQp;
+    int payloadOffset;
+    int payloadLength;
+    int srcIp;
+    int ipHeaderOffset;
+
+    void load(ParsedFrame f) {
+        buf = f.buffer();
+        bth = f.bthOffset();
+        opcode = f.opcode();
+        psn = f.psn();
+        ackReq = Bth.ackReq(buf, bth) != 0;
+        solicited = Bth.solicited(buf, bth) != 0;
+        pkey = Bth.pkey(buf, bth);
+        destQp = f.destQp();
+        payloadOffset = f.payloadOffset();
+        payloadLength = f.payloadLength();
+        ipHeaderOffset = f.l3Offset();
+        srcIp = f.ipVersion() == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
+    }
+
+    int ext(ExtHeader h) {
+        return bth + opcode.offsetOf(h);
+    }
+
+    boolean is(int flag) {
+        return opcode.has(flag);
+    }
+
+    /** FIRST or ONLY: the packet starts a message (or is a whole READ/ATOMIC request). */
+    boolean starts() {
+        return opcode.has(Opcode.FIRST) || opcode.has(Opcode.ONLY);
+    }
+
+    /** LAST or ONLY: the packet ends a message. */
+    boolean ends() {
+        return opcode.has(Opcode.LAST) || opcode.has(Opcode.ONLY);
+    }
+}

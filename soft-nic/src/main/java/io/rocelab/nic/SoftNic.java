@@ -1,0 +1,419 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.rocelab.codec.DecodeError;
+import io.rocelab.codec.FrameKind;
+import io.rocelab.codec.Icrc;
+import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.header.Ethernet;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.time.Scheduler;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+
+/**
+ * A software RoCEv2 device with one port: MAC, IPv4 address, GID table, and the verbs objects
+ * (PD, MR, CQ, QP) that live on it.
+ *
+ * <p>Threading (DESIGN §3): all protocol state is owned by the thread of the injected
+ * {@link Scheduler}; received frames and timers run there. User threads reach it through an MPSC
+ * command queue: {@code postSend}/{@code postRecv} enqueue and return; object creation and
+ * {@code modify} run on the owner thread and wait for it (or run at once when called on it, as in
+ * virtual-time tests). Nothing here reads a wall clock.
+ *
+ * <p>GID table as Linux builds it for a RoCE netdev (RoCEv2 entries): index 0 the link-local GID
+ * from the MAC, index 1 the IPv4-mapped GID of the address.
+ */
+public final class SoftNic {
+    public static final int GID_INDEX_LINK_LOCAL = 0;
+    public static final int GID_INDEX_IPV4 = 1;
+    /** rxe's first QPN (after QP0/QP1 and the reserved range), as the captures show. */
+    public static final int FIRST_QPN = 0x11;
+
+    private final String name;
+    private final long mac;
+    private final int ipv4;
+    private final int activeMtu;
+    private final Scheduler scheduler;
+    private final FramePort port;
+    private final ByteBufAllocator alloc;
+    private final Gid[] gids;
+    private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
+    private final MpscUnboundedArrayQueue<Runnable> commands = new MpscUnboundedArrayQueue<>(256);
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
+    private volatile MemoryRegion[] mrs = new MemoryRegion[64];
+    private final ParsedFrame rxFrame = new ParsedFrame();
+    private final RxPacket rxPacket = new RxPacket();
+    private final Icrc icrc = new Icrc();
+    final PacketWriter writer;
+    final Memory memory = new Memory(this);
+    final Neighbors neighbors;
+    private int nextQpn = FIRST_QPN;
+    private int nextMrIndex = 1;
+    private int nextHandle = 1;
+    private int keyTag = 0x59;
+    private volatile boolean closed;
+
+    private SoftNic(Builder b) {
+        this.name = b.name;
+        this.mac = b.mac;
+        this.ipv4 = b.ipv4;
+        this.activeMtu = b.activeMtu;
+        this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+        this.port = Objects.requireNonNull(b.port, "port");
+        this.alloc = b.alloc;
+        this.gids = new Gid[] {Gid.linkLocal(mac), Gid.ipv4Mapped(ipv4)};
+        this.writer = new PacketWriter(alloc, mac, ipv4, b.firstIpId);
+        this.neighbors = new Neighbors(mac, ipv4, scheduler, port, alloc, counters);
+        port.setReceiver((p, frame) -> onFrame(frame));
+        port.addLinkStateListener((p, up) -> {
+            if (!up) {
+                counters.increment(NicCounter.LINK_DOWNED);
+            }
+        });
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long mac() {
+        return mac;
+    }
+
+    public int ipv4() {
+        return ipv4;
+    }
+
+    /** The port's active MTU (the largest path MTU, and the UD message limit). */
+    public int activeMtu() {
+        return activeMtu;
+    }
+
+    public Gid gid(int index) {
+        if (index < 0 || index >= gids.length) {
+            throw new IllegalArgumentException("gid index must be 0.." + (gids.length - 1) + ": " + index);
+        }
+        return gids[index];
+    }
+
+    public int gidTableSize() {
+        return gids.length;
+    }
+
+    public CounterSet<NicCounter> counters() {
+        return counters;
+    }
+
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Adds a static neighbour entry (as {@code ip neigh add}); ARP resolves the others. */
+    public void addNeighbor(int peerIpv4, long peerMac) {
+        call(() -> {
+            neighbors.add(peerIpv4, peerMac);
+            return null;
+        });
+    }
+
+    public ProtectionDomain allocPd() {
+        return call(() -> new ProtectionDomain(this, nextHandle++));
+    }
+
+    /** A CQ holding at most {@code capacity} completions. */
+    public CompletionQueue createCq(int capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("capacity must be > 0: " + capacity);
+        }
+        return call(() -> new CompletionQueue(nextHandle++, capacity));
+    }
+
+    /** Creates a QP in RESET ({@code ibv_create_qp}); QPNs count up from {@value #FIRST_QPN} like rxe. */
+    public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
+                              QpCaps caps) {
+        Objects.requireNonNull(pd, "pd");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(sendCq, "sendCq");
+        Objects.requireNonNull(recvCq, "recvCq");
+        Objects.requireNonNull(caps, "caps");
+        if (pd.nic() != this) {
+            throw new IllegalArgumentException("pd belongs to another NIC");
+        }
+        return call(() -> {
+            QueuePair qp = new QueuePair(this, pd, type, nextQpn++, sendCq, recvCq, caps);
+            qps.put(qp.qpn(), qp);
+            return qp;
+        });
+    }
+
+    MemoryRegion registerMr(ProtectionDomain pd, byte[] memory, int offset, int length, long addr, int access) {
+        return registerMr(pd, memory, offset, length, addr, access, -1);
+    }
+
+    /**
+     * Registers a region with a chosen key, for replaying captured traffic whose rkeys are fixed.
+     * The key's index part ({@code key >>> 8}) must be free.
+     */
+    public MemoryRegion registerMrWithKey(ProtectionDomain pd, byte[] memory, long addr, int access, int key) {
+        return registerMr(pd, memory, 0, memory.length, addr, access, key);
+    }
+
+    private MemoryRegion registerMr(ProtectionDomain pd, byte[] memory, int offset, int length, long addr,
+                                    int access, int key) {
+        Objects.requireNonNull(memory, "memory");
+        Objects.checkFromIndexSize(offset, length, memory.length);
+        AccessFlags.validate(access);
+        return call(() -> {
+            int k = key;
+            if (k < 0) {
+                keyTag = (keyTag + 1) & 0xFF;
+                k = (nextMrIndex++ << 8) | keyTag;
+            }
+            int index = k >>> 8;
+            MemoryRegion[] table = mrs;
+            if (index >= table.length) {
+                table = java.util.Arrays.copyOf(table, Math.max(index + 1, table.length * 2));
+            }
+            if (table[index] != null) {
+                throw new IllegalArgumentException("key index already in use: 0x" + Integer.toHexString(k));
+            }
+            MemoryRegion mr = new MemoryRegion(pd, memory, offset, length, addr, access, k);
+            table[index] = mr;
+            mrs = table;
+            return mr;
+        });
+    }
+
+    void deregisterMr(MemoryRegion mr) {
+        call(() -> {
+            mr.invalidate();
+            MemoryRegion[] table = mrs.clone();
+            table[mr.lkey() >>> 8] = null;
+            mrs = table;
+            return null;
+        });
+    }
+
+    /** The region with this key (index and tag must both match), or null. Any thread. */
+    MemoryRegion mrByKey(int key) {
+        MemoryRegion[] table = mrs;
+        int index = key >>> 8;
+        if (index <= 0 || index >= table.length) {
+            return null;
+        }
+        MemoryRegion mr = table[index];
+        return mr != null && mr.lkey() == key ? mr : null;
+    }
+
+    /** Runs {@code command} on the owner thread, in submission order. Any thread. */
+    void submit(Runnable command) {
+        commands.offer(command);
+        if (drainScheduled.compareAndSet(false, true)) {
+            scheduler.execute(this::drainCommands);
+        }
+    }
+
+    private void drainCommands() {
+        drainScheduled.set(false);
+        for (Runnable c; (c = commands.poll()) != null; ) {
+            c.run();
+        }
+    }
+
+    /** Runs {@code action} on the owner thread and returns its result (at once if already there). */
+    <T> T call(Supplier<T> action) {
+        if (scheduler.inOwnerThread()) {
+            drainCommands();
+            return action.get();
+        }
+        CompletableFuture<T> f = new CompletableFuture<>();
+        submit(() -> {
+            try {
+                f.complete(action.get());
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** Sends a finished RoCE frame to {@code dstIp} (ARP first if needed). Owner thread. */
+    void transmit(int dstIp, ByteBuf frame) {
+        if (closed) {
+            frame.release();
+            return;
+        }
+        counters.increment(NicCounter.SENT_PKTS);
+        neighbors.send(dstIp, frame);
+    }
+
+    /** The receive path (owner thread): parse, check, dispatch to a QP; bad frames are counted and dropped. */
+    private void onFrame(ByteBuf frame) {
+        try {
+            if (closed) {
+                return;
+            }
+            ParsedFrame f = rxFrame;
+            DecodeError err = f.parse(frame);
+            if (err != null) {
+                counters.increment(NicCounter.DROP_MALFORMED);
+                return;
+            }
+            if (f.kind() == FrameKind.ARP) {
+                neighbors.onArp(frame, f.l3Offset());
+                return;
+            }
+            if (f.kind() != FrameKind.ROCEV2) {
+                return;
+            }
+            long dst = f.dstMac();
+            if ((dst != mac && !MacAddress.isMulticast(dst)) || f.ipVersion() != 4
+                    || Ipv4.dst(frame, f.l3Offset()) != ipv4) {
+                counters.increment(NicCounter.DROP_NOT_FOR_US);
+                return;
+            }
+            if (!icrc.verify(f)) {
+                counters.increment(NicCounter.DROP_BAD_ICRC); // IBA C9-?? / A17.4.1: drop silently
+                return;
+            }
+            counters.increment(NicCounter.RCVD_PKTS);
+            QueuePair qp = qps.get(f.destQp());
+            if (qp == null || !qp.state().canReceive() && qp.state() != QpState.ERR) {
+                counters.increment(NicCounter.DROP_UNKNOWN_QP);
+                return;
+            }
+            RxPacket p = rxPacket;
+            p.load(f);
+            if (!f.opcode().isKnown() || f.opcode().transport() == null
+                    || !f.opcode().transport().name().equals(qp.type().name())) {
+                counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
+                return;
+            }
+            qp.receive(p);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Stops the NIC: parked frames are released; later frames and posts are dropped. Owner thread. */
+    public void close() {
+        call(() -> {
+            closed = true;
+            neighbors.releaseAll();
+            for (QueuePair qp : qps.values()) {
+                qp.shutdown();
+            }
+            return null;
+        });
+    }
+
+    void destroyQp(QueuePair qp) {
+        qps.remove(qp.qpn());
+    }
+
+    @Override
+    public String toString() {
+        return "nic " + name + " " + MacAddress.toString(mac) + " " + Ipv4.toString(ipv4);
+    }
+
+    /** Configures a NIC. */
+    public static final class Builder {
+        private String name = "nic";
+        private long mac = 0x0252_5400_0001L;
+        private int ipv4 = Ipv4.parse("10.0.0.1");
+        private int activeMtu = 1024;
+        private int firstIpId = 1;
+        private Scheduler scheduler;
+        private FramePort port;
+        private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+
+        public Builder name(String n) {
+            name = Objects.requireNonNull(n, "name");
+            return this;
+        }
+
+        public Builder mac(long m) {
+            if (MacAddress.isMulticast(m)) {
+                throw new IllegalArgumentException("mac must be unicast: " + MacAddress.toString(m));
+            }
+            mac = m;
+            return this;
+        }
+
+        public Builder mac(String m) {
+            return mac(MacAddress.parse(m));
+        }
+
+        public Builder ipv4(String address) {
+            ipv4 = Ipv4.parse(address);
+            return this;
+        }
+
+        public Builder ipv4(int address) {
+            ipv4 = address;
+            return this;
+        }
+
+        /** 1024 by default: what rxe reports on a 1500-byte Ethernet MTU. */
+        public Builder activeMtu(int bytes) {
+            if (bytes != 256 && bytes != 512 && bytes != 1024 && bytes != 2048 && bytes != 4096) {
+                throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + bytes);
+            }
+            activeMtu = bytes;
+            return this;
+        }
+
+        /** The IPv4 identification of the first frame (then +1 per frame). */
+        public Builder firstIpId(int id) {
+            firstIpId = id & 0xFFFF;
+            return this;
+        }
+
+        public Builder scheduler(Scheduler s) {
+            scheduler = s;
+            return this;
+        }
+
+        public Builder port(FramePort p) {
+            port = p;
+            return this;
+        }
+
+        public Builder allocator(ByteBufAllocator a) {
+            alloc = Objects.requireNonNull(a, "allocator");
+            return this;
+        }
+
+        public SoftNic build() {
+            SoftNic nic = new SoftNic(this);
+            return nic;
+        }
+    }
+
+    static boolean isRequest(Opcode op) {
+        return op.has(Opcode.REQUEST);
+    }
+}
