@@ -179,7 +179,7 @@ public final class ConfigLoader {
             long xon = number(where, e, "xon", 0, 0, Long.MAX_VALUE);
             long xoff = number(where, e, "xoff", 0, 0, Long.MAX_VALUE);
             long headroom = number(where, e, "headroom", 0, 0, Long.MAX_VALUE);
-            long staticTh = number(where, e, "static_th", -1, 0, Long.MAX_VALUE);
+            long staticTh = number(where, e, "static_th", -1, -1, Long.MAX_VALUE);
             int dynamicTh = e.has("dynamic_th") ? (int) number(where, e, "dynamic_th", 0, -8, 8) : Integer.MIN_VALUE;
             if (xoff > 0) {
                 if (xon >= xoff) {

@@ -1,0 +1,208 @@
+package io.rocelab.sw.testkit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.codec.FrameKind;
+import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.RoceFrame;
+import io.rocelab.codec.header.Pfc;
+import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.link.LinkPort;
+import io.rocelab.fabric.time.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A test host: blasts RoCEv2 frames at line rate (or a set rate), honours received PFC for its
+ * priority, counts what it receives (and CE marks), and can itself pause its switch (a PFC storm).
+ * Releases every frame it receives.
+ */
+public final class HostStub {
+    private final Scheduler scheduler;
+    private final LinkPort port;
+    private final long speed;
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+    private final ParsedFrame parsed = new ParsedFrame();
+    private final Runnable pumpTask = this::pump;
+    private ByteBuf template;
+    private int priority = 3;
+    private boolean sending;
+    private long stopAt = Long.MAX_VALUE;
+    private long wakeAt = Long.MAX_VALUE;
+    private long pausedUntil;
+    private long gapNanos;
+    private long nextAllowed;
+    public long sentFrames;
+    public long sentBytes;
+    public long rxFrames;
+    public long rxBytes;
+    public long rxCe;
+    public long rxPfc;
+    public long rxXon;
+    public long pausedNanos;
+    /** Times (ns) and quanta of every PFC frame received. */
+    public final List<long[]> pfcLog = new ArrayList<>();
+    /** A copy of the first PFC frame received, for byte checks (release it!). */
+    public ByteBuf firstPfc;
+    private boolean storming;
+    private long stormPeriod;
+
+    public HostStub(Scheduler scheduler, LinkPort port, long speedBitsPerSecond) {
+        this.scheduler = scheduler;
+        this.port = port;
+        this.speed = speedBitsPerSecond;
+        port.setReceiver((p, f) -> onFrame(f));
+    }
+
+    /** Sets the frame to blast: to the router MAC, to {@code dstIp}, DSCP/ECN, UDP source port. */
+    public HostStub flow(long srcMac, long dstMac, int srcIp, int dstIp, int dscp, int ecn, int sport, int payload) {
+        if (template != null) {
+            template.release();
+        }
+        template = new RoceFrame().ethernet(dstMac, srcMac).ipv4(srcIp, dstIp).udp(sport, 4791).dscpEcn(dscp, ecn)
+            .opcode(Opcode.RC_RDMA_WRITE_ONLY).reth(0x1000, 0x42, payload).destQp(0x11).psn(0)
+            .payload(new byte[payload]).encode(alloc);
+        return this;
+    }
+
+    /** @param p the 802.1p priority whose pause this host obeys */
+    public HostStub priority(int p) {
+        this.priority = p;
+        return this;
+    }
+
+    /** Sends no faster than one frame per {@code gap} ns (0 = line rate). */
+    public HostStub gap(long gap) {
+        this.gapNanos = gap;
+        return this;
+    }
+
+    public void start() {
+        sending = true;
+        stopAt = Long.MAX_VALUE;
+        scheduler.execute(pumpTask);
+    }
+
+    public void stop() {
+        sending = false;
+    }
+
+    /** Sends exactly one frame of the current flow now (ignoring pause). */
+    public void sendOne() {
+        sentFrames++;
+        sentBytes += template.readableBytes();
+        port.send(template.copy());
+    }
+
+    private void pump() {
+        long now = scheduler.nanoTime();
+        if (now >= wakeAt) {
+            wakeAt = Long.MAX_VALUE;
+        }
+        if (!sending || now >= stopAt) {
+            return;
+        }
+        if (pausedUntil > now) {
+            arm(pausedUntil);
+            return;
+        }
+        long idle = Math.max(port.outgoing().transmitterIdleAtNanos(), nextAllowed);
+        if (idle > now) {
+            arm(idle);
+            return;
+        }
+        sendOne();
+        nextAllowed = now + gapNanos;
+        arm(Math.max(port.outgoing().transmitterIdleAtNanos(), nextAllowed));
+    }
+
+    private void arm(long at) {
+        if (at < wakeAt) {
+            wakeAt = at;
+            scheduler.scheduleUncancellable(Math.max(0, at - scheduler.nanoTime()), pumpTask);
+        }
+    }
+
+    private void onFrame(ByteBuf f) {
+        try {
+            if (parsed.parse(f) != null) {
+                return;
+            }
+            if (parsed.kind() == FrameKind.PFC) {
+                int off = parsed.l3Offset();
+                if (firstPfc == null) {
+                    firstPfc = f.copy();
+                }
+                if (Pfc.enabled(f, off, priority)) {
+                    int q = Pfc.quanta(f, off, priority);
+                    long now = scheduler.nanoTime();
+                    pfcLog.add(new long[] {now, q});
+                    if (q == 0) {
+                        rxXon++;
+                        if (pausedUntil > now) {
+                            pausedNanos -= pausedUntil - now;
+                        }
+                        pausedUntil = now;
+                    } else {
+                        rxPfc++;
+                        long until = now + Pfc.quantaToNanos(q, speed);
+                        pausedNanos += until - Math.max(now, pausedUntil);
+                        pausedUntil = until;
+                    }
+                    scheduler.execute(pumpTask);
+                }
+                return;
+            }
+            rxFrames++;
+            rxBytes += f.readableBytes();
+            if (parsed.ecn() == 3) {
+                rxCe++;
+            }
+        } finally {
+            f.release();
+        }
+    }
+
+    /** Sends an XOFF for {@code prio} with {@code quanta} now. */
+    public void sendPause(int prio, int quanta) {
+        ByteBuf frame = alloc.buffer(60);
+        frame.writeZero(60);
+        io.rocelab.codec.header.Ethernet.write(frame, 0, io.rocelab.codec.header.MacAddress.PAUSE_MULTICAST,
+            0x02_00_00_00_aa_aaL, io.rocelab.codec.header.EtherType.MAC_CONTROL);
+        int[] q = new int[8];
+        q[prio] = quanta;
+        Pfc.write(frame, 14, 1 << prio, q);
+        port.send(frame);
+    }
+
+    /** Pauses the switch's priority {@code prio} forever (a PFC storm), repeating every {@code period} ns. */
+    public void storm(int prio, long period) {
+        storming = true;
+        stormPeriod = period;
+        stormTick(prio);
+    }
+
+    private void stormTick(int prio) {
+        if (!storming) {
+            return;
+        }
+        sendPause(prio, 0xFFFF);
+        scheduler.schedule(stormPeriod, () -> stormTick(prio));
+    }
+
+    public void stopStorm() {
+        storming = false;
+    }
+
+    /** Releases the template and any saved frame. */
+    public void close() {
+        if (template != null) {
+            template.release();
+            template = null;
+        }
+        if (firstPfc != null) {
+            firstPfc.release();
+            firstPfc = null;
+        }
+    }
+}
