@@ -8,9 +8,9 @@
  * Everything but the traffic itself is here; the traffic is a
  * {@link io.rocelab.perftest.run.TestEngine} supplied by the soft NIC.
  *
- * <p>The reference is perftest 4.5-0.18 (protocol version 6.06), the release Linux Soft-RoCE
- * users meet in Debian 12 and the one rocelab's reference captures were made with, so that a
- * rocelab tool and a real perftest can run against each other and their output can be compared
+ * <p>The reference is perftest 4.5-0.18 (protocol version 6.06; 4.5-0.17 prints the same), the
+ * version the perftest of rocelab's rxe reference VM announces in the reference captures, so that
+ * a rocelab tool and that perftest can run against each other and their output can be compared
  * line by line.
  */
 package io.rocelab.perftest;

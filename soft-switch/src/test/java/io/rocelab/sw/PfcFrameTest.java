@@ -32,7 +32,7 @@ class PfcFrameTest {
         HostStub receiver = lab.hosts.get(0);
         // the receiver pauses the switch for good: the switch's queue to it cannot drain, so the
         // switch must keep its sender paused by refreshing XOFF
-        receiver.storm(3, 100_000);
+        receiver.storm(3, Pfc.quantaToNanos(0xFFFF, speed) / 2);
         sender.start();
         lab.time.runFor(3_000_000);
 

@@ -11,9 +11,10 @@ import java.util.regex.Pattern;
  * it to decide what follows: whether the system data and the MTU are exchanged, how wide the
  * iteration count of the final report is, and whether to go on at all.
  *
- * <p>rocelab speaks {@value #ROCELAB} — the version of perftest 4.5-0.18 in Debian 12, which the
- * reference captures were made with. Announcing it also keeps newer perftest peers (6.28 and
- * later) from starting their parameter negotiation, which only happens between two such versions.
+ * <p>rocelab speaks {@value #ROCELAB} — the version of perftest 4.5-0.17 and 4.5-0.18, and the one
+ * the real perftest in the reference captures announces. Announcing it also keeps newer perftest
+ * peers (6.28 and later) from starting their parameter negotiation, which they only begin with a
+ * peer of 6.28 or later.
  *
  * @param text the version as sent, without its padding
  */

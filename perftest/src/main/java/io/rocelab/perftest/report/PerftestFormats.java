@@ -3,8 +3,8 @@ package io.rocelab.perftest.report;
 import io.rocelab.perftest.ReportUnit;
 
 /**
- * The fixed text of perftest's output, as perftest 4.5-0.18 (internal version 6.06, the one in
- * Debian 12 and in rocelab's rxe reference VM) prints it. Scripts parse these lines, so they are
+ * The fixed text of perftest's output, as perftest 4.5-0.18 (protocol version 6.06, the version
+ * the perftest of rocelab's rxe reference VM announces) prints it. Scripts parse these lines, so they are
  * kept in one place and copied exactly, odd spacing and tabs included. Newer perftest releases
  * label the default unit "MiB/sec" and widen one gap of the bandwidth line; those changes would be
  * made here.
