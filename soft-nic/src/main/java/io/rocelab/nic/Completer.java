@@ -147,7 +147,7 @@ final class Completer {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
                 qp.nic.counters().increment(NicCounter.RCVD_SEQ_ERR);
-                if (p.psn == lastNakPsn) {
+                if (p.psn == lastNakPsn || qp.requester.rnrWait) {
                     return CompleterState.DONE; // the same NAK again (duplicated): already going back
                 }
                 lastNakPsn = p.psn;

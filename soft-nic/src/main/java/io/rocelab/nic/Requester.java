@@ -309,11 +309,12 @@ final class Requester {
      */
     void retry(int fromPsn) {
         int i = 0;
-        while (i < qp.sqNext && !qp.sq.get(i).holds(fromPsn)) {
+        while (i < qp.sq.size() && !qp.sq.get(i).holds(fromPsn)) {
             i++;
         }
-        if (i == qp.sqNext) {
-            return; // nothing outstanding at that PSN
+        if (i == qp.sq.size() || i > qp.sqNext) {
+            kick(); // nothing sent at that PSN (already rewound)
+            return;
         }
         SendWqe w = qp.sq.get(i);
         w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(fromPsn, w.firstPsn) * qp.pathMtu;
