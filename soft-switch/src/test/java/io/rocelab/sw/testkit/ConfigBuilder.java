@@ -43,6 +43,7 @@ public final class ConfigBuilder {
         ObjectNode pg = root.putObject("BUFFER_PG");
         for (int i = 0; i < ports; i++) {
             pg.putObject(name(i) + "|3").put("profile", "pg_lossless");
+            pg.putObject(name(i) + "|0-2").put("profile", "lossy");
         }
         root.putObject("PFC_WD").putObject("GLOBAL").put("POLL_INTERVAL", "1");
     }
