@@ -1,0 +1,109 @@
+package io.rocelab.sw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rocelab.sw.config.ConfigException;
+import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.config.Trust;
+import io.rocelab.sw.testkit.ConfigBuilder;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Each kind of configuration mistake gives its own single, clear line. */
+class ConfigValidationTest {
+
+    @Test
+    void aGoodConfigLoads() {
+        SwitchConfig c = new ConfigBuilder(4, 100).build();
+        assertEquals(4, c.ports().size());
+        assertEquals(100_000_000_000L, c.ports().get(0).speedBitsPerSecond());
+        assertEquals(Trust.DSCP, c.ports().get(0).trust());
+        assertEquals(3, c.ports().get(0).dscpToTc()[26]);
+        assertTrue(c.ports().get(0).pfcEnabled(3));
+    }
+
+    static Stream<Arguments> mistakes() {
+        return Stream.of(
+            Arguments.of("unknown table", (Consumer<ObjectNode>) r -> r.putObject("BUFFER_PROFILES"),
+                "unknown table 'BUFFER_PROFILES'"),
+            Arguments.of("unknown key", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/pg_lossless").put("xonn", "1"),
+                "BUFFER_PROFILE|pg_lossless: unknown key 'xonn'"),
+            Arguments.of("bad DSCP map key", (Consumer<ObjectNode>) r ->
+                r.withObject("/DSCP_TO_TC_MAP/AZURE").put("64", "3"),
+                "DSCP_TO_TC_MAP|AZURE: key '64' is not a DSCP (0-63)"),
+            Arguments.of("bad TC in map", (Consumer<ObjectNode>) r ->
+                r.withObject("/DSCP_TO_TC_MAP/AZURE").put("26", "9"),
+                "DSCP_TO_TC_MAP|AZURE: value '9' for key 26 is not a traffic class or queue (0-7)"),
+            Arguments.of("xon >= xoff", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "30000"),
+                "BUFFER_PROFILE|pg_lossless: xon (30000) must be below xoff (30000)"),
+            Arguments.of("headroom too small for the cable", (Consumer<ObjectNode>) r ->
+                r.putObject("CABLE_LENGTH").putObject("AZURE").put("Ethernet0", "300m"),
+                "BUFFER_PG|Ethernet0|3: headroom of profile 'pg_lossless' is 24000 bytes but 100 Gb/s over 300 m"),
+            Arguments.of("unknown map bound to a port", (Consumer<ObjectNode>) r ->
+                r.withObject("/PORT_QOS_MAP/Ethernet0").put("dscp_to_tc_map", "AZUR"),
+                "PORT_QOS_MAP|Ethernet0: dscp_to_tc_map 'AZUR' is not in DSCP_TO_TC_MAP"),
+            Arguments.of("bad pfc_enable", (Consumer<ObjectNode>) r ->
+                r.withObject("/PORT_QOS_MAP/Ethernet0").put("pfc_enable", "3,9"),
+                "PORT_QOS_MAP|Ethernet0: pfc_enable '3,9' must list priorities 0-7"),
+            Arguments.of("unknown profile in BUFFER_PG", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PG").putObject("Ethernet0|4").put("profile", "nope"),
+                "BUFFER_PG|Ethernet0|4: profile 'nope' is not in BUFFER_PROFILE"),
+            Arguments.of("bad WRED ecn mode", (Consumer<ObjectNode>) r ->
+                r.withObject("/WRED_PROFILE").putObject("W").put("ecn", "ecn_blue")
+                    .put("green_min_threshold", "1").put("green_max_threshold", "2"),
+                "WRED_PROFILE|W: ecn must be one of"),
+            Arguments.of("bad scheduler type", (Consumer<ObjectNode>) r ->
+                r.withObject("/SCHEDULER").putObject("S").put("type", "FAIR"),
+                "SCHEDULER|S: type must be STRICT, DWRR or WRR, not 'FAIR'"),
+            Arguments.of("bad watchdog action", (Consumer<ObjectNode>) r ->
+                r.withObject("/PFC_WD").putObject("Ethernet0").put("action", "reboot"),
+                "PFC_WD|Ethernet0: action must be drop, forward or alert, not 'reboot'"),
+            Arguments.of("speed not a number", (Consumer<ObjectNode>) r ->
+                r.withObject("/PORT/Ethernet0").put("speed", "100G"),
+                "PORT|Ethernet0: speed '100G' is not a whole number"),
+            Arguments.of("route to an unknown port", (Consumer<ObjectNode>) r ->
+                r.withObject("/STATIC_ROUTE").putObject("10.0.0.0/8").put("ifname", "Ethernet99")
+                    .put("nexthop_mac", "02:00:00:00:00:01"),
+                "STATIC_ROUTE|10.0.0.0/8: unknown port 'Ethernet99' in ifname"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mistakes")
+    void eachMistakeHasItsOwnMessage(String what, Consumer<ObjectNode> mistake, String message) {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        mistake.accept(b.root());
+        ConfigException e = assertThrows(ConfigException.class, () -> b.build());
+        assertEquals(1, e.problems().size(), () -> what + ": " + e.problems());
+        assertTrue(e.problems().get(0).startsWith(message), () -> what + ": got " + e.problems().get(0));
+    }
+
+    @Test
+    void invalidJsonAndSeveralMistakesAtOnce() {
+        ConfigException bad = assertThrows(ConfigException.class, () -> ConfigLoader.parse("{ \"PORT\": "));
+        assertTrue(bad.getMessage().startsWith("not valid JSON"));
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        b.root().putObject("FOO");
+        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
+        ConfigException two = assertThrows(ConfigException.class, b::build);
+        assertEquals(2, two.problems().size(), two.getMessage());
+    }
+
+    @Test
+    void aPoolTooSmallForTheHeadroomIsRefusedByTheSwitch() {
+        SwitchConfig c = new ConfigBuilder(8, 100).pool(100_000).build();
+        ConfigException e = assertThrows(ConfigException.class,
+            () -> new SoftSwitch(c, new io.rocelab.fabric.time.VirtualTimeScheduler(),
+                io.netty.buffer.ByteBufAllocator.DEFAULT, 1));
+        assertTrue(e.getMessage().startsWith("BUFFER_POOL|ingress_pool: size 100000 is smaller than"), e.getMessage());
+    }
+}
