@@ -147,10 +147,9 @@ final class Completer {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
                 qp.nic.counters().increment(NicCounter.RCVD_SEQ_ERR);
-                if (p.psn == lastNakPsn || qp.requester.rnrWait) {
-                    return CompleterState.DONE; // the same NAK again (duplicated): already going back
+                if (qp.requester.rnrWait) {
+                    return CompleterState.DONE; // the RNR retry will go back anyway
                 }
-                lastNakPsn = p.psn;
                 compPsn = p.psn; // everything before the NAK's PSN is acknowledged (IBA 9.7.5.2.3)
                 return retryFrom(p.psn);
             case INVALID_REQUEST:
@@ -200,7 +199,20 @@ final class Completer {
         return CompleterState.DONE;
     }
 
+    /**
+     * Goes back to {@code psn}, once: further triggers for the same PSN (the rest of a burst of
+     * responses behind a lost one, a duplicated NAK) are ignored until progress is made, so one
+     * loss costs one retry (rxe's {@code comp.started_retry}).
+     */
     private CompleterState retryFrom(int psn) {
+        if (psn == lastNakPsn) {
+            return CompleterState.DONE;
+        }
+        lastNakPsn = psn;
+        return retryNow(psn);
+    }
+
+    private CompleterState retryNow(int psn) {
         if (retryLeft == 0) {
             qp.nic.counters().increment(NicCounter.RETRY_EXCEEDED_ERR);
             errorStatus = WcStatus.RETRY_EXC_ERR;
@@ -261,7 +273,8 @@ final class Completer {
         if (!qp.state.canSend() || Psn.diff(qp.requester.psn, compPsn) <= 0) {
             return;
         }
-        CompleterState s = retryFrom(compPsn);
+        lastNakPsn = compPsn;
+        CompleterState s = retryNow(compPsn);
         if (s == CompleterState.ERROR) {
             step(CompleterState.GET_WQE, null);
             if (wqe != null) {

@@ -42,6 +42,11 @@ final class NicPair implements AutoCloseable {
                 .scheduler(sched).port(new WireTap(link.portA(), "a", wire)).build();
         b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
                 .scheduler(sched).port(new WireTap(link.portB(), "b", wire)).build();
+        if (!faults.isNone()) {
+            // static entries (ip neigh): a lost ARP would otherwise cost a whole second, as in Linux
+            a.addNeighbor(IP_B, b.mac());
+            b.addNeighbor(IP_A, a.mac());
+        }
         pdA = a.allocPd();
         pdB = b.allocPd();
         cqA = a.createCq(4096);
