@@ -1,0 +1,93 @@
+package io.rocelab.sw;
+
+import io.rocelab.sw.mmu.Mmu;
+import io.rocelab.sw.mmu.PgState;
+import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.stats.PortCounters;
+
+/**
+ * Text views of a switch's counters laid out like SONiC's CLI, so that what a lab shows reads the
+ * same as on a real switch: {@code show pfc counters}, {@code show queue counters},
+ * {@code show pfcwd stats}, {@code show buffer_pool watermark} and {@code show priority-group
+ * watermark shared}. Call on the switch's owner thread (or after the run).
+ */
+public final class SonicViews {
+    private SonicViews() {
+    }
+
+    /** @return {@code show pfc counters} */
+    public static String pfcCounters(SoftSwitch sw) {
+        StringBuilder sb = new StringBuilder();
+        for (boolean rx : new boolean[] {true, false}) {
+            sb.append(String.format("%11s", rx ? "Port Rx" : "Port Tx"));
+            for (int p = 0; p < 8; p++) {
+                sb.append(String.format("  %6s", "PFC" + p));
+            }
+            sb.append('\n').append("-".repeat(11 + 8 * 8)).append('\n');
+            for (int i = 0; i < sw.config().ports().size(); i++) {
+                PortCounters c = sw.counters(i);
+                sb.append(String.format("%11s", sw.config().ports().get(i).name()));
+                for (int p = 0; p < 8; p++) {
+                    sb.append(String.format("  %6d", rx ? c.rxPfc[p] : c.txPfc[p]));
+                }
+                sb.append('\n');
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code show queue counters} (unicast queues UC0-UC7) */
+    public static String queueCounters(SoftSwitch sw) {
+        StringBuilder sb = new StringBuilder(String.format("%11s  %5s  %12s  %14s  %12s  %14s  %10s%n", "Port", "TxQ",
+            "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes", "ECN/pkts"));
+        sb.append("-".repeat(92)).append('\n');
+        for (int i = 0; i < sw.config().ports().size(); i++) {
+            PortCounters c = sw.counters(i);
+            for (int q = 0; q < 8; q++) {
+                sb.append(String.format("%11s  %5s  %12d  %14d  %12d  %14d  %10d%n", sw.config().ports().get(i).name(),
+                    "UC" + q, c.queueTxPackets[q], c.queueTxBytes[q], c.queueDropPackets[q], c.queueDropBytes[q],
+                    c.queueEcnMarked[q]));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code show pfcwd stats} */
+    public static String pfcwdStats(SoftSwitch sw) {
+        StringBuilder sb = new StringBuilder(String.format("%16s  %12s  %24s  %12s  %12s  %16s  %16s%n", "QUEUE",
+            "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP", "TX LAST OK/DROP", "RX LAST OK/DROP"));
+        sb.append("-".repeat(122)).append('\n');
+        for (QueueWatch w : sw.watchdog().watches()) {
+            sb.append(String.format("%16s  %12s  %24s  %12s  %12s  %16s  %16s%n",
+                sw.config().ports().get(w.port()).name() + ":" + w.queue(), w.stormed() ? "stormed" : "operational",
+                w.stormDetected + "/" + w.stormRestored, w.txOk + "/" + w.txDrop, w.rxOk + "/" + w.rxDrop,
+                w.txLastOk + "/" + w.txLastDrop, w.rxLastOk + "/" + w.rxLastDrop));
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code show buffer_pool watermark} and {@code show priority-group watermark shared/headroom} */
+    public static String watermarks(SoftSwitch sw) {
+        Mmu mmu = sw.mmu();
+        StringBuilder sb = new StringBuilder("Shared pool maximum occupancy:\n");
+        for (int p = 0; p < mmu.poolCount(); p++) {
+            sb.append(String.format("%20s  %12d bytes of %d%n", mmu.poolName(p), mmu.poolWatermark(p), mmu.poolSize(p)));
+        }
+        sb.append("Ingress priority group watermark (bytes), headroom in brackets:\n");
+        sb.append(String.format("%11s", "Port"));
+        for (int g = 0; g < 8; g++) {
+            sb.append(String.format("  %14s", "PG" + g));
+        }
+        sb.append('\n');
+        for (int i = 0; i < sw.config().ports().size(); i++) {
+            sb.append(String.format("%11s", sw.config().ports().get(i).name()));
+            for (int g = 0; g < 8; g++) {
+                PgState pg = mmu.pg(i, g);
+                sb.append(String.format("  %14s", pg.watermark() + "[" + pg.headroomWatermark() + "]"));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,81 @@
+package io.rocelab.sw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.testkit.ConfigBuilder;
+import io.rocelab.sw.testkit.HostStub;
+import io.rocelab.sw.testkit.Lab;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A host that pauses forever (a PFC storm) is detected within the detection time (plus one poll),
+ * the action applies, other flows keep their throughput, and the queue is restored after the storm.
+ */
+class PfcWatchdogTest {
+    private static final long MS = 1_000_000;
+
+    @Test
+    void stormDetectedDroppedAndRestored() {
+        ConfigBuilder b = Lab.routes(new ConfigBuilder(4, 100), 4).pfcWd("drop", 2, 4);
+        Lab lab = new Lab(b.build());
+        HostStub victimSender = lab.flow(1, 0, 26, 2, 0xC001, 4096);
+        HostStub bystander = lab.flow(2, 3, 26, 2, 0xC002, 4096);
+        HostStub stormer = lab.hosts.get(0);
+        victimSender.start();
+        bystander.start();
+        lab.time.runFor(MS);
+        long stormStart = lab.time.nanoTime();
+        stormer.storm(3, 100_000);
+        long bystanderBefore = lab.hosts.get(3).rxBytes;
+        lab.time.runFor(8 * MS);
+        double bystanderGbps = (lab.hosts.get(3).rxBytes - bystanderBefore) * 8.0 / (8 * MS);
+
+        QueueWatch w = lab.sw.watchdog().watch(0, 3);
+        long detectedAfter = w.lastDetectedAt - stormStart;
+        System.out.printf("storm detected after %.2f ms (detection 2 ms, poll 1 ms); TX drop %d; bystander %.1f Gb/s%n",
+            detectedAfter / 1e6, w.txDrop, bystanderGbps);
+        assertEquals(1, w.stormDetected);
+        assertTrue(w.stormed());
+        assertTrue(detectedAfter >= 2 * MS && detectedAfter <= 3 * MS, "detected after " + detectedAfter);
+        assertTrue(w.txDrop > 0, "action drop: the stormed queue's frames are dropped");
+        assertTrue(bystanderGbps > 95, "the rest of the fabric keeps its throughput: " + bystanderGbps);
+        // the victim's sender is no longer held: the switch drains its PG and resumes it
+        long victimSent = victimSender.sentFrames;
+        lab.time.runFor(MS);
+        assertTrue(victimSender.sentFrames > victimSent + 100, "the victim's sender is not paused for ever");
+
+        long stormEnd = lab.time.nanoTime();
+        stormer.stopStorm();
+        lab.time.runFor(8 * MS);
+        System.out.printf("restored %.2f ms after the storm ended (restoration 4 ms)%n",
+            (w.lastRestoredAt - stormEnd) / 1e6);
+        assertEquals(1, w.stormRestored);
+        assertTrue(!w.stormed());
+        assertTrue(w.lastRestoredAt - stormEnd >= 4 * MS && w.lastRestoredAt - stormEnd <= 6 * MS);
+        long rx = stormer.rxFrames;
+        lab.time.runFor(MS);
+        assertTrue(stormer.rxFrames > rx + 1000, "traffic flows to the restored host again");
+        System.out.println(SonicViews.pfcwdStats(lab.sw));
+        lab.drainAndClose();
+    }
+
+    @Test
+    void alertOnlyCounts() {
+        ConfigBuilder b = Lab.routes(new ConfigBuilder(2, 100), 2).pfcWd("alert", 2, 4);
+        Lab lab = new Lab(b.build());
+        lab.flow(1, 0, 26, 2, 0xC001, 4096).start();
+        lab.time.runFor(MS);
+        lab.hosts.get(0).storm(3, 100_000);
+        lab.time.runFor(10_000);
+        long rx = lab.hosts.get(0).rxFrames;
+        lab.time.runFor(6 * MS);
+        QueueWatch w = lab.sw.watchdog().watch(0, 3);
+        assertEquals(1, w.stormDetected);
+        assertEquals(0, w.txDrop);
+        assertEquals(rx, lab.hosts.get(0).rxFrames, "alert keeps obeying the pause");
+        lab.hosts.get(0).stopStorm();
+        lab.drainAndClose();
+    }
+}
