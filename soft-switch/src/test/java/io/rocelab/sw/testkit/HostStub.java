@@ -37,6 +37,8 @@ public final class HostStub {
     public long rxFrames;
     public long rxBytes;
     public long rxCe;
+    /** DSCP of the last data frame received. */
+    public int lastDscp = -1;
     public long rxPfc;
     public long rxXon;
     public long pausedNanos;
@@ -155,6 +157,7 @@ public final class HostStub {
             }
             rxFrames++;
             rxBytes += f.readableBytes();
+            lastDscp = parsed.dscp();
             if (parsed.ecn() == 3) {
                 rxCe++;
             }
