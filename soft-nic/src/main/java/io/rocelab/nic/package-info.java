@@ -1,0 +1,24 @@
+/**
+ * rocelab's soft NIC: a verbs-style API (PD, MR, CQ, QP; post send/receive, poll) over a RoCEv2
+ * transport that puts on the wire the frames Linux rxe puts there.
+ *
+ * <pre>{@code
+ * SoftNic nic = SoftNic.builder().mac("52:54:00:77:00:01").ipv4("10.77.0.11")
+ *     .scheduler(scheduler).port(port).build();
+ * ProtectionDomain pd = nic.allocPd();
+ * CompletionQueue cq = nic.createCq(256);
+ * QueuePair qp = nic.createQp(pd, QpType.RC, cq, cq, QpCaps.defaults());
+ * MemoryRegion mr = pd.registerMr(buffer, 0x10000, AccessFlags.LOCAL_WRITE);
+ * qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.ALL));
+ * qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIp)).pathMtu(1024)
+ *     .destQpn(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12));
+ * qp.modify(new QpAttr().state(QpState.RTS).sqPsn(myPsn).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1));
+ * qp.postSend(SendWr.write(1, Sge.of(mr), remoteAddr, rkey));
+ * WorkCompletion wc = cq.poll();   // IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE ...
+ * }</pre>
+ *
+ * <p>Inside, a QP's transport is split as in rxe: {@code Requester}, {@code Responder} and
+ * {@code Completer}, the last two explicit state machines; modify-QP is checked against the IBA
+ * transition table in {@code QpTransitions}.
+ */
+package io.rocelab.nic;
