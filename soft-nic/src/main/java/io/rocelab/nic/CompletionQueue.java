@@ -18,7 +18,11 @@ public final class CompletionQueue {
     private final SpscUnboundedArrayQueue<WorkCompletion> queue = new SpscUnboundedArrayQueue<>(256);
     private final AtomicInteger size = new AtomicInteger();
     private volatile Runnable handler;
-    private volatile int armed; // 0 none, 1 next, 2 solicited
+    /** {@link #DISARMED}, {@link #NEXT} or {@link #SOLICITED}; the user arms, the NIC thread disarms. */
+    private final AtomicInteger armed = new AtomicInteger();
+    private static final int DISARMED = 0;
+    private static final int NEXT = 1;
+    private static final int SOLICITED = 2;
     private boolean overflowed;
 
     CompletionQueue(int handle, int capacity) {
@@ -63,8 +67,18 @@ public final class CompletionQueue {
         this.handler = notifyHandler;
     }
 
+    /**
+     * Arms the CQ for one notification ({@code ibv_req_notify_cq}). A request for the next
+     * completion is not narrowed by a later solicited-only request before it fired (IBA 11.4.2.2;
+     * rxe_req_notify_cq keeps IB_CQ_NEXT_COMP). Completions already queued do not fire it.
+     */
     public void requestNotify(boolean solicitedOnly) {
-        armed = solicitedOnly ? 2 : 1;
+        armed.updateAndGet(a -> a == NEXT ? NEXT : solicitedOnly ? SOLICITED : NEXT);
+    }
+
+    /** Whether a notification request is pending (armed and not yet fired). */
+    public boolean isArmed() {
+        return armed.get() != DISARMED;
     }
 
     /** Called on the NIC thread. */
@@ -75,9 +89,10 @@ public final class CompletionQueue {
         }
         queue.offer(wc);
         size.incrementAndGet();
-        int a = armed;
-        if (a == 1 || (a == 2 && (solicited || !wc.isSuccess()))) {
-            armed = 0;
+        int a = armed.get();
+        // IBA 11.4.2.2: "next" fires on any completion; "solicited" on a receive of a message with
+        // the SE bit, or on any completion in error. One request, one notification.
+        if ((a == NEXT || (a == SOLICITED && (solicited || !wc.isSuccess()))) && armed.compareAndSet(a, DISARMED)) {
             Runnable h = handler;
             if (h != null) {
                 h.run();
