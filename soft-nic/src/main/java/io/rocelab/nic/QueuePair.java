@@ -22,6 +22,8 @@ public final class QueuePair {
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
     final QpCaps caps;
+    /** Where receive WQEs come from when the QP uses a shared receive queue, else null. */
+    final SharedReceiveQueue srq;
 
     volatile QpState state = QpState.RESET;
     int accessFlags;
@@ -42,15 +44,18 @@ public final class QueuePair {
     /** Posted, not yet completed send WQEs, oldest first; {@link #sqNext} is the next to transmit. */
     final ArrayList<SendWqe> sq = new ArrayList<>();
     int sqNext;
-    final ArrayDeque<RecvWqe> rq = new ArrayDeque<>();
+    /** The QP's own receive queue, or the SRQ's WQEs (then taken only through {@link #takeRecv()}). */
+    final ArrayDeque<RecvWqe> rq;
 
     final Requester requester;
     final Responder responder;
     final Completer completer;
 
     QueuePair(SoftNic nic, ProtectionDomain pd, QpType type, int qpn, CompletionQueue sendCq,
-              CompletionQueue recvCq, QpCaps caps) {
+              CompletionQueue recvCq, QpCaps caps, SharedReceiveQueue srq) {
         this.nic = nic;
+        this.srq = srq;
+        this.rq = srq != null ? srq.wqes : new ArrayDeque<>();
         this.pd = pd;
         this.type = type;
         this.qpn = qpn;
@@ -77,6 +82,11 @@ public final class QueuePair {
 
     public ProtectionDomain pd() {
         return pd;
+    }
+
+    /** The shared receive queue this QP takes its receive WQEs from, or null. */
+    public SharedReceiveQueue srq() {
+        return srq;
     }
 
     /** The UDP source port of this QP's frames: constant for its life once connected. */
@@ -244,6 +254,10 @@ public final class QueuePair {
 
     /** Posts receive WRs ({@code ibv_post_recv}); they are usable from RESET on (IBA 10.8.2.1 allows INIT+). */
     public void postRecv(RecvWr... wrs) {
+        if (srq != null) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qpn) + " uses " + srq
+                    + ": post receives to the SRQ");
+        }
         if (state == QpState.RESET) {
             throw new IllegalStateException("postRecv on a QP in RESET");
         }
@@ -288,6 +302,11 @@ public final class QueuePair {
         }
     }
 
+    /** The oldest receive WQE (from the SRQ if the QP has one), or null. Owner thread. */
+    RecvWqe takeRecv() {
+        return srq != null ? srq.take() : rq.poll();
+    }
+
     /** Moves to ERR from inside the transport (IBA 10.3.1.7) and flushes both queues. */
     void enterError() {
         if (state != QpState.ERR) {
@@ -306,11 +325,20 @@ public final class QueuePair {
             }
         }
         completer.completeReady();
+        RecvWqe inProgress = responder.abortMessage();
+        if (inProgress != null) {
+            // a WQE already taken for a message that will never end is flushed too (IBA 10.3.1.7)
+            completeRecv(inProgress.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+        }
+        if (srq != null) {
+            // the SRQ's WQEs belong to the other QPs too: none is flushed; the QP says it took its last
+            nic.raise(AsyncEvent.ofQp(AsyncEventType.QP_LAST_WQE_REACHED, this));
+            return;
+        }
         RecvWqe r;
         while ((r = rq.poll()) != null) {
             completeRecv(r.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
         }
-        responder.abortMessage();
     }
 
     private void reset() {
@@ -318,7 +346,9 @@ public final class QueuePair {
         completer.stop();
         sq.clear();
         sqNext = 0;
-        rq.clear();
+        if (srq == null) {
+            rq.clear();
+        }
         responder.abortMessage();
     }
 

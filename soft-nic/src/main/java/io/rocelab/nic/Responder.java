@@ -65,12 +65,15 @@ final class Responder {
         nextResource = 0;
     }
 
-    void abortMessage() {
+    /** Forgets the message in progress; returns the receive WQE it had taken, if any. */
+    RecvWqe abortMessage() {
+        RecvWqe r = recv;
         inMessage = false;
         inWrite = false;
         recv = null;
         recvOffset = 0;
         writeMr = null;
+        return r;
     }
 
     void receive(RxPacket p) {
@@ -130,10 +133,7 @@ final class Responder {
                 return classError(p, NakCode.REMOTE_ACCESS_ERROR);
             case ERR_LENGTH:
                 if (recv != null || (!inMessage && !qp.rq.isEmpty() && p.is(Opcode.SEND))) {
-                    RecvWqe r = recv != null ? recv : qp.rq.poll();
-                    if (r == qp.rq.peek()) {
-                        qp.rq.poll();
-                    }
+                    RecvWqe r = recv != null ? recv : qp.takeRecv();
                     recv = null;
                     qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
                 }
@@ -253,8 +253,8 @@ final class Responder {
 
     private ResponderState dropUnreliable(RecvWqe r) {
         // UC/UD: the receive WQE completes with a length error and the message is dropped (IBA 9.8.3)
-        if (r == qp.rq.peek()) {
-            qp.rq.poll();
+        if (r != recv) {
+            qp.takeRecv(); // r is the head of the queue, not yet taken
         }
         abortMessage();
         qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
@@ -342,7 +342,7 @@ final class Responder {
         }
         if (p.is(Opcode.SEND)) {
             if (recv == null) {
-                recv = qp.rq.poll();
+                recv = qp.takeRecv();
                 recvOffset = 0;
             }
             long base = qp.type == QpType.UD ? GRH_LENGTH : 0;
@@ -377,7 +377,7 @@ final class Responder {
         }
         boolean imm = p.is(Opcode.IMMEDIATE);
         if (p.is(Opcode.SEND) || (imm && p.is(Opcode.WRITE))) {
-            RecvWqe r = recv != null ? recv : qp.rq.poll();
+            RecvWqe r = recv != null ? recv : qp.takeRecv();
             recv = null;
             int flags = 0;
             int immData = 0;

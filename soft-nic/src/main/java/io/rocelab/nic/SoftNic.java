@@ -49,6 +49,7 @@ public final class SoftNic {
     private final ByteBufAllocator alloc;
     private final Gid[] gids;
     private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
+    private final AsyncEvents events = new AsyncEvents();
     private final MpscUnboundedArrayQueue<Runnable> commands = new MpscUnboundedArrayQueue<>(256);
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
@@ -124,6 +125,21 @@ public final class SoftNic {
         return scheduler;
     }
 
+    /** The next asynchronous event, or null ({@code ibv_get_async_event} without blocking). Any thread. */
+    public AsyncEvent pollAsyncEvent() {
+        return events.poll();
+    }
+
+    /** Calls {@code listener} on the NIC's thread for every asynchronous event as it is raised. */
+    public void onAsyncEvent(java.util.function.Consumer<AsyncEvent> listener) {
+        events.listener(listener);
+    }
+
+    /** Raises an asynchronous event (owner thread). */
+    void raise(AsyncEvent e) {
+        events.raise(e);
+    }
+
     /** Adds a static neighbour entry (as {@code ip neigh add}); ARP resolves the others. */
     public void addNeighbor(int peerIpv4, long peerMac) {
         call(() -> {
@@ -144,9 +160,33 @@ public final class SoftNic {
         return call(() -> new CompletionQueue(nextHandle++, capacity));
     }
 
+    /**
+     * Creates a shared receive queue ({@code ibv_create_srq}) holding at most {@code maxWr} WQEs of
+     * at most {@code maxSge} elements each.
+     */
+    public SharedReceiveQueue createSrq(ProtectionDomain pd, int maxWr, int maxSge) {
+        Objects.requireNonNull(pd, "pd");
+        if (pd.nic() != this) {
+            throw new IllegalArgumentException("pd belongs to another NIC");
+        }
+        if (maxWr <= 0 || maxSge <= 0) {
+            throw new IllegalArgumentException("maxWr and maxSge must be > 0: " + maxWr + ", " + maxSge);
+        }
+        return call(() -> new SharedReceiveQueue(this, pd, nextHandle++, maxWr, maxSge));
+    }
+
     /** Creates a QP in RESET ({@code ibv_create_qp}); QPNs count up from {@value #FIRST_QPN} like rxe. */
     public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
                               QpCaps caps) {
+        return createQp(pd, type, sendCq, recvCq, caps, null);
+    }
+
+    /**
+     * Creates a QP whose receives come from {@code srq} ({@code ibv_qp_init_attr.srq}); RC and UD
+     * only (IBA 10.2.9: UC QPs cannot use an SRQ in rxe either). {@code srq} may be null.
+     */
+    public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
+                              QpCaps caps, SharedReceiveQueue srq) {
         Objects.requireNonNull(pd, "pd");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(sendCq, "sendCq");
@@ -155,8 +195,11 @@ public final class SoftNic {
         if (pd.nic() != this) {
             throw new IllegalArgumentException("pd belongs to another NIC");
         }
+        if (srq != null && type == QpType.UC) {
+            throw new IllegalArgumentException("srq: a UC QP cannot use a shared receive queue");
+        }
         return call(() -> {
-            QueuePair qp = new QueuePair(this, pd, type, nextQpn++, sendCq, recvCq, caps);
+            QueuePair qp = new QueuePair(this, pd, type, nextQpn++, sendCq, recvCq, caps, srq);
             qps.put(qp.qpn(), qp);
             return qp;
         });

@@ -67,7 +67,7 @@ class TwoProcessTransferTest {
                 qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.ALL));
                 qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(NicPair.IP_B)).pathMtu(4096)
                         .destQpn(childQpn).rqPsn(childPsn).maxDestRdAtomic(16).minRnrTimer(12));
-                qp.modify(new QpAttr().state(QpState.RTS).sqPsn(NicPair.PSN_A).timeout(14).retryCnt(7)
+                qp.modify(new QpAttr().state(QpState.RTS).sqPsn(NicPair.PSN_A).timeout(UdpPeerMain.ACK_TIMEOUT).retryCnt(7)
                         .rnrRetry(7).maxRdAtomic(16));
                 toChild.println(qp.qpn() + " " + NicPair.PSN_A);
                 expect(lines, "RTS", child, childErr);
@@ -95,7 +95,7 @@ class TwoProcessTransferTest {
                 WcOpcode[] ops = {WcOpcode.RDMA_WRITE, WcOpcode.SEND, WcOpcode.RDMA_READ, WcOpcode.RDMA_READ};
                 for (int i = 0; i < 4; i++) {
                     assertEquals(i + 1, wcs.get(i).wrId());
-                    assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), wcs.get(i).toString());
+                    assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), wcs.get(i) + " " + a.counters() + " " + port.counters());
                     assertEquals(ops[i], wcs.get(i).opcode());
                     assertEquals(size, wcs.get(i).byteLen());
                 }
