@@ -1,0 +1,766 @@
+package io.rocelab.perftest.nic;
+
+import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.nic.AccessFlags;
+import io.rocelab.nic.AddressHandle;
+import io.rocelab.nic.CompletionQueue;
+import io.rocelab.nic.MemoryRegion;
+import io.rocelab.nic.ProtectionDomain;
+import io.rocelab.nic.QpAttr;
+import io.rocelab.nic.QpCaps;
+import io.rocelab.nic.QpState;
+import io.rocelab.nic.QpType;
+import io.rocelab.nic.QueuePair;
+import io.rocelab.nic.RecvWr;
+import io.rocelab.nic.SendWr;
+import io.rocelab.nic.Sge;
+import io.rocelab.nic.SoftNic;
+import io.rocelab.nic.WorkCompletion;
+import io.rocelab.perftest.AtomicType;
+import io.rocelab.perftest.ConnectionType;
+import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.Verb;
+import io.rocelab.perftest.cli.PerftestOptions;
+import io.rocelab.perftest.oob.Gid;
+import io.rocelab.perftest.oob.KeyRecord;
+import io.rocelab.perftest.report.BwMeasurement;
+import io.rocelab.perftest.report.LatMeasurement;
+import io.rocelab.perftest.run.DeviceInfo;
+import io.rocelab.perftest.run.LatDuration;
+import io.rocelab.perftest.run.RunContext;
+import io.rocelab.perftest.run.TestEngine;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * perftest's data path on rocelab's soft NIC: the device, PD, buffer and MR, CQs and QPs made as
+ * perftest makes them, the QPs connected with perftest's attributes, and perftest's traffic loops
+ * ({@code run_iter_bw}, {@code run_iter_bw_server}, {@code run_iter_lat_write},
+ * {@code run_iter_lat_send}, {@code run_iter_lat}).
+ *
+ * <p>Buffer layout (perftest's {@code create_mr}/{@code set_up_connection}): one buffer of
+ * {@code 2 × numQps × B} bytes, {@code B = max(size, cycle buffer)} rounded up to the cycle buffer,
+ * registered once. QP {@code i} sends from (and reads into) slot {@code i}; slot
+ * {@code numQps + i} is what the peer writes to, reads from and sends into, and its address is
+ * the {@code vaddr} of QP {@code i}'s key record.
+ *
+ * <p>Timestamps are {@link System#nanoTime()}: this is the application, on the user's thread,
+ * not the NIC (which never reads a clock of its own).
+ */
+public final class NicEngine implements TestEngine {
+    /** The device name the soft NIC presents (perftest's "Device"). */
+    public static final String DEVICE_NAME = "rocelab0";
+    /** Like rxe's {@code max_qp_rd_atom}. */
+    public static final int MAX_OUTSTANDING_READS = 128;
+    /** perftest's {@code MIN_RNR_TIMER}. */
+    static final int MIN_RNR_TIMER = 12;
+    /** perftest's {@code DEF_QP_RETRY} style: retry and RNR retry 7 (RNR 7 = infinite). */
+    static final int RETRY = 7;
+    static final double NS_PER_SECOND = 1e9;
+    static final double NS_PER_MICRO = 1000;
+    private static final long VADDR_BASE = 0x7f00_0000_0000L;
+    private static final int POLL_BATCH = 16;
+    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * What the NIC is.
+     *
+     * @param ip        IPv4 address
+     * @param mac       MAC address
+     * @param activeMtu port MTU in bytes
+     * @param psnSeed   seed of the first PSNs
+     */
+    public record Config(String ip, String mac, int activeMtu, long psnSeed) {
+        public Config {
+            Objects.requireNonNull(ip, "ip");
+            Objects.requireNonNull(mac, "mac");
+            if (Mtu.ofBytes(activeMtu) == null) {
+                throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + activeMtu);
+            }
+        }
+    }
+
+    private final Config config;
+    private final Supplier<NicAttachment> attach;
+    private final Waiter waiter = new Waiter();
+    private final List<WorkCompletion> wcs = new ArrayList<>(POLL_BATCH);
+
+    private NicAttachment attachment;
+    private SoftNic nic;
+    private PerftestOptions options;
+    private RunContext context;
+    private ProtectionDomain pd;
+    private CompletionQueue sendCq;
+    private CompletionQueue recvCq;
+    private QueuePair[] qps = new QueuePair[0];
+    private byte[] buffer;
+    private MemoryRegion mr;
+    private long base;
+    private int slot;
+    private List<KeyRecord> mine = List.of();
+    private List<KeyRecord> remote = List.of();
+    private long[] recvPosted = new long[0];
+    private boolean closed;
+
+    /**
+     * @param config what the NIC is
+     * @param attach opens what the NIC is plugged into, when the device is opened
+     */
+    public NicEngine(Config config, Supplier<NicAttachment> attach) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.attach = Objects.requireNonNull(attach, "attach");
+    }
+
+    // ---- setup ----
+
+    @Override
+    public DeviceInfo open(PerftestOptions o) {
+        this.options = o;
+        attachment = attach.get();
+        nic = SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip()).activeMtu(config.activeMtu())
+                .scheduler(attachment.scheduler()).port(attachment.port()).build();
+        return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
+                SoftNic.GID_INDEX_IPV4);
+    }
+
+    @Override
+    public List<KeyRecord> createQps(RunContext ctx) {
+        this.context = ctx;
+        this.options = ctx.options();
+        PerftestOptions o = options;
+        int n = o.numQps();
+        long maxSize = o.runAll() ? o.sizes(ctx.mtu()).get(o.sizes(ctx.mtu()).size() - 1) : o.size();
+        int cycle = Math.max(64, ctx.negotiated().systemData().cycleBuffer());
+        long b = Math.max(maxSize, cycle);
+        b = (b + cycle - 1) / cycle * cycle;
+        long total = 2L * n * b;
+        if (total > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("buffers of " + total + " bytes do not fit one Java array");
+        }
+        slot = (int) b;
+        buffer = new byte[(int) total];
+        SplitMix64 rnd = new SplitMix64(config.psnSeed());
+        base = VADDR_BASE + ((rnd.nextLong() & 0xffffL) << 24);
+        if (!(o.kind().verb() == Verb.WRITE && o.kind().isLatency())) {
+            // perftest fills its buffers with random bytes, except write_lat's, which polls them for changes
+            fill(buffer, rnd);
+        }
+        pd = nic.allocPd();
+        mr = pd.registerMr(buffer, base, AccessFlags.ALL);
+        int txDepth = o.txDepth();
+        int rxDepth = o.rxDepth();
+        sendCq = nic.createCq(Math.max(1024, 2 * n * (txDepth + o.postList())));
+        recvCq = nic.createCq(Math.max(1024, 2 * n * rxDepth + 64));
+        QpCaps caps = new QpCaps(Math.max(txDepth, o.postList()) + 16, rxDepth + 16, 1, 1, o.inlineSize(), false);
+        QpType type = o.connection() == ConnectionType.UC ? QpType.UC : QpType.RC;
+        int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
+        Gid gid = Gid.of(inet(config.ip()));
+        qps = new QueuePair[n];
+        recvPosted = new long[n];
+        List<KeyRecord> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps);
+            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(access));
+            qps[i] = qp;
+            int psn = (int) (rnd.nextLong() & 0xffffff);
+            keys.add(new KeyRecord(0, ctx.outReads(), qp.qpn(), psn, mr.rkey() & 0xffffffffL, remoteSlotAddr(i),
+                    gid, 0));
+        }
+        mine = List.copyOf(keys);
+        return mine;
+    }
+
+    @Override
+    public void connect(List<KeyRecord> peer) {
+        if (peer.size() != qps.length) {
+            throw new IllegalArgumentException("the peer sent " + peer.size() + " key records for " + qps.length + " QPs");
+        }
+        remote = List.copyOf(peer);
+        boolean rc = qps.length > 0 && qps[0].type() == QpType.RC;
+        int tclass = Math.max(0, options.tos());
+        for (int i = 0; i < qps.length; i++) {
+            KeyRecord r = peer.get(i);
+            if (r.gid() == null || !r.gid().isIpv4Mapped()) {
+                throw new IllegalArgumentException("the peer's GID " + r.gid() + " is not an IPv4-mapped GID;"
+                        + " rocelab's NIC speaks RoCEv2 over IPv4 (use the peer's IPv4 GID index with -x)");
+            }
+            AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), SoftNic.GID_INDEX_IPV4, 64,
+                    tclass, -1);
+            QpAttr rtr = new QpAttr().state(QpState.RTR).av(ah).pathMtu(context.mtu().bytes()).destQpn(r.qpn())
+                    .rqPsn(r.psn());
+            QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
+            if (rc) {
+                rtr.maxDestRdAtomic(Math.max(1, mine.get(i).outReads())).minRnrTimer(MIN_RNR_TIMER);
+                rts.timeout(options.qpTimeout()).retryCnt(RETRY).rnrRetry(RETRY)
+                        .maxRdAtomic(Math.max(1, r.outReads()));
+            }
+            qps[i].modify(rtr);
+            qps[i].modify(rts);
+        }
+        if (options.kind().verb() == Verb.SEND) {
+            // perftest posts its receives before the barrier that lets the sender start
+            for (int i = 0; i < qps.length; i++) {
+                for (int k = 0; k < options.rxDepth(); k++) {
+                    postRecv(i);
+                }
+            }
+        }
+    }
+
+    private static void fill(byte[] b, SplitMix64 rnd) {
+        int i = 0;
+        for (; i + 8 <= b.length; i += 8) {
+            LONGS.set(b, i, rnd.nextLong());
+        }
+        for (; i < b.length; i++) {
+            b[i] = (byte) rnd.nextLong();
+        }
+    }
+
+    private void postRecv(int qp) {
+        qps[qp].postRecv(new RecvWr(qp, Sge.of(mr, (qps.length + qp) * slot, slot)));
+        recvPosted[qp]++;
+    }
+
+    private long localSlotAddr(int qp) {
+        return base + (long) qp * slot;
+    }
+
+    private long remoteSlotAddr(int qp) {
+        return base + (long) (qps.length + qp) * slot;
+    }
+
+    private static InetAddress inet(String ip) {
+        try {
+            return InetAddress.getByName(ip);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bad IPv4 address " + ip, e);
+        }
+    }
+
+    // ---- work requests ----
+
+    /** The WRs one post call of QP {@code qp} posts ({@code -l} of them), reused for every post. */
+    private SendWr[] batch(int qp, long size) {
+        Verb verb = options.kind().verb();
+        int n = Math.max(1, options.postList());
+        SendWr[] wrs = new SendWr[n];
+        KeyRecord r = remote.get(qp);
+        int rkey = (int) r.rkey();
+        boolean inline = (verb == Verb.WRITE || verb == Verb.SEND) && size <= options.inlineSize();
+        for (int k = 0; k < n; k++) {
+            SendWr wr;
+            switch (verb) {
+                case WRITE:
+                    wr = SendWr.write(qp, Sge.of(mr, qp * slot, (int) size), r.vaddr(), rkey);
+                    break;
+                case READ:
+                    wr = SendWr.read(qp, Sge.of(mr, qp * slot, (int) size), r.vaddr(), rkey);
+                    break;
+                case SEND:
+                    wr = SendWr.send(qp, Sge.of(mr, qp * slot, (int) size));
+                    break;
+                case ATOMIC:
+                    Sge eight = Sge.of(mr, qp * slot, 8);
+                    wr = options.atomicType() == AtomicType.CMP_AND_SWAP
+                            ? SendWr.compareSwap(qp, eight, r.vaddr(), rkey, 0, 0)
+                            : SendWr.fetchAdd(qp, eight, r.vaddr(), rkey, 1);
+                    break;
+                default:
+                    throw new AssertionError(verb);
+            }
+            wrs[k] = wr.inline(inline);
+        }
+        return wrs;
+    }
+
+    private static void check(WorkCompletion wc, String side, long scnt, long ccnt) {
+        if (!wc.isSuccess()) {
+            throw new IllegalStateException("Completion with error at " + side + ": " + wc.status().verbsName()
+                    + " (wr_id " + wc.wrId() + ", " + wc.opcode().verbsName() + ", scnt=" + scnt + ", ccnt=" + ccnt + ")");
+        }
+    }
+
+    private String side() {
+        return options.isServer() ? "server" : "client";
+    }
+
+    // ---- bandwidth ----
+
+    @Override
+    public BwMeasurement runBandwidth(long size) throws Exception {
+        if (options.kind().verb() == Verb.SEND && options.isServer() && !options.bidirectional()) {
+            return receiveBandwidth(size);
+        }
+        if (options.durationMode()) {
+            return timedBandwidth(size, null);
+        }
+        return iterationsBandwidth(size);
+    }
+
+    /** {@code run_iter_bw}: post up to the TX depth per QP, one signalled WR per {@code -Q}, poll. */
+    private BwMeasurement iterationsBandwidth(long size) throws Exception {
+        PerftestOptions o = options;
+        int n = qps.length;
+        long iters = o.iterations();
+        long total = iters * n;
+        boolean noPeak = o.noPeak();
+        int cqMod = Math.max(1, o.cqModeration());
+        int postList = Math.max(1, o.postList());
+        int txDepth = o.txDepth();
+        boolean bidiSend = o.bidirectional() && o.kind().verb() == Verb.SEND;
+        long[] posted = new long[noPeak ? 1 : (int) total];
+        long[] completed = new long[noPeak ? 1 : (int) total];
+        long[] scnt = new long[n];
+        long[] ccnt = new long[n];
+        long[] rcnt = new long[n];
+        long totS = 0;
+        long totC = 0;
+        long totR = bidiSend ? 0 : total;
+        SendWr[][] wrs = new SendWr[n][];
+        for (int i = 0; i < n; i++) {
+            wrs[i] = batch(i, size);
+        }
+        waiter.reset();
+        while (totS < total || totC < total || totR < total) {
+            boolean progress = false;
+            for (int i = 0; i < n; i++) {
+                while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= txDepth) {
+                    SendWr[] b = wrs[i];
+                    for (int k = 0; k < b.length; k++) {
+                        long s = scnt[i] + k;
+                        b[k].signaled(s % cqMod == cqMod - 1 || s == iters - 1);
+                    }
+                    long now = System.nanoTime();
+                    if (!noPeak) {
+                        posted[(int) totS] = now;
+                    } else if (totS == 0) {
+                        posted[0] = now;
+                    }
+                    qps[i].postSend(b);
+                    scnt[i] += postList;
+                    totS += postList;
+                    progress = true;
+                }
+            }
+            if (totC < total) {
+                wcs.clear();
+                int got = sendCq.poll(POLL_BATCH, wcs);
+                if (got > 0) {
+                    long now = System.nanoTime();
+                    for (WorkCompletion wc : wcs) {
+                        check(wc, side(), totS, totC);
+                        int qi = (int) wc.wrId();
+                        // one signalled WR per -Q, and the last one, which may close a shorter group
+                        long add = Math.min(cqMod, iters - ccnt[qi]);
+                        ccnt[qi] += add;
+                        if (!noPeak) {
+                            // a signalled completion also completes the unsignalled WRs before it
+                            java.util.Arrays.fill(completed, (int) totC, (int) (totC + add), now);
+                        }
+                        totC += add;
+                        if (noPeak && totC == total) {
+                            completed[0] = now;
+                        }
+                    }
+                    progress = true;
+                }
+            }
+            if (totR < total) {
+                wcs.clear();
+                if (recvCq.poll(POLL_BATCH, wcs) > 0) {
+                    for (WorkCompletion wc : wcs) {
+                        check(wc, side(), totS, totC);
+                        int qi = (int) wc.wrId();
+                        rcnt[qi]++;
+                        totR++;
+                        postRecv(qi);
+                    }
+                    progress = true;
+                }
+            }
+            if (progress) {
+                waiter.reset();
+            } else if (totC < total) {
+                waiter.await(sendCq);
+            } else {
+                waiter.idle();
+            }
+        }
+        return new BwMeasurement(size, iters, n, postList, cqMod, noPeak, false, 1, posted, completed,
+                NS_PER_SECOND);
+    }
+
+    /**
+     * {@code -D} and {@code --run_infinitely}: posts without an iteration limit; after the
+     * {@code --margin} warm-up, counts completions over each {@code -D} window.
+     *
+     * @param eachPeriod null for one {@code -D} window; else called once per window, forever
+     */
+    private BwMeasurement timedBandwidth(long size, Consumer<BwMeasurement> eachPeriod) throws Exception {
+        PerftestOptions o = options;
+        int n = qps.length;
+        int cqMod = Math.max(1, o.cqModeration());
+        int postList = Math.max(1, o.postList());
+        int txDepth = o.txDepth();
+        boolean bidiSend = o.bidirectional() && o.kind().verb() == Verb.SEND;
+        long window = o.durationSeconds() * 1_000_000_000L;
+        long[] scnt = new long[n];
+        long[] ccnt = new long[n];
+        long totC = 0;
+        SendWr[][] wrs = new SendWr[n][];
+        for (int i = 0; i < n; i++) {
+            wrs[i] = batch(i, size);
+        }
+        long start = System.nanoTime();
+        long sampleStart = start + (eachPeriod == null ? o.marginSeconds() * 1_000_000_000L : 0);
+        long sampleEnd = sampleStart + window;
+        boolean sampling = false;
+        long c0 = 0;
+        long t0 = 0;
+        boolean stopping = false;
+        BwMeasurement result = null;
+        waiter.reset();
+        while (true) {
+            long now = System.nanoTime();
+            if (!sampling && now >= sampleStart) {
+                sampling = true;
+                c0 = totC;
+                t0 = now;
+            }
+            if (sampling && now >= sampleEnd && !stopping) {
+                BwMeasurement m = BwMeasurement.total(size, totC - c0, t0, now, NS_PER_SECOND);
+                if (eachPeriod != null) {
+                    eachPeriod.accept(m);
+                    c0 = totC;
+                    t0 = now;
+                    sampleEnd = now + window;
+                } else {
+                    result = m;
+                    stopping = true;
+                }
+            }
+            boolean progress = false;
+            for (int i = 0; i < n; i++) {
+                // when stopping, post only up to the next signalled WR, so every posted WR completes
+                while (scnt[i] - ccnt[i] + postList <= txDepth && (!stopping || scnt[i] % cqMod != 0)) {
+                    SendWr[] b = wrs[i];
+                    for (int k = 0; k < b.length; k++) {
+                        b[k].signaled((scnt[i] + k) % cqMod == cqMod - 1);
+                    }
+                    qps[i].postSend(b);
+                    scnt[i] += postList;
+                    progress = true;
+                }
+            }
+            wcs.clear();
+            if (sendCq.poll(POLL_BATCH, wcs) > 0) {
+                for (WorkCompletion wc : wcs) {
+                    check(wc, side(), scnt[(int) wc.wrId()], totC);
+                    ccnt[(int) wc.wrId()] += cqMod;
+                    totC += cqMod;
+                }
+                progress = true;
+            }
+            if (bidiSend) {
+                wcs.clear();
+                if (recvCq.poll(POLL_BATCH, wcs) > 0) {
+                    for (WorkCompletion wc : wcs) {
+                        check(wc, side(), 0, totC);
+                        postRecv((int) wc.wrId());
+                    }
+                    progress = true;
+                }
+            }
+            if (stopping) {
+                boolean drained = true;
+                for (int i = 0; i < n; i++) {
+                    drained &= ccnt[i] >= scnt[i];
+                }
+                if (drained) {
+                    return result;
+                }
+            }
+            if (progress) {
+                waiter.reset();
+            } else {
+                waiter.idle();
+            }
+        }
+    }
+
+    /**
+     * {@code run_iter_bw_server}: the receiving side of ib_send_bw counts its receives, re-posting
+     * each, and measures from the first to the last.
+     */
+    private BwMeasurement receiveBandwidth(long size) throws Exception {
+        PerftestOptions o = options;
+        int n = qps.length;
+        boolean timed = o.durationMode();
+        long total = timed ? Long.MAX_VALUE : o.iterations() * n;
+        long rcnt = 0;
+        long first = 0;
+        long last = 0;
+        long sampleStart = Long.MAX_VALUE;
+        long sampleEnd = Long.MAX_VALUE;
+        long c0 = -1;
+        waiter.reset();
+        while (rcnt < total) {
+            wcs.clear();
+            int got = waiter.poll(recvCq, POLL_BATCH, wcs);
+            long now = System.nanoTime();
+            for (int k = 0; k < got; k++) {
+                WorkCompletion wc = wcs.get(k);
+                check(wc, side(), 0, rcnt);
+                if (rcnt == 0) {
+                    first = now;
+                    sampleStart = now + o.marginSeconds() * 1_000_000_000L;
+                    sampleEnd = sampleStart + o.durationSeconds() * 1_000_000_000L;
+                }
+                rcnt++;
+                postRecv((int) wc.wrId());
+            }
+            if (got > 0) {
+                last = now;
+            }
+            if (timed) {
+                if (c0 < 0 && now >= sampleStart) {
+                    c0 = rcnt;
+                    first = now;
+                }
+                if (now >= sampleEnd) {
+                    return BwMeasurement.total(size, rcnt - c0, first, now, NS_PER_SECOND);
+                }
+            }
+        }
+        return new BwMeasurement(size, o.iterations(), n, 1, 1, true, false, 1, new long[] {first},
+                new long[] {last}, NS_PER_SECOND);
+    }
+
+    @Override
+    public void runInfinitely(long size, Consumer<BwMeasurement> eachPeriod) throws Exception {
+        if (options.kind().verb() == Verb.SEND && options.isServer() && !options.bidirectional()) {
+            while (true) {
+                eachPeriod.accept(receiveBandwidth(size));
+            }
+        }
+        timedBandwidth(size, eachPeriod);
+    }
+
+    // ---- latency ----
+
+    @Override
+    public LatMeasurement runLatency(long size) throws Exception {
+        long iters = options.iterations();
+        long[] posted = new long[(int) iters];
+        long done = latency(size, iters, Long.MAX_VALUE, posted);
+        if (done < iters) {
+            throw new IllegalStateException("latency run stopped after " + done + " of " + iters + " iterations");
+        }
+        return new LatMeasurement(size, iters, options.kind().verb(), posted, NS_PER_MICRO);
+    }
+
+    @Override
+    public LatDuration runLatencyForDuration(long size) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + options.durationSeconds() * 1_000_000_000L;
+        long done = latency(size, Long.MAX_VALUE, deadline, null);
+        return new LatDuration(done, System.nanoTime() - start, NS_PER_MICRO);
+    }
+
+    /**
+     * One latency run on QP 0.
+     *
+     * @param posted post tick of each iteration, or null
+     * @return iterations completed
+     */
+    private long latency(long size, long iters, long deadline, long[] posted) throws Exception {
+        switch (options.kind().verb()) {
+            case WRITE:
+                return writePingPong(size, iters, deadline, posted);
+            case SEND:
+                return sendPingPong(size, iters, deadline, posted);
+            default:
+                return requestResponse(size, iters, deadline, posted);
+        }
+    }
+
+    /**
+     * {@code run_iter_lat_write}: each side writes its iteration number into the last byte of the
+     * peer's buffer and waits for the peer's write to show in its own; the client starts.
+     */
+    private long writePingPong(long size, long iters, long deadline, long[] posted) throws Exception {
+        boolean client = options.isClient();
+        int postIdx = (int) size - 1;
+        int pollIdx = qps.length * slot + (int) size - 1;
+        SendWr wr = batch(0, size)[0].signaled(true);
+        long scnt = 0;
+        long rcnt = 0;
+        long ccnt = 0;
+        while (scnt < iters || rcnt < iters || ccnt < iters) {
+            if (rcnt < iters && !(scnt < 1 && client)) {
+                rcnt++;
+                byte want = (byte) rcnt;
+                waiter.reset();
+                while ((byte) BYTES.getAcquire(buffer, pollIdx) != want) {
+                    if (System.nanoTime() >= deadline) {
+                        return scnt;
+                    }
+                    waiter.idle();
+                }
+            }
+            if (scnt < iters) {
+                long now = System.nanoTime();
+                if (now >= deadline) {
+                    return scnt;
+                }
+                if (posted != null) {
+                    posted[(int) scnt] = now;
+                }
+                BYTES.setRelease(buffer, postIdx, (byte) (scnt + 1));
+                qps[0].postSend(wr);
+                scnt++;
+            }
+            if (ccnt < iters) {
+                awaitSend(deadline, scnt, ccnt);
+                ccnt++;
+            }
+        }
+        return scnt;
+    }
+
+    /** {@code run_iter_lat_send}: send, wait for the peer's send, and again; the client starts. */
+    private long sendPingPong(long size, long iters, long deadline, long[] posted) throws Exception {
+        boolean client = options.isClient();
+        SendWr wr = batch(0, size)[0].signaled(true);
+        long scnt = 0;
+        long rcnt = 0;
+        while (scnt < iters || rcnt < iters) {
+            if (rcnt < iters && !(scnt < 1 && client)) {
+                WorkCompletion wc = await(recvCq, deadline);
+                if (wc == null) {
+                    return scnt;
+                }
+                check(wc, side(), scnt, rcnt);
+                rcnt++;
+                postRecv(0);
+            }
+            if (scnt < iters) {
+                long now = System.nanoTime();
+                if (now >= deadline) {
+                    return scnt;
+                }
+                if (posted != null) {
+                    posted[(int) scnt] = now;
+                }
+                qps[0].postSend(wr);
+                scnt++;
+                if (!awaitSend(deadline, scnt, rcnt)) {
+                    return scnt;
+                }
+            }
+        }
+        return scnt;
+    }
+
+    /** {@code run_iter_lat} for read and atomic: one request, its response, the next. */
+    private long requestResponse(long size, long iters, long deadline, long[] posted) throws Exception {
+        SendWr wr = batch(0, size)[0].signaled(true);
+        long scnt = 0;
+        while (scnt < iters) {
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                return scnt;
+            }
+            if (posted != null) {
+                posted[(int) scnt] = now;
+            }
+            qps[0].postSend(wr);
+            scnt++;
+            if (!awaitSend(deadline, scnt, scnt - 1)) {
+                return scnt - 1;
+            }
+        }
+        return scnt;
+    }
+
+    private boolean awaitSend(long deadline, long scnt, long ccnt) throws InterruptedException {
+        WorkCompletion wc = await(sendCq, deadline);
+        if (wc == null) {
+            return false;
+        }
+        check(wc, side(), scnt, ccnt);
+        return true;
+    }
+
+    /** The next completion of {@code cq}, or null at the deadline. */
+    private WorkCompletion await(CompletionQueue cq, long deadline) throws InterruptedException {
+        waiter.reset();
+        while (true) {
+            wcs.clear();
+            if (waiter.poll(cq, 1, wcs) > 0) {
+                return wcs.get(0);
+            }
+            if (deadline != Long.MAX_VALUE && System.nanoTime() >= deadline) {
+                return null;
+            }
+        }
+    }
+
+    // ---- what tests look at ----
+
+    /** The NIC, once opened (still readable after {@link #close()}, for its counters). */
+    public SoftNic nic() {
+        return nic;
+    }
+
+    /** The registered buffer (both halves), once the QPs exist. */
+    public byte[] buffer() {
+        return buffer;
+    }
+
+    /** Index in {@link #buffer()} of QP {@code qp}'s remote-visible slot (its key record's vaddr). */
+    public int remoteSlotOffset(int qp) {
+        return (qps.length + qp) * slot;
+    }
+
+    /** Index in {@link #buffer()} of QP {@code qp}'s local slot (what it sends from or reads into). */
+    public int localSlotOffset(int qp) {
+        return qp * slot;
+    }
+
+    /** The 64-bit little-endian word at a buffer index, as the NIC's atomics see it. */
+    public long wordAt(int index) {
+        return (long) LONGS.getVolatile(buffer, index);
+    }
+
+    /** The key records of this side's QPs. */
+    public List<KeyRecord> keys() {
+        return mine;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (nic != null && !closed) {
+                closed = true;
+                nic.close();
+            }
+        } finally {
+            if (attachment != null) {
+                NicAttachment a = attachment;
+                attachment = null;
+                a.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.rocelab.perftest.nic;
+
+import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.nic.SoftNic;
+import io.rocelab.perftest.ConnectionType;
+import io.rocelab.perftest.cli.OptionException;
+import io.rocelab.perftest.cli.PerftestOptions;
+import io.rocelab.perftest.run.EngineFactory;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Makes {@link NicEngine}s: checks that the soft NIC can run what the command line asks, picks
+ * the NIC's addresses for the side it is on, and says where its frames go.
+ */
+public final class NicEngineFactory implements EngineFactory {
+    private final NicOptions nic;
+    private final Function<PerftestOptions, NicAttachment> attachments;
+
+    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments) {
+        this.nic = Objects.requireNonNull(nic, "nic");
+        this.attachments = attachments;
+    }
+
+    /**
+     * The factory for a command line's rocelab flags: frame-over-UDP when {@code --udp-frame} is
+     * given; with no data path, {@link #create} refuses in one line.
+     */
+    public static NicEngineFactory of(NicOptions nic) {
+        return new NicEngineFactory(nic, o -> {
+            if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
+                throw new IllegalStateException("no frame-over-UDP port configured");
+            }
+            return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
+                    nic.udpHost(), nic.udpRemote());
+        });
+    }
+
+    /**
+     * Engines on an in-process fabric: the server on side A, the client on side B, with the
+     * default addresses of each role.
+     */
+    public static NicEngineFactory inProcess(InProcessFabric fabric) {
+        return inProcess(fabric, new NicOptions(NicOptions.DataPath.IN_PROCESS, 0, null, 0, null, null,
+                NicOptions.DEFAULT_ACTIVE_MTU, null));
+    }
+
+    /** Engines on an in-process fabric with the given NIC settings (MTU, PSN seed). */
+    public static NicEngineFactory inProcess(InProcessFabric fabric, NicOptions nic) {
+        Objects.requireNonNull(fabric, "fabric");
+        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB());
+    }
+
+    @Override
+    public NicEngine create(PerftestOptions o) {
+        check(o);
+        boolean server = o.isServer();
+        String ip = nic.ipFor(server);
+        String mac = nic.macFor(server);
+        long seed = nic.psnSeed() != null ? nic.psnSeed()
+                : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
+        return new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
+    }
+
+    /** What the soft NIC engine cannot do, said the way perftest says what it cannot do: one line. */
+    private void check(PerftestOptions o) {
+        if (nic.dataPath() == NicOptions.DataPath.NONE) {
+            throw new OptionException(" rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
+                    + " or a qemu VM) or --in-process (server and client in this process)");
+        }
+        if (o.connection() == ConnectionType.UD) {
+            throw new OptionException(" rocelab's perftest runs RC and UC connections; UD (-c UD) is not"
+                    + " supported yet");
+        }
+        if (o.srq()) {
+            throw new OptionException(" rocelab's soft NIC has no SRQ (--use_srq)");
+        }
+        if (o.device() != null && !NicEngine.DEVICE_NAME.equals(o.device())) {
+            throw new OptionException(" IB device " + o.device() + " not found; rocelab's soft NIC is "
+                    + NicEngine.DEVICE_NAME);
+        }
+        if (o.ibPort() != 1) {
+            throw new OptionException(" " + NicEngine.DEVICE_NAME + " has one port; -i " + o.ibPort()
+                    + " does not exist");
+        }
+        if (o.gidIndex() != -1 && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
+            throw new OptionException(" rocelab sends RoCEv2 over IPv4: use GID index " + SoftNic.GID_INDEX_IPV4
+                    + " (the IPv4-mapped GID), not " + o.gidIndex());
+        }
+        if (o.ipv6()) {
+            throw new OptionException(" rocelab's soft NIC has no IPv6 GID yet (--ipv6)");
+        }
+    }
+}

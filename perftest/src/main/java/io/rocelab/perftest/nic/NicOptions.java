@@ -1,0 +1,258 @@
+package io.rocelab.perftest.nic;
+
+import io.rocelab.perftest.cli.OptionException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * rocelab's own flags of the perftest tools: where the soft NIC's frames go and what the NIC is
+ * (its addresses, port MTU, the seed of its PSNs). perftest knows nothing of them, so they are
+ * taken out of the command line before perftest's parser sees the rest.
+ *
+ * <pre>
+ *   --udp-frame LPORT:RPORT        frame-over-UDP on 127.0.0.1 (qemu's -netdev socket,udp= format):
+ *                                  receive on LPORT, send to RPORT
+ *   --udp-frame LPORT:HOST:RPORT   the same, sending to HOST (receiving on all addresses)
+ *   --in-process                   server and client in this process, over an in-memory link;
+ *                                  prints the client's output
+ *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
+ *   --mac XX:XX:XX:XX:XX:XX        the NIC's MAC (default 52:54:00:77:01:01 server, :02 client)
+ *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; perftest's -m
+ *                                  and the peer's MTU lower the path MTU)
+ *   --psn-seed N                   seed of the QPs' random first PSNs (default: from the MAC and IP)
+ * </pre>
+ *
+ * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
+ * one line, and the tool exits with status 1 as perftest does for its own flags.
+ *
+ * @param dataPath   where frames go
+ * @param udpLocal   UDP port frames are received on (frame mode)
+ * @param udpHost    where frames are sent (frame mode)
+ * @param udpRemote  UDP port frames are sent to (frame mode)
+ * @param ip         the NIC's IPv4 address, or null for the role's default
+ * @param mac        the NIC's MAC, or null for the role's default
+ * @param activeMtu  the port's active MTU in bytes
+ * @param psnSeed    seed of the first PSNs, or null for one derived from the addresses
+ */
+public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                         int activeMtu, Long psnSeed) {
+
+    /** Where the NIC's frames go. */
+    public enum DataPath {
+        /** No data path chosen: the tool cannot run. */
+        NONE,
+        /** A frame-over-UDP port: another rocelab process or a qemu VM at the other end. */
+        UDP_FRAME,
+        /** Both sides in this process over an in-memory link. */
+        IN_PROCESS
+    }
+
+    /** The default active MTU of the soft NIC's port. */
+    public static final int DEFAULT_ACTIVE_MTU = 4096;
+    /** Server's default address; a client defaults to {@link #DEFAULT_CLIENT_IP}. */
+    public static final String DEFAULT_SERVER_IP = "10.77.0.1";
+    public static final String DEFAULT_CLIENT_IP = "10.77.0.2";
+    public static final String DEFAULT_SERVER_MAC = "52:54:00:77:01:01";
+    public static final String DEFAULT_CLIENT_MAC = "52:54:00:77:01:02";
+
+    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
+    private static final Pattern MAC = Pattern.compile("[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}");
+
+    /** The help lines of rocelab's flags, shown under perftest's own usage by the launcher. */
+    public static final String USAGE = String.join("\n",
+            "rocelab data path (one of them is required):",
+            "  --udp-frame LPORT:RPORT       frames as UDP datagrams on 127.0.0.1 (qemu -netdev socket,udp=):"
+                    + " receive on LPORT, send to RPORT",
+            "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
+            "  --in-process                  server and client in this process; prints the client's output",
+            "rocelab NIC:",
+            "  --ip A.B.C.D                  NIC IPv4 address (default " + DEFAULT_SERVER_IP + " server, "
+                    + DEFAULT_CLIENT_IP + " client)",
+            "  --mac XX:XX:XX:XX:XX:XX       NIC MAC (default " + DEFAULT_SERVER_MAC + " server, "
+                    + DEFAULT_CLIENT_MAC + " client)",
+            "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
+            "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
+            "");
+
+    public NicOptions {
+        Objects.requireNonNull(dataPath, "dataPath");
+    }
+
+    /** The command line split in two: rocelab's flags, and what is left for perftest. */
+    public record Split(NicOptions nic, String[] perftestArgs) {
+    }
+
+    /** This NIC's address for a side of the test. */
+    public String ipFor(boolean server) {
+        return ip != null ? ip : server ? DEFAULT_SERVER_IP : DEFAULT_CLIENT_IP;
+    }
+
+    /** This NIC's MAC for a side of the test. */
+    public String macFor(boolean server) {
+        return mac != null ? mac : server ? DEFAULT_SERVER_MAC : DEFAULT_CLIENT_MAC;
+    }
+
+    /**
+     * Takes rocelab's flags out of a tool's command line.
+     *
+     * @throws OptionException one line naming the bad flag, value or combination
+     */
+    public static Split split(String[] args) {
+        Objects.requireNonNull(args, "args");
+        List<String> rest = new ArrayList<>(args.length);
+        DataPath path = DataPath.NONE;
+        int lport = 0;
+        int rport = 0;
+        String host = null;
+        String ip = null;
+        String mac = null;
+        int mtu = DEFAULT_ACTIVE_MTU;
+        Long seed = null;
+        boolean udpGiven = false;
+        boolean inProcessGiven = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if ("--".equals(a)) {
+                rest.addAll(Arrays.asList(args).subList(i, args.length));
+                break;
+            }
+            String name = a;
+            String inline = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                name = a.substring(0, eq);
+                inline = a.substring(eq + 1);
+            }
+            switch (name) {
+                case "--in-process":
+                    if (inline != null) {
+                        throw new OptionException(" --in-process takes no value");
+                    }
+                    inProcessGiven = true;
+                    break;
+                case "--udp-frame": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    String[] parts = v.split(":", -1);
+                    if (parts.length == 2) {
+                        host = "127.0.0.1";
+                        lport = port(parts[0], v, false);
+                        rport = port(parts[1], v, true);
+                    } else if (parts.length == 3 && !parts[1].isEmpty()) {
+                        host = parts[1];
+                        lport = port(parts[0], v, false);
+                        rport = port(parts[2], v, true);
+                    } else {
+                        throw new OptionException(" --udp-frame wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
+                    }
+                    udpGiven = true;
+                    break;
+                }
+                case "--ip": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    ip = checkIpv4(v);
+                    break;
+                }
+                case "--mac": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (!MAC.matcher(v).matches()) {
+                        throw new OptionException(" --mac wants six hex bytes like 52:54:00:77:01:01, got '" + v + "'");
+                    }
+                    if ((Integer.parseInt(v.substring(0, 2), 16) & 1) != 0) {
+                        throw new OptionException(" --mac must be a unicast address (first byte even), got '" + v + "'");
+                    }
+                    mac = v.toLowerCase(Locale.ROOT);
+                    break;
+                }
+                case "--active-mtu": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    mtu = switch (v) {
+                        case "256", "512", "1024", "2048", "4096" -> Integer.parseInt(v);
+                        default -> throw new OptionException(" --active-mtu must be 256, 512, 1024, 2048 or 4096, got '"
+                                + v + "'");
+                    };
+                    break;
+                }
+                case "--psn-seed": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        seed = Long.decode(v);
+                    } catch (NumberFormatException e) {
+                        throw new OptionException(" --psn-seed wants an integer, got '" + v + "'");
+                    }
+                    break;
+                }
+                default:
+                    rest.add(a);
+            }
+        }
+        if (udpGiven && inProcessGiven) {
+            throw new OptionException(" --udp-frame and --in-process are two different data paths; choose one");
+        }
+        if (udpGiven) {
+            path = DataPath.UDP_FRAME;
+            if (lport == rport && isLoopback(host)) {
+                throw new OptionException(" --udp-frame: LPORT and RPORT are both " + lport
+                        + " on this host; the NIC would talk to itself");
+            }
+        } else if (inProcessGiven) {
+            path = DataPath.IN_PROCESS;
+            if (ip != null || mac != null) {
+                throw new OptionException(" --ip and --mac are for one side of a test; --in-process runs both sides"
+                        + " with the default addresses");
+            }
+        }
+        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed), rest.toArray(new String[0]));
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static String value(String[] args, int i, String name) {
+        if (i >= args.length) {
+            throw new OptionException(" " + name + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int port(String text, String whole, boolean remote) {
+        int p;
+        try {
+            p = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new OptionException(" --udp-frame: '" + text + "' in '" + whole + "' is not a UDP port");
+        }
+        if (p < (remote ? 1 : 0) || p > 65535) {
+            throw new OptionException(" --udp-frame: " + (remote ? "RPORT" : "LPORT") + " must be "
+                    + (remote ? "1" : "0") + "..65535, got " + p);
+        }
+        return p;
+    }
+
+    private static String checkIpv4(String v) {
+        var m = IPV4.matcher(v);
+        if (!m.matches()) {
+            throw new OptionException(" --ip wants an IPv4 address like 10.77.0.1, got '" + v + "'");
+        }
+        for (int g = 1; g <= 4; g++) {
+            if (Integer.parseInt(m.group(g)) > 255) {
+                throw new OptionException(" --ip wants an IPv4 address like 10.77.0.1, got '" + v + "'");
+            }
+        }
+        int first = Integer.parseInt(m.group(1));
+        if (first == 0 || first >= 224 || first == 127) {
+            throw new OptionException(" --ip must be a unicast host address (not 0/8, 127/8 or multicast), got '"
+                    + v + "'");
+        }
+        return v;
+    }
+}

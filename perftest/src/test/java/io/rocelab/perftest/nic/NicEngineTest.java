@@ -1,0 +1,149 @@
+package io.rocelab.perftest.nic;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.nic.NicCounter;
+import io.rocelab.perftest.TestKind;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The tools end to end on two soft NICs in one JVM: perftest's session and TCP exchange, the NIC
+ * engine, an in-process link. Each test checks the printed table, the memory the traffic left,
+ * and the NIC counters.
+ */
+@Timeout(120)
+class NicEngineTest {
+
+    private static void ok(NicSessions p) {
+        assertEquals(0, p.client.status, "client " + p.client);
+        assertEquals(0, p.server.status, "server " + p.server);
+    }
+
+    private static NicSessions.BwLine onlyBwLine(NicSessions.Side side) {
+        List<NicSessions.BwLine> lines = NicSessions.BwLine.all(side.out());
+        assertEquals(1, lines.size(), side.toString());
+        return lines.get(0);
+    }
+
+    private static byte[] slice(byte[] b, int from, int len) {
+        return Arrays.copyOfRange(b, from, from + len);
+    }
+
+    @Test
+    void writeBandwidth() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-s", "4096", "-n", "200");
+        ok(p);
+        String out = p.client.out();
+        assertTrue(out.contains("RDMA_Write BW Test"), out);
+        assertTrue(out.contains("Device         : rocelab0"), out);
+        assertTrue(out.contains("#bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"), out);
+        NicSessions.BwLine line = onlyBwLine(p.client);
+        assertEquals(4096, line.size());
+        assertEquals(200, line.iterations());
+        assertTrue(line.average() > 0 && line.peak() >= line.average() * 0.5, out);
+        assertTrue(line.rate() > 0, out);
+        // the server prints the client's report
+        assertEquals(200, onlyBwLine(p.server).iterations());
+        // the last message's bytes are where the client's key record said to put them
+        byte[] sent = slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(0), 4096);
+        assertArrayEquals(sent, slice(p.server.engine.buffer(), p.server.engine.remoteSlotOffset(0), 4096));
+        // 4096-byte messages at MTU 4096: one request packet each, ACKs back
+        long sent0 = p.client.engine.nic().counters().get(NicCounter.SENT_PKTS);
+        assertTrue(sent0 >= 200, "sent_pkts " + sent0);
+        assertTrue(p.server.engine.nic().counters().get(NicCounter.RCVD_PKTS) >= 200);
+        assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
+    }
+
+    @Test
+    void writeBandwidthOnTwoQpsWithSmallMtu() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-s", "65536", "-n", "40", "-q", "2", "-m", "1024");
+        ok(p);
+        NicSessions.BwLine line = onlyBwLine(p.client);
+        assertEquals(65536, line.size());
+        assertEquals(80, line.iterations());
+        assertTrue(p.client.out().contains("Mtu             : 1024[B]"), p.client.out());
+        for (int qp = 0; qp < 2; qp++) {
+            assertArrayEquals(slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(qp), 65536),
+                    slice(p.server.engine.buffer(), p.server.engine.remoteSlotOffset(qp), 65536), "QP " + qp);
+        }
+        // 64 packets per message at MTU 1024
+        assertTrue(p.client.engine.nic().counters().get(NicCounter.SENT_PKTS) >= 80 * 64);
+    }
+
+    @Test
+    void readBandwidth() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.READ_BW, "-s", "4096", "-n", "200");
+        ok(p);
+        assertTrue(p.client.out().contains("RDMA_Read BW Test"), p.client.out());
+        NicSessions.BwLine line = onlyBwLine(p.client);
+        assertEquals(200, line.iterations());
+        assertTrue(line.average() > 0);
+        assertArrayEquals(slice(p.server.engine.buffer(), p.server.engine.remoteSlotOffset(0), 4096),
+                slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(0), 4096));
+    }
+
+    @Test
+    void sendBandwidth() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.SEND_BW, "-s", "4096", "-n", "200");
+        ok(p);
+        assertTrue(p.client.out().contains("Send BW Test"), p.client.out());
+        NicSessions.BwLine client = onlyBwLine(p.client);
+        NicSessions.BwLine server = onlyBwLine(p.server);
+        assertEquals(200, client.iterations());
+        assertEquals(200, server.iterations());
+        assertTrue(client.average() > 0 && server.average() > 0);
+        assertArrayEquals(slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(0), 4096),
+                slice(p.server.engine.buffer(), p.server.engine.remoteSlotOffset(0), 4096));
+        assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_RNR_EXCEEDED_ERR));
+    }
+
+    @Test
+    void atomicBandwidth() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.ATOMIC_BW, "-n", "200");
+        ok(p);
+        assertTrue(p.client.out().contains("Atomic FETCH_AND_ADD BW Test"), p.client.out());
+        NicSessions.BwLine line = onlyBwLine(p.client);
+        assertEquals(8, line.size());
+        assertEquals(200, line.iterations());
+        // every fetch-and-add added 1; the last one returned the value before it
+        long target = p.server.engine.wordAt(p.server.engine.remoteSlotOffset(0));
+        long returned = p.client.engine.wordAt(p.client.engine.localSlotOffset(0));
+        assertEquals(returned + 1, target);
+    }
+
+    @Test
+    void writeLatency() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.WRITE_LAT, "-s", "64", "-n", "100");
+        ok(p);
+        for (NicSessions.Side side : List.of(p.client, p.server)) {
+            assertTrue(side.out().contains("RDMA_Write Latency Test"), side.out());
+            List<NicSessions.LatLine> lines = NicSessions.LatLine.all(side.out());
+            assertEquals(1, lines.size(), side.out());
+            NicSessions.LatLine l = lines.get(0);
+            assertEquals(64, l.size());
+            assertEquals(100, l.iterations());
+            double min = l.stats()[0];
+            double max = l.stats()[1];
+            assertTrue(min > 0 && max >= min, side.out());
+            // the last byte of each side's buffer holds the peer's last iteration number
+            assertEquals(100, side.engine.buffer()[side.engine.remoteSlotOffset(0) + 63]);
+        }
+    }
+
+    @Test
+    void otherLatencyTools() throws Exception {
+        for (TestKind kind : List.of(TestKind.SEND_LAT, TestKind.READ_LAT, TestKind.ATOMIC_LAT)) {
+            NicSessions p = NicSessions.run(kind, "-n", "50");
+            ok(p);
+            List<NicSessions.LatLine> lines = NicSessions.LatLine.all(p.client.out());
+            assertEquals(1, lines.size(), kind + " " + p.client);
+            assertEquals(50, lines.get(0).iterations());
+            assertTrue(lines.get(0).stats()[0] > 0);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.rocelab.perftest.nic;
+
+import io.rocelab.perftest.PerftestTool;
+import io.rocelab.perftest.TestKind;
+import io.rocelab.perftest.cli.PerftestOptions;
+import io.rocelab.perftest.oob.OobServer;
+import io.rocelab.perftest.run.PerftestSession;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A server and a client session of one tool in this JVM, each on its own soft NIC, the NICs joined
+ * by an in-process link, the perftest exchange over TCP on 127.0.0.1.
+ */
+final class NicSessions {
+    /** One side: its engine (kept after the run for its memory and counters), output and status. */
+    static final class Side {
+        NicEngine engine;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = -1;
+
+        String out() {
+            return out.toString(StandardCharsets.UTF_8);
+        }
+
+        String err() {
+            return err.toString(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String toString() {
+            return "status " + status + "\n--- out\n" + out() + "--- err\n" + err();
+        }
+    }
+
+    final Side server = new Side();
+    final Side client = new Side();
+
+    static PerftestOptions options(TestKind kind, List<String> args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PerftestTool.Parsed p = PerftestTool.parse(kind, args.toArray(new String[0]),
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        if (p.options() == null) {
+            throw new AssertionError("refused: " + err);
+        }
+        return p.options();
+    }
+
+    /** Runs both sides to the end; {@code args} are the shared flags (the client adds the host). */
+    static NicSessions run(TestKind kind, String... args) throws Exception {
+        NicSessions pair = new NicSessions();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (InProcessFabric fabric = InProcessFabric.create();
+             OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            NicEngineFactory engines = NicEngineFactory.inProcess(fabric);
+            PerftestOptions serverOptions = options(kind, List.of(args));
+            List<String> clientArgs = new ArrayList<>(List.of(args));
+            clientArgs.add("127.0.0.1");
+            clientArgs.add("-p");
+            clientArgs.add(String.valueOf(listener.port()));
+            PerftestOptions clientOptions = options(kind, clientArgs);
+            pair.server.engine = engines.create(serverOptions);
+            pair.client.engine = engines.create(clientOptions);
+            Future<Integer> s = pool.submit(() -> session(pair.server, serverOptions).listener(listener).run());
+            Future<Integer> c = pool.submit(() -> session(pair.client, clientOptions).run());
+            pair.client.status = c.get(90, TimeUnit.SECONDS);
+            pair.server.status = s.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        return pair;
+    }
+
+    private static PerftestSession session(Side side, PerftestOptions options) {
+        return new PerftestSession(options, side.engine, new PrintStream(side.out, true, StandardCharsets.UTF_8),
+                new PrintStream(side.err, true, StandardCharsets.UTF_8), Duration.ofSeconds(30));
+    }
+
+    /** A result line of a BW table: size, iterations, peak, average, message rate. */
+    record BwLine(long size, long iterations, double peak, double average, double rate) {
+        private static final Pattern LINE = Pattern.compile(
+                "(?m)^ (\\d+)\\s+(\\d+)\\s+(-?[0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+
+        static List<BwLine> all(String out) {
+            List<BwLine> lines = new ArrayList<>();
+            Matcher m = LINE.matcher(out);
+            while (m.find()) {
+                lines.add(new BwLine(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                        Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5))));
+            }
+            return lines;
+        }
+    }
+
+    /** A result line of a LAT table: size, iterations, then the seven statistics in microseconds. */
+    record LatLine(long size, long iterations, double[] stats) {
+        private static final Pattern LINE = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)((?:\\s+[0-9.]+){7})\\s*$");
+
+        static List<LatLine> all(String out) {
+            List<LatLine> lines = new ArrayList<>();
+            Matcher m = LINE.matcher(out);
+            while (m.find()) {
+                String[] f = m.group(3).trim().split("\\s+");
+                double[] stats = new double[f.length];
+                for (int i = 0; i < f.length; i++) {
+                    stats[i] = Double.parseDouble(f[i]);
+                }
+                lines.add(new LatLine(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), stats));
+            }
+            return lines;
+        }
+    }
+}
