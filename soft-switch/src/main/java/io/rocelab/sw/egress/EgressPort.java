@@ -40,6 +40,10 @@ public final class EgressPort implements EtsScheduler.Queues {
     private final long[] pausedUntil = new long[8];
     private final long[] lastPauseRx = {Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2,
         Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2};
+    /** Latest {@code pausedUntil} of any priority: before it nothing is paused and no loop is needed. */
+    private long pauseHorizon = Long.MIN_VALUE;
+    /** Per queue, the priorities (bit p) whose traffic class maps to it (SONiC {@code TC_TO_QUEUE_MAP}). */
+    private final int[] queuePriorities = new int[8];
     private final boolean[] ignorePause = new boolean[8];
     private final boolean[] dropAll = new boolean[8];
     private final Runnable wakeup = this::pump;
@@ -47,6 +51,8 @@ public final class EgressPort implements EtsScheduler.Queues {
     private FramePort port;
     private long txFreeAtPicos;
     private long wakeupAt = Long.MAX_VALUE;
+    /** The time of the pump in progress: one scheduling decision reads the clock once, not per queue. */
+    private long pickNow;
 
     /**
      * @param index     port number
@@ -65,6 +71,9 @@ public final class EgressPort implements EtsScheduler.Queues {
         this.counters = counters;
         this.ets = new EtsScheduler(config.queues());
         this.picosPerByte = 8_000_000_000_000L / config.speedBitsPerSecond();
+        for (int p = 0; p < 8; p++) {
+            queuePriorities[config.tcToQueue()[p]] |= 1 << p;
+        }
         for (int q = 0; q < 8; q++) {
             queues[q] = new PacketQueue();
             if (config.queues()[q].wred() != null) {
@@ -133,6 +142,7 @@ public final class EgressPort implements EtsScheduler.Queues {
                 counters.rxPfc[p]++;
                 int quanta = Pfc.quanta(frame, pfcOffset, p);
                 pausedUntil[p] = quanta == 0 ? now : now + Pfc.quantaToNanos(quanta, config.speedBitsPerSecond());
+                pauseHorizon = Math.max(pauseHorizon, pausedUntil[p]);
                 if (quanta != 0) {
                     lastPauseRx[p] = now;
                 }
@@ -148,8 +158,12 @@ public final class EgressPort implements EtsScheduler.Queues {
 
     /** @return true if queue {@code q} is held by a received pause (whether or not it is obeyed) */
     public boolean queuePausedByPeer(int q, long now) {
+        if (now >= pauseHorizon) {
+            return false;
+        }
+        int mask = queuePriorities[q];
         for (int p = 0; p < 8; p++) {
-            if (config.tcToQueue()[p] == q && pausedUntil[p] > now) {
+            if ((mask & (1 << p)) != 0 && pausedUntil[p] > now) {
                 return true;
             }
         }
@@ -207,7 +221,7 @@ public final class EgressPort implements EtsScheduler.Queues {
 
     @Override
     public boolean eligible(int q) {
-        return !queues[q].isEmpty() && !queuePaused(q, scheduler.nanoTime());
+        return !queues[q].isEmpty() && !queuePaused(q, pickNow);
     }
 
     @Override
@@ -220,7 +234,10 @@ public final class EgressPort implements EtsScheduler.Queues {
         return queues[q].isEmpty();
     }
 
-    /** Sends frames while the transmitter is free; otherwise arms one wakeup. */
+    /**
+     * Sends frames while the transmitter is free; otherwise, if anything waits, arms one wakeup for
+     * when it frees. An idle port arms nothing: the next enqueue, PFC frame or control frame pumps.
+     */
     public void pump() {
         if (port == null) {
             return;
@@ -232,13 +249,16 @@ public final class EgressPort implements EtsScheduler.Queues {
         while (true) {
             long freeAt = Math.max((txFreeAtPicos + 999) / 1000, linkIdleAt());
             if (freeAt > now) {
-                arm(freeAt);
+                if (!control.isEmpty() || anyQueued()) {
+                    arm(freeAt);
+                }
                 return;
             }
             if (!control.isEmpty()) {
                 transmit(control.poll(), controlComments.poll(), now);
                 continue;
             }
+            pickNow = now;
             int q = ets.pick(this);
             if (q < 0) {
                 long resume = earliestResume(now);
@@ -288,6 +308,15 @@ public final class EgressPort implements EtsScheduler.Queues {
         counters.txBytes += len;
         hooks.transmitting(index, frame, comment);
         port.send(frame);
+    }
+
+    private boolean anyQueued() {
+        for (PacketQueue q : queues) {
+            if (!q.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long linkIdleAt() {

@@ -1,9 +1,8 @@
 package io.rocelab.sw.forward;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * The L2 forwarding database: source MACs learned per port, aged out after the configured time
@@ -12,7 +11,7 @@ import java.util.Map;
  */
 public final class FdbTable {
     private final long agingNanos;
-    private final Map<Long, long[]> entries = new HashMap<>();
+    private final Long2ObjectHashMap<long[]> entries = new Long2ObjectHashMap<>();
 
     /** @param agingNanos an entry not refreshed for this long is forgotten; 0 = never */
     public FdbTable(long agingNanos) {
@@ -51,11 +50,14 @@ public final class FdbTable {
     /** @return live entries as {mac, port}, for {@code show mac} */
     public List<long[]> entries(long now) {
         List<long[]> out = new ArrayList<>();
-        entries.forEach((mac, e) -> {
+        Long2ObjectHashMap<long[]>.EntryIterator it = entries.entrySet().iterator();
+        while (it.hasNext()) {
+            it.next();
+            long[] e = it.getValue();
             if (agingNanos == 0 || now - e[1] < agingNanos) {
-                out.add(new long[] {mac, e[0]});
+                out.add(new long[] {it.getLongKey(), e[0]});
             }
-        });
+        }
         return out;
     }
 }
