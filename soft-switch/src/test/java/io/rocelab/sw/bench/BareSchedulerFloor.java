@@ -1,0 +1,36 @@
+package io.rocelab.sw.bench;
+
+import io.rocelab.fabric.time.VirtualTimeScheduler;
+
+/**
+ * The floor for virtual-time simulation (DESIGN §9): events per second of the bare
+ * {@link VirtualTimeScheduler} with as many pending events as the measured scenario keeps, each
+ * event doing nothing but schedule its successor (distinct delays, so the heap really reorders).
+ */
+final class BareSchedulerFloor {
+    private BareSchedulerFloor() {
+    }
+
+    /** @return events per wall-clock second over at least {@code wallNanos} */
+    static double eventsPerSecond(int pending, long wallNanos) {
+        VirtualTimeScheduler s = new VirtualTimeScheduler();
+        for (int i = 0; i < pending; i++) {
+            long delay = 50 + 7L * i;
+            s.scheduleUncancellable(delay, new Runnable() {
+                @Override
+                public void run() {
+                    s.scheduleUncancellable(delay, this);
+                }
+            });
+        }
+        s.run(2_000_000);
+        long events0 = s.eventsExecuted();
+        long start = System.nanoTime();
+        long elapsed;
+        do {
+            s.run(1_000_000);
+            elapsed = System.nanoTime() - start;
+        } while (elapsed < wallNanos);
+        return (s.eventsExecuted() - events0) * 1e9 / elapsed;
+    }
+}
