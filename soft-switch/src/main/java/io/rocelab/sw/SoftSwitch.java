@@ -30,13 +30,15 @@ import io.rocelab.sw.pipeline.ParseStage;
 import io.rocelab.sw.stats.PortCounters;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * A software datacenter switch configured for RoCE: parse, classify, forward, buffer admission
  * (MMU with PFC), egress queues, WRED/ECN at dequeue, ETS scheduling and a line-rate shaper per
- * port, plus the PFC watchdog, SONiC-shaped counters and a capture tap.
+ * port, plus the PFC watchdog, SONiC-shaped counters and capture taps (pcapng of the whole switch,
+ * classic pcap per port).
  *
  * <p>Threading: one owner, the {@link Scheduler} given here. Attach ports whose owner is the same
  * scheduler (an {@code InProcessLink} built on it, or a {@code UdpFramePort} on its event loop):
@@ -59,7 +61,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final PfcWatchdog watchdog;
     private final FdbTable fdb;
     private final FramePort[] ports;
-    private SwitchCapture capture;
+    private SwitchCapture[] taps = new SwitchCapture[0];
 
     /**
      * @param config    a validated configuration
@@ -119,18 +121,40 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     }
 
     /**
-     * Taps every port into a capture (pcapng: one interface per port, in port order).
+     * Taps every port into a capture (pcapng: one interface per port, in port order, decisions as
+     * packet comments). Call on the owner thread (or before it runs); taps add up.
      *
      * @throws IOException if the interfaces cannot be written
      */
-    public void capture(CaptureWriter writer, long epochOffsetNanos) throws IOException {
+    public SwitchCapture capture(CaptureWriter writer, long epochOffsetNanos) throws IOException {
         List<String> names = new ArrayList<>();
         long[] speeds = new long[portConfigs.length];
         for (int i = 0; i < portConfigs.length; i++) {
             names.add(config.hostname() + ":" + portConfigs[i].name());
             speeds[i] = portConfigs[i].speedBitsPerSecond();
         }
-        capture = new SwitchCapture(writer, names, speeds, epochOffsetNanos);
+        return addTap(SwitchCapture.wholeSwitch(writer, names, speeds, epochOffsetNanos));
+    }
+
+    /**
+     * Taps one port into a classic pcap: what crossed its wire, both directions, as a capture on
+     * the cable would show. Call on the owner thread (or before it runs); taps add up.
+     *
+     * @param name   the configured port name
+     * @param writer usually a {@code PcapWriter} (the tap does not close it)
+     * @throws IOException if the interface cannot be written
+     */
+    public SwitchCapture capturePort(String name, CaptureWriter writer, long epochOffsetNanos) throws IOException {
+        int i = port(name);
+        return addTap(SwitchCapture.onePort(writer, i, portConfigs.length, config.hostname() + ":" + name,
+            portConfigs[i].speedBitsPerSecond(), epochOffsetNanos));
+    }
+
+    private SwitchCapture addTap(SwitchCapture tap) {
+        SwitchCapture[] t = Arrays.copyOf(taps, taps.length + 1);
+        t[taps.length] = tap;
+        taps = t;
+        return tap;
     }
 
     @Override
@@ -139,8 +163,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         PortCounters c = counters[in];
         c.rxFrames++;
         c.rxBytes += frame.readableBytes();
-        if (capture != null) {
-            capture.record(in, now, frame, null, false);
+        for (SwitchCapture tap : taps) {
+            tap.record(in, now, frame, null, false);
         }
         PacketContext ctx = contexts.acquire();
         ctx.frame = frame;
@@ -261,9 +285,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             counters[ctx.egressPort].queueDropPackets[ctx.queue]++;
             counters[ctx.egressPort].queueDropBytes[ctx.queue] += ctx.length;
         }
-        if (capture != null) {
-            capture.record(ctx.egressPort >= 0 ? ctx.egressPort : ctx.ingressPort, scheduler.nanoTime(), ctx.frame,
-                reason.comment(), ctx.egressPort >= 0);
+        for (SwitchCapture tap : taps) {
+            tap.record(ctx.egressPort >= 0 ? ctx.egressPort : ctx.ingressPort, scheduler.nanoTime(), ctx.frame,
+                reason.comment(), ctx.egressPort >= 0, false);
         }
         ctx.frame.release();
         contexts.release(ctx);
@@ -271,8 +295,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     @Override
     public void transmitting(int port, ByteBuf frame, String comment) {
-        if (capture != null) {
-            capture.record(port, scheduler.nanoTime(), frame, comment, true);
+        for (SwitchCapture tap : taps) {
+            tap.record(port, scheduler.nanoTime(), frame, comment, true);
         }
     }
 
