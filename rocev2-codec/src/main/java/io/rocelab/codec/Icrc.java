@@ -27,13 +27,57 @@ public final class Icrc {
     private final CRC32 crc = new CRC32();
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.LENGTH + Bth.LENGTH];
 
-    /** The ICRC the frame should carry; the frame must be a parsed RoCEv2 frame. */
+    /**
+     * The ICRC the frame should carry; the frame must be a parsed RoCEv2 frame.
+     *
+     * <p>When nobody else holds the buffer (reference count 1, writable) the masked fields and the
+     * LRH stand-in are written into the frame itself for one CRC pass over the whole covered
+     * region, and put back before this returns: that saves the copy of the headers and a second
+     * CRC call per frame. Otherwise the headers are masked in a copy.
+     */
     public int compute(ParsedFrame f) {
         if (f.udpOffset() < 0) {
             throw new IllegalArgumentException("ICRC needs the IP and UDP headers: parse a whole frame");
         }
-        return compute(f.buffer(), f.l3Offset(), f.ipVersion(), f.ipHeaderLength(), f.buffer(), f.udpOffset(),
-                f.bthOffset(), f.icrcOffset());
+        ByteBuf b = f.buffer();
+        if (f.l3Offset() - f.start() >= LRH_STANDIN && b.refCnt() == 1 && !b.isReadOnly()) {
+            return computeInPlace(b, f.l3Offset(), f.ipVersion(), f.udpOffset(), f.bthOffset(), f.icrcOffset());
+        }
+        return compute(b, f.l3Offset(), f.ipVersion(), f.ipHeaderLength(), b, f.udpOffset(), f.bthOffset(),
+                f.icrcOffset());
+    }
+
+    /** Masks in place, runs one CRC over [l3 - 8, icrc), restores every byte it touched. */
+    private int computeInPlace(ByteBuf b, int l3, int ipVersion, int udp, int bth, int icrcOffset) {
+        int from = l3 - LRH_STANDIN;
+        long lrh = b.getLong(from);
+        int word0 = b.getInt(l3);
+        int word1 = b.getInt(l3 + 4);
+        int word2 = b.getInt(l3 + 8);
+        short udpChecksum = b.getShort(udp + Udp.CHECKSUM);
+        byte fecnBecn = b.getByte(bth + Bth.FECN_BECN);
+        try {
+            b.setLong(from, -1L);
+            if (ipVersion == 4) {
+                b.setInt(l3, word0 | 0x00FF0000); // TOS
+                b.setInt(l3 + 8, word2 | 0xFF00FFFF); // TTL and header checksum
+            } else {
+                b.setInt(l3, word0 | 0x0FFFFFFF); // traffic class and flow label
+                b.setInt(l3 + 4, word1 | 0xFF); // hop limit
+            }
+            b.setShort(udp + Udp.CHECKSUM, 0xFFFF);
+            b.setByte(bth + Bth.FECN_BECN, 0xFF);
+            crc.reset();
+            update(b, from, icrcOffset - from);
+            return (int) crc.getValue();
+        } finally {
+            b.setLong(from, lrh);
+            b.setInt(l3, word0);
+            b.setInt(l3 + 4, word1);
+            b.setInt(l3 + 8, word2);
+            b.setShort(udp + Udp.CHECKSUM, udpChecksum);
+            b.setByte(bth + Bth.FECN_BECN, fecnBecn);
+        }
     }
 
     /** Whether the ICRC carried by the frame is right. */

@@ -1,5 +1,6 @@
 package io.rocelab.codec;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -85,6 +86,32 @@ class IcrcTest {
             assertEquals(3, f.ecn(), "CE");
             assertEquals(46, f.dscp());
             assertTrue(icrc.verify(f), "masked fields are outside the ICRC");
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** The in-place path (sole owner) and the copying path (shared buffer) agree and leave the frame as it was. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("vectors")
+    void inPlaceAndCopyingPathsAgreeAndRestoreTheFrame(Vector v) {
+        ByteBuf buf = io.netty.buffer.PooledByteBufAllocator.DEFAULT.directBuffer().writeBytes(v.frame());
+        try {
+            ParsedFrame f = new ParsedFrame();
+            assertNull(f.parse(buf));
+            int soleOwner = icrc.compute(f);
+            assertArrayEquals(v.frame(), io.netty.buffer.ByteBufUtil.getBytes(buf), "frame restored");
+            buf.retain();
+            int shared = icrc.compute(f);
+            buf.release();
+            ByteBuf readOnly = buf.asReadOnly();
+            ParsedFrame g = new ParsedFrame();
+            assertNull(g.parse(readOnly));
+            int fromReadOnly = icrc.compute(g);
+            assertEquals(v.json().get("icrc_crc32").asLong(), Integer.toUnsignedLong(soleOwner));
+            assertEquals(soleOwner, shared);
+            assertEquals(soleOwner, fromReadOnly);
+            assertArrayEquals(v.frame(), io.netty.buffer.ByteBufUtil.getBytes(buf), "frame unchanged");
         } finally {
             buf.release();
         }
