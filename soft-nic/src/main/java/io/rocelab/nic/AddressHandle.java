@@ -2,16 +2,15 @@ package io.rocelab.nic;
 
 /**
  * Where a packet goes ({@code struct ibv_ah_attr} with a GRH, the only form RoCEv2 has): the
- * destination GID, our source GID index, hop limit and traffic class. The destination MAC is
- * resolved by ARP unless given ({@code destMac} &lt; 0 means "resolve").
+ * destination GID (IPv4-mapped or IPv6), our source GID index (of the same family), hop limit and
+ * traffic class. The destination MAC is resolved by ARP or IPv6 neighbour discovery unless given
+ * ({@code destMac} &lt; 0 means "resolve"). As with rxe, the hop limit on the wire is the route's
+ * (64), not this one: ib_core overwrites it for RoCE (see {@link Route}).
  */
 public record AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int trafficClass, long destMac) {
     public AddressHandle {
         if (destGid == null) {
             throw new IllegalArgumentException("destGid must not be null");
-        }
-        if (!destGid.isIpv4Mapped()) {
-            throw new IllegalArgumentException("destGid: only IPv4-mapped GIDs are supported: " + destGid);
         }
         if (hopLimit < 0 || hopLimit > 255) {
             throw new IllegalArgumentException("hopLimit must be 0..255: " + hopLimit);
@@ -19,6 +18,16 @@ public record AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int traffi
         if (trafficClass < 0 || trafficClass > 255) {
             throw new IllegalArgumentException("trafficClass must be 0..255: " + trafficClass);
         }
+    }
+
+    /** To an IPv6 peer from our GID {@code sgidIndex}, MAC resolved by neighbour discovery, traffic class 0. */
+    public static AddressHandle ipv6(Gid destGid, int sgidIndex) {
+        return new AddressHandle(destGid, sgidIndex, 64, 0, -1);
+    }
+
+    /** The same, with traffic class {@code tc} (DSCP &lt;&lt; 2 | ECN). */
+    public AddressHandle withTrafficClass(int tc) {
+        return new AddressHandle(destGid, sgidIndex, hopLimit, tc, destMac);
     }
 
     /** To an IPv4 peer, MAC resolved by ARP, TTL 64 and traffic class 0 like rxe. */

@@ -5,13 +5,64 @@ import java.util.HexFormat;
 
 /**
  * A 128-bit GID. RoCEv2 GIDs are IP addresses (IBA Annex A17.8): an IPv4 address appears as the
- * IPv4-mapped IPv6 address {@code ::ffff:a.b.c.d}, as in Linux's GID table.
+ * IPv4-mapped IPv6 address {@code ::ffff:a.b.c.d}, an IPv6 address as itself, as in Linux's GID
+ * table. Immutable; the two halves and the hash are computed once, so a GID can key the
+ * neighbour table and be compared with a received header without allocating.
  */
 public final class Gid {
     private final byte[] raw;
+    private final long hi;
+    private final long lo;
+    private final int hash;
 
     private Gid(byte[] raw) {
         this.raw = raw;
+        long h = 0;
+        long l = 0;
+        for (int i = 0; i < 8; i++) {
+            h = (h << 8) | (raw[i] & 0xFF);
+            l = (l << 8) | (raw[i + 8] & 0xFF);
+        }
+        this.hi = h;
+        this.lo = l;
+        this.hash = Arrays.hashCode(raw);
+    }
+
+    /** An IPv6 address as a GID, from its text ({@code fd00:77::10}). */
+    public static Gid ipv6(String address) {
+        return new Gid(io.rocelab.codec.header.Ipv6.parse(address));
+    }
+
+    /** The GID in the 16 bytes at {@code off} of {@code b} (an IPv6 address in a header). */
+    static Gid read(io.netty.buffer.ByteBuf b, int off) {
+        byte[] r = new byte[16];
+        b.getBytes(off, r);
+        return new Gid(r);
+    }
+
+    /** Whether the 16 bytes at {@code off} of {@code b} are this GID. */
+    boolean matches(io.netty.buffer.ByteBuf b, int off) {
+        return b.getLong(off) == hi && b.getLong(off + 8) == lo;
+    }
+
+    /** {@code fe80::/10}: a link-local IPv6 address (RFC 4291 2.5.6). */
+    public boolean isLinkLocal() {
+        return raw[0] == (byte) 0xFE && (raw[1] & 0xC0) == 0x80;
+    }
+
+    /** {@code ff00::/8}. */
+    public boolean isMulticast() {
+        return raw[0] == (byte) 0xFF;
+    }
+
+    /** {@code ::}. */
+    public boolean isUnspecified() {
+        return hi == 0 && lo == 0;
+    }
+
+    /** The bytes without a copy, for writing headers; never modified. */
+    byte[] bytes() {
+        return raw;
     }
 
     public static Gid of(byte[] bytes) {
@@ -77,12 +128,12 @@ public final class Gid {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Gid g && Arrays.equals(raw, g.raw);
+        return o instanceof Gid g && g.hi == hi && g.lo == lo;
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(raw);
+        return hash;
     }
 
     /** 32 lowercase hex digits, network order (as {@code ibv_rc_pingpong} prints it). */

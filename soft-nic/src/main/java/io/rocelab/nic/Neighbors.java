@@ -32,11 +32,13 @@ final class Neighbors {
     private final FramePort port;
     private final ByteBufAllocator alloc;
     private final CounterSet<NicCounter> counters;
+    private final L2Framing l2;
     private final Long2LongHashMap table = new Long2LongHashMap(-1L);
     private final Int2ObjectHashMap<ArrayDeque<ByteBuf>> parked = new Int2ObjectHashMap<>();
 
     Neighbors(long mac, int ip, Scheduler scheduler, FramePort port, ByteBufAllocator alloc,
-              CounterSet<NicCounter> counters) {
+              CounterSet<NicCounter> counters, L2Framing l2) {
+        this.l2 = l2;
         this.mac = mac;
         this.ip = ip;
         this.scheduler = scheduler;
@@ -121,8 +123,8 @@ final class Neighbors {
         ByteBuf f = alloc.buffer(Ethernet.MIN_FRAME);
         f.writerIndex(Ethernet.MIN_FRAME);
         f.setZero(0, Ethernet.MIN_FRAME);
-        Ethernet.write(f, 0, ethDst, mac, EtherType.ARP);
-        Arp.write(f, Ethernet.LENGTH, op, mac, ip, targetMac, targetIp);
+        int l3 = l2.write(f, ethDst, EtherType.ARP, 0);
+        Arp.write(f, l3, op, mac, ip, targetMac, targetIp);
         port.send(f);
     }
 

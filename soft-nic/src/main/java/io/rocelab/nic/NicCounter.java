@@ -44,7 +44,17 @@ public enum NicCounter {
     /** ARP requests sent to resolve a peer. */
     ARP_REQUESTS_SENT("arp_requests_sent"),
     /** Frames dropped while waiting for ARP, because the wait list was full. */
-    DROP_ARP_PENDING("drop_arp_pending");
+    DROP_ARP_PENDING("drop_arp_pending"),
+    /** IPv6 neighbour solicitations sent to resolve a peer (RFC 4861). */
+    ND_SOLICITS_SENT("nd_solicits_sent"),
+    /** Neighbour advertisements sent in answer to a solicitation for one of our addresses. */
+    ND_ADVERTS_SENT("nd_adverts_sent"),
+    /** Frames dropped while waiting for neighbour discovery (no answer, or the wait list full). */
+    DROP_ND_PENDING("drop_nd_pending"),
+    /** Frames with a VLAN tag the port is not on (or untagged frames on a VLAN port). */
+    DROP_VLAN("drop_vlan"),
+    /** Completions lost because a CQ was full; the CQ and its QPs went to the error state. */
+    CQ_OVERFLOW("cq_overflow");
 
     private final String rxeName;
 

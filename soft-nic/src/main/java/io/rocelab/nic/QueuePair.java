@@ -30,7 +30,8 @@ public final class QueuePair {
     int pkey = Bth.DEFAULT_PKEY;
     int qkey;
     AddressHandle av;
-    int destIp;
+    /** Where this QP's frames go, from the AV (RTR); null before. */
+    Route route;
     int pathMtu = 1024;
     int timeout;
     int retryCnt;
@@ -128,10 +129,10 @@ public final class QueuePair {
                 case ACCESS_FLAGS -> accessFlags = a.accessFlags;
                 case QKEY -> qkey = a.qkey;
                 case AV -> {
+                    route = Route.of(nic, a.av);
                     av = a.av;
-                    destIp = a.av.destGid().ipv4();
                     if (a.av.destMac() >= 0) {
-                        nic.neighbors.add(destIp, a.av.destMac());
+                        nic.learn(a.av.destGid(), a.av.destMac());
                     }
                 }
                 case PATH_MTU -> pathMtu = Math.min(a.pathMtu, nic.activeMtu());
@@ -249,7 +250,7 @@ public final class QueuePair {
                 at += s.length();
             }
         }
-        return new SendWqe(wr, inline, (int) len);
+        return new SendWqe(wr, inline, (int) len, type == QpType.UD ? Route.of(nic, wr.ah) : null);
     }
 
     /** Posts receive WRs ({@code ibv_post_recv}); they are usable from RESET on (IBA 10.8.2.1 allows INIT+). */

@@ -200,7 +200,7 @@ final class Requester {
         }
         boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, op, se, qp.pkey, qp.destQpn, ackReq, psn, len);
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, se, qp.pkey, qp.destQpn, ackReq, psn, len);
         if (op.hasHeader(ExtHeader.RETH)) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
         }
@@ -211,7 +211,7 @@ final class Requester {
             Ieth.write(b, pw.ext(ExtHeader.IETH), w.invRkey);
         }
         payload(w, b, pw.payloadOffset(), w.offset, len);
-        qp.nic.transmit(qp.destIp, pw.finish());
+        qp.nic.transmit(qp.route, pw.finish());
         psn = Psn.next(psn);
         w.offset += len;
         if (last) {
@@ -253,10 +253,10 @@ final class Requester {
         int remaining = w.length - w.offset;
         int pkts = Math.max(1, (remaining + qp.pathMtu - 1) / qp.pathMtu);
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey, qp.destQpn,
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey, qp.destQpn,
                 true, psn, 0);
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
-        qp.nic.transmit(qp.destIp, pw.finish());
+        qp.nic.transmit(qp.route, pw.finish());
         noAckPkts = 0;
         psn = Psn.add(psn, pkts);
         w.offset = w.length;
@@ -266,11 +266,11 @@ final class Requester {
     private void sendAtomic(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, op, false, qp.pkey, qp.destQpn, true, psn, 0);
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, 0);
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
-        qp.nic.transmit(qp.destIp, pw.finish());
+        qp.nic.transmit(qp.route, pw.finish());
         noAckPkts = 0;
         psn = Psn.next(psn);
         w.offset = w.length;
@@ -281,19 +281,18 @@ final class Requester {
         Opcode op = w.opcode == WrOpcode.SEND_WITH_IMM ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY;
         // IBA 10.2.5: a Q_Key with the high bit set means "use the QP's own Q_Key"
         int qkey = w.remoteQkey < 0 ? qp.qkey : w.remoteQkey;
-        int dstIp = w.ah.destGid().ipv4();
         if (w.ah.destMac() >= 0) {
-            qp.nic.neighbors.add(dstIp, w.ah.destMac());
+            qp.nic.learn(w.ah.destGid(), w.ah.destMac());
         }
         int srcPort = QueuePair.udpSourcePort(qp.qpn, w.remoteQpn);
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(srcPort, dstIp, op, w.solicited, qp.pkey, w.remoteQpn, false, psn, w.length);
+        ByteBuf b = pw.begin(srcPort, w.route, op, w.solicited, qp.pkey, w.remoteQpn, false, psn, w.length);
         Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn);
         if (op.hasHeader(ExtHeader.IMM_DT)) {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
         }
         payload(w, b, pw.payloadOffset(), 0, w.length);
-        qp.nic.transmit(dstIp, pw.finish());
+        qp.nic.transmit(w.route, pw.finish());
         psn = Psn.next(psn);
         w.offset = w.length;
         w.done = true;

@@ -32,6 +32,8 @@ import io.rocelab.codec.ib.Psn;
 final class Responder {
     /** The GRH area at the front of every UD receive buffer (IBA 11.4.1.1, as rdma-core expects). */
     static final int GRH_LENGTH = 40;
+    private static final ByteBuf ZEROS =
+            io.netty.buffer.Unpooled.unreleasableBuffer(io.netty.buffer.Unpooled.wrappedBuffer(new byte[GRH_LENGTH]));
 
     private final QueuePair qp;
     /** Expected PSN. */
@@ -416,12 +418,18 @@ final class Responder {
         return ResponderState.ACKNOWLEDGE;
     }
 
-    /** rdma-core's UD receive buffers start with 40 bytes; for IPv4 the header fills the last 20. */
+    /**
+     * rdma-core's UD receive buffers start with 40 bytes of GRH area (IBA 11.4.1.1); rxe fills it
+     * with the IPv6 header as received, or for IPv4 with 20 zero bytes then the IPv4 header
+     * ({@code union rdma_network_hdr}). Copied straight from the frame, nothing allocated.
+     */
     private void writeGrh(RecvWqe r, RxPacket p) {
-        io.netty.buffer.ByteBuf b = p.buf;
-        byte[] grh = new byte[GRH_LENGTH];
-        b.getBytes(p.ipHeaderOffset, grh, GRH_LENGTH - Ipv4.MIN_LENGTH, Ipv4.MIN_LENGTH);
-        qp.nic.memory.scatter(r.sgl, 0, io.netty.buffer.Unpooled.wrappedBuffer(grh), 0, GRH_LENGTH);
+        if (p.ipVersion == 6) {
+            qp.nic.memory.scatter(r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
+        } else {
+            qp.nic.memory.scatter(r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH);
+            qp.nic.memory.scatter(r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
+        }
     }
 
     private ResponderState duplicate(RxPacket p) {
@@ -477,18 +485,18 @@ final class Responder {
 
     private void sendAck(int syndrome, int psn) {
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, Opcode.RC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false, psn, 0);
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false, psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
-        qp.nic.transmit(qp.destIp, pw.finish());
+        qp.nic.transmit(qp.route, pw.finish());
     }
 
     private void sendAtomicAck(int psn, long orig) {
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.destIp, Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false,
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false,
                 psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
         AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
-        qp.nic.transmit(qp.destIp, pw.finish());
+        qp.nic.transmit(qp.route, pw.finish());
     }
 
     /** READ responses FIRST(AETH) MIDDLE.. LAST(AETH), or ONLY(AETH), from {@code psn} (IBA 9.7.5.1.5). */
@@ -504,14 +512,14 @@ final class Responder {
                     : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                     : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
             PacketWriter pw = qp.nic.writer;
-            ByteBuf b = pw.begin(qp.srcPort, qp.destIp, op, false, qp.pkey, qp.destQpn, false, psn, n);
+            ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, false, psn, n);
             if (op.hasHeader(ExtHeader.AETH)) {
                 Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
             }
             if (n > 0) {
                 b.setBytes(pw.payloadOffset(), mr.buffer(), mr.index(va + sent), n);
             }
-            qp.nic.transmit(qp.destIp, pw.finish());
+            qp.nic.transmit(qp.route, pw.finish());
             sent += n;
             psn = Psn.next(psn);
         } while (sent < len);

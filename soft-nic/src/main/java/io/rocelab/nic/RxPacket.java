@@ -23,6 +23,7 @@ final class RxPacket {
     int payloadOffset;
     int payloadLength;
     int srcIp;
+    int ipVersion;
     int ipHeaderOffset;
 
     void load(ParsedFrame f) {
@@ -37,6 +38,7 @@ final class RxPacket {
         payloadOffset = f.payloadOffset();
         payloadLength = f.payloadLength();
         ipHeaderOffset = f.l3Offset();
+        ipVersion = f.ipVersion();
         srcIp = f.ipVersion() == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
     }
 

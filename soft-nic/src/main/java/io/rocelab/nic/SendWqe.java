@@ -20,6 +20,8 @@ final class SendWqe {
     final long compareAdd;
     final long swap;
     final AddressHandle ah;
+    /** UD: where this WR's datagram goes, resolved at post time. */
+    final Route route;
     final int remoteQpn;
     final int remoteQkey;
     final int length;
@@ -33,7 +35,8 @@ final class SendWqe {
     boolean done;
     WcStatus status = WcStatus.SUCCESS;
 
-    SendWqe(SendWr wr, byte[] inlineData, int length) {
+    SendWqe(SendWr wr, byte[] inlineData, int length, Route route) {
+        this.route = route;
         this.wrId = wr.wrId;
         this.opcode = wr.opcode;
         this.sgl = wr.sgl.clone();

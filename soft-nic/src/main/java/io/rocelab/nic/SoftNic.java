@@ -9,6 +9,7 @@ import io.rocelab.codec.Icrc;
 import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.port.FramePort;
@@ -22,8 +23,8 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**
- * A software RoCEv2 device with one port: MAC, IPv4 address, GID table, and the verbs objects
- * (PD, MR, CQ, QP) that live on it.
+ * A software RoCEv2 device with one port: MAC, IPv4 and IPv6 addresses, GID table, optional VLAN,
+ * and the verbs objects (PD, MR, CQ, SRQ, QP) that live on it.
  *
  * <p>Threading (DESIGN §3): all protocol state is owned by the thread of the injected
  * {@link Scheduler}; received frames and timers run there. User threads reach it through an MPSC
@@ -32,11 +33,16 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  * virtual-time tests). Nothing here reads a wall clock.
  *
  * <p>GID table as Linux builds it for a RoCE netdev (RoCEv2 entries): index 0 the link-local GID
- * from the MAC, index 1 the IPv4-mapped GID of the address.
+ * from the MAC, index 1 the IPv4-mapped GID of the address, then the global IPv6 addresses in the
+ * order given ({@link #GID_INDEX_FIRST_IPV6} on). The port answers ARP for its IPv4 address and
+ * neighbour solicitations for its IPv6 addresses (link-local included), since no kernel owns them
+ * when it sits on raw frames (DESIGN §4).
  */
 public final class SoftNic {
     public static final int GID_INDEX_LINK_LOCAL = 0;
     public static final int GID_INDEX_IPV4 = 1;
+    /** Index of the first global IPv6 address given to the builder. */
+    public static final int GID_INDEX_FIRST_IPV6 = 2;
     /** rxe's first QPN (after QP0/QP1 and the reserved range), as the captures show. */
     public static final int FIRST_QPN = 0x11;
 
@@ -48,6 +54,7 @@ public final class SoftNic {
     private final FramePort port;
     private final ByteBufAllocator alloc;
     private final Gid[] gids;
+    private final L2Framing l2;
     private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
     private final AsyncEvents events = new AsyncEvents();
     private final MpscUnboundedArrayQueue<Runnable> commands = new MpscUnboundedArrayQueue<>(256);
@@ -60,6 +67,7 @@ public final class SoftNic {
     final PacketWriter writer;
     final Memory memory = new Memory(this);
     final Neighbors neighbors;
+    final NeighborDiscovery nd;
     private int nextQpn = FIRST_QPN;
     private int nextMrIndex = 1;
     private int nextHandle = 1;
@@ -74,9 +82,17 @@ public final class SoftNic {
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.port = Objects.requireNonNull(b.port, "port");
         this.alloc = b.alloc;
-        this.gids = new Gid[] {Gid.linkLocal(mac), Gid.ipv4Mapped(ipv4)};
-        this.writer = new PacketWriter(alloc, mac, ipv4, b.firstIpId);
-        this.neighbors = new Neighbors(mac, ipv4, scheduler, port, alloc, counters);
+        java.util.List<Gid> table = new java.util.ArrayList<>();
+        table.add(Gid.linkLocal(mac));
+        table.add(Gid.ipv4Mapped(ipv4));
+        table.addAll(b.ipv6);
+        this.gids = table.toArray(new Gid[0]);
+        java.util.List<Gid> own6 = new java.util.ArrayList<>(b.ipv6);
+        own6.add(0, gids[GID_INDEX_LINK_LOCAL]);
+        this.l2 = new L2Framing(mac, b.vid, b.rocePcp);
+        this.writer = new PacketWriter(alloc, l2, b.firstIpId);
+        this.neighbors = new Neighbors(mac, ipv4, scheduler, port, alloc, counters, l2);
+        this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, scheduler, port, alloc, counters, l2);
         port.setReceiver((p, frame) -> onFrame(frame));
         port.addLinkStateListener((p, up) -> {
             if (!up) {
@@ -117,6 +133,26 @@ public final class SoftNic {
         return gids.length;
     }
 
+    /** The index of {@code gid} in the GID table ({@code ibv_query_gid} in reverse). */
+    public int gidIndex(Gid gid) {
+        for (int i = 0; i < gids.length; i++) {
+            if (gids[i].equals(gid)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("gid not in the table of " + name + ": " + gid);
+    }
+
+    /** The 802.1Q VLAN of the port, or -1 when untagged. */
+    public int vlanId() {
+        return l2.vid();
+    }
+
+    /** The PCP of RoCE frames on a VLAN port. */
+    public int rocePcp() {
+        return l2.rocePcp();
+    }
+
     public CounterSet<NicCounter> counters() {
         return counters;
     }
@@ -146,6 +182,24 @@ public final class SoftNic {
             neighbors.add(peerIpv4, peerMac);
             return null;
         });
+    }
+
+    /** Adds a static IPv6 neighbour entry; neighbour discovery resolves the others. */
+    public void addNeighbor(Gid peerIpv6, long peerMac) {
+        Objects.requireNonNull(peerIpv6, "peerIpv6");
+        call(() -> {
+            learn(peerIpv6, peerMac);
+            return null;
+        });
+    }
+
+    /** Records a known MAC for {@code peer} (owner thread). */
+    void learn(Gid peer, long peerMac) {
+        if (peer.isIpv4Mapped()) {
+            neighbors.add(peer.ipv4(), peerMac);
+        } else {
+            nd.add(peer, peerMac);
+        }
     }
 
     public ProtectionDomain allocPd() {
@@ -303,14 +357,18 @@ public final class SoftNic {
         }
     }
 
-    /** Sends a finished RoCE frame to {@code dstIp} (ARP first if needed). Owner thread. */
-    void transmit(int dstIp, ByteBuf frame) {
+    /** Sends a finished RoCE frame along {@code route} (ARP or neighbour discovery first if needed). Owner thread. */
+    void transmit(Route route, ByteBuf frame) {
         if (closed) {
             frame.release();
             return;
         }
         counters.increment(NicCounter.SENT_PKTS);
-        neighbors.send(dstIp, frame);
+        if (route.ipv6) {
+            nd.send(route.dstGid, frame);
+        } else {
+            neighbors.send(route.dstIpv4, frame);
+        }
     }
 
     /** The receive path (owner thread): parse, check, dispatch to a QP; bad frames are counted and dropped. */
@@ -325,16 +383,28 @@ public final class SoftNic {
                 counters.increment(NicCounter.DROP_MALFORMED);
                 return;
             }
+            if (!l2.accepts(f)) {
+                counters.increment(NicCounter.DROP_VLAN);
+                return;
+            }
             if (f.kind() == FrameKind.ARP) {
                 neighbors.onArp(frame, f.l3Offset());
+                return;
+            }
+            long dst = f.dstMac();
+            boolean ourMac = dst == mac || MacAddress.isMulticast(dst);
+            if (f.kind() == FrameKind.IPV6 && f.l4Protocol() == Icmpv6.NEXT_HEADER) {
+                if (ourMac) {
+                    nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
+                }
                 return;
             }
             if (f.kind() != FrameKind.ROCEV2) {
                 return;
             }
-            long dst = f.dstMac();
-            if ((dst != mac && !MacAddress.isMulticast(dst)) || f.ipVersion() != 4
-                    || Ipv4.dst(frame, f.l3Offset()) != ipv4) {
+            boolean ourIp = f.ipVersion() == 4 ? Ipv4.dst(frame, f.l3Offset()) == ipv4
+                    : nd.isOwn(frame, f.l3Offset() + Ipv6.DST);
+            if (!ourMac || !ourIp) {
                 counters.increment(NicCounter.DROP_NOT_FOR_US);
                 return;
             }
@@ -366,6 +436,7 @@ public final class SoftNic {
         call(() -> {
             closed = true;
             neighbors.releaseAll();
+            nd.releaseAll();
             for (QueuePair qp : qps.values()) {
                 qp.shutdown();
             }
@@ -392,6 +463,9 @@ public final class SoftNic {
         private Scheduler scheduler;
         private FramePort port;
         private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+        private final java.util.List<Gid> ipv6 = new java.util.ArrayList<>();
+        private int vid = L2Framing.NO_VLAN;
+        private int rocePcp;
 
         public Builder name(String n) {
             name = Objects.requireNonNull(n, "name");
@@ -417,6 +491,37 @@ public final class SoftNic {
 
         public Builder ipv4(int address) {
             ipv4 = address;
+            return this;
+        }
+
+        /**
+         * Adds a global IPv6 address (as {@code ip -6 addr add}); each becomes a GID, from
+         * {@link #GID_INDEX_FIRST_IPV6} on, in the order added. The link-local address comes from
+         * the MAC and is always there (GID index 0).
+         */
+        public Builder ipv6(String address) {
+            Gid g = Gid.ipv6(address);
+            if (g.isIpv4Mapped() || g.isMulticast() || g.isUnspecified() || g.isLinkLocal()) {
+                throw new IllegalArgumentException("ipv6 must be a global unicast address: " + address);
+            }
+            ipv6.add(g);
+            return this;
+        }
+
+        /**
+         * Puts the port on 802.1Q VLAN {@code vid}: every frame is tagged, RoCE frames with priority
+         * {@code rocePcp} (3 in the usual lossless RoCE setup with PFC on priority 3), ARP and
+         * neighbour discovery with priority 0; only frames tagged with {@code vid} are accepted.
+         */
+        public Builder vlan(int vlanId, int pcp) {
+            if (vlanId < 1 || vlanId > 4094) {
+                throw new IllegalArgumentException("vlanId must be 1..4094: " + vlanId);
+            }
+            if (pcp < 0 || pcp > 7) {
+                throw new IllegalArgumentException("pcp must be 0..7: " + pcp);
+            }
+            vid = vlanId;
+            rocePcp = pcp;
             return this;
         }
 

@@ -1,0 +1,67 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.header.EtherType;
+import io.rocelab.codec.header.Ethernet;
+import io.rocelab.codec.header.Vlan;
+
+/**
+ * The NIC's Ethernet header: untagged, or one 802.1Q tag when the port sits on a VLAN. Lossless
+ * RoCE setups put RoCE traffic in its own priority (PCP 3 in most PFC configurations) and send
+ * everything else, ARP and neighbour discovery included, at PCP 0 (Linux's default egress QoS
+ * map), so the priority is chosen per frame. The destination MAC is always at offset 0, so it can
+ * be filled in after neighbour resolution whatever the tag.
+ */
+final class L2Framing {
+    /** No VLAN: untagged frames. */
+    static final int NO_VLAN = -1;
+
+    private final long srcMac;
+    private final int vid;
+    private final int rocePcp;
+
+    L2Framing(long srcMac, int vid, int rocePcp) {
+        this.srcMac = srcMac;
+        this.vid = vid;
+        this.rocePcp = rocePcp;
+    }
+
+    /** Bytes before the L3 header: 14, or 18 with a tag. */
+    int length() {
+        return vid == NO_VLAN ? Ethernet.LENGTH : Ethernet.LENGTH + Vlan.LENGTH;
+    }
+
+    int vid() {
+        return vid;
+    }
+
+    /** The PCP of RoCE frames (data, ACKs, CNPs) on a VLAN. */
+    int rocePcp() {
+        return rocePcp;
+    }
+
+    /** Writes the header for {@code etherType} at priority {@code pcp}; returns the L3 offset. */
+    int write(ByteBuf b, long dstMac, int etherType, int pcp) {
+        if (vid == NO_VLAN) {
+            Ethernet.write(b, 0, dstMac, srcMac, etherType);
+            return Ethernet.LENGTH;
+        }
+        Ethernet.write(b, 0, dstMac, srcMac, EtherType.VLAN);
+        // Ethernet.write put the TPID at 12; the TCI and the inner type follow (IEEE 802.1Q 9.6)
+        Vlan.write(b, Ethernet.ETHER_TYPE, EtherType.VLAN, pcp, 0, vid);
+        b.setShort(Ethernet.ETHER_TYPE + Vlan.LENGTH, etherType);
+        return Ethernet.LENGTH + Vlan.LENGTH;
+    }
+
+    /**
+     * Whether a received frame belongs to this port: on a VLAN, exactly one tag with our VID (as a
+     * Linux VLAN device receives); otherwise untagged or priority-tagged (VID 0, IEEE 802.1Q 6.9.1).
+     */
+    boolean accepts(ParsedFrame f) {
+        if (vid == NO_VLAN) {
+            return f.vlanCount() == 0 || f.vlanCount() == 1 && Vlan.vid(f.buffer(), f.vlanOffset(0)) == 0;
+        }
+        return f.vlanCount() == 1 && Vlan.vid(f.buffer(), f.vlanOffset(0)) == vid;
+    }
+}

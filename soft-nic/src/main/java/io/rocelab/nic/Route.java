@@ -1,0 +1,55 @@
+package io.rocelab.nic;
+
+/**
+ * Where a QP's (or a UD WR's) frames go, resolved once from an {@link AddressHandle} when the QP
+ * is connected or the WR is posted, so the data path only reads fields: the IP version, the
+ * destination and source addresses, and the IP header fields rxe uses.
+ *
+ * <p>rxe's choices (rxe_net.c, Linux 6.1): the traffic class is the AH's ({@code grh.traffic_class},
+ * IPv4 TOS or IPv6 traffic class); the hop limit is the route's, 64, for both versions, since ib_core
+ * replaces the AH's hop limit by the route's for RoCE ({@code ib_resolve_eth_dmac}); the IPv6 flow
+ * label is 0 ({@code ip6_flow_hdr(ip6h, prio, 0)}). The reference capture rc_pingpong_ipv6 shows
+ * exactly that: traffic class 0, flow label 0, hop limit 64.
+ */
+final class Route {
+    static final int HOP_LIMIT = 64;
+    static final int FLOW_LABEL = 0;
+
+    final boolean ipv6;
+    final int dstIpv4;
+    final int srcIpv4;
+    final Gid dstGid;
+    final Gid srcGid;
+    final int trafficClass;
+
+    private Route(boolean ipv6, int dstIpv4, int srcIpv4, Gid dstGid, Gid srcGid, int trafficClass) {
+        this.ipv6 = ipv6;
+        this.dstIpv4 = dstIpv4;
+        this.srcIpv4 = srcIpv4;
+        this.dstGid = dstGid;
+        this.srcGid = srcGid;
+        this.trafficClass = trafficClass;
+    }
+
+    /**
+     * The route of {@code ah} from {@code nic}: the source GID (by {@code sgidIndex}) and the
+     * destination GID must be of the same family (IPv4-mapped or IPv6).
+     *
+     * @throws IllegalArgumentException naming the bad field
+     */
+    static Route of(SoftNic nic, AddressHandle ah) {
+        Gid src = nic.gid(ah.sgidIndex());
+        Gid dst = ah.destGid();
+        if (dst.isIpv4Mapped() != src.isIpv4Mapped()) {
+            throw new IllegalArgumentException("sgidIndex " + ah.sgidIndex() + " (" + src + ") and destGid " + dst
+                    + " are not of the same IP version");
+        }
+        if (dst.isMulticast() || dst.isUnspecified()) {
+            throw new IllegalArgumentException("destGid must be a unicast address: " + dst);
+        }
+        if (dst.isIpv4Mapped()) {
+            return new Route(false, dst.ipv4(), src.ipv4(), dst, src, ah.trafficClass());
+        }
+        return new Route(true, 0, 0, dst, src, ah.trafficClass());
+    }
+}
