@@ -1,0 +1,89 @@
+#!/bin/bash
+# boot-vm.sh - boot one Soft-RoCE peer VM under qemu (TCG: no KVM, no root) and run one command.
+#
+# Usage: boot-vm.sh [options] HOST LPORT RPORT [COMMAND]
+#   HOST     1..250: the VM is 10.77.0.HOST/24, fd77::HOST/64, MAC 52:54:00:77:00:<HOST in hex>
+#   LPORT    UDP port on 127.0.0.1 on which qemu receives the VM's incoming frames
+#   RPORT    UDP port on 127.0.0.1 to which qemu sends every frame the VM transmits
+#            (qemu's "-netdev socket,udp=": one datagram = one Ethernet frame, from the destination
+#            MAC on, no FCS). Point two VMs at each other (A: L=x R=y, B: L=y R=x) for a back-to-back
+#            link, or both at a relay / soft switch.
+#   COMMAND  run by the VM's /bin/sh (busybox) in /host once rxe0 is PORT_ACTIVE; default
+#            'ibv_devinfo -v'. Inside the VM, 'gid-index 4' / 'gid-index 6' print the GID index of
+#            the IPv4 / IPv6 address (for -g / -x / --gid-index).
+# Options:
+#   --run DIR      run directory (default $WORK/run/vmHOST), shared into the VM at /host (9p)
+#   --timeout S    hard limit: qemu is killed after S seconds (default 300)
+#   --mem MIB      guest memory (default 384)
+#   --shell        interactive console instead of COMMAND (Ctrl-A X quits qemu)
+# Files in the run directory afterwards:
+#   cmd.sh the command, cmd.out its output, cmd.rc its exit code, console.log the serial console,
+#   qemu.pid qemu's process id (stop a VM with: kill "$(cat DIR/qemu.pid)").
+# Exit code: qemu's (0 after the VM powered off; 137 when the timeout killed it). The command's own
+# exit code is in cmd.rc. Runs in the foreground; start several with & and wait.
+# WORK is $ROCELAB_INTEROP_WORK, default <project>/target/interop; build-initramfs.sh runs first
+# (it returns at once when the image is up to date).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=${ROCELAB_INTEROP_WORK:-$HERE/../target/interop}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+
+usage() { sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+RUN="" TIMEOUT=300 MEM=384 SHELL_MODE=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --run) RUN=$2; shift 2 ;;
+    --timeout) TIMEOUT=$2; shift 2 ;;
+    --mem) MEM=$2; shift 2 ;;
+    --shell) SHELL_MODE=1; shift ;;
+    -h|--help) usage ;;
+    --) shift; break ;;
+    -*) echo "boot-vm: unknown option $1" >&2; usage ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 3 ] || usage
+HOST=$1 LPORT=$2 RPORT=$3
+COMMAND=${4:-ibv_devinfo -v}
+case "$HOST" in ''|*[!0-9]*) echo "boot-vm: HOST must be a number in 1..250" >&2; exit 2 ;; esac
+[ "$HOST" -ge 1 ] && [ "$HOST" -le 250 ] || { echo "boot-vm: HOST must be in 1..250" >&2; exit 2; }
+for p in "$LPORT" "$RPORT"; do
+  case "$p" in ''|*[!0-9]*) echo "boot-vm: bad UDP port '$p'" >&2; exit 2 ;; esac
+done
+
+command -v qemu-system-x86_64 >/dev/null || { echo "boot-vm: qemu-system-x86_64 not installed (interop/install-deps.sh)" >&2; exit 1; }
+"$HERE/build-initramfs.sh" >&2
+# shellcheck disable=SC1091
+. "$WORK/vm.env"
+
+RUN=${RUN:-$WORK/run/vm$HOST}
+mkdir -p "$RUN"
+RUN=$(cd "$RUN" && pwd)
+rm -f "$RUN/cmd.sh" "$RUN/cmd.out" "$RUN/cmd.rc" "$RUN/console.log" "$RUN/qemu.pid"
+
+MAC=$(printf '52:54:00:77:00:%02x' "$HOST")
+APPEND="console=ttyS0 loglevel=4 panic=-1 net.ifnames=0 mitigations=off tsc=unstable"
+APPEND="$APPEND rocelab.name=rxe$HOST rocelab.ip=10.77.0.$HOST/24 rocelab.ip6=fd77::$HOST/64 rocelab.mac=$MAC"
+if [ "$SHELL_MODE" = 1 ]; then
+  APPEND="$APPEND rocelab.shell=1"
+  CONSOLE=(-serial mon:stdio)
+else
+  printf '%s\n' "$COMMAND" > "$RUN/cmd.sh"
+  CONSOLE=(-serial "file:$RUN/console.log")
+fi
+
+echo "boot-vm: host $HOST (10.77.0.$HOST, fd77::$HOST, $MAC) udp 127.0.0.1:$LPORT -> 127.0.0.1:$RPORT," \
+     "run dir $RUN, timeout ${TIMEOUT}s" >&2
+# timeout forwards TERM/INT to qemu and kills it with KILL when the time is up
+exec timeout -s KILL "$TIMEOUT" qemu-system-x86_64 \
+  -accel tcg -cpu qemu64 -smp 1 -m "$MEM" \
+  -nodefaults -no-user-config -display none -no-reboot "${CONSOLE[@]}" \
+  -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio" -append "$APPEND" \
+  -netdev "socket,id=net0,udp=127.0.0.1:$RPORT,localaddr=127.0.0.1:$LPORT" \
+  -device "virtio-net-pci,netdev=net0,mac=$MAC,romfile=" \
+  -fsdev "local,id=fs0,path=$RUN,security_model=none" \
+  -device virtio-9p-pci,fsdev=fs0,mount_tag=host \
+  -pidfile "$RUN/qemu.pid"
