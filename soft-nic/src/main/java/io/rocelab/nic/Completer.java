@@ -58,7 +58,9 @@ final class Completer {
         switch (s) {
             case GET_WQE:
                 wqe = null;
-                for (int i = 0; i < qp.sqNext; i++) {
+                // the oldest unfinished WQE that has packets on the wire; it may be the one still being
+                // sent (sqNext), when a message longer than the PSN window waits for these ACKs to go on
+                for (int i = 0; i < qp.sq.size() && qp.sq.get(i).started; i++) {
                     SendWqe w = qp.sq.get(i);
                     if (!w.done) {
                         wqe = w;
@@ -250,6 +252,7 @@ final class Completer {
             }
             qp.completeSend(w);
         }
+        qp.checkDrained();
     }
 
     /** Starts the local ACK timer if requests are outstanding and it is not running. */

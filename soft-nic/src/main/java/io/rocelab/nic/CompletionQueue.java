@@ -23,7 +23,9 @@ public final class CompletionQueue {
     private static final int DISARMED = 0;
     private static final int NEXT = 1;
     private static final int SOLICITED = 2;
-    private boolean overflowed;
+    private volatile boolean overflowed;
+    /** Told once, on the NIC thread, when the CQ overflows. */
+    private java.util.function.Consumer<CompletionQueue> overflowHandler = cq -> { };
 
     CompletionQueue(int handle, int capacity) {
         this.handle = handle;
@@ -58,9 +60,16 @@ public final class CompletionQueue {
         return size.get();
     }
 
-    /** Whether completions were lost because the CQ was full (verbs: the CQ would go to error). */
+    /**
+     * Whether the CQ overflowed: a completion found it full, was lost, and the CQ went to the error
+     * state; no completion is added after that (IBA 11.4.2.1; rxe raises IB_EVENT_CQ_ERR).
+     */
     public boolean overflowed() {
         return overflowed;
+    }
+
+    void onOverflow(java.util.function.Consumer<CompletionQueue> h) {
+        overflowHandler = h;
     }
 
     public void onNotify(Runnable notifyHandler) {
@@ -83,8 +92,12 @@ public final class CompletionQueue {
 
     /** Called on the NIC thread. */
     void push(WorkCompletion wc, boolean solicited) {
+        if (overflowed) {
+            return;
+        }
         if (size.get() >= capacity) {
             overflowed = true;
+            overflowHandler.accept(this);
             return;
         }
         queue.offer(wc);

@@ -30,10 +30,20 @@ public final class QpAttr {
     int maxDestRdAtomic;
     int minRnrTimer;
     int destQpn;
+    boolean enSqdAsyncNotify;
 
     private QpAttr with(QpAttrMask m) {
         mask.add(m);
         return this;
+    }
+
+    /**
+     * With RTS to SQD: raise {@link AsyncEventType#SQ_DRAINED} once the send queue has drained
+     * ({@code IBV_QP_EN_SQD_ASYNC_NOTIFY}, IBA 11.2.5.2).
+     */
+    public QpAttr enSqdAsyncNotify(boolean notify) {
+        enSqdAsyncNotify = notify;
+        return with(QpAttrMask.EN_SQD_ASYNC_NOTIFY);
     }
 
     public QpAttr state(QpState s) {

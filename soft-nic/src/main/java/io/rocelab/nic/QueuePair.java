@@ -41,6 +41,9 @@ public final class QueuePair {
     int minRnrTimer;
     int destQpn;
     int srcPort;
+    /** In SQD until every WQE started before the transition is complete (IBA 10.3.1.5). */
+    boolean sqDraining;
+    private boolean sqdNotify;
 
     /** Posted, not yet completed send WQEs, oldest first; {@link #sqNext} is the next to transmit. */
     final ArrayList<SendWqe> sq = new ArrayList<>();
@@ -95,6 +98,14 @@ public final class QueuePair {
         return srcPort;
     }
 
+    /**
+     * Whether the QP is in SQD and still finishing the WQEs it had started ({@code ibv_query_qp}'s
+     * {@code sq_draining}).
+     */
+    public boolean isSqDraining() {
+        return nic.call(() -> sqDraining);
+    }
+
     /** The next PSN the requester will use (after the QP is in RTS). */
     public int sendPsn() {
         return nic.call(() -> requester.psn);
@@ -124,6 +135,10 @@ public final class QueuePair {
             throw new IllegalArgumentException("curState " + a.curState + " is not the QP's state " + state);
         }
         QpState to = QpTransitions.check(type, state, a.mask, a.state);
+        if (state == QpState.SQD && sqDraining && (to == QpState.RTS || to == QpState.SQD)) {
+            // IBA 10.3.1.5: SQD to RTS, and attribute changes in SQD, only once the SQ has drained
+            throw new IllegalArgumentException("QP 0x" + Integer.toHexString(qpn) + " is still draining its send queue");
+        }
         for (QpAttrMask m : a.mask) {
             switch (m) {
                 case ACCESS_FLAGS -> accessFlags = a.accessFlags;
@@ -169,6 +184,14 @@ public final class QueuePair {
         }
         if (from == QpState.SQD && to == QpState.RTS) {
             requester.kick();
+        }
+        if (from == QpState.RTS && to == QpState.SQD) {
+            sqDraining = true;
+            sqdNotify = a.mask.contains(QpAttrMask.EN_SQD_ASYNC_NOTIFY) && a.enSqdAsyncNotify;
+            checkDrained();
+        }
+        if (to != QpState.SQD) {
+            sqDraining = false;
         }
     }
 
@@ -300,6 +323,27 @@ public final class QueuePair {
             responder.receive(p);
         } else {
             completer.receive(p);
+        }
+    }
+
+    /**
+     * Ends the drain once no started WQE is left unfinished (IBA 10.3.1.5): the requester starts no
+     * new WQE in SQD, so this happens when the last outstanding one is acknowledged (RC) or sent
+     * (UC, UD). Raises {@link AsyncEventType#SQ_DRAINED} if asked to. Owner thread.
+     */
+    void checkDrained() {
+        if (!sqDraining || state != QpState.SQD) {
+            return;
+        }
+        for (int i = 0; i < sq.size(); i++) {
+            SendWqe w = sq.get(i);
+            if (w.started && !w.done) {
+                return;
+            }
+        }
+        sqDraining = false;
+        if (sqdNotify) {
+            nic.raise(AsyncEvent.ofQp(AsyncEventType.SQ_DRAINED, this));
         }
     }
 

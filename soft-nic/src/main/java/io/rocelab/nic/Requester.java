@@ -81,6 +81,9 @@ final class Requester {
             qp.sqNext++; // a LOCAL_INV already executed, met again after a rewind
             return true;
         }
+        if (qp.state == QpState.SQD && !w.started) {
+            return false; // IBA 10.3.1.5: draining finishes what was started, starts nothing new
+        }
         if (w.opcode == WrOpcode.LOCAL_INV) {
             return localInvalidate(w);
         }

@@ -414,6 +414,9 @@ final class Responder {
             recvOffset = 0;
             qp.nic.counters().increment(NicCounter.RDMA_RECVS);
             qp.completeRecv(r.wrId, WcStatus.SUCCESS, op, (int) len, immData, inv, srcQp, flags, p.solicited);
+            if (qp.state == QpState.ERR) {
+                return ResponderState.DONE; // the receive CQ overflowed: no ACK for a lost completion
+            }
         }
         return ResponderState.ACKNOWLEDGE;
     }

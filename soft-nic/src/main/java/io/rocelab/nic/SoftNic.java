@@ -171,6 +171,22 @@ public final class SoftNic {
         events.listener(listener);
     }
 
+    /**
+     * A CQ overran (owner thread): the CQ is in error ({@link AsyncEventType#CQ_ERR}) and every QP
+     * completing to it goes to the error state with {@link AsyncEventType#QP_FATAL}, as rxe does
+     * (its responder's RESPST_ERR_CQ_OVERFLOW); their flushes to other CQs still arrive.
+     */
+    private void cqOverflowed(CompletionQueue cq) {
+        counters.increment(NicCounter.CQ_OVERFLOW);
+        raise(AsyncEvent.ofCq(AsyncEventType.CQ_ERR, cq));
+        for (QueuePair qp : new java.util.ArrayList<>(qps.values())) {
+            if ((qp.sendCq == cq || qp.recvCq == cq) && qp.state() != QpState.ERR && qp.state() != QpState.RESET) {
+                qp.enterError();
+                raise(AsyncEvent.ofQp(AsyncEventType.QP_FATAL, qp));
+            }
+        }
+    }
+
     /** Raises an asynchronous event (owner thread). */
     void raise(AsyncEvent e) {
         events.raise(e);
@@ -211,7 +227,11 @@ public final class SoftNic {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0: " + capacity);
         }
-        return call(() -> new CompletionQueue(nextHandle++, capacity));
+        return call(() -> {
+            CompletionQueue cq = new CompletionQueue(nextHandle++, capacity);
+            cq.onOverflow(this::cqOverflowed);
+            return cq;
+        });
     }
 
     /**
