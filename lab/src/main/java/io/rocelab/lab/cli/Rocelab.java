@@ -1,5 +1,6 @@
 package io.rocelab.lab.cli;
 
+import io.rocelab.lab.cli.perftest.PerftestCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,12 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "rocelab 0.1.0",
         description = "Software RoCEv2 NIC, switch, perftest and captures.",
-        subcommands = {DecodeCommand.class, ReferenceCapturesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DecodeCommand.class, ReferenceCapturesCommand.class,
+                PerftestCommands.IbWriteBw.class, PerftestCommands.IbWriteLat.class,
+                PerftestCommands.IbReadBw.class, PerftestCommands.IbReadLat.class,
+                PerftestCommands.IbSendBw.class, PerftestCommands.IbSendLat.class,
+                PerftestCommands.IbAtomicBw.class, PerftestCommands.IbAtomicLat.class,
+                CommandLine.HelpCommand.class})
 public final class Rocelab implements Runnable {
 
     @CommandLine.Spec

@@ -125,6 +125,7 @@ public final class NicEngine implements TestEngine {
     @Override
     public DeviceInfo open(PerftestOptions o) {
         this.options = o;
+        Warmup.once();
         attachment = attach.get();
         nic = SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip()).activeMtu(config.activeMtu())
                 .scheduler(attachment.scheduler()).port(attachment.port()).build();

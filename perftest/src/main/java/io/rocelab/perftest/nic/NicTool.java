@@ -108,11 +108,20 @@ public final class NicTool {
                 return PerftestTool.FAILURE;
             }
             NicEngineFactory engines = NicEngineFactory.inProcess(fabric, nic);
+            NicEngine serverEngine;
+            NicEngine clientEngine;
+            try {
+                serverEngine = engines.create(serverOptions);
+                clientEngine = engines.create(clientOptions);
+            } catch (OptionException e) {
+                err.println(e.getMessage());
+                return PerftestTool.FAILURE;
+            }
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);
-            Future<Integer> server = pool.submit(() -> session(kind, serverOptions, engines, nullStream(),
+            Future<Integer> server = pool.submit(() -> session(kind, serverOptions, serverEngine, nullStream(),
                     serverErrStream, listener));
             clientOptions.notes().forEach(out::println);
-            int client = session(kind, clientOptions, engines, out, err, null);
+            int client = session(kind, clientOptions, clientEngine, out, err, null);
             int serverStatus;
             try {
                 serverStatus = server.get(client == 0 ? 30 : 5, TimeUnit.SECONDS);
@@ -136,10 +145,10 @@ public final class NicTool {
         }
     }
 
-    private static int session(TestKind kind, PerftestOptions options, NicEngineFactory engines, PrintStream out,
+    private static int session(TestKind kind, PerftestOptions options, NicEngine engine, PrintStream out,
                                PrintStream err, OobServer listener) {
         try {
-            PerftestSession s = new PerftestSession(options, engines.create(options), out, err, IN_PROCESS_IO_TIMEOUT);
+            PerftestSession s = new PerftestSession(options, engine, out, err, IN_PROCESS_IO_TIMEOUT);
             if (listener != null) {
                 s.listener(listener);
             }

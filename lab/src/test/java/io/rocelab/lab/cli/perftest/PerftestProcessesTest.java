@@ -1,0 +1,139 @@
+package io.rocelab.lab.cli.perftest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two {@code rocelab} processes, a server and a client of the same tool, talking exactly as two
+ * hosts would: perftest's exchange on TCP, the RoCEv2 frames as UDP datagrams (qemu's socket
+ * netdev format) between their soft NICs.
+ */
+@Timeout(240)
+class PerftestProcessesTest {
+    private static final Pattern BW_LINE = Pattern.compile(
+            "(?m)^ 4096\\s+200\\s+(-?[0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void writeBandwidthBetweenTwoProcessesOverFrameOverUdp() throws Exception {
+        int tcp = freeTcpPort();
+        int udpServer = freeUdpPort();
+        int udpClient = freeUdpPort();
+        Process server = null;
+        Process client = null;
+        try {
+            server = start("server", "ib_write_bw", "--udp-frame", udpServer + ":" + udpClient,
+                    "-n", "200", "-s", "4096", "-p", String.valueOf(tcp));
+            awaitOutput(server, "server", "Waiting for client", 60);
+            client = start("client", "ib_write_bw", "--udp-frame", udpClient + ":" + udpServer,
+                    "-n", "200", "-s", "4096", "-p", String.valueOf(tcp), "127.0.0.1");
+            assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + output("client"));
+            assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("server"));
+            assertEquals(0, client.exitValue(), output("client"));
+            assertEquals(0, server.exitValue(), output("server"));
+            for (String side : List.of("client", "server")) {
+                String out = output(side);
+                assertTrue(out.contains("RDMA_Write BW Test"), out);
+                assertTrue(out.contains("Device         : rocelab0"), out);
+                Matcher m = BW_LINE.matcher(out);
+                assertTrue(m.find(), side + " prints a result line for 4096 B x 200: " + out);
+                assertTrue(Double.parseDouble(m.group(2)) > 0, out);
+            }
+        } finally {
+            for (Process p : new Process[] {client, server}) {
+                if (p != null && p.isAlive()) {
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void badDataPathFlagsAreOneLineAndExitNonZero() throws Exception {
+        String[][] cases = {
+            {"ib_write_bw", "-s", "4096"},
+            {"ib_write_bw", "--udp-frame", "40000"},
+            {"ib_write_bw", "--udp-frame", "40000:40001", "--in-process"},
+            {"ib_write_bw", "--udp-frame", "40000:40000"},
+            {"ib_read_bw", "--udp-frame", "40000:40001", "--ip", "10.77.0.300"},
+            {"ib_send_bw", "--udp-frame", "40000:40001", "--mac", "01:00:5e:00:00:01"},
+            {"ib_send_bw", "--udp-frame", "40000:40001", "-c", "UD"},
+            {"ib_write_lat", "--in-process", "-x", "0"},
+        };
+        for (String[] args : cases) {
+            Process p = start("bad", args);
+            try {
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", args));
+                String err = Files.readString(dir.resolve("bad.err"), StandardCharsets.UTF_8).strip();
+                assertEquals(1, p.exitValue(), String.join(" ", args) + ": " + err);
+                assertEquals(1, err.lines().count(), String.join(" ", args) + ": " + err);
+                assertTrue(!err.contains("Exception"), err);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private Process start(String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("io.rocelab.lab.cli.Rocelab");
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile())
+                .start();
+    }
+
+    private String output(String name) throws IOException {
+        File out = dir.resolve(name + ".out").toFile();
+        File err = dir.resolve(name + ".err").toFile();
+        return Files.readString(out.toPath()) + "\n--- stderr\n" + Files.readString(err.toPath());
+    }
+
+    private void awaitOutput(Process p, String name, String text, int seconds) throws Exception {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (Files.readString(dir.resolve(name + ".out")).contains(text)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
+    }
+
+    private static int freeTcpPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

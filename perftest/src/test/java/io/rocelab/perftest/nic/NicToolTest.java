@@ -1,0 +1,81 @@
+package io.rocelab.perftest.nic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.perftest.TestKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A tool's whole command line: rocelab's flags taken out, perftest's run, in-process mode. */
+@Timeout(120)
+class NicToolTest {
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(TestKind kind, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void inProcessModeRunsBothSidesAndPrintsTheClientsTable() {
+        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "300");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.out().contains(" 4096       300"), r.out());
+        assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+        assertTrue(NicSessions.BwLine.all(r.out()).get(0).average() > 0);
+    }
+
+    @Test
+    void rocelabFlagsAreTakenOutBeforePerftestParses() {
+        NicOptions.Split s = NicOptions.split(new String[] {"-s", "64", "--udp-frame=40000:40001", "--ip", "10.77.0.20",
+                "--mac", "52:54:00:AA:00:01", "--active-mtu", "1024", "--psn-seed", "0x10", "10.77.0.10"});
+        assertEquals(NicOptions.DataPath.UDP_FRAME, s.nic().dataPath());
+        assertEquals(40000, s.nic().udpLocal());
+        assertEquals(40001, s.nic().udpRemote());
+        assertEquals("127.0.0.1", s.nic().udpHost());
+        assertEquals("10.77.0.20", s.nic().ipFor(true));
+        assertEquals("52:54:00:aa:00:01", s.nic().macFor(false));
+        assertEquals(1024, s.nic().activeMtu());
+        assertEquals(16L, s.nic().psnSeed());
+        assertEquals(java.util.List.of("-s", "64", "10.77.0.10"), java.util.List.of(s.perftestArgs()));
+    }
+
+    @Test
+    void mistakesAreOneLineAndStatusOne() {
+        String[][] cases = {
+            {"-s", "4096"},
+            {"--udp-frame", "40000"},
+            {"--udp-frame", "x:40001"},
+            {"--udp-frame", "40000:0"},
+            {"--in-process", "--udp-frame", "40000:40001"},
+            {"--in-process", "--ip", "10.0.0.1"},
+            {"--in-process", "10.77.0.10"},
+            {"--udp-frame", "40000:40001", "--active-mtu", "1500"},
+            {"--udp-frame", "40000:40001", "--ip"},
+            {"--in-process", "-c", "UD"},
+            {"--in-process", "-x", "3"},
+            {"--in-process", "-d", "mlx5_0"},
+        };
+        for (String[] args : cases) {
+            Run r = run(TestKind.SEND_BW, args);
+            assertEquals(1, r.status(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), String.join(" ", args) + ": " + r.err());
+        }
+    }
+
+    @Test
+    void helpShowsRocelabsFlagsUnderPerftests() {
+        Run r = run(TestKind.READ_LAT, "-h");
+        assertEquals(0, r.status());
+        assertTrue(r.out().contains("Usage:"), r.out());
+        assertTrue(r.out().contains("--udp-frame LPORT:RPORT"), r.out());
+    }
+}
