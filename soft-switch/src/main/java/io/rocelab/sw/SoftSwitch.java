@@ -27,12 +27,18 @@ import io.rocelab.sw.pipeline.ContextPool;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
 import io.rocelab.sw.pipeline.ParseStage;
+import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.stats.PortCounters;
+import io.rocelab.sw.stats.SwitchCounters;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A software datacenter switch configured for RoCE: parse, classify, forward, buffer admission
@@ -61,6 +67,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final PfcWatchdog watchdog;
     private final FdbTable fdb;
     private final FramePort[] ports;
+    private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
 
     /**
@@ -341,8 +348,48 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         return i;
     }
 
+    /** @return the live counters of {@code port}: owner thread only (else {@link #countersSnapshot()}) */
     public PortCounters counters(int port) {
         return counters[port];
+    }
+
+    /**
+     * Copies every port counter and watchdog state on the owner thread, so another thread can read
+     * them while traffic runs. On the owner thread the copy is immediate; from another thread the
+     * copy is queued to the owner and this call waits for it (at most {@value #SNAPSHOT_TIMEOUT_SECONDS} s:
+     * a virtual-time switch only runs tasks while someone runs its scheduler).
+     *
+     * @throws IllegalStateException if the owner does not take the copy in time
+     */
+    public SwitchCounters countersSnapshot() {
+        if (scheduler.inOwnerThread()) {
+            return takeSnapshot();
+        }
+        CompletableFuture<SwitchCounters> f = new CompletableFuture<>();
+        scheduler.execute(() -> f.complete(takeSnapshot()));
+        try {
+            return f.get(SNAPSHOT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the switch's owner thread", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the switch's owner thread did not take the counter snapshot within "
+                + SNAPSHOT_TIMEOUT_SECONDS + " s (is its scheduler running?)", e);
+        }
+    }
+
+    private SwitchCounters takeSnapshot() {
+        List<String> names = new ArrayList<>();
+        List<PortCounters> copies = new ArrayList<>();
+        for (int i = 0; i < portConfigs.length; i++) {
+            names.add(portConfigs[i].name());
+            copies.add(counters[i].copy());
+        }
+        List<QueueWatch> watches = new ArrayList<>();
+        for (QueueWatch w : watchdog.watches()) {
+            watches.add(w.copy());
+        }
+        return new SwitchCounters(scheduler.nanoTime(), List.copyOf(names), List.copyOf(copies), List.copyOf(watches));
     }
 
     public EgressPort egress(int port) {

@@ -4,12 +4,15 @@ import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PgState;
 import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.stats.PortCounters;
+import io.rocelab.sw.stats.SwitchCounters;
 
 /**
  * Text views of a switch's counters laid out like SONiC's CLI, so that what a lab shows reads the
  * same as on a real switch: {@code show pfc counters}, {@code show queue counters},
  * {@code show pfcwd stats}, {@code show buffer_pool watermark} and {@code show priority-group
- * watermark shared}. Call on the switch's owner thread (or after the run).
+ * watermark shared}. The counter views work from any thread: they print a
+ * {@link SoftSwitch#countersSnapshot() snapshot} taken on the switch's owner thread, so a CLI can
+ * show them while traffic runs. The watermark view reads the MMU: owner thread or after the run.
  */
 public final class SonicViews {
     private SonicViews() {
@@ -17,6 +20,11 @@ public final class SonicViews {
 
     /** @return {@code show pfc counters} */
     public static String pfcCounters(SoftSwitch sw) {
+        return pfcCounters(sw.countersSnapshot());
+    }
+
+    /** @return {@code show pfc counters} of a snapshot */
+    public static String pfcCounters(SwitchCounters s) {
         StringBuilder sb = new StringBuilder();
         for (boolean rx : new boolean[] {true, false}) {
             sb.append(String.format("%11s", rx ? "Port Rx" : "Port Tx"));
@@ -24,9 +32,9 @@ public final class SonicViews {
                 sb.append(String.format("  %6s", "PFC" + p));
             }
             sb.append('\n').append("-".repeat(11 + 8 * 8)).append('\n');
-            for (int i = 0; i < sw.config().ports().size(); i++) {
-                PortCounters c = sw.counters(i);
-                sb.append(String.format("%11s", sw.config().ports().get(i).name()));
+            for (int i = 0; i < s.ports().size(); i++) {
+                PortCounters c = s.ports().get(i);
+                sb.append(String.format("%11s", s.portNames().get(i)));
                 for (int p = 0; p < 8; p++) {
                     sb.append(String.format("  %6d", rx ? c.rxPfc[p] : c.txPfc[p]));
                 }
@@ -39,13 +47,18 @@ public final class SonicViews {
 
     /** @return {@code show queue counters} (unicast queues UC0-UC7) */
     public static String queueCounters(SoftSwitch sw) {
+        return queueCounters(sw.countersSnapshot());
+    }
+
+    /** @return {@code show queue counters} of a snapshot */
+    public static String queueCounters(SwitchCounters s) {
         StringBuilder sb = new StringBuilder(String.format("%11s  %5s  %12s  %14s  %12s  %14s  %10s%n", "Port", "TxQ",
             "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes", "ECN/pkts"));
         sb.append("-".repeat(92)).append('\n');
-        for (int i = 0; i < sw.config().ports().size(); i++) {
-            PortCounters c = sw.counters(i);
+        for (int i = 0; i < s.ports().size(); i++) {
+            PortCounters c = s.ports().get(i);
             for (int q = 0; q < 8; q++) {
-                sb.append(String.format("%11s  %5s  %12d  %14d  %12d  %14d  %10d%n", sw.config().ports().get(i).name(),
+                sb.append(String.format("%11s  %5s  %12d  %14d  %12d  %14d  %10d%n", s.portNames().get(i),
                     "UC" + q, c.queueTxPackets[q], c.queueTxBytes[q], c.queueDropPackets[q], c.queueDropBytes[q],
                     c.queueEcnMarked[q]));
             }
@@ -55,12 +68,17 @@ public final class SonicViews {
 
     /** @return {@code show pfcwd stats} */
     public static String pfcwdStats(SoftSwitch sw) {
+        return pfcwdStats(sw.countersSnapshot());
+    }
+
+    /** @return {@code show pfcwd stats} of a snapshot */
+    public static String pfcwdStats(SwitchCounters s) {
         StringBuilder sb = new StringBuilder(String.format("%16s  %12s  %24s  %12s  %12s  %16s  %16s%n", "QUEUE",
             "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP", "TX LAST OK/DROP", "RX LAST OK/DROP"));
         sb.append("-".repeat(122)).append('\n');
-        for (QueueWatch w : sw.watchdog().watches()) {
+        for (QueueWatch w : s.watches()) {
             sb.append(String.format("%16s  %12s  %24s  %12s  %12s  %16s  %16s%n",
-                sw.config().ports().get(w.port()).name() + ":" + w.queue(), w.stormed() ? "stormed" : "operational",
+                s.portNames().get(w.port()) + ":" + w.queue(), w.stormed() ? "stormed" : "operational",
                 w.stormDetected + "/" + w.stormRestored, w.txOk + "/" + w.txDrop, w.rxOk + "/" + w.rxDrop,
                 w.txLastOk + "/" + w.txLastDrop, w.rxLastOk + "/" + w.rxLastDrop));
         }

@@ -33,6 +33,25 @@ public final class QueueWatch {
         this.queue = queue;
     }
 
+    /** @return a copy of the state and counters; call on the owner thread */
+    public QueueWatch copy() {
+        QueueWatch w = new QueueWatch(port, queue);
+        w.stormed = stormed;
+        w.stormDetected = stormDetected;
+        w.stormRestored = stormRestored;
+        w.txOk = txOk;
+        w.txDrop = txDrop;
+        w.rxOk = rxOk;
+        w.rxDrop = rxDrop;
+        w.txLastOk = txLastOk;
+        w.txLastDrop = txLastDrop;
+        w.rxLastOk = rxLastOk;
+        w.rxLastDrop = rxLastDrop;
+        w.lastDetectedAt = lastDetectedAt;
+        w.lastRestoredAt = lastRestoredAt;
+        return w;
+    }
+
     public int port() {
         return port;
     }

@@ -5,8 +5,9 @@ import io.rocelab.sw.pipeline.DropReason;
 /**
  * The counters of one switch port, named as SONiC shows them: PFC frames per priority received
  * and sent ({@code show pfc counters}), per-queue packets/bytes/drops ({@code show queue counters}),
- * ECN marks, and drops by reason. Written only by the switch's owner thread; read them there or
- * after the run.
+ * ECN marks, and drops by reason. Written only by the switch's owner thread (plain fields: no
+ * fence on the data path); read them there, after the run, or through a {@link #copy()} taken on
+ * the owner thread ({@code SoftSwitch.countersSnapshot()}), which other threads may then read.
  */
 public final class PortCounters {
     public final long[] rxPfc = new long[8];
@@ -22,6 +23,25 @@ public final class PortCounters {
     public long rxBytes;
     public long txFrames;
     public long txBytes;
+
+    /** @return an independent copy of every counter; call on the owner thread */
+    public PortCounters copy() {
+        PortCounters c = new PortCounters();
+        System.arraycopy(rxPfc, 0, c.rxPfc, 0, 8);
+        System.arraycopy(txPfc, 0, c.txPfc, 0, 8);
+        System.arraycopy(txXon, 0, c.txXon, 0, 8);
+        System.arraycopy(queueTxPackets, 0, c.queueTxPackets, 0, 8);
+        System.arraycopy(queueTxBytes, 0, c.queueTxBytes, 0, 8);
+        System.arraycopy(queueDropPackets, 0, c.queueDropPackets, 0, 8);
+        System.arraycopy(queueDropBytes, 0, c.queueDropBytes, 0, 8);
+        System.arraycopy(queueEcnMarked, 0, c.queueEcnMarked, 0, 8);
+        System.arraycopy(drops, 0, c.drops, 0, drops.length);
+        c.rxFrames = rxFrames;
+        c.rxBytes = rxBytes;
+        c.txFrames = txFrames;
+        c.txBytes = txBytes;
+        return c;
+    }
 
     /** @return drops for one reason */
     public long drops(DropReason r) {
