@@ -1,6 +1,7 @@
 /**
- * rocelab's soft NIC: a verbs-style API (PD, MR, CQ, QP; post send/receive, poll) over a RoCEv2
- * transport that puts on the wire the frames Linux rxe puts there.
+ * rocelab's soft NIC: a verbs-style API (PD, MR, CQ, SRQ, QP; post send/receive, poll, notify,
+ * asynchronous events) over a RoCEv2 transport, IPv4 or IPv6, optionally on an 802.1Q VLAN, that
+ * puts on the wire the frames Linux rxe puts there.
  *
  * <pre>{@code
  * SoftNic nic = SoftNic.builder().mac("52:54:00:77:00:01").ipv4("10.77.0.11")
@@ -16,6 +17,13 @@
  * qp.postSend(SendWr.write(1, Sge.of(mr), remoteAddr, rkey));
  * WorkCompletion wc = cq.poll();   // IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE ...
  * }</pre>
+ *
+ * <p>Over IPv6 the AV names an IPv6 GID and a source GID index of the same family:
+ * {@code AddressHandle.ipv6(peerGid, SoftNic.GID_INDEX_FIRST_IPV6)} (or index 0, the link-local
+ * GID); peers are found by neighbour discovery as ARP finds IPv4 ones. Receives may come from a
+ * {@link io.rocelab.nic.SharedReceiveQueue}; events such as {@code IBV_EVENT_SQ_DRAINED},
+ * {@code IBV_EVENT_SRQ_LIMIT_REACHED} or {@code IBV_EVENT_CQ_ERR} come from
+ * {@link io.rocelab.nic.SoftNic#pollAsyncEvent()}.
  *
  * <p>Inside, a QP's transport is split as in rxe: {@code Requester}, {@code Responder} and
  * {@code Completer}, the last two explicit state machines; modify-QP is checked against the IBA

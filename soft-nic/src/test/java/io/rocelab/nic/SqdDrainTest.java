@@ -83,4 +83,22 @@ class SqdDrainTest {
             assertEquals(WcStatus.SUCCESS, p.cqB.poll().status(), "a QP in SQD still answers requests");
         }
     }
+
+    @Test
+    void udQueuesWhatIsPostedInSqdAndSendsItBackInRts() {
+        try (NicPair p = new NicPair(QpType.UD, 1024, FaultProfile.NONE, 56)) {
+            MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mrB = p.pdB.registerMr(new byte[140], 0x9000, AccessFlags.LOCAL_WRITE);
+            p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));
+            p.qpA.modify(new QpAttr().state(QpState.SQD).enSqdAsyncNotify(true));
+            assertEquals(AsyncEventType.SQ_DRAINED, p.a.pollAsyncEvent().type(), "nothing outstanding: drained at once");
+            p.qpA.postSend(SendWr.send(1, Sge.of(mrA)).signaled(true)
+                    .ud(AddressHandle.ipv4(NicPair.IP_B), p.qpB.qpn(), 0x11111111));
+            p.runUntil(() -> false, 10 * MS);
+            assertEquals(0, p.wireFrom("a").size(), "posted in SQD: queued, not sent");
+            p.qpA.modify(new QpAttr().state(QpState.RTS));
+            assertTrue(p.runUntil(() -> p.cqA.size() == 1 && p.cqB.size() == 1, 100 * MS));
+            assertEquals(WcStatus.SUCCESS, p.cqB.poll().status());
+        }
+    }
 }
