@@ -62,7 +62,7 @@ public final class CompletionQueue {
 
     /**
      * Whether the CQ overflowed: a completion found it full, was lost, and the CQ went to the error
-     * state; no completion is added after that (IBA 11.4.2.1; rxe raises IB_EVENT_CQ_ERR).
+     * state; no completion is added after that (IBA 11.6.3: a CQ overrun is an affiliated asynchronous error; rxe raises IB_EVENT_CQ_ERR).
      */
     public boolean overflowed() {
         return overflowed;

@@ -56,7 +56,7 @@ final class L2Framing {
 
     /**
      * Whether a received frame belongs to this port: on a VLAN, exactly one tag with our VID (as a
-     * Linux VLAN device receives); otherwise untagged or priority-tagged (VID 0, IEEE 802.1Q 6.9.1).
+     * Linux VLAN device receives); otherwise untagged or priority-tagged (VID 0).
      */
     boolean accepts(ParsedFrame f) {
         if (vid == NO_VLAN) {

@@ -361,6 +361,7 @@ public final class QueuePair {
     }
 
     private void flush() {
+        sqDraining = false; // ERR ends a drain without the SQ_DRAINED event
         requester.stop();
         completer.stop();
         for (SendWqe w : sq) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Completion notification ({@code ibv_req_notify_cq}, IBA 11.4.2.2) and the fence indicator
- * (IBA 10.8.3.3): when a notification fires and when it does not, and where a fenced WR waits.
+ * (IBA 10.8.3, work request ordering): when a notification fires and when it does not, and where a fenced WR waits.
  */
 class CqNotifyAndFenceTest {
     private static final long MS = 1_000_000L;
@@ -129,7 +129,7 @@ class CqNotifyAndFenceTest {
     void aFencedSendWaitsForTheEarlierReadToComplete() {
         List<WireTap.Seen> w = readThenSend(true);
         assertTrue(first(w, "a", Opcode.RC_SEND_ONLY) > last(w, "b", Opcode.RC_RDMA_READ_RESPONSE_LAST),
-                "IBA 10.8.3.3: the fenced SEND leaves after the READ's last response: " + w);
+                "IBA 10.8.3: the fenced SEND leaves after the READ's last response: " + w);
     }
 
     @Test

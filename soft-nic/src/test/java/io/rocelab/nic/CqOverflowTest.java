@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * CQ overrun (IBA 11.4.2.1): a completion that finds its CQ full is lost, the CQ goes to the error
+ * CQ overrun (an affiliated asynchronous error, IBA 11.6.3): a completion that finds its CQ full is lost, the CQ goes to the error
  * state ({@code IBV_EVENT_CQ_ERR}) and the QPs completing to it go to ERR ({@code IBV_EVENT_QP_FATAL});
  * the message whose completion was lost is not acknowledged, so its sender does not believe it
  * delivered. QPs on other CQs are not affected.
