@@ -110,6 +110,7 @@ public final class NicEngine implements TestEngine {
     private List<KeyRecord> remote = List.of();
     private long[] recvPosted = new long[0];
     private boolean closed;
+    private int defaultTrafficClass;
 
     /**
      * @param config what the NIC is
@@ -118,6 +119,22 @@ public final class NicEngine implements TestEngine {
     public NicEngine(Config config, Supplier<NicAttachment> attach) {
         this.config = Objects.requireNonNull(config, "config");
         this.attach = Objects.requireNonNull(attach, "attach");
+    }
+
+    /**
+     * The IP traffic class (DSCP &lt;&lt; 2 | ECN) of the QPs' frames when the command line sets none
+     * ({@code -T}), like a NIC's per-port default RoCE traffic class (mlx5's {@code traffic_class});
+     * 0 unless set. Call before the QPs are connected.
+     *
+     * @param trafficClass 0..255, e.g. 106 for DSCP 26 with ECT(0)
+     * @return this engine
+     */
+    public NicEngine defaultTrafficClass(int trafficClass) {
+        if (trafficClass < 0 || trafficClass > 255) {
+            throw new IllegalArgumentException("trafficClass must be 0..255: " + trafficClass);
+        }
+        this.defaultTrafficClass = trafficClass;
+        return this;
     }
 
     // ---- setup ----
@@ -187,7 +204,7 @@ public final class NicEngine implements TestEngine {
         }
         remote = List.copyOf(peer);
         boolean rc = qps.length > 0 && qps[0].type() == QpType.RC;
-        int tclass = Math.max(0, options.tos());
+        int tclass = options.tos() >= 0 ? options.tos() : defaultTrafficClass;
         for (int i = 0; i < qps.length; i++) {
             KeyRecord r = peer.get(i);
             if (r.gid() == null || !r.gid().isIpv4Mapped()) {

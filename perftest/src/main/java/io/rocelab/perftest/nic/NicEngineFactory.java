@@ -68,6 +68,11 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
                     + " or a qemu VM) or --in-process (server and client in this process)");
         }
+        checkSupported(o);
+    }
+
+    /** What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it. */
+    static void checkSupported(PerftestOptions o) {
         if (o.connection() == ConnectionType.UD) {
             throw new OptionException(" rocelab's perftest runs RC and UC connections; UD (-c UD) is not"
                     + " supported yet");
