@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "rocelab 0.1.0",
         description = "Software RoCEv2 NIC, switch, perftest and captures.",
-        subcommands = {DecodeCommand.class, ReferenceCapturesCommand.class,
+        subcommands = {DemoCommand.class, DecodeCommand.class, ReferenceCapturesCommand.class,
                 PerftestCommands.IbWriteBw.class, PerftestCommands.IbWriteLat.class,
                 PerftestCommands.IbReadBw.class, PerftestCommands.IbReadLat.class,
                 PerftestCommands.IbSendBw.class, PerftestCommands.IbSendLat.class,

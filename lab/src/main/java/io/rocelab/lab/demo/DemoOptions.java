@@ -1,0 +1,130 @@
+package io.rocelab.lab.demo;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What {@code rocelab demo} runs.
+ *
+ * @param size              ib_write_bw message size in bytes ({@code -s})
+ * @param iterations        ib_write_bw iterations ({@code -n}), or 0 with a duration
+ * @param durationSeconds   ib_write_bw duration ({@code -D}), or 0 with iterations
+ * @param latIterations     ib_read_lat iterations ({@code -n})
+ * @param capture           the pcapng to write, or null for none
+ * @param framesPerPort     frames kept per switch port in each test
+ */
+public record DemoOptions(long size, int iterations, int durationSeconds, int latIterations, Path capture,
+                          int framesPerPort) {
+    public static final long DEFAULT_SIZE = 65536;
+    public static final int DEFAULT_ITERATIONS = 2000;
+    public static final int DEFAULT_LAT_ITERATIONS = 1000;
+    public static final String DEFAULT_CAPTURE = "rocelab-demo.pcapng";
+    public static final int DEFAULT_FRAMES_PER_PORT = 500;
+    static final long MAX_SIZE = 8L << 20;
+    static final int MAX_ITERATIONS = 100_000;
+    static final int MAX_DURATION = 30;
+
+    public static DemoOptions defaults() {
+        return new DemoOptions(DEFAULT_SIZE, DEFAULT_ITERATIONS, 0, DEFAULT_LAT_ITERATIONS, Path.of(DEFAULT_CAPTURE),
+            DEFAULT_FRAMES_PER_PORT);
+    }
+
+    /**
+     * Reads the demo's command line.
+     *
+     * @throws IllegalArgumentException with a one-line message naming what is wrong
+     */
+    public static DemoOptions parse(List<String> args) {
+        long size = DEFAULT_SIZE;
+        Integer iters = null;
+        Integer duration = null;
+        int latIters = DEFAULT_LAT_ITERATIONS;
+        String capture = null;
+        boolean noCapture = false;
+        int frames = DEFAULT_FRAMES_PER_PORT;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String name = a;
+            String value = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                name = a.substring(0, eq);
+                value = a.substring(eq + 1);
+            }
+            switch (name) {
+                case "--size" -> size = number(name, value != null ? value : value(args, ++i, name), 1, MAX_SIZE);
+                case "--iters" -> iters = (int) number(name, value != null ? value : value(args, ++i, name), 5,
+                    MAX_ITERATIONS);
+                case "--duration" -> duration = (int) number(name, value != null ? value : value(args, ++i, name), 1,
+                    MAX_DURATION);
+                case "--lat-iters" -> latIters = (int) number(name, value != null ? value : value(args, ++i, name), 5,
+                    MAX_ITERATIONS);
+                case "--capture-frames" -> frames = (int) number(name, value != null ? value
+                    : value(args, ++i, name), 0, MAX_ITERATIONS);
+                case "--capture" -> {
+                    capture = value != null ? value : value(args, ++i, name);
+                    if (capture.isEmpty()) {
+                        throw new IllegalArgumentException("--capture needs a file name");
+                    }
+                }
+                case "--no-capture" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--no-capture takes no value");
+                    }
+                    noCapture = true;
+                }
+                default -> throw new IllegalArgumentException(a.startsWith("-")
+                    ? "unknown option '" + a + "' (options: --size, --iters, --duration, --lat-iters, --capture,"
+                        + " --capture-frames, --no-capture)"
+                    : "unexpected argument '" + a + "': the demo takes options only");
+            }
+        }
+        if (iters != null && duration != null) {
+            throw new IllegalArgumentException("--iters and --duration both set the length of ib_write_bw; give one");
+        }
+        if (noCapture && capture != null) {
+            throw new IllegalArgumentException("--capture and --no-capture contradict each other; give one");
+        }
+        int n = duration != null ? 0 : iters != null ? iters : DEFAULT_ITERATIONS;
+        Path file;
+        try {
+            file = noCapture ? null : Path.of(capture != null ? capture : DEFAULT_CAPTURE);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IllegalArgumentException("--capture: '" + capture + "' is not a file name");
+        }
+        return new DemoOptions(size, n, duration != null ? duration : 0, latIters, file, frames);
+    }
+
+    /** perftest's flags for ib_write_bw (no server address). */
+    public List<String> writeBwArgs() {
+        return durationSeconds > 0
+            ? List.of("-s", String.valueOf(size), "-D", String.valueOf(durationSeconds))
+            : List.of("-s", String.valueOf(size), "-n", String.valueOf(iterations));
+    }
+
+    /** perftest's flags for ib_read_lat (no server address). */
+    public List<String> readLatArgs() {
+        return List.of("-n", String.valueOf(latIterations));
+    }
+
+    private static String value(List<String> args, int i, String name) {
+        if (i >= args.size()) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static long number(String name, String text, long min, long max) {
+        long v;
+        try {
+            v = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " wants a whole number " + min + ".." + max + ", got '" + text
+                + "'");
+        }
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(name + " must be " + min + ".." + max + ", got " + v);
+        }
+        return v;
+    }
+}

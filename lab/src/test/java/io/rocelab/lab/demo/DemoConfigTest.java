@@ -1,0 +1,62 @@
+package io.rocelab.lab.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.config.Trust;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The leaf's shipped configuration and the demo's options. */
+class DemoConfigTest {
+
+    @Test
+    void leafIsALosslessRoceSwitch() {
+        SwitchConfig c = LeafFabric.loadConfig();
+        assertEquals("leaf", c.hostname());
+        assertEquals(List.of(LeafFabric.PORT_A, LeafFabric.PORT_B), c.ports().stream().map(PortConfig::name).toList());
+        for (PortConfig p : c.ports()) {
+            assertEquals(100_000_000_000L, p.speedBitsPerSecond());
+            assertEquals(Trust.DSCP, p.trust());
+            assertEquals(3, p.dscpToTc()[26], "RoCE: DSCP 26 -> TC 3");
+            assertEquals(6, p.dscpToTc()[48], "CNP: DSCP 48 -> TC 6");
+            assertEquals(0, p.dscpToTc()[0]);
+            assertEquals(3, p.tcToQueue()[3]);
+            assertEquals(1 << 3, p.pfcEnableMask(), "PFC on priority 3 only");
+            assertTrue(p.pgProfiles()[p.tcToPg()[3]].lossless());
+            assertFalse(p.pgProfiles()[p.tcToPg()[0]].lossless());
+            assertNotNull(p.queues()[3].wred(), "WRED/ECN on queue 3");
+            assertTrue(p.queues()[3].wred().ecnGreen());
+            assertFalse(p.queues()[3].wred().wredEnabled(), "a lossless queue marks, never drops");
+            assertNull(p.queues()[0].wred());
+            assertNotNull(p.pfcWd());
+        }
+        assertEquals(LeafFabric.ROCE_TRAFFIC_CLASS >> 2, 26, "the hosts send DSCP 26");
+        assertEquals(2, LeafFabric.ROCE_TRAFFIC_CLASS & 3, "with ECT(0), so that WRED can mark");
+    }
+
+    @Test
+    void optionsHaveTheDefaultsOfTheReadme() {
+        DemoOptions d = DemoOptions.parse(List.of());
+        assertEquals(DemoOptions.defaults(), d);
+        assertEquals(List.of("-s", "65536", "-n", "2000"), d.writeBwArgs());
+        assertEquals(List.of("-n", "1000"), d.readLatArgs());
+        assertEquals(Path.of("rocelab-demo.pcapng"), d.capture());
+
+        DemoOptions o = DemoOptions.parse(List.of("--size=4096", "--duration", "2", "--capture", "/tmp/x.pcapng"));
+        assertEquals(List.of("-s", "4096", "-D", "2"), o.writeBwArgs());
+        assertEquals(Path.of("/tmp/x.pcapng"), o.capture());
+        assertNull(DemoOptions.parse(List.of("--no-capture")).capture());
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> DemoOptions.parse(List.of("--size", "-1")));
+        assertEquals("--size must be 1..8388608, got -1", e.getMessage());
+    }
+}
