@@ -20,7 +20,9 @@ import io.rocelab.fabric.time.Cancellable;
  * back to the NAK's PSN; an RNR NAK waits for the timer of IBA Table 45 and retries up to
  * rnr_retry times (7 = for ever); other NAKs complete the WQE in error and take the QP to ERR.
  * The local ACK timer (4.096 µs × 2^timeout) restarts on progress; when it fires the requester
- * goes back to the oldest unacknowledged PSN, at most retry_cnt times in a row.
+ * goes back to the oldest unacknowledged PSN, at most retry_cnt times in a row. While the requests
+ * are still parked waiting for ARP/ND the timer holds instead: they have not left, so they cannot
+ * have been lost.
  */
 final class Completer {
     private final QueuePair qp;
@@ -274,6 +276,13 @@ final class Completer {
     private void onAckTimeout() {
         ackTimer = null;
         if (!qp.state.canSend() || Psn.diff(qp.requester.psn, compPsn) <= 0) {
+            return;
+        }
+        if (qp.nic.resolving(qp.route)) {
+            // The requests are parked until ARP/ND answers: nothing is lost, so nothing is resent and
+            // no retry is used up (a retransmission would only park second copies of the same PSNs).
+            // If resolution fails the parked frames are dropped and the next expiry retries as usual.
+            armAckTimer();
             return;
         }
         lastNakPsn = compPsn;

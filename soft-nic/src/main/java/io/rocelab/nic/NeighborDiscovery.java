@@ -11,8 +11,10 @@ import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * IPv6 neighbour discovery (RFC 4861) for the NIC's own IPv6 addresses, the counterpart of
@@ -45,6 +47,8 @@ final class NeighborDiscovery {
     private final L2Framing l2;
     private final Map<Gid, Long> table = new HashMap<>();
     private final Map<Gid, ArrayDeque<ByteBuf>> parked = new HashMap<>();
+    /** Addresses whose last resolution got no answer. */
+    private final Set<Gid> failed = new HashSet<>();
 
     NeighborDiscovery(long mac, Gid linkLocal, List<Gid> own, Scheduler scheduler, FramePort port,
                       ByteBufAllocator alloc, CounterSet<NicCounter> counters, L2Framing l2) {
@@ -68,8 +72,17 @@ final class NeighborDiscovery {
         return false;
     }
 
+    /**
+     * Whether frames for {@code peer} are parked, waiting for a neighbour advertisement, in the
+     * first resolution since the address last failed to resolve (see {@link Neighbors#isResolving}).
+     */
+    boolean isResolving(Gid peer) {
+        return parked.containsKey(peer) && !failed.contains(peer);
+    }
+
     void add(Gid peer, long peerMac) {
         table.put(peer, peerMac);
+        failed.remove(peer);
         ArrayDeque<ByteBuf> q = parked.remove(peer);
         if (q != null) {
             for (ByteBuf f; (f = q.poll()) != null; ) {
@@ -107,6 +120,7 @@ final class NeighborDiscovery {
         }
         if (attemptsLeft == 0) {
             ArrayDeque<ByteBuf> q = parked.remove(target);
+            failed.add(target);
             for (ByteBuf f; (f = q.poll()) != null; ) {
                 counters.increment(NicCounter.DROP_ND_PENDING);
                 f.release();

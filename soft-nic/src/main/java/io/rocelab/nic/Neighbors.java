@@ -11,18 +11,21 @@ import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
 import java.util.ArrayDeque;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntHashSet;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
  * ARP for the NIC's own IPv4 address (RFC 826): answers requests for it, learns senders, and
  * resolves peers before RoCE frames can leave. Frames waiting for a resolution are parked (at most
- * {@value #MAX_PARKED} per address) and sent, in order, when the reply comes; the request is
+ * {@value #MAX_PARKED} per address: eight QPs' windows of 128 PSNs) and sent, in order, when the
+ * reply comes; while a resolution is under way ({@link #isResolving}) the QPs' ACK timers hold, so
+ * a go-back-N retransmission does not park second copies of the same PSNs. The request is
  * repeated every {@value #RETRY_MILLIS} ms, {@value #ATTEMPTS} times, then the parked frames are
  * dropped and counted. A NIC owning raw frames must do this itself (DESIGN §4), since no kernel
  * answers for its address.
  */
 final class Neighbors {
-    static final int MAX_PARKED = 256;
+    static final int MAX_PARKED = 1024;
     static final int RETRY_MILLIS = 1000;
     static final int ATTEMPTS = 3;
 
@@ -35,6 +38,8 @@ final class Neighbors {
     private final L2Framing l2;
     private final Long2LongHashMap table = new Long2LongHashMap(-1L);
     private final Int2ObjectHashMap<ArrayDeque<ByteBuf>> parked = new Int2ObjectHashMap<>();
+    /** Addresses whose last resolution got no answer. */
+    private final IntHashSet failed = new IntHashSet();
 
     Neighbors(long mac, int ip, Scheduler scheduler, FramePort port, ByteBufAllocator alloc,
               CounterSet<NicCounter> counters, L2Framing l2) {
@@ -49,6 +54,7 @@ final class Neighbors {
 
     void add(int peerIp, long peerMac) {
         table.put(peerIp & 0xFFFF_FFFFL, peerMac);
+        failed.remove(peerIp);
         ArrayDeque<ByteBuf> q = parked.remove(peerIp);
         if (q != null) {
             for (ByteBuf f; (f = q.poll()) != null; ) {
@@ -56,6 +62,15 @@ final class Neighbors {
                 port.send(f);
             }
         }
+    }
+
+    /**
+     * Whether frames for {@code peerIp} are parked, waiting for an ARP reply, in the first
+     * resolution since the address last failed to resolve: a peer that did not answer once is not
+     * waited for again, so a QP towards it fails as fast as retry_cnt says.
+     */
+    boolean isResolving(int peerIp) {
+        return parked.containsKey(peerIp) && !failed.contains(peerIp);
     }
 
     long lookup(int peerIp) {
@@ -90,6 +105,7 @@ final class Neighbors {
         }
         if (attemptsLeft == 0) {
             ArrayDeque<ByteBuf> q = parked.remove(peerIp);
+            failed.add(peerIp);
             for (ByteBuf f; (f = q.poll()) != null; ) {
                 counters.increment(NicCounter.DROP_ARP_PENDING);
                 f.release();

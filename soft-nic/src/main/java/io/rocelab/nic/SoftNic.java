@@ -391,6 +391,14 @@ public final class SoftNic {
         }
     }
 
+    /**
+     * Whether frames along {@code route} are parked while ARP or neighbour discovery resolves the
+     * next hop (owner thread): they have not left, so they cannot have been lost.
+     */
+    boolean resolving(Route route) {
+        return route != null && (route.ipv6 ? nd.isResolving(route.dstGid) : neighbors.isResolving(route.dstIpv4));
+    }
+
     /** The receive path (owner thread): parse, check, dispatch to a QP; bad frames are counted and dropped. */
     private void onFrame(ByteBuf frame) {
         try {
