@@ -26,6 +26,14 @@ import java.util.ArrayDeque;
 public final class EgressPort implements EtsScheduler.Queues {
     private static final int WIRE_OVERHEAD = 24;
     private static final int MIN_FRAME = 60;
+    /**
+     * How far back a late wake-up may reclaim transmitter time (real time only). A real-time timer
+     * fires tens to hundreds of microseconds late; without catch-up a backlogged port would send one
+     * frame per wake-up. This bounds the burst that follows a long stall to this much line time.
+     */
+    static final long MAX_CATCH_UP_NANOS = 1_000_000;
+    /** Frames one pump sends before it yields the owner thread (and continues at once). */
+    static final int MAX_FRAMES_PER_PUMP = 64;
 
     private final int index;
     private final PortConfig config;
@@ -51,6 +59,12 @@ public final class EgressPort implements EtsScheduler.Queues {
     private FramePort port;
     private long txFreeAtPicos;
     private long wakeupAt = Long.MAX_VALUE;
+    /**
+     * When the transmitter was due to act next while frames waited (free again, or a pause
+     * expiring), or {@code Long.MAX_VALUE} if it was idle. A pump that runs later than this (a late
+     * real-time timer) sends from this time on, as if it had run on time.
+     */
+    private long dueAt = Long.MAX_VALUE;
     /** The time of the pump in progress: one scheduling decision reads the clock once, not per queue. */
     private long pickNow;
 
@@ -217,6 +231,7 @@ public final class EgressPort implements EtsScheduler.Queues {
             control.poll().release();
             controlComments.poll();
         }
+        dueAt = Long.MAX_VALUE;
     }
 
     @Override
@@ -237,6 +252,13 @@ public final class EgressPort implements EtsScheduler.Queues {
     /**
      * Sends frames while the transmitter is free; otherwise, if anything waits, arms one wakeup for
      * when it frees. An idle port arms nothing: the next enqueue, PFC frame or control frame pumps.
+     *
+     * <p>Catch-up: if frames were waiting and the pump runs after the time the transmitter was due
+     * ({@link #dueAt}; a real-time timer that fired late), each frame starts at the time line-rate
+     * accounting gives it, not at the pump's time, and every frame whose start is not after now
+     * goes out in this pump, so the port keeps its line rate. At most {@link #MAX_CATCH_UP_NANOS}
+     * are reclaimed. In virtual time a wakeup runs exactly when due, so every frame starts at the
+     * pump's time, as without catch-up.
      */
     public void pump() {
         if (port == null) {
@@ -246,22 +268,37 @@ public final class EgressPort implements EtsScheduler.Queues {
         if (now >= wakeupAt) {
             wakeupAt = Long.MAX_VALUE;
         }
+        // the time of the next transmit decision on the ideal (on-time) schedule, never after now
+        long t = dueAt <= now ? Math.max(dueAt, now - MAX_CATCH_UP_NANOS) : now;
+        // an in-process link started the first late frame at now, not at t: let it queue that much
+        long lag = now - t;
+        int sent = 0;
         while (true) {
-            long freeAt = Math.max((txFreeAtPicos + 999) / 1000, linkIdleAt());
+            long freeAt = Math.max((txFreeAtPicos + 999) / 1000, linkIdleAt(lag));
             if (freeAt > now) {
-                if (!control.isEmpty() || anyQueued()) {
+                dueAt = waiting() ? freeAt : Long.MAX_VALUE;
+                if (dueAt != Long.MAX_VALUE) {
                     arm(freeAt);
                 }
                 return;
             }
+            t = Math.max(t, freeAt);
+            if (sent == MAX_FRAMES_PER_PUMP) {
+                // let the owner's other work run; the continuation starts at t
+                dueAt = t;
+                arm(t);
+                return;
+            }
             if (!control.isEmpty()) {
-                transmit(control.poll(), controlComments.poll(), now);
+                transmit(control.poll(), controlComments.poll(), t);
+                sent++;
                 continue;
             }
             pickNow = now;
             int q = ets.pick(this);
             if (q < 0) {
                 long resume = earliestResume(now);
+                dueAt = resume;
                 if (resume != Long.MAX_VALUE) {
                     arm(resume);
                 }
@@ -287,7 +324,8 @@ public final class EgressPort implements EtsScheduler.Queues {
             ByteBuf frame = ctx.frame;
             ctx.frame = null;
             hooks.recycle(ctx);
-            transmit(frame, comment, now);
+            transmit(frame, comment, t);
+            sent++;
         }
     }
 
@@ -310,6 +348,10 @@ public final class EgressPort implements EtsScheduler.Queues {
         port.send(frame);
     }
 
+    private boolean waiting() {
+        return !control.isEmpty() || anyQueued();
+    }
+
     private boolean anyQueued() {
         for (PacketQueue q : queues) {
             if (!q.isEmpty()) {
@@ -319,8 +361,13 @@ public final class EgressPort implements EtsScheduler.Queues {
         return false;
     }
 
-    private long linkIdleAt() {
-        return port instanceof LinkPort lp ? lp.outgoing().transmitterIdleAtNanos() : Long.MIN_VALUE;
+    /** @return when an in-process link's transmitter is idle, less {@code lag}; far past for other ports */
+    private long linkIdleAt(long lag) {
+        if (port instanceof LinkPort lp) {
+            long idle = lp.outgoing().transmitterIdleAtNanos();
+            return idle == Long.MIN_VALUE ? idle : idle - lag;
+        }
+        return Long.MIN_VALUE;
     }
 
     private long earliestResume(long now) {
