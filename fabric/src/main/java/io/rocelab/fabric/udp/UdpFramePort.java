@@ -8,6 +8,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
@@ -24,6 +28,8 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * A {@link io.rocelab.fabric.port.FramePort} that carries each Ethernet frame as one UDP datagram.
@@ -40,10 +46,21 @@ import java.util.concurrent.TimeUnit;
  * Ethernet header are counted and dropped, on both sides. Frames shorter than 60 bytes are passed
  * as they are (qemu's virtio NICs do not pad).
  *
- * <p>Threading: the port's owner thread is its channel's NIO event loop; the receiver and link-state
- * listeners run there. Attach the NIC or switch to a {@link RealTimeScheduler} on the same loop
- * ({@link Builder#open(RealTimeScheduler)}) and no frame changes threads. The link is up from bind
- * to {@link #close()}.
+ * <p>Threading: the port's owner thread is the event loop it is opened on; the receiver and
+ * link-state listeners run there. Attach the NIC or switch to a {@link RealTimeScheduler} on the same
+ * loop ({@link Builder#open(RealTimeScheduler)}) and, by default, no frame changes threads.
+ *
+ * <p>Losses: the kernel caps SO_RCVBUF at {@code net.core.rmem_max} without saying so (212992 bytes
+ * by default: a few dozen 4 KB frames, less than one RC window of 128), and a datagram that finds
+ * the buffer full is dropped where this process cannot count it ({@code RcvbufErrors} in
+ * {@code /proc/net/snmp}); an RC sender pays for it with a go-back-N retry or a 67 ms ACK timeout.
+ * {@link #receiveBufferBytes()} and {@link #receiveBufferCapped()} tell what was granted. Two
+ * options help a receiver that cannot take bursts: {@link Builder#socketThread} gives the socket a
+ * thread of its own that only moves datagrams between the socket and two bounded queues (frames the
+ * owner cannot keep up with wait there, and beyond {@link Builder#receiveBacklog} are dropped and
+ * counted, {@link UdpPortCounter#RX_DROPPED_BACKLOG}; sends are written in batches with one flush);
+ * and {@link Builder#transmitRate} paces the sender for a receiver it cannot change (a qemu VM's
+ * socket netdev). Order is kept in both directions. The link is up from bind to {@link #close()}.
  */
 public final class UdpFramePort extends AbstractFramePort implements AutoCloseable {
 
@@ -55,10 +72,32 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
 
     private static final long BIND_TIMEOUT_SECONDS = 10;
 
+    /** Default length of the receive and send queues between the socket thread and the owner. */
+    public static final int DEFAULT_BACKLOG_FRAMES = 8192;
+
+    /** Datagrams read per wake-up of the socket's loop (Netty's default is 16). */
+    private static final int MAX_MESSAGES_PER_READ = 64;
+
     private final EventLoop loop;
+    /** The loop serving the socket: {@link #loop}, or the port's own socket thread. */
+    private final EventLoop ioLoop;
+    private final EventLoopGroup ioGroup;
     private final int maxFrameBytes;
+    private final int requestedSocketBufferBytes;
     private final CounterSet<UdpPortCounter> counters = new CounterSet<>(UdpPortCounter.class);
     private final Channel channel;
+    private final ArrayBlockingQueue<ByteBuf> txQueue;
+    private final ArrayBlockingQueue<ByteBuf> rxQueue;
+    private final AtomicBoolean txScheduled = new AtomicBoolean();
+    private final AtomicBoolean rxScheduled = new AtomicBoolean();
+    private final Runnable drainTx = this::drainTx;
+    private final Runnable drainRx = this::drainRx;
+    private final double rateBytesPerSecond;
+    private final double burstBytes;
+    /** Pacer state, socket thread only. */
+    private double tokens;
+    private long lastRefill = System.nanoTime();
+    private boolean pacedWait;
     private volatile InetSocketAddress remoteAddress;
 
     private UdpFramePort(Builder b, EventLoop loop) {
@@ -66,12 +105,29 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         this.loop = loop;
         this.maxFrameBytes = b.maxFrameBytes;
         this.remoteAddress = b.remoteAddress;
+        this.requestedSocketBufferBytes = b.socketBufferBytes;
+        this.rateBytesPerSecond = b.rateGbps * 1e9 / 8;
+        this.burstBytes = b.burstBytes;
+        this.tokens = b.burstBytes;
+        if (b.socketThread || b.rateGbps > 0) {
+            ioGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(b.name + "-socket", true),
+                NioIoHandler.newFactory());
+            ioLoop = ioGroup.next();
+            txQueue = new ArrayBlockingQueue<>(b.backlogFrames);
+            rxQueue = new ArrayBlockingQueue<>(b.backlogFrames);
+        } else {
+            ioGroup = null;
+            ioLoop = loop;
+            txQueue = null;
+            rxQueue = null;
+        }
         final ChannelFuture bind = new Bootstrap()
-            .group(loop)
+            .group(ioLoop)
             .channel(NioDatagramChannel.class)
             // one byte more than the largest frame: a longer datagram is truncated by the kernel to
             // exactly maxFrameBytes + 1 bytes, which is how it is recognised as oversized
-            .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(maxFrameBytes + 1))
+            .option(ChannelOption.RECVBUF_ALLOCATOR,
+                new FixedRecvByteBufAllocator(maxFrameBytes + 1).maxMessagesPerRead(MAX_MESSAGES_PER_READ))
             .option(ChannelOption.SO_RCVBUF, b.socketBufferBytes)
             .option(ChannelOption.SO_SNDBUF, b.socketBufferBytes)
             .handler(new Handler())
@@ -79,10 +135,12 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         if (!bind.awaitUninterruptibly(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             bind.cancel(false);
             bind.channel().close();
+            shutdownIoGroup();
             throw new IllegalStateException("binding " + b.localAddress + " timed out");
         }
         if (!bind.isSuccess()) {
             bind.channel().close();
+            shutdownIoGroup();
             final Throwable cause = bind.cause();
             throw cause instanceof IOException
                 ? new UncheckedIOException("cannot bind UDP " + b.localAddress, (IOException) cause)
@@ -100,14 +158,95 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
 
     @Override
     public void send(ByteBuf frame) {
+        if (txQueue != null) {
+            if (!channel.isActive()) {
+                drop(frame, UdpPortCounter.TX_DROPPED_CLOSED);
+                return;
+            }
+            if (!txQueue.offer(frame)) {
+                drop(frame, UdpPortCounter.TX_DROPPED_BACKLOG);
+                return;
+            }
+            if (txScheduled.compareAndSet(false, true)) {
+                try {
+                    ioLoop.execute(drainTx);
+                } catch (RejectedExecutionException e) {
+                    for (ByteBuf f; (f = txQueue.poll()) != null; ) {
+                        drop(f, UdpPortCounter.TX_DROPPED_CLOSED);
+                    }
+                }
+            }
+            return;
+        }
         if (loop.inEventLoop()) {
-            write(frame);
+            write(frame, true);
             return;
         }
         try {
-            loop.execute(() -> write(frame));
+            loop.execute(() -> write(frame, true));
         } catch (RejectedExecutionException e) {
             frame.release();
+        }
+    }
+
+    /** On the socket thread: everything queued so far (as the pacer allows), then one flush. */
+    private void drainTx() {
+        txScheduled.set(false);
+        if (!pacedWait) {
+            pump();
+        }
+    }
+
+    /**
+     * On the socket thread. With a transmit rate, a token bucket (rate, burst) decides when the
+     * head frame may go; otherwise a timer on the socket's loop comes back for it. The frames wait
+     * in the send queue meanwhile, so pacing loses nothing until that queue is full.
+     */
+    private void pump() {
+        boolean wrote = false;
+        for (ByteBuf f; (f = txQueue.peek()) != null; ) {
+            if (rateBytesPerSecond > 0) {
+                long now = System.nanoTime();
+                tokens = Math.min(burstBytes, tokens + (now - lastRefill) * rateBytesPerSecond / 1e9);
+                lastRefill = now;
+                int len = f.readableBytes();
+                if (tokens < len) {
+                    long waitNanos = (long) ((len - tokens) * 1e9 / rateBytesPerSecond);
+                    pacedWait = true;
+                    ioLoop.schedule(() -> {
+                        pacedWait = false;
+                        pump();
+                    }, Math.max(waitNanos, 1_000L), TimeUnit.NANOSECONDS);
+                    break;
+                }
+                tokens -= len;
+            }
+            txQueue.poll();
+            wrote |= write(f, false);
+        }
+        if (wrote) {
+            channel.flush();
+        }
+    }
+
+    /** On the owner thread: hands the frames the socket thread read to the receiver, in order. */
+    private void drainRx() {
+        rxScheduled.set(false);
+        for (ByteBuf f; (f = rxQueue.poll()) != null; ) {
+            deliver(f);
+        }
+    }
+
+    private static void releaseAll(java.util.Queue<ByteBuf> q) {
+        for (ByteBuf f; (f = q.poll()) != null; ) {
+            f.release();
+        }
+    }
+
+    private void shutdownIoGroup() {
+        if (ioGroup != null) {
+            ioGroup.shutdownGracefully(0, BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .awaitUninterruptibly(2 * BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
     }
 
@@ -142,6 +281,22 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
     }
 
     /**
+     * @return the SO_RCVBUF the kernel granted, as it reports it (Linux doubles the request, and caps
+     *         the request at {@code net.core.rmem_max} without saying so)
+     */
+    public int receiveBufferBytes() {
+        return ((io.netty.channel.socket.DatagramChannelConfig) channel.config()).getReceiveBufferSize();
+    }
+
+    /**
+     * @return whether the kernel granted less receive buffer than was asked for (a privileged user
+     *         may raise {@code net.core.rmem_max}); the port then relies on its socket thread
+     */
+    public boolean receiveBufferCapped() {
+        return receiveBufferBytes() < requestedSocketBufferBytes;
+    }
+
+    /**
      * @return the event loop that owns this port
      */
     public EventLoop eventLoop() {
@@ -161,16 +316,22 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
     @Override
     public void close() {
         channel.close().awaitUninterruptibly(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        shutdownIoGroup();
+        if (txQueue != null) {
+            releaseAll(txQueue);
+            releaseAll(rxQueue);
+        }
     }
 
     @Override
     public String toString() {
         return "UdpFramePort[" + name() + ", " + channel.localAddress() + " -> " + remoteAddress
+            + ", rcvbuf " + receiveBufferBytes() + (receiveBufferCapped() ? " (capped)" : "")
             + (isUp() ? "" : ", down") + "]";
     }
 
-    /** On the event loop. */
-    private void write(ByteBuf frame) {
+    /** On the socket's loop; returns whether the frame was written. */
+    private boolean write(ByteBuf frame, boolean flush) {
         final int length = frame.readableBytes();
         final InetSocketAddress remote = remoteAddress;
         if (!channel.isActive()) {
@@ -184,9 +345,16 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         } else {
             counters.increment(UdpPortCounter.FRAMES_SENT);
             counters.add(UdpPortCounter.BYTES_SENT, length);
-            // a failed write reaches exceptionCaught through the void promise and is counted there
-            channel.writeAndFlush(new DatagramPacket(frame, remote), channel.voidPromise());
+            // a failed write reaches exceptionCaught through the void promise and is counted there;
+            // a full socket send buffer holds the rest in Netty's outbound buffer (no loss)
+            if (flush) {
+                channel.writeAndFlush(new DatagramPacket(frame, remote), channel.voidPromise());
+            } else {
+                channel.write(new DatagramPacket(frame, remote), channel.voidPromise());
+            }
+            return true;
         }
+        return false;
     }
 
     private void drop(ByteBuf frame, UdpPortCounter reason) {
@@ -213,14 +381,21 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
                 drop(frame, UdpPortCounter.RX_DROPPED_OVERSIZED);
                 return;
             }
-            final FrameReceiver receiver = receiver();
-            if (receiver == null) {
-                drop(frame, UdpPortCounter.RX_DROPPED_NO_RECEIVER);
+            if (rxQueue == null) {
+                deliver(frame);
                 return;
             }
-            counters.increment(UdpPortCounter.FRAMES_RECEIVED);
-            counters.add(UdpPortCounter.BYTES_RECEIVED, length);
-            receiver.onFrame(UdpFramePort.this, frame);
+            if (!rxQueue.offer(frame)) {
+                drop(frame, UdpPortCounter.RX_DROPPED_BACKLOG);
+                return;
+            }
+            if (rxScheduled.compareAndSet(false, true)) {
+                try {
+                    loop.execute(drainRx);
+                } catch (RejectedExecutionException e) {
+                    releaseAll(rxQueue);
+                }
+            }
         }
 
         @Override
@@ -230,9 +405,29 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            updateLinkState(false);
+            if (ioLoop == loop) {
+                updateLinkState(false);
+            } else {
+                try {
+                    loop.execute(() -> updateLinkState(false));
+                } catch (RejectedExecutionException e) {
+                    updateLinkState(false);
+                }
+            }
             ctx.fireChannelInactive();
         }
+    }
+
+    /** On the owner thread. */
+    private void deliver(ByteBuf frame) {
+        final FrameReceiver receiver = receiver();
+        if (receiver == null) {
+            drop(frame, UdpPortCounter.RX_DROPPED_NO_RECEIVER);
+            return;
+        }
+        counters.increment(UdpPortCounter.FRAMES_RECEIVED);
+        counters.add(UdpPortCounter.BYTES_RECEIVED, frame.readableBytes());
+        receiver.onFrame(UdpFramePort.this, frame);
     }
 
     /** Configures and opens a {@link UdpFramePort}. */
@@ -242,8 +437,64 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         private InetSocketAddress remoteAddress;
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
         private int socketBufferBytes = 4 << 20;
+        private boolean socketThread;
+        private int backlogFrames = DEFAULT_BACKLOG_FRAMES;
+        private double rateGbps;
+        private int burstBytes;
 
         private Builder() {
+        }
+
+        /**
+         * @param on whether the socket gets a thread of its own that empties the kernel's receive
+         *           buffer into a queue as datagrams arrive; off (the default), the socket is served
+         *           by the owner loop and no frame changes threads. On a machine with spare cores it
+         *           keeps reading while the owner is busy; on a loaded 2-core one the extra thread
+         *           competes for the same CPU and gains little.
+         * @return this
+         */
+        public Builder socketThread(boolean on) {
+            this.socketThread = on;
+            return this;
+        }
+
+        /**
+         * Paces what the port sends: a token bucket of {@code burstBytes} filled at {@code gbps}.
+         * Why: a receiver whose socket buffer is small (a qemu VM's socket netdev, a peer on a host
+         * whose {@code net.core.rmem_max} is the default) drops a burst it cannot read at once;
+         * frames held back here wait in the send queue instead of being lost over there. Timers on
+         * the socket thread are about a millisecond apart, so {@code burstBytes} should hold at
+         * least a millisecond at {@code gbps}. Turns the socket thread on.
+         *
+         * @param gbps       rate in Gb/s of frame bytes, 0 for none (the default)
+         * @param burstBytes the most sent at once after an idle time, at least one largest frame
+         * @return this
+         */
+        public Builder transmitRate(double gbps, int burstBytes) {
+            if (!(gbps >= 0) || Double.isInfinite(gbps)) {
+                throw new IllegalArgumentException("gbps must be >= 0: " + gbps);
+            }
+            if (gbps > 0 && burstBytes < maxFrameBytes) {
+                throw new IllegalArgumentException("burstBytes must hold a largest frame (" + maxFrameBytes + "): "
+                    + burstBytes);
+            }
+            this.rateGbps = gbps;
+            this.burstBytes = burstBytes;
+            return this;
+        }
+
+        /**
+         * @param frames how many received frames may wait for the owner thread, and how many frames
+         *               to send may wait for the socket thread, before more are dropped and counted;
+         *               default {@value UdpFramePort#DEFAULT_BACKLOG_FRAMES}
+         * @return this
+         */
+        public Builder receiveBacklog(int frames) {
+            if (frames <= 0) {
+                throw new IllegalArgumentException("receiveBacklog must be > 0: " + frames);
+            }
+            this.backlogFrames = frames;
+            return this;
         }
 
         /**

@@ -27,6 +27,13 @@ public enum UdpPortCounter {
     TX_DROPPED_NO_REMOTE,
     /** Frames to send after the port was closed. */
     TX_DROPPED_CLOSED,
+    /**
+     * Received frames dropped because the owner thread fell more than the receive backlog behind
+     * (see {@link UdpFramePort.Builder#receiveBacklog}); counted here instead of lost in the kernel.
+     */
+    RX_DROPPED_BACKLOG,
+    /** Frames to send dropped because the socket thread fell more than the send backlog behind. */
+    TX_DROPPED_BACKLOG,
     /** Socket errors (failed writes, failed reads). */
     ERRORS
 }
