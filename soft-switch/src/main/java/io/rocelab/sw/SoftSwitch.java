@@ -124,6 +124,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         egress[i].attach(port);
         port.setReceiver((p, frame) -> receive(i, frame));
         port.addLinkStateListener((p, up) -> linkStateChanged(i, up));
+        forward.linkStateChanged();
         watchdog.start();
     }
 
@@ -249,7 +250,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             dropped(ctx, why);
             return;
         }
-        egress[ctx.egressPort].enqueue(ctx);
+        egress[ctx.egressPort].enqueue(ctx, ctx.arrivalNanos);
     }
 
     private void sendPfc(int port, ByteBuf frame, String comment, int cev, boolean xoff) {
@@ -270,6 +271,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     }
 
     private void linkStateChanged(int port, boolean up) {
+        forward.linkStateChanged();
         if (!up) {
             egress[port].flush();
             fdb.flushPort(port);

@@ -55,6 +55,8 @@ public final class EgressPort implements EtsScheduler.Queues {
     private final boolean[] ignorePause = new boolean[8];
     private final boolean[] dropAll = new boolean[8];
     private final Runnable wakeup = this::pump;
+    /** The transmitter is an in-process link whose own timeline also gates sending, else null. */
+    private io.rocelab.fabric.link.LinkDirection link;
     private final long picosPerByte;
     private FramePort port;
     private long txFreeAtPicos;
@@ -99,6 +101,7 @@ public final class EgressPort implements EtsScheduler.Queues {
     /** @param port the transmitter, once attached */
     public void attach(FramePort port) {
         this.port = port;
+        this.link = port instanceof LinkPort lp ? lp.outgoing() : null;
     }
 
     public FramePort port() {
@@ -125,13 +128,21 @@ public final class EgressPort implements EtsScheduler.Queues {
 
     /** Appends an admitted frame to its queue and starts the transmitter if idle. */
     public void enqueue(PacketContext ctx) {
+        enqueue(ctx, scheduler.nanoTime());
+    }
+
+    /**
+     * Like {@link #enqueue(PacketContext)}, with the time already read by the caller in this same
+     * task (the frame's arrival), so the data path reads the clock once per frame.
+     */
+    public void enqueue(PacketContext ctx, long now) {
         if (dropAll[ctx.queue]) {
             hooks.dequeued(ctx);
             hooks.dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
         queues[ctx.queue].add(ctx);
-        pump();
+        pump(now);
     }
 
     /** Queues a PFC frame ahead of all data. */
@@ -261,10 +272,15 @@ public final class EgressPort implements EtsScheduler.Queues {
      * pump's time, as without catch-up.
      */
     public void pump() {
+        if (port != null) {
+            pump(scheduler.nanoTime());
+        }
+    }
+
+    private void pump(long now) {
         if (port == null) {
             return;
         }
-        long now = scheduler.nanoTime();
         if (now >= wakeupAt) {
             wakeupAt = Long.MAX_VALUE;
         }
@@ -363,11 +379,11 @@ public final class EgressPort implements EtsScheduler.Queues {
 
     /** @return when an in-process link's transmitter is idle, less {@code lag}; far past for other ports */
     private long linkIdleAt(long lag) {
-        if (port instanceof LinkPort lp) {
-            long idle = lp.outgoing().transmitterIdleAtNanos();
-            return idle == Long.MIN_VALUE ? idle : idle - lag;
+        if (link == null) {
+            return Long.MIN_VALUE;
         }
-        return Long.MIN_VALUE;
+        long idle = link.transmitterIdleAtNanos();
+        return idle == Long.MIN_VALUE ? idle : idle - lag;
     }
 
     private long earliestResume(long now) {

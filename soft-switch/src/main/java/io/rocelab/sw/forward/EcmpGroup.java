@@ -3,11 +3,17 @@ package io.rocelab.sw.forward;
 /**
  * The next hops of one route. Members whose link is down are skipped at once, so their flows
  * re-hash over the remaining members on the very next frame.
+ *
+ * <p>The live members are kept in an array, recomputed on the first lookup after
+ * {@link #invalidate()} (the switch calls it on every link state change and port attach), not
+ * scanned per frame.
  */
 public final class EcmpGroup {
     private final int[] ports;
     private final long[] macs;
     private final int[] live;
+    /** Live members in {@link #live}, or -1 until computed from the link state. */
+    private int liveCount = -1;
 
     /**
      * @param ports egress port of each member
@@ -38,7 +44,7 @@ public final class EcmpGroup {
      * @return the member for this hash among the live ones, or -1 if all are down
      */
     public int select(long hash, PortView view) {
-        int n = liveMembers(view);
+        int n = liveCount >= 0 ? liveCount : liveMembers(view);
         if (n == 0) {
             return -1;
         }
@@ -50,7 +56,7 @@ public final class EcmpGroup {
      *         flows do not all pile on the first member, or -1 if all are down
      */
     public int leastLoaded(long hash, PortView view) {
-        int n = liveMembers(view);
+        int n = liveCount >= 0 ? liveCount : liveMembers(view);
         if (n == 0) {
             return -1;
         }
@@ -68,6 +74,11 @@ public final class EcmpGroup {
         return best;
     }
 
+    /** A member's link changed state (or a port was attached): recompute the live members. */
+    public void invalidate() {
+        liveCount = -1;
+    }
+
     private int liveMembers(PortView view) {
         int n = 0;
         for (int m = 0; m < ports.length; m++) {
@@ -75,6 +86,7 @@ public final class EcmpGroup {
                 live[n++] = m;
             }
         }
+        liveCount = n;
         return n;
     }
 }

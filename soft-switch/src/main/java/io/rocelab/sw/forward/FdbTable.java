@@ -12,6 +12,12 @@ import org.agrona.collections.Long2ObjectHashMap;
 public final class FdbTable {
     private final long agingNanos;
     private final Long2ObjectHashMap<long[]> entries = new Long2ObjectHashMap<>();
+    /**
+     * Per ingress port, the entry of the last source MAC learned there: a host sends many frames in
+     * a row, so refreshing it needs no hash lookup. Cleared whenever an entry is removed.
+     */
+    private long[] cachedMac = new long[0];
+    private long[][] cachedEntry = new long[0][];
 
     /** @param agingNanos an entry not refreshed for this long is forgotten; 0 = never */
     public FdbTable(long agingNanos) {
@@ -20,13 +26,31 @@ public final class FdbTable {
 
     /** Learns or refreshes {@code mac} on {@code port}. */
     public void learn(long mac, int port, long now) {
+        if (port < cachedEntry.length) {
+            long[] c = cachedEntry[port];
+            if (c != null && cachedMac[port] == mac) {
+                c[0] = port;
+                c[1] = now;
+                return;
+            }
+        } else {
+            cachedMac = java.util.Arrays.copyOf(cachedMac, port + 1);
+            cachedEntry = java.util.Arrays.copyOf(cachedEntry, port + 1);
+        }
         long[] e = entries.get(mac);
         if (e == null) {
-            entries.put(mac, new long[] {port, now});
+            e = new long[] {port, now};
+            entries.put(mac, e);
         } else {
             e[0] = port;
             e[1] = now;
         }
+        cachedMac[port] = mac;
+        cachedEntry[port] = e;
+    }
+
+    private void clearCache() {
+        java.util.Arrays.fill(cachedEntry, null);
     }
 
     /** @return the port {@code mac} was learned on, or -1 if unknown or aged out */
@@ -37,6 +61,7 @@ public final class FdbTable {
         }
         if (agingNanos > 0 && now - e[1] >= agingNanos) {
             entries.remove(mac);
+            clearCache();
             return -1;
         }
         return (int) e[0];
@@ -45,6 +70,7 @@ public final class FdbTable {
     /** Forgets everything learned on {@code port} (its link went down). */
     public void flushPort(int port) {
         entries.values().removeIf(e -> e[0] == port);
+        clearCache();
     }
 
     /** @return live entries as {mac, port}, for {@code show mac} */

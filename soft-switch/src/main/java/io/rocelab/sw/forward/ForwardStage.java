@@ -100,6 +100,11 @@ public final class ForwardStage {
         return FlowHash.of(seed, src, dst, ctx.l4Protocol, sport, dport);
     }
 
+    /** A port went up or down, or was attached: ECMP groups recompute their live members. */
+    public void linkStateChanged() {
+        routes.invalidateGroups();
+    }
+
     /** @return the flowlet table, or null */
     public FlowletTable flowlets() {
         return flowlets;

@@ -24,6 +24,13 @@ public final class RouteTable {
         routes = building.toArray(new Route[0]);
     }
 
+    /** Link state changed: every group recomputes its live members on its next lookup. */
+    public void invalidateGroups() {
+        for (Route r : routes) {
+            r.group.invalidate();
+        }
+    }
+
     /** @return the group of the longest matching prefix, or null */
     public EcmpGroup lookup(int dst) {
         for (Route r : routes) {

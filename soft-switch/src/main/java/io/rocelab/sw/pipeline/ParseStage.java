@@ -1,35 +1,157 @@
 package io.rocelab.sw.pipeline;
 
-import io.rocelab.codec.DecodeError;
-import io.rocelab.codec.ParsedFrame;
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.FrameKind;
+import io.rocelab.codec.header.Arp;
+import io.rocelab.codec.header.Ethernet;
+import io.rocelab.codec.header.EtherType;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.Pfc;
+import io.rocelab.codec.header.Udp;
+import io.rocelab.codec.header.Vlan;
 
 /**
- * Parser: locates the headers with the codec's {@link ParsedFrame} flyweight and copies what later
- * stages need into the {@link PacketContext}. A malformed frame is reported, never thrown.
+ * Parser: reads the L2-L4 headers a switch forwards on, with the codec's header flyweights, into
+ * the {@link PacketContext}. A malformed frame is reported, never thrown.
+ *
+ * <p>Why not the codec's full {@code ParsedFrame}: routing, classification, MMU, ECN and the
+ * watchdog need Ethernet, VLAN, IP and the UDP ports only. Like a switch ASIC's parser this one
+ * stops at the UDP header, so the InfiniBand transport (BTH, extension headers, pad, ICRC) is
+ * neither located nor checked: a RoCEv2 frame with a bad BTH is forwarded for its endpoint to drop.
+ * The L2-L4 checks are the codec's: truncated Ethernet, VLAN, IP or MAC control body, more than two
+ * VLAN tags, a bad IP version or header length, a UDP length that does not fit.
  */
 public final class ParseStage {
-    private final ParsedFrame parsed = new ParsedFrame();
+    private static final int MAX_VLAN_TAGS = 2;
 
     /**
      * @param ctx a context holding a frame
      * @return true if the frame can go on; false if it is malformed
      */
     public boolean apply(PacketContext ctx) {
-        DecodeError error = parsed.parse(ctx.frame);
-        if (error != null) {
+        ByteBuf b = ctx.frame;
+        int start = b.readerIndex();
+        int limit = b.writerIndex();
+        if (limit - start < Ethernet.LENGTH) {
             return false;
         }
-        ctx.kind = parsed.kind();
-        ctx.dstMac = parsed.dstMac();
-        ctx.srcMac = parsed.srcMac();
-        ctx.l3Offset = parsed.l3Offset();
-        ctx.ipVersion = parsed.ipVersion();
-        ctx.l4Protocol = parsed.l4Protocol();
-        ctx.l4Offset = parsed.l4Offset();
-        ctx.vlanOffset = parsed.vlanCount() == 0 ? -1 : parsed.vlanOffset(parsed.vlanCount() - 1);
-        ctx.pcp = parsed.pcp();
-        ctx.dscp = parsed.dscp();
-        ctx.ecn = parsed.ecn();
+        ctx.dstMac = Ethernet.dst(b, start);
+        ctx.srcMac = Ethernet.src(b, start);
+        int typeOffset = start + Ethernet.ETHER_TYPE;
+        int type = b.getUnsignedShort(typeOffset);
+        int tags = 0;
+        ctx.vlanOffset = -1;
+        ctx.pcp = -1;
+        while (EtherType.isVlanTag(type)) {
+            if (tags == MAX_VLAN_TAGS || typeOffset + Vlan.LENGTH + 2 > limit) {
+                return false;
+            }
+            tags++;
+            ctx.vlanOffset = typeOffset;
+            typeOffset += Vlan.LENGTH;
+            type = b.getUnsignedShort(typeOffset);
+        }
+        if (tags > 0) {
+            ctx.pcp = Vlan.pcp(b, ctx.vlanOffset);
+        }
+        int l3 = typeOffset + 2;
+        ctx.l3Offset = l3;
+        ctx.ipVersion = 0;
+        ctx.l4Protocol = -1;
+        ctx.l4Offset = -1;
+        ctx.dscp = -1;
+        ctx.ecn = -1;
+        switch (type) {
+            case EtherType.IPV4:
+                return ipv4(ctx, b, l3, limit);
+            case EtherType.IPV6:
+                return ipv6(ctx, b, l3, limit);
+            case EtherType.MAC_CONTROL:
+                return macControl(ctx, b, l3, limit);
+            case EtherType.ARP:
+                ctx.kind = FrameKind.ARP;
+                return limit - l3 >= Arp.LENGTH;
+            default:
+                ctx.kind = FrameKind.OTHER;
+                return true;
+        }
+    }
+
+    private static boolean ipv4(PacketContext ctx, ByteBuf b, int l3, int limit) {
+        if (limit - l3 < Ipv4.MIN_LENGTH) {
+            return false;
+        }
+        int versionIhl = b.getUnsignedByte(l3 + Ipv4.VERSION_IHL);
+        int headerLength = (versionIhl & 0xF) * 4;
+        if (versionIhl >> 4 != 4 || headerLength < Ipv4.MIN_LENGTH) {
+            return false;
+        }
+        int total = Ipv4.totalLength(b, l3);
+        if (total < headerLength || l3 + total > limit) {
+            return false;
+        }
+        int tos = b.getUnsignedByte(l3 + Ipv4.TOS);
+        ctx.ipVersion = 4;
+        ctx.dscp = tos >> 2;
+        ctx.ecn = tos & 3;
+        ctx.kind = FrameKind.IPV4;
+        int proto = b.getUnsignedByte(l3 + Ipv4.PROTOCOL);
+        ctx.l4Protocol = proto;
+        ctx.l4Offset = l3 + headerLength;
+        if (proto != Ipv4.PROTO_UDP || (Ipv4.flagsFragment(b, l3) & (Ipv4.FLAG_MF | Ipv4.FRAGMENT_OFFSET_MASK)) != 0) {
+            // a fragment is forwarded as it is: only an endpoint reassembles (or, for RoCE, drops) it
+            return true;
+        }
+        return udp(ctx, b, total - headerLength);
+    }
+
+    private static boolean ipv6(PacketContext ctx, ByteBuf b, int l3, int limit) {
+        if (limit - l3 < Ipv6.LENGTH || Ipv6.version(b, l3) != 6) {
+            return false;
+        }
+        int payload = Ipv6.payloadLength(b, l3);
+        if (l3 + Ipv6.LENGTH + payload > limit) {
+            return false;
+        }
+        int tc = Ipv6.trafficClass(b, l3);
+        ctx.ipVersion = 6;
+        ctx.dscp = tc >> 2;
+        ctx.ecn = tc & 3;
+        ctx.kind = FrameKind.IPV6;
+        ctx.l4Protocol = Ipv6.nextHeader(b, l3);
+        ctx.l4Offset = l3 + Ipv6.LENGTH;
+        return ctx.l4Protocol != Ipv4.PROTO_UDP || udp(ctx, b, payload);
+    }
+
+    private static boolean udp(PacketContext ctx, ByteBuf b, int ipPayload) {
+        if (ipPayload < Udp.LENGTH) {
+            return false;
+        }
+        int udpLength = Udp.length(b, ctx.l4Offset);
+        if (udpLength < Udp.LENGTH || udpLength > ipPayload) {
+            return false;
+        }
+        if (Udp.dstPort(b, ctx.l4Offset) == Udp.ROCEV2_PORT) {
+            ctx.kind = FrameKind.ROCEV2;
+        }
+        return true;
+    }
+
+    private static boolean macControl(PacketContext ctx, ByteBuf b, int l3, int limit) {
+        ctx.kind = FrameKind.OTHER;
+        if (limit - l3 < 2) {
+            return false;
+        }
+        int op = b.getUnsignedShort(l3);
+        if (op == Pfc.OPCODE_PFC) {
+            ctx.kind = FrameKind.PFC;
+            return limit - l3 >= Pfc.LENGTH;
+        }
+        if (op == Pfc.OPCODE_PAUSE) {
+            ctx.kind = FrameKind.PAUSE;
+            return limit - l3 >= 4;
+        }
         return true;
     }
 }
