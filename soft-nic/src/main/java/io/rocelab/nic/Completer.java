@@ -46,8 +46,14 @@ final class Completer {
     }
 
     void receive(RxPacket p) {
-        if (qp.type != QpType.RC || !qp.state.canSend() && qp.state != QpState.SQE) {
-            qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE);
+        if (qp.type != QpType.RC) {
+            qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE); // a response on a UC/UD QP
+            return;
+        }
+        if (!qp.state.canSend() && qp.state != QpState.SQE) {
+            // IBA 10.3.1.7: a QP in ERR discards what arrives, e.g. the responses still in flight when
+            // it got there; one in RTR has sent nothing to be answered. Not an opcode error.
+            qp.nic.counters().increment(NicCounter.DROP_QP_STATE);
             return;
         }
         CompleterState s = CompleterState.GET_WQE;

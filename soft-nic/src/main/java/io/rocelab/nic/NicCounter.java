@@ -37,6 +37,12 @@ public enum NicCounter {
     DROP_BAD_QKEY("drop_bad_qkey"),
     /** Opcode not valid for the QP's transport, or a response nobody waits for. */
     DROP_BAD_OPCODE("drop_bad_opcode"),
+    /**
+     * Well-formed packets for a QP whose state discards them (IBA 10.3.1.7): anything for a QP in
+     * ERR, such as the ACKs and READ responses still on the wire when it got there, and responses
+     * for a QP that has not sent (RTR).
+     */
+    DROP_QP_STATE("drop_qp_state"),
     /** UC packets dropped after a sequence error until the next FIRST/ONLY (IBA 9.7.8). */
     DROP_UC_SEQUENCE("drop_uc_sequence"),
     /** ARP requests answered for our address. */

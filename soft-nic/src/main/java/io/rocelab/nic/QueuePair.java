@@ -318,7 +318,8 @@ public final class QueuePair {
     void receive(RxPacket p) {
         if (p.opcode.has(Opcode.REQUEST)) {
             if (state == QpState.ERR) {
-                return; // IBA 10.3.1.7: an errored QP drops incoming requests
+                nic.counters().increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
+                return;
             }
             responder.receive(p);
         } else {
