@@ -10,14 +10,11 @@ import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.OobServer;
 import io.rocelab.perftest.run.EngineFactory;
-import io.rocelab.perftest.run.PerftestSession;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -42,7 +39,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class HostPair implements EngineFactory {
     /** How long the server waits for its client in each exchange. */
-    private static final Duration IO_TIMEOUT = Duration.ofSeconds(60);
 
     /**
      * One host: its NIC's addresses and what the NIC is plugged into.
@@ -171,7 +167,7 @@ public final class HostPair implements EngineFactory {
             clientArgs.add(String.valueOf(listener.port()));
             clientArgs.add("127.0.0.1");
             PerftestOptions clientOptions = PerftestTool.parse(kind, clientArgs.toArray(new String[0]),
-                    nullStream(), nullStream()).options();
+                    SessionRunner.nullStream(), SessionRunner.nullStream()).options();
             if (clientOptions == null) {
                 err.println(" " + kind.toolName() + ": the client's command line was refused");
                 return new Result(PerftestTool.FAILURE, Map.of(), Map.of());
@@ -185,10 +181,10 @@ public final class HostPair implements EngineFactory {
             }
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);
             NicEngine se = serverEngine;
-            Future<Integer> serverRun = pool.submit(() -> session(kind, serverOptions, se, nullStream(),
+            Future<Integer> serverRun = pool.submit(() -> SessionRunner.run(kind, serverOptions, se, SessionRunner.nullStream(),
                     serverErrStream, listener));
             clientOptions.notes().forEach(out::println);
-            int clientStatus = session(kind, clientOptions, clientEngine, out, err, null);
+            int clientStatus = SessionRunner.run(kind, clientOptions, clientEngine, out, err, null);
             int serverStatus;
             try {
                 serverStatus = serverRun.get(clientStatus == 0 ? 30 : 5, TimeUnit.SECONDS);
@@ -220,24 +216,4 @@ public final class HostPair implements EngineFactory {
         return Collections.unmodifiableMap(engine.nic().counters().snapshot());
     }
 
-    private static int session(TestKind kind, PerftestOptions options, NicEngine engine, PrintStream out,
-                               PrintStream err, OobServer listener) {
-        try {
-            PerftestSession s = new PerftestSession(options, engine, out, err, IO_TIMEOUT);
-            if (listener != null) {
-                s.listener(listener);
-            }
-            return s.run();
-        } catch (OptionException e) {
-            err.println(e.getMessage());
-            return PerftestTool.FAILURE;
-        } catch (Exception e) {
-            err.println(" " + kind.toolName() + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return PerftestTool.FAILURE;
-        }
-    }
-
-    private static PrintStream nullStream() {
-        return new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-    }
 }

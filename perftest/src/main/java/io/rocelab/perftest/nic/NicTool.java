@@ -5,14 +5,11 @@ import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.OobServer;
-import io.rocelab.perftest.run.PerftestSession;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +31,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NicTool {
     /** How long the in-process server waits for its client in each exchange. */
-    private static final Duration IN_PROCESS_IO_TIMEOUT = Duration.ofSeconds(60);
 
     private NicTool() {
     }
@@ -102,7 +98,7 @@ public final class NicTool {
             clientArgs.add(String.valueOf(listener.port()));
             clientArgs.add("127.0.0.1");
             PerftestOptions clientOptions = PerftestTool.parse(kind, clientArgs.toArray(new String[0]),
-                    nullStream(), nullStream()).options();
+                    SessionRunner.nullStream(), SessionRunner.nullStream()).options();
             if (clientOptions == null) {
                 err.println(" --in-process: the client's command line was refused");
                 return PerftestTool.FAILURE;
@@ -118,10 +114,10 @@ public final class NicTool {
                 return PerftestTool.FAILURE;
             }
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);
-            Future<Integer> server = pool.submit(() -> session(kind, serverOptions, serverEngine, nullStream(),
+            Future<Integer> server = pool.submit(() -> SessionRunner.run(kind, serverOptions, serverEngine, SessionRunner.nullStream(),
                     serverErrStream, listener));
             clientOptions.notes().forEach(out::println);
-            int client = session(kind, clientOptions, clientEngine, out, err, null);
+            int client = SessionRunner.run(kind, clientOptions, clientEngine, out, err, null);
             int serverStatus;
             try {
                 serverStatus = server.get(client == 0 ? 30 : 5, TimeUnit.SECONDS);
@@ -145,24 +141,4 @@ public final class NicTool {
         }
     }
 
-    private static int session(TestKind kind, PerftestOptions options, NicEngine engine, PrintStream out,
-                               PrintStream err, OobServer listener) {
-        try {
-            PerftestSession s = new PerftestSession(options, engine, out, err, IN_PROCESS_IO_TIMEOUT);
-            if (listener != null) {
-                s.listener(listener);
-            }
-            return s.run();
-        } catch (OptionException e) {
-            err.println(e.getMessage());
-            return PerftestTool.FAILURE;
-        } catch (Exception e) {
-            err.println(" " + kind.toolName() + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return PerftestTool.FAILURE;
-        }
-    }
-
-    private static PrintStream nullStream() {
-        return new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-    }
 }
