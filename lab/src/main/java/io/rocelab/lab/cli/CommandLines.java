@@ -1,5 +1,6 @@
 package io.rocelab.lab.cli;
 
+import io.rocelab.lab.cli.perftest.PerftestCommands;
 import picocli.CommandLine;
 
 /**
@@ -15,6 +16,7 @@ public final class CommandLines {
 
     public static CommandLine create() {
         CommandLine cl = new CommandLine(new Rocelab());
+        PerftestCommands.addTo(cl);
         cl.setParameterExceptionHandler((ex, args) -> {
             ex.getCommandLine().getErr().println("rocelab: " + ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()

@@ -1,19 +1,17 @@
 package io.rocelab.lab.cli;
 
-import io.rocelab.lab.cli.perftest.PerftestCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code rocelab} command line: one entry point, one subcommand per tool. */
+/**
+ * The {@code rocelab} command line: one entry point, one subcommand per tool (perftest's tools are
+ * added by {@link CommandLines#create()}).
+ */
 @Command(name = "rocelab",
         mixinStandardHelpOptions = true,
         version = "rocelab 0.1.0",
         description = "Software RoCEv2 NIC, switch, perftest and captures.",
         subcommands = {DemoCommand.class, DecodeCommand.class, ReferenceCapturesCommand.class,
-                PerftestCommands.IbWriteBw.class, PerftestCommands.IbWriteLat.class,
-                PerftestCommands.IbReadBw.class, PerftestCommands.IbReadLat.class,
-                PerftestCommands.IbSendBw.class, PerftestCommands.IbSendLat.class,
-                PerftestCommands.IbAtomicBw.class, PerftestCommands.IbAtomicLat.class,
                 CommandLine.HelpCommand.class})
 public final class Rocelab implements Runnable {
 

@@ -5,6 +5,7 @@ import io.rocelab.perftest.nic.NicTool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
 
@@ -24,94 +25,33 @@ public final class PerftestCommands {
     private PerftestCommands() {
     }
 
-    /** What the eight commands share: the raw arguments and the run. */
-    abstract static class Tool implements Callable<Integer> {
+    /** Adds one subcommand per perftest tool, named as perftest names it. */
+    public static void addTo(CommandLine rocelab) {
+        for (TestKind kind : TestKind.values()) {
+            CommandLine tool = new CommandLine(new Tool(kind));
+            tool.getCommandSpec().usageMessage().description(
+                    "perftest's " + kind.toolName() + " on the soft NIC; -h for its flags");
+            rocelab.addSubcommand(kind.toolName(), tool);
+        }
+    }
+
+    /** One tool: the raw arguments and the run. */
+    @Command
+    static final class Tool implements Callable<Integer> {
+        private final TestKind kind;
+
         @Unmatched
         List<String> args = new ArrayList<>();
 
-        abstract TestKind kind();
+        Tool(TestKind kind) {
+            this.kind = kind;
+        }
 
         @Override
         public Integer call() {
-            int status = NicTool.run(kind(), args.toArray(new String[0]), System.out, System.err);
+            int status = NicTool.run(kind, args.toArray(new String[0]), System.out, System.err);
             System.out.flush();
             return status;
         }
     }
-
-    @Command(name = "ib_write_bw", description = "perftest's ib_write_bw (RDMA write bandwidth) on the soft NIC; -h for its flags")
-    public static final class IbWriteBw extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.WRITE_BW;
-        }
-    }
-
-    @Command(name = "ib_write_lat", description = "perftest's ib_write_lat (RDMA write latency) on the soft NIC; -h for its flags")
-    public static final class IbWriteLat extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.WRITE_LAT;
-        }
-    }
-
-    @Command(name = "ib_read_bw", description = "perftest's ib_read_bw (RDMA read bandwidth) on the soft NIC; -h for its flags")
-    public static final class IbReadBw extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.READ_BW;
-        }
-    }
-
-    @Command(name = "ib_read_lat", description = "perftest's ib_read_lat (RDMA read latency) on the soft NIC; -h for its flags")
-    public static final class IbReadLat extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.READ_LAT;
-        }
-    }
-
-    @Command(name = "ib_send_bw", description = "perftest's ib_send_bw (send bandwidth) on the soft NIC; -h for its flags")
-    public static final class IbSendBw extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.SEND_BW;
-        }
-    }
-
-    @Command(name = "ib_send_lat", description = "perftest's ib_send_lat (send latency) on the soft NIC; -h for its flags")
-    public static final class IbSendLat extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.SEND_LAT;
-        }
-    }
-
-    @Command(name = "ib_atomic_bw", description = "perftest's ib_atomic_bw (atomic bandwidth) on the soft NIC; -h for its flags")
-    public static final class IbAtomicBw extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.ATOMIC_BW;
-        }
-    }
-
-    @Command(name = "ib_atomic_lat", description = "perftest's ib_atomic_lat (atomic latency) on the soft NIC; -h for its flags")
-    public static final class IbAtomicLat extends Tool {
-        @Override
-        TestKind kind() {
-            return TestKind.ATOMIC_LAT;
-        }
-    }
-
-    /** The subcommand classes, in perftest's order. */
-    public static final Class<?>[] ALL = {
-        IbWriteBw.class,
-        IbWriteLat.class,
-        IbReadBw.class,
-        IbReadLat.class,
-        IbSendBw.class,
-        IbSendLat.class,
-        IbAtomicBw.class,
-        IbAtomicLat.class
-    };
 }
