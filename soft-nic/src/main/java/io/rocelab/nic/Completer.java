@@ -160,7 +160,13 @@ final class Completer {
                 if (qp.requester.rnrWait) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }
-                compPsn = p.psn; // everything before the NAK's PSN is acknowledged (IBA 9.7.5.2.3)
+                if (Psn.after(p.psn, compPsn)) {
+                    // Everything before the NAK's PSN is acknowledged (IBA 9.7.5.2.3): that is forward
+                    // progress, so the retry count starts afresh; it limits retries in a row without
+                    // progress, and a long message over a lossy link must not run out while it advances.
+                    compPsn = p.psn;
+                    retryLeft = qp.retryCnt;
+                }
                 return retryFrom(p.psn);
             case INVALID_REQUEST:
                 errorStatus = WcStatus.REM_INV_REQ_ERR;
