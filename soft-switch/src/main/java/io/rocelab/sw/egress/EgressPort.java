@@ -31,7 +31,7 @@ public final class EgressPort implements EtsScheduler.Queues {
      * fires tens to hundreds of microseconds late; without catch-up a backlogged port would send one
      * frame per wake-up. This bounds the burst that follows a long stall to this much line time.
      */
-    static final long MAX_CATCH_UP_NANOS = 1_000_000;
+    public static final long MAX_CATCH_UP_NANOS = 1_000_000;
     /** Frames one pump sends before it yields the owner thread (and continues at once). */
     static final int MAX_FRAMES_PER_PUMP = 64;
 
