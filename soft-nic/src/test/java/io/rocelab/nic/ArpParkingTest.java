@@ -7,9 +7,8 @@ import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.InProcessLink;
+import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
-import io.rocelab.fabric.port.FrameReceiver;
-import io.rocelab.fabric.port.LinkStateListener;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 
@@ -118,18 +117,12 @@ class ArpParkingTest {
     }
 
     /** Loses the first {@code n} ARP frames sent through it. */
-    private static final class LosesArp implements FramePort {
-        private final FramePort delegate;
+    private static final class LosesArp extends ForwardingFramePort {
         private int left;
 
         LosesArp(FramePort delegate, int n) {
-            this.delegate = delegate;
+            super(delegate);
             this.left = n;
-        }
-
-        @Override
-        public String name() {
-            return delegate.name();
         }
 
         @Override
@@ -140,26 +133,6 @@ class ArpParkingTest {
                 return;
             }
             delegate.send(frame);
-        }
-
-        @Override
-        public void setReceiver(FrameReceiver receiver) {
-            delegate.setReceiver(receiver == null ? null : (p, fr) -> receiver.onFrame(this, fr));
-        }
-
-        @Override
-        public boolean isUp() {
-            return delegate.isUp();
-        }
-
-        @Override
-        public void addLinkStateListener(LinkStateListener listener) {
-            delegate.addLinkStateListener(listener);
-        }
-
-        @Override
-        public boolean removeLinkStateListener(LinkStateListener listener) {
-            return delegate.removeLinkStateListener(listener);
         }
     }
 }

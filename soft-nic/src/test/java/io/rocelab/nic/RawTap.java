@@ -3,23 +3,16 @@ package io.rocelab.nic;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.rocelab.fabric.port.FramePort;
-import io.rocelab.fabric.port.FrameReceiver;
-import io.rocelab.fabric.port.LinkStateListener;
+import io.rocelab.fabric.port.ForwardingFramePort;
 import java.util.ArrayList;
 import java.util.List;
 
 /** A port decorator keeping a copy of every frame sent through it, whatever it carries (ARP, ND, RoCE). */
-final class RawTap implements FramePort {
+final class RawTap extends ForwardingFramePort {
     final List<byte[]> sent = new ArrayList<>();
-    private final FramePort delegate;
 
     RawTap(FramePort delegate) {
-        this.delegate = delegate;
-    }
-
-    @Override
-    public String name() {
-        return delegate.name();
+        super(delegate);
     }
 
     @Override
@@ -28,26 +21,6 @@ final class RawTap implements FramePort {
             sent.add(ByteBufUtil.getBytes(frame));
         }
         delegate.send(frame);
-    }
-
-    @Override
-    public void setReceiver(FrameReceiver receiver) {
-        delegate.setReceiver(receiver == null ? null : (p, f) -> receiver.onFrame(this, f));
-    }
-
-    @Override
-    public boolean isUp() {
-        return delegate.isUp();
-    }
-
-    @Override
-    public void addLinkStateListener(LinkStateListener listener) {
-        delegate.addLinkStateListener(listener);
-    }
-
-    @Override
-    public boolean removeLinkStateListener(LinkStateListener listener) {
-        return delegate.removeLinkStateListener(listener);
     }
 
     /** Frames with EtherType {@code type} at offset 12 (untagged) or 16 (one 802.1Q tag). */

@@ -11,13 +11,12 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.port.FramePort;
-import io.rocelab.fabric.port.FrameReceiver;
-import io.rocelab.fabric.port.LinkStateListener;
+import io.rocelab.fabric.port.ForwardingFramePort;
 import java.util.ArrayList;
 import java.util.List;
 
 /** A port decorator that records a copy of every frame sent through it, decoded for assertions. */
-final class WireTap implements FramePort {
+final class WireTap extends ForwardingFramePort {
     /** One RoCE frame as seen on the wire. */
     record Seen(String from, Opcode opcode, int psn, boolean ackReq, int destQp, int syndrome, int msn,
                 int udpSrcPort, int ipId, int ttl, boolean df, int udpChecksum, int payloadLength, byte[] bytes) {
@@ -28,12 +27,11 @@ final class WireTap implements FramePort {
         }
     }
 
-    private final FramePort delegate;
     private final String name;
     private final List<Seen> log;
 
     WireTap(FramePort delegate, String name, List<Seen> log) {
-        this.delegate = delegate;
+        super(delegate);
         this.name = name;
         this.log = log;
     }
@@ -55,11 +53,6 @@ final class WireTap implements FramePort {
     }
 
     @Override
-    public String name() {
-        return delegate.name();
-    }
-
-    @Override
     public void send(ByteBuf frame) {
         Seen s = decode(name, ByteBufUtil.getBytes(frame));
         if (s != null) {
@@ -68,26 +61,6 @@ final class WireTap implements FramePort {
             }
         }
         delegate.send(frame);
-    }
-
-    @Override
-    public void setReceiver(FrameReceiver receiver) {
-        delegate.setReceiver(receiver == null ? null : (p, f) -> receiver.onFrame(this, f));
-    }
-
-    @Override
-    public boolean isUp() {
-        return delegate.isUp();
-    }
-
-    @Override
-    public void addLinkStateListener(LinkStateListener listener) {
-        delegate.addLinkStateListener(listener);
-    }
-
-    @Override
-    public boolean removeLinkStateListener(LinkStateListener listener) {
-        return delegate.removeLinkStateListener(listener);
     }
 
     static List<Seen> copy(List<Seen> log) {
