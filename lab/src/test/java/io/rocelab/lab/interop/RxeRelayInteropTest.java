@@ -114,8 +114,11 @@ class RxeRelayInteropTest {
 
     private static Exchange latency(String name, String title, String command, boolean serverReports,
                                     String opcodes) {
-        // perftest's latency row: #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
-        Pattern row = Pattern.compile("(?m)^\\s*2\\s+200(\\s+[\\d.]+){7}\\s*$");
+        // perftest's latency row: #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%.
+        // perftest turns cycles into µs with a CPU clock it measures itself; under TCG emulation that
+        // measurement can fail ("Correlation coefficient r^2 < 0.9"), and then all 200 iterations
+        // still complete but the times print as inf/-nan. The row proves completion either way.
+        Pattern row = Pattern.compile("(?m)^\\s*2\\s+200(\\s+(?:[\\d.]+|inf|-?nan)){7}\\s*$");
         return new Exchange(name, title, command, command + " " + SERVER_IP,
                 serverReports ? List.of(row) : List.of(), List.of(row), opcodes);
     }
