@@ -1,6 +1,7 @@
 package io.rocelab.fabric.link;
 
 import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.Await;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import org.junit.jupiter.api.AfterAll;
@@ -48,13 +49,7 @@ class InProcessLinkRealTimeTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        final long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(1);
-        }
+        Await.until(condition, WAIT_NANOS, what);
     }
 
     @Test

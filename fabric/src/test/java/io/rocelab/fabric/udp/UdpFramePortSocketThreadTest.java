@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.Await;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import java.util.ArrayList;
@@ -38,13 +39,7 @@ class UdpFramePortSocketThreadTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        final long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(1);
-        }
+        Await.until(condition, WAIT_NANOS, what);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.testing.Delivery;
 import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.Await;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import org.junit.jupiter.api.AfterAll;
@@ -73,13 +74,7 @@ class UdpFramePortTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        final long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(1);
-        }
+        Await.until(condition, WAIT_NANOS, what);
     }
 
     @Test
