@@ -67,6 +67,12 @@ public final class NicEngine implements TestEngine {
     static final double NS_PER_MICRO = 1000;
     private static final long VADDR_BASE = 0x7f00_0000_0000L;
     private static final int POLL_BATCH = 16;
+    /** perftest's {@code DEFF_QKEY}/{@code DEF_QKEY}: the Q_Key of its UD QPs and of the sends to them. */
+    static final int UD_QKEY = 0x11111111;
+    /** perftest's {@code UD_ADDITION}: the GRH (40 bytes) a UD receive buffer starts with (IBA 11.4.1.2). */
+    static final int UD_GRH = 40;
+    /** perftest's {@code cache_line_size}: UD receives start this far minus the GRH into their slot. */
+    static final int CACHE_LINE = 64;
     private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
             java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -109,6 +115,8 @@ public final class NicEngine implements TestEngine {
     private List<KeyRecord> mine = List.of();
     private List<KeyRecord> remote = List.of();
     private long[] recvPosted = new long[0];
+    /** Per QP, the address of the peer's QP, for UD sends (each UD send WR names its destination). */
+    private AddressHandle[] udDestinations = new AddressHandle[0];
     private boolean closed;
     private int defaultTrafficClass;
 
@@ -165,7 +173,9 @@ public final class NicEngine implements TestEngine {
             throw new IllegalArgumentException("buffers of " + total + " bytes do not fit one Java array");
         }
         slot = (int) b;
-        buffer = new byte[(int) total];
+        boolean ud = o.connection() == ConnectionType.UD;
+        // perftest adds a cache line for UD: the last receive (GRH + message) starts 24 bytes into its slot
+        buffer = new byte[(int) total + (ud ? CACHE_LINE : 0)];
         SplitMix64 rnd = new SplitMix64(config.psnSeed());
         base = VADDR_BASE + ((rnd.nextLong() & 0xffffL) << 24);
         if (!(o.kind().verb() == Verb.WRITE && o.kind().isLatency())) {
@@ -179,7 +189,7 @@ public final class NicEngine implements TestEngine {
         sendCq = nic.createCq(Math.max(1024, 2 * n * (txDepth + o.postList())));
         recvCq = nic.createCq(Math.max(1024, 2 * n * rxDepth + 64));
         QpCaps caps = new QpCaps(Math.max(txDepth, o.postList()) + 16, rxDepth + 16, 1, 1, o.inlineSize(), false);
-        QpType type = o.connection() == ConnectionType.UC ? QpType.UC : QpType.RC;
+        QpType type = qpType(o.connection());
         int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
         Gid gid = Gid.of(inet(config.ip()));
         qps = new QueuePair[n];
@@ -187,7 +197,9 @@ public final class NicEngine implements TestEngine {
         List<KeyRecord> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps);
-            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(access));
+            QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1);
+            // perftest's ctx_modify_qp_to_init: a UD QP gets its Q_Key, the connected ones access flags
+            qp.modify(type == QpType.UD ? init.qkey(UD_QKEY) : init.accessFlags(access));
             qps[i] = qp;
             int psn = (int) (rnd.nextLong() & 0xffffff);
             keys.add(new KeyRecord(0, ctx.outReads(), qp.qpn(), psn, mr.rkey() & 0xffffffffL, remoteSlotAddr(i),
@@ -197,6 +209,17 @@ public final class NicEngine implements TestEngine {
         return mine;
     }
 
+    private static QpType qpType(ConnectionType c) {
+        switch (c) {
+            case UC:
+                return QpType.UC;
+            case UD:
+                return QpType.UD;
+            default:
+                return QpType.RC;
+        }
+    }
+
     @Override
     public void connect(List<KeyRecord> peer) {
         if (peer.size() != qps.length) {
@@ -204,6 +227,8 @@ public final class NicEngine implements TestEngine {
         }
         remote = List.copyOf(peer);
         boolean rc = qps.length > 0 && qps[0].type() == QpType.RC;
+        boolean ud = qps.length > 0 && qps[0].type() == QpType.UD;
+        udDestinations = new AddressHandle[qps.length];
         int tclass = options.tos() >= 0 ? options.tos() : defaultTrafficClass;
         for (int i = 0; i < qps.length; i++) {
             KeyRecord r = peer.get(i);
@@ -213,9 +238,17 @@ public final class NicEngine implements TestEngine {
             }
             AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), SoftNic.GID_INDEX_IPV4, 64,
                     tclass, -1);
+            QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
+            if (ud) {
+                // a UD QP is not connected (IBA 10.3.1 table 91: RTR takes no address); each send names
+                // the peer (perftest's ibv_create_ah from the key record, wr.ud.ah/remote_qpn/remote_qkey)
+                udDestinations[i] = ah;
+                qps[i].modify(new QpAttr().state(QpState.RTR));
+                qps[i].modify(rts);
+                continue;
+            }
             QpAttr rtr = new QpAttr().state(QpState.RTR).av(ah).pathMtu(context.mtu().bytes()).destQpn(r.qpn())
                     .rqPsn(r.psn());
-            QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
             if (rc) {
                 rtr.maxDestRdAtomic(Math.max(1, mine.get(i).outReads())).minRnrTimer(MIN_RNR_TIMER);
                 rts.timeout(options.qpTimeout()).retryCnt(RETRY).rnrRetry(RETRY)
@@ -245,7 +278,14 @@ public final class NicEngine implements TestEngine {
     }
 
     private void postRecv(int qp) {
-        qps[qp].postRecv(new RecvWr(qp, Sge.of(mr, (qps.length + qp) * slot, slot)));
+        int at = (qps.length + qp) * slot;
+        int length = slot;
+        if (qps[qp].type() == QpType.UD) {
+            // perftest's ctx_set_recv_wqes: the 40-byte GRH lands just before a cache line, the message on it
+            at += CACHE_LINE - UD_GRH;
+            length += UD_GRH;
+        }
+        qps[qp].postRecv(new RecvWr(qp, Sge.of(mr, at, length)));
         recvPosted[qp]++;
     }
 
@@ -286,6 +326,9 @@ public final class NicEngine implements TestEngine {
                     break;
                 case SEND:
                     wr = SendWr.send(qp, Sge.of(mr, qp * slot, (int) size));
+                    if (udDestinations.length > qp && udDestinations[qp] != null) {
+                        wr.ud(udDestinations[qp], r.qpn(), UD_QKEY);
+                    }
                     break;
                 case ATOMIC:
                     Sge eight = Sge.of(mr, qp * slot, 8);
@@ -744,6 +787,14 @@ public final class NicEngine implements TestEngine {
     /** The registered buffer (both halves), once the QPs exist. */
     public byte[] buffer() {
         return buffer;
+    }
+
+    /**
+     * Index in {@link #buffer()} where QP {@code qp}'s received messages start: its remote-visible
+     * slot, or on UD the byte after the GRH that precedes the message.
+     */
+    public int receivedMessageOffset(int qp) {
+        return remoteSlotOffset(qp) + (qps[qp].type() == QpType.UD ? CACHE_LINE : 0);
     }
 
     /** Index in {@link #buffer()} of QP {@code qp}'s remote-visible slot (its key record's vaddr). */

@@ -2,7 +2,6 @@ package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.nic.SoftNic;
-import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.run.EngineFactory;
@@ -73,10 +72,6 @@ public final class NicEngineFactory implements EngineFactory {
 
     /** What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it. */
     static void checkSupported(PerftestOptions o) {
-        if (o.connection() == ConnectionType.UD) {
-            throw new OptionException(" rocelab's perftest runs RC and UC connections; UD (-c UD) is not"
-                    + " supported yet");
-        }
         if (o.srq()) {
             throw new OptionException(" rocelab's soft NIC has no SRQ (--use_srq)");
         }

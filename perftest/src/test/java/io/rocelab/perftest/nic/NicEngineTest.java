@@ -103,6 +103,42 @@ class NicEngineTest {
     }
 
     @Test
+    void udSendBandwidth() throws Exception {
+        // fewer messages than the server's 512 receives: UD has no RNR, so none may find the queue empty
+        NicSessions p = NicSessions.run(TestKind.SEND_BW, "-c", "UD", "-n", "300", "-m", "1024");
+        ok(p);
+        String out = p.client.out();
+        assertTrue(out.contains("Connection type : UD"), out);
+        // perftest's rule: a UD message is one MTU unless -s says less
+        NicSessions.BwLine client = onlyBwLine(p.client);
+        assertEquals(1024, client.size());
+        assertEquals(300, client.iterations());
+        assertEquals(300, onlyBwLine(p.server).iterations());
+        // the message lands after the 40-byte GRH, on the receive slot's cache line
+        assertArrayEquals(slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(0), 1024),
+                slice(p.server.engine.buffer(), p.server.engine.receivedMessageOffset(0), 1024));
+        // UD: one packet per message and no ACKs
+        assertEquals(300, p.client.engine.nic().counters().get(NicCounter.SENT_PKTS));
+        assertEquals(0, p.server.engine.nic().counters().get(NicCounter.SENT_PKTS));
+    }
+
+    @Test
+    void udSendLatency() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.SEND_LAT, "-c", "UD", "-s", "32", "-n", "100");
+        ok(p);
+        for (NicSessions.Side side : List.of(p.client, p.server)) {
+            List<NicSessions.LatLine> lines = NicSessions.LatLine.all(side.out());
+            assertEquals(1, lines.size(), side.out());
+            assertEquals(32, lines.get(0).size());
+            assertEquals(100, lines.get(0).iterations());
+        }
+        assertArrayEquals(slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(0), 32),
+                slice(p.server.engine.buffer(), p.server.engine.receivedMessageOffset(0), 32));
+        assertEquals(100, p.client.engine.nic().counters().get(NicCounter.SENT_PKTS));
+        assertEquals(100, p.server.engine.nic().counters().get(NicCounter.SENT_PKTS));
+    }
+
+    @Test
     void atomicBandwidth() throws Exception {
         NicSessions p = NicSessions.run(TestKind.ATOMIC_BW, "-n", "200");
         ok(p);
