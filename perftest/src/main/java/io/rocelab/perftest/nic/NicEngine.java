@@ -13,6 +13,7 @@ import io.rocelab.nic.QpType;
 import io.rocelab.nic.QueuePair;
 import io.rocelab.nic.RecvWr;
 import io.rocelab.nic.SendWr;
+import io.rocelab.nic.SharedReceiveQueue;
 import io.rocelab.nic.Sge;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.nic.WorkCompletion;
@@ -108,6 +109,8 @@ public final class NicEngine implements TestEngine {
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
     private QueuePair[] qps = new QueuePair[0];
+    /** {@code --use-srq}: the one receive queue all QPs take their receives from, else null. */
+    private SharedReceiveQueue srq;
     private byte[] buffer;
     private MemoryRegion mr;
     private long base;
@@ -189,6 +192,8 @@ public final class NicEngine implements TestEngine {
         sendCq = nic.createCq(Math.max(1024, 2 * n * (txDepth + o.postList())));
         recvCq = nic.createCq(Math.max(1024, 2 * n * rxDepth + 64));
         QpCaps caps = new QpCaps(Math.max(txDepth, o.postList()) + 16, rxDepth + 16, 1, 1, o.inlineSize(), false);
+        // perftest's --use-srq: one SRQ of rx_depth receives for all QPs (ctx_init's ibv_create_srq)
+        srq = o.srq() ? nic.createSrq(pd, rxDepth + 16, 1) : null;
         QpType type = qpType(o.connection());
         int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
         Gid gid = Gid.of(inet(config.ip()));
@@ -196,7 +201,7 @@ public final class NicEngine implements TestEngine {
         recvPosted = new long[n];
         List<KeyRecord> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps);
+            QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps, srq);
             QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1);
             // perftest's ctx_modify_qp_to_init: a UD QP gets its Q_Key, the connected ones access flags
             qp.modify(type == QpType.UD ? init.qkey(UD_QKEY) : init.accessFlags(access));
@@ -258,9 +263,11 @@ public final class NicEngine implements TestEngine {
             qps[i].modify(rts);
         }
         if (options.kind().verb() == Verb.SEND) {
-            // perftest posts its receives before the barrier that lets the sender start
+            // perftest posts its receives before the barrier that lets the sender start; with an SRQ,
+            // rx_depth / num_qps for each QP's buffer (ctx_set_recv_wqes' size_per_qp)
+            int perQp = srq == null ? options.rxDepth() : options.rxDepth() / qps.length;
             for (int i = 0; i < qps.length; i++) {
-                for (int k = 0; k < options.rxDepth(); k++) {
+                for (int k = 0; k < perQp; k++) {
                     postRecv(i);
                 }
             }
@@ -285,7 +292,13 @@ public final class NicEngine implements TestEngine {
             at += CACHE_LINE - UD_GRH;
             length += UD_GRH;
         }
-        qps[qp].postRecv(new RecvWr(qp, Sge.of(mr, at, length)));
+        RecvWr wr = new RecvWr(qp, Sge.of(mr, at, length));
+        if (srq != null) {
+            // the WR id still names the QP whose buffer it is, so a completion re-posts the same slot
+            srq.postRecv(wr);
+        } else {
+            qps[qp].postRecv(wr);
+        }
         recvPosted[qp]++;
     }
 
@@ -782,6 +795,11 @@ public final class NicEngine implements TestEngine {
     /** The NIC, once opened (still readable after {@link #close()}, for its counters). */
     public SoftNic nic() {
         return nic;
+    }
+
+    /** QP {@code i}, once the QPs exist. */
+    public QueuePair qp(int i) {
+        return qps[i];
     }
 
     /** The registered buffer (both halves), once the QPs exist. */

@@ -2,6 +2,7 @@ package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.nic.SoftNic;
+import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.run.EngineFactory;
@@ -72,8 +73,9 @@ public final class NicEngineFactory implements EngineFactory {
 
     /** What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it. */
     static void checkSupported(PerftestOptions o) {
-        if (o.srq()) {
-            throw new OptionException(" rocelab's soft NIC has no SRQ (--use_srq)");
+        if (o.srq() && o.connection() == ConnectionType.UC) {
+            // IBA 10.2.9.2 lets only RC (and XRC) and UD QPs take receives from an SRQ
+            throw new OptionException(" UC QPs cannot use an SRQ (--use-srq): use RC or UD");
         }
         if (o.device() != null && !NicEngine.DEVICE_NAME.equals(o.device())) {
             throw new OptionException(" IB device " + o.device() + " not found; rocelab's soft NIC is "

@@ -2,6 +2,8 @@ package io.rocelab.perftest.nic;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.nic.NicCounter;
@@ -120,6 +122,24 @@ class NicEngineTest {
         // UD: one packet per message and no ACKs
         assertEquals(300, p.client.engine.nic().counters().get(NicCounter.SENT_PKTS));
         assertEquals(0, p.server.engine.nic().counters().get(NicCounter.SENT_PKTS));
+    }
+
+    @Test
+    void sendBandwidthThroughSharedReceiveQueue() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.SEND_BW, "--use-srq", "-q", "2", "-s", "2048", "-n", "100");
+        ok(p);
+        assertEquals(200, onlyBwLine(p.server).iterations());
+        // any QP's message may land in any posted buffer of the SRQ: each buffer holds one of the two
+        byte[] sent0 = slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(0), 2048);
+        byte[] sent1 = slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(1), 2048);
+        for (int qp = 0; qp < 2; qp++) {
+            byte[] got = slice(p.server.engine.buffer(), p.server.engine.remoteSlotOffset(qp), 2048);
+            assertTrue(Arrays.equals(got, sent0) || Arrays.equals(got, sent1), "buffer " + qp);
+        }
+        // both server QPs took their receives from one SRQ (which may run dry for a moment: perftest
+        // caps rx_depth at the iterations and splits it over the QPs, and RNR NAKs then pace the sender)
+        assertNotNull(p.server.engine.qp(0).srq());
+        assertSame(p.server.engine.qp(0).srq(), p.server.engine.qp(1).srq());
     }
 
     @Test

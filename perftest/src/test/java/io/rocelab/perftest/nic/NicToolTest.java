@@ -60,7 +60,8 @@ class NicToolTest {
             {"--in-process", "10.77.0.10"},
             {"--udp-frame", "40000:40001", "--active-mtu", "1500"},
             {"--udp-frame", "40000:40001", "--ip"},
-            {"--in-process", "--use_srq"},
+            {"--in-process", "--use-srq", "-c", "UC"},
+            {"--in-process", "--ipv6"},
             {"--in-process", "-x", "3"},
             {"--in-process", "-d", "mlx5_0"},
         };
