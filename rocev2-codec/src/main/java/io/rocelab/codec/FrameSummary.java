@@ -19,6 +19,8 @@ import io.rocelab.codec.header.Udp;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.ExtHeader;
+import io.rocelab.codec.mad.CmSummary;
+import io.rocelab.codec.mad.MadHeader;
 
 /**
  * One human-readable line per frame, in the spirit of tcpdump and tshark's summary: addresses,
@@ -102,8 +104,14 @@ public final class FrameSummary {
             sb.append(String.format(" P_Key 0x%04x", Bth.pkey(b, bth)));
         }
         int o;
+        StringBuilder cm = null;
         if ((o = f.offsetOf(ExtHeader.DETH)) >= 0) {
             sb.append(String.format(" DETH Q_Key 0x%08x srcQP 0x%06x", Deth.qkey(b, o), Deth.srcQp(b, o)));
+            if (Bth.destQp(b, bth) == MadHeader.GSI_QPN && f.payloadLength() > 0) {
+                // QP1 carries management datagrams: on RoCE, rdma_cm's connection handshake
+                StringBuilder m = new StringBuilder();
+                cm = CmSummary.describe(b, f.payloadOffset(), f.payloadLength(), m) ? m : null;
+            }
         }
         if ((o = f.offsetOf(ExtHeader.FETH)) >= 0) {
             sb.append(String.format(" FETH 0x%08x", Feth.value(b, o)));
@@ -131,6 +139,9 @@ public final class FrameSummary {
         }
         if (f.payloadLength() > 0 || f.opcode().has(io.rocelab.codec.ib.Opcode.PAYLOAD)) {
             sb.append(" payload ").append(f.payloadLength());
+        }
+        if (cm != null) {
+            sb.append(cm);
         }
         int dscp = f.dscp();
         int ecn = f.ecn();
