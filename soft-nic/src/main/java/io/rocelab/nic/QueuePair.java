@@ -212,6 +212,18 @@ public final class QueuePair {
     }
 
     /**
+     * The UDP source port of a UD QP's (and QP1's) packets in Linux 6.1 rxe: the QP's own
+     * {@code src_port}, {@code 0xC000 + hash_32(qpn, 14)}, because an address handle made by
+     * {@code ibv_create_ah} carries no flow label for rxe to derive a port from. QPN 0x11 gives
+     * 0xDF94 = 57236 (vectors/rxe/ud_pingpong.pcap) and QP1 0xD872 = 55410 (rdma_cm's MADs in
+     * write_bw_rdmacm.pcap and rping.pcap).
+     */
+    static int udSourcePort(int qpn) {
+        // hash_32_generic: multiply by the 32-bit golden ratio, keep the top 14 bits
+        return 0xC000 + ((qpn * 0x61C88647) >>> (32 - 14));
+    }
+
+    /**
      * Posts send WRs ({@code ibv_post_send}). Argument errors throw at once; transport errors come
      * back as completions.
      *

@@ -287,9 +287,8 @@ final class Requester {
         if (w.ah.destMac() >= 0) {
             qp.nic.learn(w.ah.destGid(), w.ah.destMac());
         }
-        int srcPort = QueuePair.udpSourcePort(qp.qpn, w.remoteQpn);
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(srcPort, w.route, op, w.solicited, qp.pkey, w.remoteQpn, false, psn, w.length);
+        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn), w.route, op, w.solicited, qp.pkey, w.remoteQpn, false, psn, w.length);
         Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn);
         if (op.hasHeader(ExtHeader.IMM_DT)) {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);

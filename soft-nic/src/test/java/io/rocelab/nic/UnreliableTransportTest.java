@@ -83,6 +83,19 @@ class UnreliableTransportTest {
             WireTap.Seen s = p.wireFrom("a").get(0);
             assertEquals(Opcode.UD_SEND_ONLY_WITH_IMMEDIATE, s.opcode());
             assertEquals(NicPair.PSN_A, s.psn());
+            // a UD QP sends from its own port, whoever the destination: rxe's src_port of QPN 0x11
+            assertEquals(0x11, p.qpA.qpn());
+            assertEquals(57236, s.udpSrcPort(), "as in vectors/rxe/ud_pingpong.pcap");
+        }
+    }
+
+    @Test
+    void udSourcePortIsRxesPerQpHashForEveryQpn() {
+        assertEquals(0xDF94, QueuePair.udSourcePort(0x11)); // ibv_ud_pingpong, vectors/rxe/ud_pingpong.pcap
+        assertEquals(0xD872, QueuePair.udSourcePort(1)); // QP1, rdma_cm's MADs in vectors/rxe/rping.pcap
+        for (int q = 1; q < 1 << 24; q += 4099) {
+            int port = QueuePair.udSourcePort(q);
+            assertTrue(port >= 0xC000 && port <= 0xFFFF, "QPN " + q);
         }
     }
 }
