@@ -5,10 +5,21 @@ package io.rocelab.nic;
  * destination GID (IPv4-mapped or IPv6), our source GID index (of the same family), hop limit and
  * traffic class. The destination MAC is resolved by ARP or IPv6 neighbour discovery unless given
  * ({@code destMac} &lt; 0 means "resolve"). As with rxe, the hop limit on the wire is the route's
- * (64), not this one: ib_core overwrites it for RoCE (see {@link Route}).
+ * (64), not this one: ib_core overwrites it for RoCE (see {@link Route}). A non-zero flow label
+ * (20 bits, as rdma_cm puts in the path it resolves) gives a connected QP its UDP source port
+ * ({@code rdma_flow_label_to_udp_sport}); zero lets the NIC derive it from the QPNs like ib_core.
  */
-public record AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int trafficClass, long destMac) {
+public record AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int trafficClass, long destMac,
+                            int flowLabel) {
+    /** Without a flow label. */
+    public AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int trafficClass, long destMac) {
+        this(destGid, sgidIndex, hopLimit, trafficClass, destMac, 0);
+    }
+
     public AddressHandle {
+        if (flowLabel < 0 || flowLabel > 0xFFFFF) {
+            throw new IllegalArgumentException("flowLabel must be 20 bits: " + flowLabel);
+        }
         if (destGid == null) {
             throw new IllegalArgumentException("destGid must not be null");
         }
@@ -27,7 +38,12 @@ public record AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int traffi
 
     /** The same, with traffic class {@code tc} (DSCP &lt;&lt; 2 | ECN). */
     public AddressHandle withTrafficClass(int tc) {
-        return new AddressHandle(destGid, sgidIndex, hopLimit, tc, destMac);
+        return new AddressHandle(destGid, sgidIndex, hopLimit, tc, destMac, flowLabel);
+    }
+
+    /** The same, with flow label {@code label} (20 bits; 0 for none). */
+    public AddressHandle withFlowLabel(int label) {
+        return new AddressHandle(destGid, sgidIndex, hopLimit, trafficClass, destMac, label);
     }
 
     /** To an IPv4 peer, MAC resolved by ARP, TTL 64 and traffic class 0 like rxe. */

@@ -167,6 +167,10 @@ public final class QueuePair {
                 }
             }
         }
+        if (av != null && av.flowLabel() != 0 && type != QpType.UD) {
+            // the path's flow label, when it has one (rdma_cm's), decides the port (rxe_prepare)
+            srcPort = flowLabelToUdpSourcePort(av.flowLabel());
+        }
         if (to == state) {
             return;
         }
@@ -206,8 +210,16 @@ public final class QueuePair {
         long v = (long) localQpn * (remoteQpn == 0 ? localQpn : remoteQpn);
         v ^= v >>> 20;
         v ^= v >>> 40;
-        int fl = (int) (v & 0xFFFFF);
-        int low = (fl & 0x3FFF) ^ ((fl & 0xFC000) >>> 14);
+        return flowLabelToUdpSourcePort((int) (v & 0xFFFFF));
+    }
+
+    /**
+     * ib_core's {@code rdma_flow_label_to_udp_sport}: the 20-bit flow label folded into 14 bits,
+     * in 0xC000-0xFFFF. rdma_cm's flow label 0x487BE gives 0xC7AC = 51116, the port of the RC QPs
+     * of vectors/rxe/write_bw_rdmacm.pcap.
+     */
+    public static int flowLabelToUdpSourcePort(int flowLabel) {
+        int low = (flowLabel & 0x3FFF) ^ ((flowLabel & 0xFC000) >>> 14);
         return low | 0xC000;
     }
 

@@ -288,7 +288,11 @@ final class Requester {
             qp.nic.learn(w.ah.destGid(), w.ah.destMac());
         }
         PacketWriter pw = qp.nic.writer;
-        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn), w.route, op, w.solicited, qp.pkey, w.remoteQpn, false, psn, w.length);
+        // rxe asks for an ACK on the last packet of every request except on UD and UC QPs; QP1 is
+        // IB_QPT_GSI, not UD, so its MADs carry AckReq (as in every rdma_cm capture) though nobody ACKs
+        boolean ackReq = qp.qpn == SoftNic.GSI_QPN;
+        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn), w.route, op, w.solicited, qp.pkey, w.remoteQpn, ackReq, psn,
+                w.length);
         Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn);
         if (op.hasHeader(ExtHeader.IMM_DT)) {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);

@@ -45,6 +45,8 @@ public final class SoftNic {
     public static final int GID_INDEX_FIRST_IPV6 = 2;
     /** rxe's first QPN (after QP0/QP1 and the reserved range), as the captures show. */
     public static final int FIRST_QPN = 0x11;
+    /** QP1, the General Services Interface (IBA 13.5.1). */
+    public static final int GSI_QPN = 1;
 
     private final String name;
     private final long mac;
@@ -275,6 +277,31 @@ public final class SoftNic {
         return call(() -> {
             QueuePair qp = new QueuePair(this, pd, type, nextQpn++, sendCq, recvCq, caps, srq);
             qps.put(qp.qpn(), qp);
+            return qp;
+        });
+    }
+
+    /**
+     * Creates QP1, the General Services Interface ({@code IB_QPT_GSI}, IBA 13.5.1): a UD QP with the
+     * well-known number 1 through which management datagrams, the connection manager's among them,
+     * come and go. Its Q_Key is set at INIT like any UD QP's (0x80010000 for QP1). One per NIC.
+     *
+     * @throws IllegalStateException if the NIC has one already
+     */
+    public QueuePair createGsiQp(ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq, QpCaps caps) {
+        Objects.requireNonNull(pd, "pd");
+        Objects.requireNonNull(sendCq, "sendCq");
+        Objects.requireNonNull(recvCq, "recvCq");
+        Objects.requireNonNull(caps, "caps");
+        if (pd.nic() != this) {
+            throw new IllegalArgumentException("pd belongs to another NIC");
+        }
+        return call(() -> {
+            if (qps.containsKey(GSI_QPN)) {
+                throw new IllegalStateException(name + " already has QP1");
+            }
+            QueuePair qp = new QueuePair(this, pd, QpType.UD, GSI_QPN, sendCq, recvCq, caps, null);
+            qps.put(GSI_QPN, qp);
             return qp;
         });
     }
