@@ -80,6 +80,16 @@ class RocelabVsRxeInteropTest {
     /** The first run also waits for the VM to boot. */
     private static final int BOOT_SECONDS = 180;
     private static final int VM_SECONDS = 600;
+    /**
+     * rocelab's frames to the VM are paced: the VM handles RoCE at ~10-15 MB/s under TCG, and a NIC
+     * ~1000 times faster sending perftest's TX depth at once overflows qemu's socket; go-back-N then
+     * resends whole windows the VM is still working through as duplicates (rxe acknowledges each
+     * one), the backlog grows, and rocelab's 67 ms timer runs out of retries
+     * (IBV_WC_RETRY_EXC_ERR, seen in ib_send_bw at load 10). 100 Mb/s is below the VM's pace; a
+     * burst of 16 KB covers the pacer's ~1 ms timer.
+     */
+    private static final double PACE_GBPS = 0.1;
+    private static final int PACE_BURST_BYTES = 16 * 1024;
     private static final int PINGPONG_ITERS = 100;
     private static final int BW_ITERS = 50;
 
@@ -133,9 +143,14 @@ class RocelabVsRxeInteropTest {
     private static Tool perftest(String name, String tool, TestKind kind, String clientSends, String serverSends) {
         // perftest's result row: #bytes #iterations BW peak BW average MsgRate (the client's; both for send)
         Pattern row = Pattern.compile("(?m)^\\s*65536\\s+" + BW_ITERS + "\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s*$");
+        // rocelab's side: -u 18, a local ACK timeout of 1.07 s instead of 67 ms (perftest's 14). The
+        // VM answers ~1000 times slower than hardware, and at load 10+ a 64 KiB message can take it
+        // over 100 ms; with 67 ms rocelab resent windows the VM was still working through, each
+        // duplicate it then acknowledged one by one, and the retries ran out (IBV_WC_RETRY_EXC_ERR).
+        // Losses are still repaired at once by rxe's sequence NAKs; only a lost tail waits for the timer.
         return new Tool(name, tool + " -d rxe0 -F -x $G4 -n " + BW_ITERS,
-                new String[] {"-F", "-x", "1", "-n", String.valueOf(BW_ITERS)}, null, kind, List.of(row), clientSends,
-                serverSends);
+                new String[] {"-F", "-x", "1", "-n", String.valueOf(BW_ITERS), "-u", "18"}, null, kind, List.of(row),
+                clientSends, serverSends);
     }
 
     private static List<Step> steps = List.of();
@@ -213,7 +228,8 @@ class RocelabVsRxeInteropTest {
         RealTimeScheduler scheduler = RealTimeScheduler.start("rocelab-interop-nic");
         UdpFramePort udp = null;
         try {
-            udp = UdpFramePort.builder().name("rocelab-vm" + VM_HOST).localPort(0).remotePort(qemuPort).open(scheduler);
+            udp = UdpFramePort.builder().name("rocelab-vm" + VM_HOST).localPort(0).remotePort(qemuPort)
+                    .transmitRate(PACE_GBPS, PACE_BURST_BYTES).open(scheduler);
             CapturingPort tap = new CapturingPort(udp);
             NicAttachment shared = shared(scheduler, tap, udp);
             vm = RxeVm.start(InteropEnvironment.interopDir(), work, "rocelab-vs-rxe", VM_HOST, qemuPort,
