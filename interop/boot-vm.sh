@@ -16,6 +16,12 @@
 #   --timeout S    hard limit: qemu is killed after S seconds (default 300)
 #   --mem MIB      guest memory (default 384)
 #   --shell        interactive console instead of COMMAND (Ctrl-A X quits qemu)
+#   --oob FORWARDS HOSTPORT:GUESTPORT[,HOSTPORT:GUESTPORT...], or '' for none:
+#                  a second NIC, eth1 (10.0.2.15/24), on qemu's user networking, for the tools'
+#                  out-of-band TCP exchange with a program on this host: the VM reaches the host's
+#                  127.0.0.1:PORT at 10.0.2.2:PORT, and each HOSTPORT:GUESTPORT forwards
+#                  127.0.0.1:HOSTPORT to a server tool listening on GUESTPORT in the VM. The RoCE
+#                  traffic stays on eth0 (the UDP socket link); none of it goes through slirp.
 # Files in the run directory afterwards:
 #   cmd.sh the command, cmd.out its output, cmd.rc its exit code, console.log the serial console,
 #   qemu.pid qemu's process id (stop a VM with: kill "$(cat DIR/qemu.pid)").
@@ -30,15 +36,16 @@ WORK=${ROCELAB_INTEROP_WORK:-$HERE/../target/interop}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
-usage() { sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-RUN="" TIMEOUT=300 MEM=384 SHELL_MODE=0
+RUN="" TIMEOUT=300 MEM=384 SHELL_MODE=0 OOB=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --run) RUN=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --mem) MEM=$2; shift 2 ;;
     --shell) SHELL_MODE=1; shift ;;
+    --oob) OOB=$2; OOB_GIVEN=1; shift 2 ;;
     -h|--help) usage ;;
     --) shift; break ;;
     -*) echo "boot-vm: unknown option $1" >&2; usage ;;
@@ -54,6 +61,20 @@ for p in "$LPORT" "$RPORT"; do
   case "$p" in ''|*[!0-9]*) echo "boot-vm: bad UDP port '$p'" >&2; exit 2 ;; esac
 done
 
+# --oob: one hostfwd per HOSTPORT:GUESTPORT, on 127.0.0.1 only (nothing else on the host reaches it)
+OOB_NET=()
+if [ -n "${OOB_GIVEN:-}" ]; then
+  USER_NET="user,id=oob,net=10.0.2.0/24,host=10.0.2.2"
+  for fwd in ${OOB//,/ }; do
+    case "$fwd" in
+      [0-9]*:[0-9]*) ;;
+      *) echo "boot-vm: --oob wants HOSTPORT:GUESTPORT[,...], got '$fwd'" >&2; exit 2 ;;
+    esac
+    USER_NET="$USER_NET,hostfwd=tcp:127.0.0.1:${fwd%%:*}-:${fwd#*:}"
+  done
+  OOB_NET=(-netdev "$USER_NET" -device "virtio-net-pci,netdev=oob,mac=$(printf '52:54:00:02:00:%02x' "$HOST"),romfile=")
+fi
+
 command -v qemu-system-x86_64 >/dev/null || { echo "boot-vm: qemu-system-x86_64 not installed (interop/install-deps.sh)" >&2; exit 1; }
 "$HERE/build-initramfs.sh" >&2
 # shellcheck disable=SC1091
@@ -66,6 +87,7 @@ rm -f "$RUN/cmd.sh" "$RUN/cmd.out" "$RUN/cmd.rc" "$RUN/console.log" "$RUN/qemu.p
 
 MAC=$(printf '52:54:00:77:00:%02x' "$HOST")
 APPEND="console=ttyS0 loglevel=4 panic=-1 net.ifnames=0 mitigations=off tsc=unstable"
+[ ${#OOB_NET[@]} -gt 0 ] && APPEND="$APPEND rocelab.oob=10.0.2.15/24"
 APPEND="$APPEND rocelab.name=rxe$HOST rocelab.ip=10.77.0.$HOST/24 rocelab.ip6=fd77::$HOST/64 rocelab.mac=$MAC"
 if [ "$SHELL_MODE" = 1 ]; then
   APPEND="$APPEND rocelab.shell=1"
@@ -84,6 +106,7 @@ exec timeout -s KILL "$TIMEOUT" qemu-system-x86_64 \
   -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio" -append "$APPEND" \
   -netdev "socket,id=net0,udp=127.0.0.1:$RPORT,localaddr=127.0.0.1:$LPORT" \
   -device "virtio-net-pci,netdev=net0,mac=$MAC,romfile=" \
+  "${OOB_NET[@]}" \
   -fsdev "local,id=fs0,path=$RUN,security_model=none" \
   -device virtio-9p-pci,fsdev=fs0,mount_tag=host \
   -pidfile "$RUN/qemu.pid"

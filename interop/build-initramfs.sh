@@ -184,6 +184,27 @@ done
 EOF
 chmod 755 "$STAGE/usr/bin/client-retry"
 
+# ---------------------------------------------------------------- helper: wait-listen
+cat > "$STAGE/usr/bin/wait-listen" <<'EOF'
+#!/bin/sh
+# wait-listen PORT SECONDS: waits until a TCP socket listens on PORT (IPv4 or IPv6), for at most
+# SECONDS; exit 0 when it does, 1 at the limit. Lets a script tell the host "the server is ready"
+# (a file in /host) before a client on the host connects through qemu's hostfwd, which accepts the
+# host's connection whether or not anything in the VM listens yet.
+hex=$(printf ':%04X' "$1")
+limit=$(( $(cut -d. -f1 /proc/uptime) + $2 ))
+while [ "$(cut -d. -f1 /proc/uptime)" -lt "$limit" ]; do
+  # field 2 is the local address (hex IP:PORT), field 4 the state; 0A is LISTEN
+  if cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+     awk -v p="$hex" 'substr($2, length($2) - 4) == p && $4 == "0A" { f = 1 } END { exit !f }'; then
+    exit 0
+  fi
+  sleep 0.1
+done
+exit 1
+EOF
+chmod 755 "$STAGE/usr/bin/wait-listen"
+
 # ---------------------------------------------------------------- /init
 cat > "$STAGE/init" <<'EOF'
 #!/bin/sh
@@ -218,6 +239,12 @@ MAC=$(param mac) && /usr/sbin/ip link set eth0 address "$MAC"
 /usr/sbin/ip link set eth0 up
 IP=$(param ip) && /usr/sbin/ip addr add "$IP" dev eth0
 IP6=$(param ip6) && /usr/sbin/ip -6 addr add "$IP6" dev eth0 nodad
+# the optional second NIC (boot-vm.sh --oob): qemu user networking, only for the tools' TCP
+# exchange with the host (10.0.2.2); rxe is never bound to it
+if OOB=$(param oob) && [ -e /sys/class/net/eth1 ]; then
+  /usr/sbin/ip link set eth1 up
+  /usr/sbin/ip addr add "$OOB" dev eth1
+fi
 n=0; while [ "$(cat /sys/class/net/eth0/operstate)" != up ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done
 
 say "eth0 $(cat /sys/class/net/eth0/operstate)"

@@ -323,7 +323,9 @@ final class Requester {
         }
         SendWqe w = qp.sq.get(i);
         w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(fromPsn, w.firstPsn) * qp.pathMtu;
-        for (int j = i + 1; j < qp.sqNext; j++) {
+        // up to and including sqNext: the WQE there may be half sent (a message longer than the
+        // PSN window, or the NAK arriving mid-message) and must start again from its first byte
+        for (int j = i + 1; j <= qp.sqNext && j < qp.sq.size(); j++) {
             SendWqe later = qp.sq.get(j);
             if (later.opcode != WrOpcode.LOCAL_INV) {
                 later.offset = 0;

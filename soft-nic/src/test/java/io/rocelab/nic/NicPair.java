@@ -29,6 +29,7 @@ final class NicPair implements AutoCloseable {
     final CompletionQueue cqB;
     final QueuePair qpA;
     final QueuePair qpB;
+    final WireTap tapA;
 
     NicPair(QpType type, int mtu, FaultProfile faults, long seed) {
         this(type, mtu, faults, seed, 14, 7, 7, 12);
@@ -39,7 +40,7 @@ final class NicPair implements AutoCloseable {
         link = InProcessLink.builder().name("a-b").rateGbps(100).propagationDelayNanos(500).seed(seed)
                 .faults(faults).build(sched);
         a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
-                .scheduler(sched).port(new WireTap(link.portA(), "a", wire)).build();
+                .scheduler(sched).port(tapA = new WireTap(link.portA(), "a", wire)).build();
         b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
                 .scheduler(sched).port(new WireTap(link.portB(), "b", wire)).build();
         if (!faults.isNone()) {

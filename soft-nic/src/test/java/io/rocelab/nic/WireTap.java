@@ -29,6 +29,8 @@ final class WireTap extends ForwardingFramePort {
 
     private final String name;
     private final List<Seen> log;
+    /** Frames this tap loses instead of passing on (recorded all the same, as a capture on the sender would). */
+    private volatile java.util.function.Predicate<Seen> lose = s -> false;
 
     WireTap(FramePort delegate, String name, List<Seen> log) {
         super(delegate);
@@ -59,8 +61,17 @@ final class WireTap extends ForwardingFramePort {
             synchronized (log) {
                 log.add(s);
             }
+            if (lose.test(s)) {
+                frame.release();
+                return;
+            }
         }
         delegate.send(frame);
+    }
+
+    /** From now on, loses the RoCE frames {@code which} accepts (a deterministic loss for one test). */
+    void lose(java.util.function.Predicate<Seen> which) {
+        this.lose = which;
     }
 
     static List<Seen> copy(List<Seen> log) {

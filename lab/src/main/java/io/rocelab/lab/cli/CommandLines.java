@@ -1,6 +1,7 @@
 package io.rocelab.lab.cli;
 
 import io.rocelab.lab.cli.perftest.PerftestCommands;
+import io.rocelab.lab.cli.perftest.PingpongCommands;
 import picocli.CommandLine;
 
 /**
@@ -17,6 +18,7 @@ public final class CommandLines {
     public static CommandLine create() {
         CommandLine cl = new CommandLine(new Rocelab());
         PerftestCommands.addTo(cl);
+        PingpongCommands.addTo(cl);
         cl.setParameterExceptionHandler((ex, args) -> {
             ex.getCommandLine().getErr().println("rocelab: " + ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()

@@ -154,6 +154,34 @@ final class InteropEnvironment {
     }
 
     /**
+     * Distinct free TCP ports on 127.0.0.1, for qemu's forwards to server tools in a VM and for
+     * the servers this JVM runs for clients in a VM. A port is free when asked; the window before
+     * qemu or the test binds it is accepted.
+     */
+    static int[] freeTcpPorts(int count) {
+        Set<Integer> seen = new HashSet<>();
+        List<java.net.ServerSocket> held = new ArrayList<>();
+        try {
+            while (seen.size() < count) {
+                java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(s);
+                seen.add(s.getLocalPort());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find free TCP ports on 127.0.0.1", e);
+        } finally {
+            for (java.net.ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException e) {
+                    // a port we only looked at
+                }
+            }
+        }
+        return seen.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
      * Takes the work directory's lock, so that two test runs on one machine (two checkouts sharing
      * {@code ROCELAB_INTEROP_WORK}, or a run by hand beside a build) do not share run directories.
      *

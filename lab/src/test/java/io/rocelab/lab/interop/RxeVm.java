@@ -41,19 +41,37 @@ final class RxeVm {
      */
     static RxeVm start(Path interopDir, Path workDir, String name, int host, int receivePort, int sendPort,
                        int timeoutSeconds, String command) throws IOException {
+        return start(interopDir, workDir, name, host, receivePort, sendPort, timeoutSeconds, command, null);
+    }
+
+    /**
+     * Starts {@code boot-vm.sh} with a second NIC for the tools' TCP exchange with this host
+     * ({@code --oob}): the VM reaches the host's 127.0.0.1 at 10.0.2.2, and each forward
+     * {@code HOSTPORT:GUESTPORT} leads 127.0.0.1:HOSTPORT to a server tool in the VM.
+     *
+     * @param oobForwards {@code HOSTPORT:GUESTPORT[,...]} ("" for the NIC without forwards), or
+     *                    null for no second NIC
+     */
+    static RxeVm start(Path interopDir, Path workDir, String name, int host, int receivePort, int sendPort,
+                       int timeoutSeconds, String command, String oobForwards) throws IOException {
         Path run = workDir.resolve("run").resolve(name);
         Files.createDirectories(run);
         for (String stale : List.of("cmd.out", "cmd.rc", "console.log", "qemu.pid", "boot.log")) {
             Files.deleteIfExists(run.resolve(stale));
         }
         try (var files = Files.list(run)) {
-            for (Path p : files.filter(f -> f.getFileName().toString().matches(".*\\.(out|rc)")).toList()) {
+            for (Path p : files.filter(f -> f.getFileName().toString().matches(".*\\.(out|rc|ready)")).toList()) {
                 Files.delete(p);
             }
         }
-        ProcessBuilder pb = new ProcessBuilder(interopDir.resolve("boot-vm.sh").toString(),
-                "--run", run.toString(), "--timeout", Integer.toString(timeoutSeconds),
-                Integer.toString(host), Integer.toString(receivePort), Integer.toString(sendPort), command);
+        List<String> args = new ArrayList<>(List.of(interopDir.resolve("boot-vm.sh").toString(),
+                "--run", run.toString(), "--timeout", Integer.toString(timeoutSeconds)));
+        if (oobForwards != null) {
+            args.add("--oob");
+            args.add(oobForwards);
+        }
+        args.addAll(List.of(Integer.toString(host), Integer.toString(receivePort), Integer.toString(sendPort), command));
+        ProcessBuilder pb = new ProcessBuilder(args);
         pb.environment().put("ROCELAB_INTEROP_WORK", workDir.toString());
         pb.redirectErrorStream(true);
         pb.redirectOutput(run.resolve("boot.log").toFile());

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * its flags: optional sign, {@code 0x} for hex, a leading {@code 0} for octal, decimal otherwise.
  * Unlike perftest, which silently reads "4k" as 4, anything after the number is an error.
  */
-final class CNumbers {
+public final class CNumbers {
     private static final Pattern INTEGER =
             Pattern.compile("\\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)");
 
@@ -16,7 +16,7 @@ final class CNumbers {
     }
 
     /** The value, or null when the text is not a whole C integer literal or does not fit a long. */
-    static Long parse(String text) {
+    public static Long parse(String text) {
         if (text == null) {
             return null;
         }

@@ -15,6 +15,15 @@ public final class PingpongReport {
         return "  local address:  " + fields(r);
     }
 
+    /**
+     * ibv_ud_pingpong's local line, which has a colon before the GID where the others have a comma:
+     * {@code "  local address:  LID 0x0000, QPN 0x000011, PSN 0x3f2a1b: GID ::ffff:10.77.0.1"}.
+     */
+    public static String localAddressUd(PingpongRecord r) {
+        return "  local address:  LID 0x" + CFormat.hex(r.lid(), 4) + ", QPN 0x" + CFormat.hex(r.qpn(), 6)
+                + ", PSN 0x" + CFormat.hex(r.psn(), 6) + ": GID " + r.gid().toIpv6Text() + "\n";
+    }
+
     /** The same for the peer's record; note the single space after the colon. */
     public static String remoteAddress(PingpongRecord r) {
         return "  remote address: " + fields(r);

@@ -21,6 +21,14 @@ class PingpongReportTest {
     }
 
     @Test
+    void udLocalLineHasAColonBeforeTheGid() throws Exception {
+        // ibv_ud_pingpong's own printf: "... PSN 0x%06x: GID %s"; its remote line is the common one
+        PingpongRecord r = new PingpongRecord(0, 0x11, 0x3f2a1b, Gid.of(InetAddress.getByName("10.77.0.1")));
+        assertEquals("  local address:  LID 0x0000, QPN 0x000011, PSN 0x3f2a1b: GID ::ffff:10.77.0.1\n",
+                PingpongReport.localAddressUd(r));
+    }
+
+    @Test
     void summaryLines() {
         assertEquals("819200 bytes in 0.12 seconds = 53.08 Mbit/sec\n"
                 + "100 iters in 0.12 seconds = 1234.56 usec/iter\n", PingpongReport.summary(4096, 100, 123456));

@@ -92,6 +92,68 @@ class PerftestProcessesTest {
         }
     }
 
+    /** rdma-core's pingpong the same way: two launchers, the 52-byte exchange on TCP, frames over UDP. */
+    @Test
+    void rcPingpongBetweenTwoProcessesOverFrameOverUdp() throws Exception {
+        int tcp = freeTcpPort();
+        int udpServer = freeUdpPort();
+        int udpClient = freeUdpPort();
+        Process server = null;
+        Process client = null;
+        try {
+            server = start("ppserver", "ibv_rc_pingpong", "--udp-frame", udpServer + ":" + udpClient,
+                    "-n", "100", "-p", String.valueOf(tcp));
+            awaitOutput(server, "ppserver", "local address:", 60);
+            client = start("ppclient", "ibv_rc_pingpong", "--udp-frame", udpClient + ":" + udpServer,
+                    "--ip", "10.77.0.2", "--mac", "52:54:00:77:01:02", "-n", "100", "-p", String.valueOf(tcp),
+                    "127.0.0.1");
+            assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + output("ppclient"));
+            assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("ppserver"));
+            assertEquals(0, client.exitValue(), output("ppclient"));
+            assertEquals(0, server.exitValue(), output("ppserver"));
+            for (String side : List.of("ppclient", "ppserver")) {
+                String out = output(side);
+                String peer = side.equals("ppclient") ? "10.77.0.1" : "10.77.0.2";
+                assertTrue(Pattern.compile("(?m)^  remote address: LID 0x0000, QPN 0x000011, PSN 0x[0-9a-f]{6},"
+                        + " GID ::ffff:" + Pattern.quote(peer) + "$").matcher(out).find(), side + ": " + out);
+                assertTrue(Pattern.compile("(?m)^819200 bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$")
+                        .matcher(out).find(), side + ": " + out);
+                assertTrue(Pattern.compile("(?m)^100 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$")
+                        .matcher(out).find(), side + ": " + out);
+            }
+        } finally {
+            for (Process p : new Process[] {client, server}) {
+                if (p != null && p.isAlive()) {
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void badPingpongFlagsAreOneLineAndExitNonZero() throws Exception {
+        String[][] cases = {
+            {"ibv_rc_pingpong", "--in-process", "-x"},
+            {"ibv_rc_pingpong", "--in-process", "-s", "4k"},
+            {"ibv_uc_pingpong", "--in-process", "-o"},
+            {"ibv_ud_pingpong", "--in-process", "-m", "1024"},
+            {"ibv_ud_pingpong", "-n", "10"},
+        };
+        for (String[] args : cases) {
+            Process p = start("bad", args);
+            try {
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", args));
+                String err = Files.readString(dir.resolve("bad.err"), StandardCharsets.UTF_8).strip();
+                assertEquals(1, p.exitValue(), String.join(" ", args) + ": " + err);
+                assertEquals(1, err.lines().count(), String.join(" ", args) + ": " + err);
+                assertTrue(!err.contains("Exception"), err);
+                assertTrue(err.startsWith(args[0] + ": "), err);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
     private Process start(String name, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
