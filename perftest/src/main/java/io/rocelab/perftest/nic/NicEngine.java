@@ -144,8 +144,8 @@ public final class NicEngine implements TestEngine {
         this.options = o;
         Warmup.once();
         attachment = attach.get();
-        nic = SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip()).activeMtu(config.activeMtu())
-                .scheduler(attachment.scheduler()).port(attachment.port()).build();
+        nic = attachment.configure(SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
+                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port())).build();
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
                 SoftNic.GID_INDEX_IPV4);
     }
