@@ -18,6 +18,12 @@ import java.util.concurrent.TimeUnit;
  */
 public interface NicAttachment extends AutoCloseable {
 
+    /**
+     * With {@code -Drocelab.counters=true} the NIC's and the UDP endpoint port's non-zero counters are
+     * printed to stderr when a run ends (drops, retries, GSO sends): what a benchmark report cites.
+     */
+    String COUNTERS_PROPERTY = "rocelab.counters";
+
     /** The owner thread of the NIC (and of the port). */
     Scheduler scheduler();
 
@@ -88,6 +94,9 @@ public interface NicAttachment extends AutoCloseable {
 
                 @Override
                 public void close() {
+                    if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
+                        System.err.println(" " + name + " port counters: " + port.counters());
+                    }
                     try {
                         port.close();
                     } finally {
@@ -138,6 +147,9 @@ public interface NicAttachment extends AutoCloseable {
 
                 @Override
                 public void close() {
+                    if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
+                        System.err.println(" " + name + " port counters: " + port.counters());
+                    }
                     try {
                         port.close();
                     } finally {

@@ -774,6 +774,9 @@ public final class NicEngine implements TestEngine {
                 nic.close();
             }
         } finally {
+            if (nic != null && Boolean.getBoolean(NicAttachment.COUNTERS_PROPERTY)) {
+                System.err.println(" " + DEVICE_NAME + " counters: " + nic.counters());
+            }
             if (attachment != null) {
                 NicAttachment a = attachment;
                 attachment = null;
