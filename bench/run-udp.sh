@@ -66,7 +66,9 @@ floor_line=$(grep '^floor-rx:' /tmp/rlu-floor-rx.txt)
 echo "$floor_line"
 floor=$(awk '{print $2}' <<<"$floor_line")
 
+rcvbuf_errors() { ip netns exec "$ns2" awk '/^Udp:/ {n++; if (n == 2) print $6}' /proc/net/snmp; }
 echo "== rocelab ib_write_bw --udp-endpoint, 64 KB messages, ${secs} s, client ns1 -> server ns2"
+drops_before=$(rcvbuf_errors)
 ip netns exec "$ns2" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip2" -s 65536 -D "$secs" --report_gbits \
     > /tmp/rlu-bw-server.txt 2>&1 &
 srv=$!
@@ -77,7 +79,7 @@ wait "$srv" || true
 sed -n '/#bytes/,+1p' /tmp/rlu-bw-client.txt
 sed -n 's/^ *\(.*counters:\)/ client \1/p' /tmp/rlu-bw-client.txt
 sed -n 's/^ *\(.*counters:\)/ server \1/p' /tmp/rlu-bw-server.txt
-echo " ns2 kernel UDP drops (RcvbufErrors): $(ip netns exec "$ns2" awk '/^Udp:/ {n++; if (n == 2) print $6}' /proc/net/snmp)"
+echo " ns2 kernel UDP receive-buffer drops during the run: $(( $(rcvbuf_errors) - drops_before ))"
 udp=$(awk '/#bytes/{getline; print $4}' /tmp/rlu-bw-client.txt)
 
 echo "== in-process: copy+CRC floor, 64 KB messages, MTU 4096, ${secs} s"
