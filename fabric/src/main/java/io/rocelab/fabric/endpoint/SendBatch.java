@@ -106,9 +106,6 @@ final class SendBatch {
             write(ch, i, j, segment, destination(dst));
             i = j;
         }
-        for (int k = 0; k < size; k++) {
-            payloads[k] = null;
-        }
         size = 0;
         for (int k = 0; k < dirtyCount; k++) {
             dirty[k].flush();
@@ -121,13 +118,16 @@ final class SendBatch {
         final int count = to - from;
         long bytes = 0;
         if (count == 1) {
-            bytes = payloads[from].readableBytes();
-            ch.write(new DatagramPacket(payloads[from], dst), ch.voidPromise());
+            final ByteBuf payload = payloads[from];
+            payloads[from] = null;
+            bytes = payload.readableBytes();
+            ch.write(new DatagramPacket(payload, dst), ch.voidPromise());
         } else {
             final CompositeByteBuf joined = alloc.compositeDirectBuffer(count);
             for (int k = from; k < to; k++) {
                 bytes += payloads[k].readableBytes();
                 joined.addComponent(true, payloads[k]);
+                payloads[k] = null;
             }
             counters.increment(UdpEndpointCounter.GSO_SENDS);
             ch.write(new SegmentedDatagramPacket(joined, segment, dst)).addListener(f -> {
@@ -165,10 +165,21 @@ final class SendBatch {
         }
     }
 
-    /** Releases everything queued without sending it. */
+    /** Releases everything queued and not yet written, without sending it. */
     void discard(UdpEndpointCounter reason) {
-        drop(0, size, reason);
+        for (int k = 0; k < size; k++) {
+            if (payloads[k] != null) {
+                payloads[k].release();
+                payloads[k] = null;
+                counters.increment(reason);
+            }
+        }
         size = 0;
+        for (int k = 0; k < dirtyCount; k++) {
+            dirty[k].flush(); // what was written before the failure still goes
+            dirty[k] = null;
+        }
+        dirtyCount = 0;
     }
 
     /** The destination of an IPv4 address, port 4791; cached, so steady state allocates nothing. */
