@@ -40,10 +40,12 @@ class UdpEndpointToolTest {
     void writeBandwidthRunsBetweenTwoEndpoints() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try (OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            // -u 18: a 1 s local ACK timeout instead of 67 ms, so that a loop thread waiting for a core on a
+            // loaded machine does not turn into go-back-N resends (see UdpEndpointTransferTest)
             NicOptions.Split server = NicOptions.split(new String[] {"--udp-endpoint", "127.0.97.1", "-s", "65536",
-                "-n", "200", "--report_gbits"});
+                "-n", "200", "-u", "18", "--report_gbits"});
             NicOptions.Split client = NicOptions.split(new String[] {"--udp-endpoint=127.0.97.2", "-s", "65536", "-n",
-                "200", "--report_gbits", "-p", String.valueOf(listener.port()), "127.0.0.1"});
+                "200", "-u", "18", "--report_gbits", "-p", String.valueOf(listener.port()), "127.0.0.1"});
             assertEquals(NicOptions.DataPath.UDP_ENDPOINT, server.nic().dataPath());
             assertEquals("127.0.97.1", server.nic().ipFor(true));
             NicEngine serverEngine = NicEngineFactory.of(server.nic()).create(options(server.perftestArgs()));
