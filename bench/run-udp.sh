@@ -9,6 +9,7 @@
 #     4112-byte datagrams, the size of rocelab's WRITE MIDDLE packets at MTU 4096 (BTH 12 +
 #     payload 4096 + ICRC 4), for SECONDS; payload Gb/s at the receiver;
 #  3. rocelab ib_write_bw --udp-endpoint: server in ns2, client in ns1, 64 KB messages, -D SECONDS;
+#     then the same with -u 18 (a 1 s local ACK timeout instead of 67 ms);
 #  4. in-process: rocelab ib_write_bw --in-process, 64 KB messages, -D SECONDS, beside the
 #     copy+CRC floor (bench/nic WriteDataPathFloor) for SECONDS;
 #
@@ -67,20 +68,30 @@ echo "$floor_line"
 floor=$(awk '{print $2}' <<<"$floor_line")
 
 rcvbuf_errors() { ip netns exec "$ns2" awk '/^Udp:/ {n++; if (n == 2) print $6}' /proc/net/snmp; }
-echo "== rocelab ib_write_bw --udp-endpoint, 64 KB messages, ${secs} s, client ns1 -> server ns2"
-drops_before=$(rcvbuf_errors)
-ip netns exec "$ns2" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip2" -s 65536 -D "$secs" --report_gbits \
-    > /tmp/rlu-bw-server.txt 2>&1 &
-srv=$!
-sleep 3
-ip netns exec "$ns1" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip1" -s 65536 -D "$secs" --report_gbits "$ip2" \
-    > /tmp/rlu-bw-client.txt 2>&1
-wait "$srv" || true
-sed -n '/#bytes/,+1p' /tmp/rlu-bw-client.txt
-sed -n 's/^ *\(.*counters:\)/ client \1/p' /tmp/rlu-bw-client.txt
-sed -n 's/^ *\(.*counters:\)/ server \1/p' /tmp/rlu-bw-server.txt
-echo " ns2 kernel UDP receive-buffer drops during the run: $(( $(rcvbuf_errors) - drops_before ))"
-udp=$(awk '/#bytes/{getline; print $4}' /tmp/rlu-bw-client.txt)
+# endpoint_bw EXTRA_FLAGS...: one server/client run; prints the table line and the counters, sets $bw
+endpoint_bw() {
+    echo "== rocelab ib_write_bw --udp-endpoint -s 65536 -D ${secs} $*, client ns1 -> server ns2"
+    local drops_before
+    drops_before=$(rcvbuf_errors)
+    ip netns exec "$ns2" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip2" -s 65536 -D "$secs" --report_gbits "$@" \
+        > /tmp/rlu-bw-server.txt 2>&1 &
+    local srv=$!
+    sleep 3
+    ip netns exec "$ns1" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip1" -s 65536 -D "$secs" --report_gbits "$@" \
+        "$ip2" > /tmp/rlu-bw-client.txt 2>&1 || true
+    wait "$srv" || true
+    sed -n '/#bytes/,+1p' /tmp/rlu-bw-client.txt
+    sed -n 's/^ *\(.*counters:\)/ client \1/p' /tmp/rlu-bw-client.txt
+    sed -n 's/^ *\(.*counters:\)/ server \1/p' /tmp/rlu-bw-server.txt
+    echo " ns2 kernel UDP receive-buffer drops during the run: $(( $(rcvbuf_errors) - drops_before ))"
+    bw=$(awk '/#bytes/{getline; print $4}' /tmp/rlu-bw-client.txt)
+}
+endpoint_bw
+udp=$bw
+# the same with a 1 s local ACK timeout (perftest's -u 18 instead of 14, 67 ms): shows what the
+# spurious go-back-N resends (completer_retry_err with nothing lost) cost on a loaded machine
+endpoint_bw -u 18
+udp18=$bw
 
 echo "== in-process: copy+CRC floor, 64 KB messages, MTU 4096, ${secs} s"
 copy_line=$("${bench[@]}" io.rocelab.bench.nic.WriteFloorMain "$secs" 65536 4096)
@@ -93,7 +104,8 @@ inproc=$(awk '/#bytes/{getline; print $4}' /tmp/rlu-bw-inproc.txt)
 
 echo
 echo "== summary (payload Gb/s; ratio = rocelab / floor of the same run; goal >= 0.5)"
-awk -v u="$udp" -v f="$floor" -v i="$inproc" -v c="$copy" 'BEGIN {
+awk -v u="$udp" -v u18="$udp18" -v f="$floor" -v i="$inproc" -v c="$copy" 'BEGIN {
     printf "UDP endpoint  rocelab %6.2f   floor (epoll GSO/GRO blaster) %6.2f   ratio %.2f\n", u, f, (f > 0 ? u / f : 0)
+    printf "  with -u 18  rocelab %6.2f                                         ratio %.2f\n", u18, (f > 0 ? u18 / f : 0)
     printf "in-process    rocelab %6.2f   floor (copy + CRC loop)       %6.2f   ratio %.2f\n", i, c, (c > 0 ? i / c : 0)
 }'
