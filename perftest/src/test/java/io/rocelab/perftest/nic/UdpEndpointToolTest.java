@@ -115,6 +115,15 @@ class UdpEndpointToolTest {
     }
 
     @Test
+    void helpListsTheFlag() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = NicTool.run(TestKind.WRITE_BW, new String[] {"-h"}, new PrintStream(out, true,
+            StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, status);
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("--udp-endpoint LOCAL_IP"), out.toString());
+    }
+
+    @Test
     void theNicIsBuiltWithTheFixedIdentificationThePeerRebuilds() throws Exception {
         NicAttachment a = NicAttachment.udpEndpoint("t", "127.0.97.3", 0x0252_5400_9703L);
         try {
