@@ -14,7 +14,8 @@ import io.rocelab.codec.ib.Opcode;
 /**
  * Builds one outgoing RoCEv2 frame in place, the way rxe does (rxe_net.c, rxe_icrc.c):
  * Ethernet [802.1Q tag with the RoCE PCP] / IPv4 (DF, TTL 64, TOS = traffic class, identification
- * incremented per packet) or IPv6 (traffic class, flow label 0, hop limit 64; see {@link Route}) /
+ * incremented per packet, or fixed for a UDP endpoint port) or IPv6 (traffic class, flow label 0,
+ * hop limit 64; see {@link Route}) /
  * UDP (destination 4791, the QP's source port, checksum 0) / BTH / extension headers / payload /
  * pad / ICRC. The caller writes the extension headers and the payload at the offsets this gives,
  * then calls {@link #finish()}, which fills the ICRC (IBA A17.4.1). The destination MAC is set
@@ -28,6 +29,8 @@ final class PacketWriter {
     private final Icrc icrc = new Icrc();
     private final L2Framing l2;
     private int ipId;
+    /** 1: a new identification per frame, as rxe; 0: every frame carries the same one. */
+    private final int ipIdStep;
 
     private ByteBuf buf;
     private Opcode opcode;
@@ -37,10 +40,11 @@ final class PacketWriter {
     private int bthOffset;
     private int icrcOffset;
 
-    PacketWriter(ByteBufAllocator alloc, L2Framing l2, int firstIpId) {
+    PacketWriter(ByteBufAllocator alloc, L2Framing l2, int firstIpId, boolean fixedIpId) {
         this.alloc = alloc;
         this.l2 = l2;
         this.ipId = firstIpId;
+        this.ipIdStep = fixedIpId ? 0 : 1;
     }
 
     /** Starts a frame; returns the buffer with all headers before the extension headers written. */
@@ -62,7 +66,7 @@ final class PacketWriter {
             l2.write(b, 0L, EtherType.IPV4, l2.rocePcp());
             Ipv4.write(b, ip, route.trafficClass, total - ip, ipId, Ipv4.FLAG_DF, Route.HOP_LIMIT, Ipv4.PROTO_UDP,
                     route.srcIpv4, route.dstIpv4);
-            ipId = (ipId + 1) & 0xFFFF;
+            ipId = (ipId + ipIdStep) & 0xFFFF;
         }
         Udp.write(b, udp, srcPort, Udp.ROCEV2_PORT, total - udp, 0);
         Bth.write(b, bth, op.code(), solicited, pad, pkey, destQp, ackReq, psn);

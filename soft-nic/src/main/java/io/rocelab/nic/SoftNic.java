@@ -92,7 +92,7 @@ public final class SoftNic {
         java.util.List<Gid> own6 = new java.util.ArrayList<>(b.ipv6);
         own6.add(0, gids[GID_INDEX_LINK_LOCAL]);
         this.l2 = new L2Framing(mac, b.vid, b.rocePcp);
-        this.writer = new PacketWriter(alloc, l2, b.firstIpId);
+        this.writer = new PacketWriter(alloc, l2, b.firstIpId, b.fixedIpId);
         this.neighbors = new Neighbors(mac, ipv4, scheduler, port, alloc, counters, l2);
         this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, scheduler, port, alloc, counters, l2);
         port.setReceiver((p, frame) -> onFrame(frame));
@@ -515,6 +515,7 @@ public final class SoftNic {
         private int ipv4 = Ipv4.parse("10.0.0.1");
         private int activeMtu = 1024;
         private int firstIpId = 1;
+        private boolean fixedIpId;
         private Scheduler scheduler;
         private FramePort port;
         private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
@@ -592,6 +593,18 @@ public final class SoftNic {
         /** The IPv4 identification of the first frame (then +1 per frame). */
         public Builder firstIpId(int id) {
             firstIpId = id & 0xFFFF;
+            return this;
+        }
+
+        /**
+         * Every IPv4 frame carries identification {@code id} instead of a per-frame counter. For a
+         * port whose peer rebuilds the IP header from a UDP socket's datagram (UDP endpoint mode):
+         * the ICRC covers the identification (IBA A17.4.1 masks only TOS, TTL and checksum), the
+         * receiving socket cannot see it, so both ends must agree on it beforehand.
+         */
+        public Builder fixedIpId(int id) {
+            firstIpId = id & 0xFFFF;
+            fixedIpId = true;
             return this;
         }
 

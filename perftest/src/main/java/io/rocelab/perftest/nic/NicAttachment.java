@@ -1,16 +1,28 @@
 package io.rocelab.perftest.nic;
 
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.rocelab.fabric.endpoint.UdpEndpointPort;
+import io.rocelab.fabric.endpoint.UdpTransport;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
+import io.rocelab.nic.SoftNic;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a soft NIC is plugged into: the thread that owns it and the port its frames leave by.
  * Closing it releases what it opened (a UDP socket, an event loop), and nothing it was handed.
  */
 public interface NicAttachment extends AutoCloseable {
+
+    /**
+     * With {@code -Drocelab.counters=true} the NIC's and the UDP endpoint port's non-zero counters are
+     * printed to stderr when a run ends (drops, retries, GSO sends): what a benchmark report cites.
+     */
+    String COUNTERS_PROPERTY = "rocelab.counters";
 
     /** The owner thread of the NIC (and of the port). */
     Scheduler scheduler();
@@ -23,6 +35,80 @@ public interface NicAttachment extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * Adds what this attachment needs of the NIC to its builder (by default nothing).
+     *
+     * @param nic the NIC's builder, addresses and port already set
+     * @return the builder
+     */
+    default SoftNic.Builder configure(SoftNic.Builder nic) {
+        return nic;
+    }
+
+    /**
+     * UDP endpoint mode on its own event loop (epoll where it loads, else NIO, said in
+     * {@link #describe()}): the NIC receives on {@code localIp}:4791 and sends each QP's packets from
+     * its own source port there; its IPv4 identification is fixed, since the peer rebuilds the IP
+     * header the ICRC covers.
+     *
+     * @param nicMac the NIC's MAC (received frames are addressed to it)
+     */
+    static NicAttachment udpEndpoint(String name, String localIp, long nicMac) {
+        UdpTransport transport = UdpTransport.best();
+        MultiThreadIoEventLoopGroup group = transport.newLoopGroup(name);
+        try {
+            RealTimeScheduler scheduler = new RealTimeScheduler(group.next());
+            UdpEndpointPort port;
+            try {
+                port = UdpEndpointPort.builder().name(name).localAddress(InetAddress.getByName(localIp)).nicMac(nicMac)
+                        .open(group.next());
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalArgumentException("--udp-endpoint: bad address " + localIp, e);
+            } catch (java.io.UncheckedIOException e) {
+                throw new IllegalArgumentException("--udp-endpoint: cannot receive on " + localIp + ":4791 ("
+                        + e.getCause().getMessage() + "); it must be an address of this host, with port 4791 free", e);
+            }
+            String reason = UdpTransport.epollUnavailableReason();
+            String text = port.describe() + (transport == UdpTransport.NIO ? " [epoll unavailable: " + reason + "]" : "");
+            return new NicAttachment() {
+                @Override
+                public Scheduler scheduler() {
+                    return scheduler;
+                }
+
+                @Override
+                public FramePort port() {
+                    return port;
+                }
+
+                @Override
+                public String describe() {
+                    return text;
+                }
+
+                @Override
+                public SoftNic.Builder configure(SoftNic.Builder nic) {
+                    return nic.fixedIpId(0);
+                }
+
+                @Override
+                public void close() {
+                    if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
+                        System.err.println(" " + name + " port counters: " + port.counters());
+                    }
+                    try {
+                        port.close();
+                    } finally {
+                        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+                    }
+                }
+            };
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
 
     /**
      * A frame-over-UDP port (qemu's socket netdev format) on its own event loop: frames are
@@ -61,6 +147,9 @@ public interface NicAttachment extends AutoCloseable {
 
                 @Override
                 public void close() {
+                    if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
+                        System.err.println(" " + name + " port counters: " + port.counters());
+                    }
                     try {
                         port.close();
                     } finally {

@@ -155,8 +155,8 @@ public final class NicEngine implements TestEngine {
         this.options = o;
         Warmup.once();
         attachment = attach.get();
-        nic = SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip()).activeMtu(config.activeMtu())
-                .scheduler(attachment.scheduler()).port(attachment.port()).build();
+        nic = attachment.configure(SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
+                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port())).build();
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
                 SoftNic.GID_INDEX_IPV4);
     }
@@ -843,6 +843,9 @@ public final class NicEngine implements TestEngine {
                 nic.close();
             }
         } finally {
+            if (nic != null && Boolean.getBoolean(NicAttachment.COUNTERS_PROPERTY)) {
+                System.err.println(" " + DEVICE_NAME + " counters: " + nic.counters());
+            }
             if (attachment != null) {
                 NicAttachment a = attachment;
                 attachment = null;

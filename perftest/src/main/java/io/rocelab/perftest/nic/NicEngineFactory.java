@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.ConnectionType;
@@ -24,10 +25,14 @@ public final class NicEngineFactory implements EngineFactory {
 
     /**
      * The factory for a command line's rocelab flags: frame-over-UDP when {@code --udp-frame} is
-     * given; with no data path, {@link #create} refuses in one line.
+     * given, UDP endpoint mode when {@code --udp-endpoint} is; with no data path, {@link #create} refuses in one line.
      */
     public static NicEngineFactory of(NicOptions nic) {
         return new NicEngineFactory(nic, o -> {
+            if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
+                return NicAttachment.udpEndpoint("rocelab-" + (o.isServer() ? "server" : "client"), nic.ip(),
+                        MacAddress.parse(nic.macFor(o.isServer())));
+            }
             if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
                 throw new IllegalStateException("no frame-over-UDP port configured");
             }
@@ -66,7 +71,8 @@ public final class NicEngineFactory implements EngineFactory {
     private void check(PerftestOptions o) {
         if (nic.dataPath() == NicOptions.DataPath.NONE) {
             throw new OptionException(" rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
-                    + " or a qemu VM) or --in-process (server and client in this process)");
+                    + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
+                    + " and client in this process)");
         }
         checkSupported(o);
     }

@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
  *   --udp-frame LPORT:RPORT        frame-over-UDP on 127.0.0.1 (qemu's -netdev socket,udp= format):
  *                                  receive on LPORT, send to RPORT
  *   --udp-frame LPORT:HOST:RPORT   the same, sending to HOST (receiving on all addresses)
+ *   --udp-endpoint LOCAL_IP        UDP endpoint mode: RoCEv2 packets as UDP datagrams to port 4791
+ *                                  through this host's IP stack; the NIC's address is LOCAL_IP (an
+ *                                  address of this host), where it receives; the peer's address comes
+ *                                  from the exchanged GID
  *   --in-process                   server and client in this process, over an in-memory link;
  *                                  prints the client's output
  *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
@@ -49,7 +53,12 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         /** A frame-over-UDP port: another rocelab process or a qemu VM at the other end. */
         UDP_FRAME,
         /** Both sides in this process over an in-memory link. */
-        IN_PROCESS
+        IN_PROCESS,
+        /**
+         * UDP endpoint mode: the NIC's packets go through the host's IP stack as UDP datagrams to
+         * port 4791 of the peer's address; the NIC's own address ({@link #ip}) is where it receives.
+         */
+        UDP_ENDPOINT
     }
 
     /** The default active MTU of the soft NIC's port. */
@@ -69,6 +78,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --udp-frame LPORT:RPORT       frames as UDP datagrams on 127.0.0.1 (qemu -netdev socket,udp=):"
                     + " receive on LPORT, send to RPORT",
             "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
+            "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
+                    + " of this host; the NIC's IP)",
             "  --in-process                  server and client in this process; prints the client's output",
             "rocelab NIC:",
             "  --ip A.B.C.D                  NIC IPv4 address (default " + DEFAULT_SERVER_IP + " server, "
@@ -115,6 +126,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         Long seed = null;
         boolean udpGiven = false;
         boolean inProcessGiven = false;
+        String endpoint = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--".equals(a)) {
@@ -150,6 +162,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                         throw new OptionException(" --udp-frame wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
                     }
                     udpGiven = true;
+                    break;
+                }
+                case "--udp-endpoint": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    endpoint = checkEndpoint(v);
                     break;
                 }
                 case "--ip": {
@@ -190,10 +207,18 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     rest.add(a);
             }
         }
-        if (udpGiven && inProcessGiven) {
-            throw new OptionException(" --udp-frame and --in-process are two different data paths; choose one");
+        if ((udpGiven ? 1 : 0) + (inProcessGiven ? 1 : 0) + (endpoint != null ? 1 : 0) > 1) {
+            throw new OptionException(" --udp-frame, --udp-endpoint and --in-process are different data paths;"
+                    + " choose one");
         }
-        if (udpGiven) {
+        if (endpoint != null) {
+            path = DataPath.UDP_ENDPOINT;
+            if (ip != null && !ip.equals(endpoint)) {
+                throw new OptionException(" --udp-endpoint " + endpoint + " is the NIC's address; --ip " + ip
+                        + " cannot differ from it");
+            }
+            ip = endpoint;
+        } else if (udpGiven) {
             path = DataPath.UDP_FRAME;
             if (lport == rport && isLoopback(host)) {
                 throw new OptionException(" --udp-frame: LPORT and RPORT are both " + lport
@@ -236,6 +261,23 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + (remote ? "1" : "0") + "..65535, got " + p);
         }
         return p;
+    }
+
+    /** LOCAL_IP of --udp-endpoint: dotted IPv4, unicast; loopback addresses are fine (one host). */
+    private static String checkEndpoint(String v) {
+        var m = IPV4.matcher(v);
+        boolean ok = m.matches();
+        for (int g = 1; ok && g <= 4; g++) {
+            ok = Integer.parseInt(m.group(g)) <= 255;
+        }
+        if (!ok) {
+            throw new OptionException(" --udp-endpoint wants this host's IPv4 address like 10.99.0.1, got '" + v + "'");
+        }
+        int first = Integer.parseInt(m.group(1));
+        if (first == 0 || first >= 224) {
+            throw new OptionException(" --udp-endpoint must be a unicast address of this host, got '" + v + "'");
+        }
+        return v;
     }
 
     private static String checkIpv4(String v) {

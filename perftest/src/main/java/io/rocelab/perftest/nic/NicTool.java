@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   ib_write_bw --udp-frame 40000:40001                          # server
  *   ib_write_bw --udp-frame 40001:40000 127.0.0.1                # client
+ *   ib_write_bw --udp-endpoint 10.99.0.2                         # server, receiving on 10.99.0.2:4791
+ *   ib_write_bw --udp-endpoint 10.99.0.1 10.99.0.2               # client on 10.99.0.1
  *   ib_write_bw --in-process -s 4096 -n 2000                     # both in this process
  * </pre>
  */

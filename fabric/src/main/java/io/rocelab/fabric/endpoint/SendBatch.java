@@ -1,0 +1,203 @@
+package io.rocelab.fabric.endpoint;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.epoll.SegmentedDatagramPacket;
+import io.rocelab.fabric.stats.CounterSet;
+import org.agrona.collections.Int2ObjectHashMap;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+
+/**
+ * The UDP payloads a NIC sent since the last flush, written out together: every packet is written,
+ * then each socket written to is flushed once, so epoll hands a burst to the kernel with one
+ * sendmmsg per socket instead of one sendmsg per packet.
+ *
+ * <p>With segmentation offload, consecutive packets of one source port to one destination that have
+ * the same length (the middle packets of a message all carry one path MTU of payload) go as one
+ * buffer with UDP_SEGMENT set: the kernel cuts it into datagrams of that length (the last one may be
+ * shorter) after the whole stack has been crossed once. At most {@value #MAX_SEGMENTS} segments
+ * (the kernel's UDP_MAX_SEGMENTS) and {@value #MAX_GSO_BYTES} bytes (one IPv4 datagram) go at once.
+ * The buffers are joined in a composite, not copied. Owner thread only.
+ */
+final class SendBatch {
+    static final int MAX_SEGMENTS = 64;
+    static final int MAX_GSO_BYTES = 65_507;
+
+    private final SourcePortSockets sockets;
+    private final ByteBufAllocator alloc;
+    private final CounterSet<UdpEndpointCounter> counters;
+    private final Int2ObjectHashMap<InetSocketAddress> destinations = new Int2ObjectHashMap<>();
+    private final DatagramChannel[] dirty = new DatagramChannel[64];
+    private int dirtyCount;
+    private int[] srcPorts = new int[256];
+    private int[] dstIps = new int[256];
+    private ByteBuf[] payloads = new ByteBuf[256];
+    private int size;
+    private boolean gso;
+
+    SendBatch(SourcePortSockets sockets, ByteBufAllocator alloc, CounterSet<UdpEndpointCounter> counters, boolean gso) {
+        this.sockets = sockets;
+        this.alloc = alloc;
+        this.counters = counters;
+        this.gso = gso;
+    }
+
+    /** Queues one UDP payload (ownership passes here); returns whether the batch was empty before. */
+    boolean add(int srcPort, int dstIp, ByteBuf payload) {
+        if (size == payloads.length) {
+            srcPorts = java.util.Arrays.copyOf(srcPorts, size * 2);
+            dstIps = java.util.Arrays.copyOf(dstIps, size * 2);
+            payloads = java.util.Arrays.copyOf(payloads, size * 2);
+        }
+        srcPorts[size] = srcPort;
+        dstIps[size] = dstIp;
+        payloads[size] = payload;
+        return size++ == 0;
+    }
+
+    /** Whether runs of equal-sized packets are still sent as GSO buffers. */
+    boolean gso() {
+        return gso;
+    }
+
+    /** Stops using GSO (after the kernel refused a segmented send). */
+    void disableGso() {
+        gso = false;
+    }
+
+    /** Writes everything queued and flushes each socket once. */
+    void flush() {
+        int i = 0;
+        while (i < size) {
+            final int port = srcPorts[i];
+            final int dst = dstIps[i];
+            final DatagramChannel ch = sockets.get(port);
+            int j = i + 1;
+            if (ch == null) {
+                while (j < size && srcPorts[j] == port) {
+                    j++;
+                }
+                drop(i, j, UdpEndpointCounter.TX_DROPPED_SOURCE_PORT_BUSY);
+                i = j;
+                continue;
+            }
+            final int segment = payloads[i].readableBytes();
+            if (gso) {
+                int total = segment;
+                while (j < size && j - i < MAX_SEGMENTS && srcPorts[j] == port && dstIps[j] == dst) {
+                    final int len = payloads[j].readableBytes();
+                    if (len > segment || total + len > MAX_GSO_BYTES) {
+                        break;
+                    }
+                    total += len;
+                    j++;
+                    if (len < segment) {
+                        break; // a shorter segment can only be the last
+                    }
+                }
+            }
+            write(ch, i, j, segment, destination(dst));
+            i = j;
+        }
+        size = 0;
+        for (int k = 0; k < dirtyCount; k++) {
+            dirty[k].flush();
+            dirty[k] = null;
+        }
+        dirtyCount = 0;
+    }
+
+    private void write(DatagramChannel ch, int from, int to, int segment, InetSocketAddress dst) {
+        final int count = to - from;
+        long bytes = 0;
+        if (count == 1) {
+            final ByteBuf payload = payloads[from];
+            payloads[from] = null;
+            bytes = payload.readableBytes();
+            ch.write(new DatagramPacket(payload, dst), ch.voidPromise());
+        } else {
+            final CompositeByteBuf joined = alloc.compositeDirectBuffer(count);
+            for (int k = from; k < to; k++) {
+                bytes += payloads[k].readableBytes();
+                joined.addComponent(true, payloads[k]);
+                payloads[k] = null;
+            }
+            counters.increment(UdpEndpointCounter.GSO_SENDS);
+            ch.write(new SegmentedDatagramPacket(joined, segment, dst)).addListener(f -> {
+                if (!f.isSuccess()) {
+                    // e.g. EINVAL when a segment and its headers exceed the route's MTU: count it,
+                    // and from now on send one datagram per packet, which always works
+                    counters.increment(UdpEndpointCounter.TX_ERRORS);
+                    disableGso();
+                }
+            });
+        }
+        counters.add(UdpEndpointCounter.PACKETS_SENT, count);
+        counters.add(UdpEndpointCounter.BYTES_SENT, bytes);
+        markDirty(ch);
+    }
+
+    private void markDirty(DatagramChannel ch) {
+        for (int k = 0; k < dirtyCount; k++) {
+            if (dirty[k] == ch) {
+                return;
+            }
+        }
+        if (dirtyCount == dirty.length) {
+            ch.flush();
+            return;
+        }
+        dirty[dirtyCount++] = ch;
+    }
+
+    private void drop(int from, int to, UdpEndpointCounter reason) {
+        for (int k = from; k < to; k++) {
+            payloads[k].release();
+            payloads[k] = null;
+            counters.increment(reason);
+        }
+    }
+
+    /** Releases everything queued and not yet written, without sending it. */
+    void discard(UdpEndpointCounter reason) {
+        for (int k = 0; k < size; k++) {
+            if (payloads[k] != null) {
+                payloads[k].release();
+                payloads[k] = null;
+                counters.increment(reason);
+            }
+        }
+        size = 0;
+        for (int k = 0; k < dirtyCount; k++) {
+            dirty[k].flush(); // what was written before the failure still goes
+            dirty[k] = null;
+        }
+        dirtyCount = 0;
+    }
+
+    /** The destination of an IPv4 address, port 4791; cached, so steady state allocates nothing. */
+    private InetSocketAddress destination(int ip) {
+        InetSocketAddress a = destinations.get(ip);
+        if (a == null) {
+            a = new InetSocketAddress(toInet(ip), io.rocelab.codec.header.Udp.ROCEV2_PORT);
+            destinations.put(ip, a);
+        }
+        return a;
+    }
+
+    static Inet4Address toInet(int ip) {
+        try {
+            return (Inet4Address) InetAddress.getByAddress(new byte[] {
+                (byte) (ip >>> 24), (byte) (ip >>> 16), (byte) (ip >>> 8), (byte) ip});
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e); // four bytes are always an address
+        }
+    }
+}
