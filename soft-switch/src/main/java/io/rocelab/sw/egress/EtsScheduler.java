@@ -57,6 +57,7 @@ public final class EtsScheduler {
         if (!any) {
             return -1;
         }
+        int moves = 0;
         while (true) {
             int q = current;
             if (!strict[q] && queues.eligible(q)) {
@@ -72,6 +73,34 @@ public final class EtsScheduler {
             }
             current = (current + 1) & 7;
             fresh = true;
+            if (++moves == 8) {
+                skipRoundsWithoutASender(queues);
+                moves = 0;
+            }
+        }
+    }
+
+    /**
+     * Called after a whole round in which no queue could send (every eligible queue has less
+     * deficit than its head frame). Plain DWRR would now go round again and again, adding one
+     * quantum per eligible queue per round (a 4 KB frame at weight 1 takes 17 rounds): instead the
+     * rounds in which nobody can send yet are granted at once. The next round then serves the same
+     * queue, with the same deficits, as going round one at a time would.
+     */
+    private void skipRoundsWithoutASender(Queues queues) {
+        long rounds = Long.MAX_VALUE;
+        for (int q = 0; q < 8; q++) {
+            if (!strict[q] && queues.eligible(q)) {
+                long missing = queues.headLength(q) - deficit[q];
+                rounds = Math.min(rounds, (missing + quantum[q] - 1) / quantum[q] - 1);
+            }
+        }
+        if (rounds > 0) {
+            for (int q = 0; q < 8; q++) {
+                if (!strict[q] && queues.eligible(q)) {
+                    deficit[q] += rounds * quantum[q];
+                }
+            }
         }
     }
 }
