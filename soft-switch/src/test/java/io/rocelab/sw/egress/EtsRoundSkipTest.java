@@ -30,7 +30,7 @@ class EtsRoundSkipTest {
             }
         }
 
-        int pick(EtsScheduler.Queues queues) {
+        int pick(FakeQueues queues) {
             for (int q = 7; q >= 0; q--) {
                 if (strict[q] && queues.eligible(q)) {
                     return q;
@@ -80,19 +80,35 @@ class EtsRoundSkipTest {
             }
         }
 
-        @Override
-        public boolean eligible(int q) {
+        boolean eligible(int q) {
             return !fifo[q].isEmpty() && !paused[q];
+        }
+
+        boolean isEmpty(int q) {
+            return fifo[q].isEmpty();
+        }
+
+        @Override
+        public int eligibleMask() {
+            int m = 0;
+            for (int q = 0; q < 8; q++) {
+                m |= eligible(q) ? 1 << q : 0;
+            }
+            return m;
+        }
+
+        @Override
+        public int nonEmptyMask() {
+            int m = 0;
+            for (int q = 0; q < 8; q++) {
+                m |= isEmpty(q) ? 0 : 1 << q;
+            }
+            return m;
         }
 
         @Override
         public int headLength(int q) {
             return fifo[q].peek();
-        }
-
-        @Override
-        public boolean isEmpty(int q) {
-            return fifo[q].isEmpty();
         }
     }
 
