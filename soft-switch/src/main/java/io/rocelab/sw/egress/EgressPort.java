@@ -341,7 +341,7 @@ public final class EgressPort implements EtsScheduler.Queues {
             hooks.dequeued(ctx);
             String comment = null;
             if (wred[q] != null) {
-                Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn);
+                Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn, ctx.color);
                 if (v == Wred.Verdict.DROP) {
                     hooks.dropped(ctx, DropReason.WRED);
                     continue;
