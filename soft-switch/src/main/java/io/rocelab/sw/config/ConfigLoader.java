@@ -482,7 +482,7 @@ public final class ConfigLoader {
         Map<String, Integer> vids = new LinkedHashMap<>();
         forEach(root, "VLAN", (name, e) -> {
             String where = "VLAN|" + name;
-            checkKeys(where, e, "vlanid", "description", "admin_status", "mtu", "members");
+            checkKeys(where, e, "vlanid", "description", "admin_status", "mtu");
             int vid = (int) number(where, e, "vlanid", -1, 1, 4094);
             if (vid >= 1 && vid <= 4094 && !name.equals("Vlan" + vid)) {
                 problems.add(where + ": vlanid " + vid + " does not match the name (SONiC names VLAN " + vid
