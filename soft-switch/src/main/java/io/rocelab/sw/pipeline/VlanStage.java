@@ -26,8 +26,9 @@ import io.rocelab.sw.config.VlanMembership;
  *       DEI set for a packet that is not green (802.1Q 6.9.3).</li>
  * </ul>
  *
- * <p>Routed frames are not VLAN-filtered or re-tagged (routing through VLAN interfaces is not
- * modelled): they keep the tag they came with, and only the PCP rewrite applies to them.
+ * <p>Routed frames (to the router MAC) pass the ingress filter like any frame, but are neither
+ * filtered nor re-tagged on egress (routing through VLAN interfaces is not modelled): they keep
+ * the tag they came with, and only the PCP rewrite applies to them.
  *
  * <p>Tag removal shifts the 12 MAC bytes over the tag in place; a push uses the 4 bytes before
  * the frame when there are any, else copies the frame into a buffer 4 bytes longer. Offsets in
