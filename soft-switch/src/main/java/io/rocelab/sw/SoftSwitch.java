@@ -9,6 +9,7 @@ import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.sw.capture.SwitchCapture;
 import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.config.Route6Config;
 import io.rocelab.sw.config.RouteConfig;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.egress.EgressHooks;
@@ -18,6 +19,7 @@ import io.rocelab.sw.forward.FdbTable;
 import io.rocelab.sw.forward.FlowletTable;
 import io.rocelab.sw.forward.ForwardStage;
 import io.rocelab.sw.forward.PortView;
+import io.rocelab.sw.forward.Route6Table;
 import io.rocelab.sw.forward.RouteTable;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PfcGenerator;
@@ -27,6 +29,7 @@ import io.rocelab.sw.pipeline.ContextPool;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
 import io.rocelab.sw.pipeline.ParseStage;
+import io.rocelab.sw.pipeline.VlanStage;
 import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
@@ -60,6 +63,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final EgressPort[] egress;
     private final ContextPool contexts = new ContextPool();
     private final ParseStage parse = new ParseStage();
+    private final VlanStage vlan;
     private final ClassifyStage classify;
     private final ForwardStage forward;
     private final Mmu mmu;
@@ -91,22 +95,32 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             macs[i] = config.routerMac();
         }
         this.classify = new ClassifyStage(portConfigs);
+        this.vlan = new VlanStage(portConfigs, alloc);
         this.fdb = new FdbTable(config.fdbAgingNanos());
         RouteTable routes = new RouteTable();
         for (RouteConfig r : config.routes()) {
-            int[] ps = new int[r.nextHops().size()];
-            long[] ms = new long[ps.length];
-            for (int i = 0; i < ps.length; i++) {
-                ps[i] = config.portIndex(r.nextHops().get(i).port());
-                ms[i] = r.nextHops().get(i).mac();
-            }
-            routes.add(r.prefix(), r.length(), new EcmpGroup(ps, ms));
+            routes.add(r.prefix(), r.length(), group(config, r.nextHops()));
+        }
+        Route6Table routes6 = new Route6Table();
+        for (Route6Config r : config.routes6()) {
+            routes6.add(r.prefixHigh(), r.prefixLow(), r.length(), group(config, r.nextHops()));
         }
         FlowletTable flowlets = config.flowletTimeoutNanos() > 0 ? new FlowletTable(config.flowletTimeoutNanos()) : null;
-        this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, flowlets, this);
+        this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, routes6, flowlets,
+            this);
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
         this.mmu = new Mmu(config, pfc);
         this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
+    }
+
+    private static EcmpGroup group(SwitchConfig config, List<RouteConfig.NextHop> hops) {
+        int[] ps = new int[hops.size()];
+        long[] ms = new long[ps.length];
+        for (int i = 0; i < ps.length; i++) {
+            ps[i] = config.portIndex(hops.get(i).port());
+            ms[i] = hops.get(i).mac();
+        }
+        return new EcmpGroup(ps, ms);
     }
 
     /**
@@ -196,6 +210,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
+        if (!vlan.ingress(ctx)) {
+            dropped(ctx, DropReason.VLAN_NOT_MEMBER);
+            return;
+        }
         classify.apply(ctx);
         DropReason why = forward.apply(ctx, now);
         if (why != null) {
@@ -212,7 +230,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private void flood(PacketContext ctx) {
         int last = -1;
         for (int p = 0; p < ports.length; p++) {
-            if (p != ctx.ingressPort && ports[p] != null && ports[p].isUp()) {
+            if (floodsTo(ctx, p)) {
                 last = p;
             }
         }
@@ -222,7 +240,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return;
         }
         for (int p = 0; p < last; p++) {
-            if (p != ctx.ingressPort && ports[p] != null && ports[p].isUp()) {
+            if (floodsTo(ctx, p)) {
                 PacketContext copy = contexts.acquire();
                 copy.copyHeadersFrom(ctx);
                 copy.frame = ctx.frame.copy();
@@ -235,6 +253,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         admit(ctx);
     }
 
+    private boolean floodsTo(PacketContext ctx, int p) {
+        return p != ctx.ingressPort && ports[p] != null && ports[p].isUp() && vlan.mayLeave(ctx, p);
+    }
+
     private void admit(PacketContext ctx) {
         ctx.queue = portConfigs[ctx.egressPort].tcToQueue()[ctx.tc];
         if (!ports[ctx.egressPort].isUp()) {
@@ -245,6 +267,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
+        vlan.egress(ctx);
         DropReason why = mmu.admit(ctx);
         if (why != null) {
             dropped(ctx, why);

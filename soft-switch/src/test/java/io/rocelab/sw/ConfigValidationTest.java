@@ -74,7 +74,48 @@ class ConfigValidationTest {
             Arguments.of("route to an unknown port", (Consumer<ObjectNode>) r ->
                 r.withObject("/STATIC_ROUTE").putObject("10.0.0.0/8").put("ifname", "Ethernet99")
                     .put("nexthop_mac", "02:00:00:00:00:01"),
-                "STATIC_ROUTE|10.0.0.0/8: unknown port 'Ethernet99' in ifname"));
+                "STATIC_ROUTE|10.0.0.0/8: unknown port 'Ethernet99' in ifname"),
+            Arguments.of("IPv6 prefix too long", (Consumer<ObjectNode>) r ->
+                r.withObject("/STATIC_ROUTE").putObject("fd00:9::/129").put("ifname", "Ethernet0")
+                    .put("nexthop_mac", "02:00:00:00:00:01"),
+                "STATIC_ROUTE|fd00:9::/129: 'fd00:9::/129' is not a prefix like 10.0.1.0/24 or fd00:1::/64"),
+            Arguments.of("VLAN id out of range", (Consumer<ObjectNode>) r ->
+                r.withObject("/VLAN").putObject("Vlan5000").put("vlanid", "5000"),
+                "VLAN|Vlan5000: vlanid 5000 is out of range [1, 4094]"),
+            Arguments.of("VLAN id not matching its name", (Consumer<ObjectNode>) r ->
+                r.withObject("/VLAN").putObject("Vlan100").put("vlanid", "200"),
+                "VLAN|Vlan100: vlanid 200 does not match the name"),
+            Arguments.of("member of an unknown VLAN", (Consumer<ObjectNode>) r ->
+                r.withObject("/VLAN_MEMBER").putObject("Vlan7|Ethernet0").put("tagging_mode", "tagged"),
+                "VLAN_MEMBER|Vlan7|Ethernet0: VLAN 'Vlan7' is not in VLAN"),
+            Arguments.of("bad tagging mode", (Consumer<ObjectNode>) r -> {
+                r.withObject("/VLAN").putObject("Vlan100").put("vlanid", "100");
+                r.withObject("/VLAN_MEMBER").putObject("Vlan100|Ethernet0").put("tagging_mode", "trunk");
+            }, "VLAN_MEMBER|Vlan100|Ethernet0: tagging_mode must be 'tagged' or 'untagged', not 'trunk'"),
+            Arguments.of("two untagged VLANs on one port", (Consumer<ObjectNode>) r -> {
+                r.withObject("/VLAN").putObject("Vlan100").put("vlanid", "100");
+                r.withObject("/VLAN").putObject("Vlan200").put("vlanid", "200");
+                r.withObject("/VLAN_MEMBER").putObject("Vlan100|Ethernet0").put("tagging_mode", "untagged");
+                r.withObject("/VLAN_MEMBER").putObject("Vlan200|Ethernet0").put("tagging_mode", "untagged");
+            }, "VLAN_MEMBER|Vlan200|Ethernet0: Ethernet0 is already an untagged member of Vlan100"),
+            Arguments.of("bad PCP in TC_TO_DOT1P_MAP", (Consumer<ObjectNode>) r ->
+                r.withObject("/TC_TO_DOT1P_MAP/pcp").put("3", "8"),
+                "TC_TO_DOT1P_MAP|pcp: value '8' for key 3 is not an 802.1p priority (0-7)"),
+            Arguments.of("bad colour in DSCP_TO_COLOR_MAP", (Consumer<ObjectNode>) r ->
+                r.withObject("/DSCP_TO_COLOR_MAP/C").put("8", "blue"),
+                "DSCP_TO_COLOR_MAP|C: value 'blue' for key 8 is not a colour (green, yellow, red)"),
+            Arguments.of("unknown colour map bound to a port", (Consumer<ObjectNode>) r ->
+                r.withObject("/PORT_QOS_MAP/Ethernet0").put("dscp_to_color_map", "C"),
+                "PORT_QOS_MAP|Ethernet0: dscp_to_color_map 'C' is not in DSCP_TO_COLOR_MAP"),
+            Arguments.of("yellow thresholds reversed", (Consumer<ObjectNode>) r ->
+                r.withObject("/WRED_PROFILE").putObject("W").put("green_min_threshold", "1")
+                    .put("green_max_threshold", "2").put("yellow_min_threshold", "9000")
+                    .put("yellow_max_threshold", "5000"),
+                "WRED_PROFILE|W: yellow_min_threshold (9000) is above yellow_max_threshold (5000)"),
+            Arguments.of("red drops enabled without thresholds", (Consumer<ObjectNode>) r ->
+                r.withObject("/WRED_PROFILE").putObject("W").put("green_min_threshold", "1")
+                    .put("green_max_threshold", "2").put("wred_red_enable", "true"),
+                "WRED_PROFILE|W: wred_red_enable is true but red_min_threshold and red_max_threshold are missing"));
     }
 
     @ParameterizedTest(name = "{0}")

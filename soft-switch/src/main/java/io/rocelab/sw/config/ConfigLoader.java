@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
+import io.rocelab.sw.pipeline.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * Reads a SONiC {@code config_db.json}-shaped switch configuration and checks that it can work.
@@ -28,7 +31,9 @@ import java.util.Set;
  * {@code DSCP_TO_TC_MAP}, {@code DOT1P_TO_TC_MAP}, {@code TC_TO_PRIORITY_GROUP_MAP},
  * {@code TC_TO_QUEUE_MAP}, {@code PORT_QOS_MAP}, {@code BUFFER_POOL}, {@code BUFFER_PROFILE},
  * {@code BUFFER_PG}, {@code BUFFER_QUEUE}, {@code WRED_PROFILE}, {@code SCHEDULER}, {@code QUEUE},
- * {@code PFC_WD}, {@code STATIC_ROUTE}. Values may be JSON strings (as SONiC stores them) or numbers.
+ * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code VLAN},
+ * {@code VLAN_MEMBER}, and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
+ * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
  */
 public final class ConfigLoader {
@@ -43,7 +48,7 @@ public final class ConfigLoader {
     private static final Set<String> TABLES = Set.of("DEVICE_METADATA", "SWITCH", "PORT", "CABLE_LENGTH",
         "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "PORT_QOS_MAP",
         "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "WRED_PROFILE", "SCHEDULER", "QUEUE",
-        "PFC_WD", "STATIC_ROUTE");
+        "PFC_WD", "STATIC_ROUTE", "DSCP_TO_COLOR_MAP", "TC_TO_DOT1P_MAP", "VLAN", "VLAN_MEMBER");
 
     private final List<String> problems = new ArrayList<>();
 
@@ -103,21 +108,29 @@ public final class ConfigLoader {
         int quanta = (int) number("SWITCH|switch", sw, "pfc_quanta", 0xFFFF, 1, 0xFFFF);
 
         Map<String, Long> pools = pools(root);
-        Map<String, int[]> dscpMaps = maps(root, "DSCP_TO_TC_MAP", 64, "a DSCP (0-63)");
-        Map<String, int[]> dot1pMaps = maps(root, "DOT1P_TO_TC_MAP", 8, "an 802.1p priority (0-7)");
-        Map<String, int[]> pgMaps = maps(root, "TC_TO_PRIORITY_GROUP_MAP", 8, "a traffic class (0-7)");
-        Map<String, int[]> queueMaps = maps(root, "TC_TO_QUEUE_MAP", 8, "a traffic class (0-7)");
+        Map<String, int[]> dscpMaps = maps(root, "DSCP_TO_TC_MAP", 64, "a DSCP (0-63)", ZERO_TO_SEVEN, "a traffic class or queue (0-7)");
+        Map<String, int[]> dot1pMaps = maps(root, "DOT1P_TO_TC_MAP", 8, "an 802.1p priority (0-7)", ZERO_TO_SEVEN, "a traffic class or queue (0-7)");
+        Map<String, int[]> pgMaps = maps(root, "TC_TO_PRIORITY_GROUP_MAP", 8, "a traffic class (0-7)", ZERO_TO_SEVEN, "a traffic class or queue (0-7)");
+        Map<String, int[]> queueMaps = maps(root, "TC_TO_QUEUE_MAP", 8, "a traffic class (0-7)", ZERO_TO_SEVEN, "a traffic class or queue (0-7)");
+        Map<String, int[]> tcDot1pMaps = maps(root, "TC_TO_DOT1P_MAP", 8, "a traffic class (0-7)",
+            ZERO_TO_SEVEN, "an 802.1p priority (0-7)");
+        Map<String, int[]> colorMaps = maps(root, "DSCP_TO_COLOR_MAP", 64, "a DSCP (0-63)", Color::parse,
+            "a colour (green, yellow, red)");
+        Map<String, VlanMembership> vlans = vlans(root);
         Map<String, BufferProfile> profiles = profiles(root, pools);
         Map<String, WredProfile> wreds = wreds(root);
         Map<String, SchedulerConfig> schedulers = schedulers(root);
 
-        List<PortConfig> ports = ports(root, dscpMaps, dot1pMaps, pgMaps, queueMaps, profiles, wreds, schedulers);
-        List<RouteConfig> routes = routes(root, ports);
+        List<PortConfig> ports = ports(root, dscpMaps, dot1pMaps, pgMaps, queueMaps, tcDot1pMaps, colorMaps, vlans,
+            profiles, wreds, schedulers);
+        List<RouteConfig> routes = new ArrayList<>();
+        List<Route6Config> routes6 = new ArrayList<>();
+        routes(root, ports, routes, routes6);
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
         checkKeys("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", "BIG_RED_SWITCH");
         long pollMs = number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200, 1, 60_000);
         return new SwitchConfig(hostname, routerMac, seed, flowletUs * 1_000, aging * 1_000_000_000L, pools, ports,
-            routes, pollMs * 1_000_000L, quanta);
+            routes, routes6, pollMs * 1_000_000L, quanta);
     }
 
     // ---- tables ----
@@ -141,7 +154,12 @@ public final class ConfigLoader {
         return pools;
     }
 
-    private Map<String, int[]> maps(JsonNode root, String table, int keys, String keyWhat) {
+    /** Reads a map value 0-7 (a TC, queue, PG or priority), -1 if it is not one. */
+    private static final ToIntFunction<String> ZERO_TO_SEVEN = v -> parseInt(v) <= 7 ? parseInt(v) : -1;
+
+    /** @param parse reads one value, -1 if invalid; {@code valueWhat} names what it should be */
+    private Map<String, int[]> maps(JsonNode root, String table, int keys, String keyWhat,
+                                    ToIntFunction<String> parse, String valueWhat) {
         Map<String, int[]> maps = new LinkedHashMap<>();
         forEach(root, table, (name, e) -> {
             int[] map = new int[keys];
@@ -149,12 +167,12 @@ public final class ConfigLoader {
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> f = it.next();
                 int k = parseInt(f.getKey());
-                int v = parseInt(f.getValue().asText());
+                int v = parse.applyAsInt(f.getValue().asText());
                 if (k < 0 || k >= keys) {
                     problems.add(table + "|" + name + ": key '" + f.getKey() + "' is not " + keyWhat);
-                } else if (v < 0 || v > 7) {
+                } else if (v < 0) {
                     problems.add(table + "|" + name + ": value '" + f.getValue().asText() + "' for key "
-                        + f.getKey() + " is not a traffic class or queue (0-7)");
+                        + f.getKey() + " is not " + valueWhat);
                 } else {
                     map[k] = v;
                 }
@@ -209,27 +227,54 @@ public final class ConfigLoader {
                 "green_min_threshold", "green_max_threshold", "green_drop_probability",
                 "yellow_min_threshold", "yellow_max_threshold", "yellow_drop_probability",
                 "red_min_threshold", "red_max_threshold", "red_drop_probability");
-            boolean enabled = bool(where, e, "wred_green_enable", false);
             String ecn = text(e, "ecn", "ecn_none");
-            boolean ecnGreen;
+            String covered;
             switch (ecn) {
-                case "ecn_none", "ecn_yellow", "ecn_red", "ecn_yellow_red" -> ecnGreen = false;
-                case "ecn_green", "ecn_green_yellow", "ecn_green_red", "ecn_all" -> ecnGreen = true;
+                case "ecn_none" -> covered = "";
+                case "ecn_green" -> covered = "g";
+                case "ecn_yellow" -> covered = "y";
+                case "ecn_red" -> covered = "r";
+                case "ecn_green_yellow" -> covered = "gy";
+                case "ecn_green_red" -> covered = "gr";
+                case "ecn_yellow_red" -> covered = "yr";
+                case "ecn_all" -> covered = "gyr";
                 default -> {
                     problems.add(where + ": ecn must be one of ecn_none, ecn_green, ecn_yellow, ecn_red, "
                         + "ecn_green_yellow, ecn_green_red, ecn_yellow_red, ecn_all, not '" + ecn + "'");
-                    ecnGreen = false;
+                    covered = "";
                 }
             }
-            long min = number(where, e, "green_min_threshold", -1, 0, Long.MAX_VALUE);
-            long max = number(where, e, "green_max_threshold", -1, 0, Long.MAX_VALUE);
-            long pct = number(where, e, "green_drop_probability", 100, 0, 100);
-            if (min > max) {
-                problems.add(where + ": green_min_threshold (" + min + ") is above green_max_threshold (" + max + ")");
-            }
-            wreds.put(name, new WredProfile(name, enabled, ecnGreen, min, max, pct / 100.0));
+            WredProfile.ColorRule green = colorRule(where, e, "green", covered.contains("g"), true);
+            WredProfile.ColorRule yellow = colorRule(where, e, "yellow", covered.contains("y"), false);
+            WredProfile.ColorRule red = colorRule(where, e, "red", covered.contains("r"), false);
+            wreds.put(name, new WredProfile(name, green, yellow, red));
         });
         return wreds;
+    }
+
+    /**
+     * One colour's WRED fields. Green needs its thresholds; a yellow or red rule without thresholds
+     * is off (SONiC profiles often say {@code ecn_all} with green fields only), but enabling drops
+     * for a colour without its thresholds is a mistake.
+     */
+    private WredProfile.ColorRule colorRule(String where, JsonNode e, String color, boolean ecn, boolean required) {
+        String enable = "wred_" + color + "_enable";
+        boolean enabled = bool(where, e, enable, false);
+        String minKey = color + "_min_threshold";
+        String maxKey = color + "_max_threshold";
+        if (!required && !e.has(minKey) && !e.has(maxKey)) {
+            if (enabled) {
+                problems.add(where + ": " + enable + " is true but " + minKey + " and " + maxKey + " are missing");
+            }
+            return WredProfile.ColorRule.OFF;
+        }
+        long min = number(where, e, minKey, -1, 0, Long.MAX_VALUE);
+        long max = number(where, e, maxKey, -1, 0, Long.MAX_VALUE);
+        long pct = number(where, e, color + "_drop_probability", 100, 0, 100);
+        if (min > max) {
+            problems.add(where + ": " + minKey + " (" + min + ") is above " + maxKey + " (" + max + ")");
+        }
+        return new WredProfile.ColorRule(enabled, ecn, min, max, pct / 100.0);
     }
 
     private Map<String, SchedulerConfig> schedulers(JsonNode root) {
@@ -250,7 +295,8 @@ public final class ConfigLoader {
 
     private List<PortConfig> ports(JsonNode root, Map<String, int[]> dscpMaps, Map<String, int[]> dot1pMaps,
                                    Map<String, int[]> pgMaps, Map<String, int[]> queueMaps,
-                                   Map<String, BufferProfile> profiles, Map<String, WredProfile> wreds,
+                                   Map<String, int[]> tcDot1pMaps, Map<String, int[]> colorMaps,
+                                   Map<String, VlanMembership> vlans, Map<String, BufferProfile> profiles, Map<String, WredProfile> wreds,
                                    Map<String, SchedulerConfig> schedulers) {
         List<String> names = new ArrayList<>();
         forEach(root, "PORT", (name, e) -> names.add(name));
@@ -355,12 +401,14 @@ public final class ConfigLoader {
             JsonNode q = qos.get(name);
             if (q != null) {
                 checkKeys(qwhere, q, "dscp_to_tc_map", "dot1p_to_tc_map", "tc_to_pg_map", "tc_to_queue_map",
-                    "pfc_enable", "pfc_to_queue_map", "pfc_to_pg_map");
+                    "pfc_enable", "pfc_to_queue_map", "pfc_to_pg_map", "dscp_to_color_map", "tc_to_dot1p_map");
             }
             int[] dscp = bound(qwhere, q, "dscp_to_tc_map", dscpMaps, "DSCP_TO_TC_MAP", new int[64]);
             int[] dot1p = bound(qwhere, q, "dot1p_to_tc_map", dot1pMaps, "DOT1P_TO_TC_MAP", new int[8]);
             int[] tcPg = bound(qwhere, q, "tc_to_pg_map", pgMaps, "TC_TO_PRIORITY_GROUP_MAP", identity());
             int[] tcQ = bound(qwhere, q, "tc_to_queue_map", queueMaps, "TC_TO_QUEUE_MAP", identity());
+            int[] color = bound(qwhere, q, "dscp_to_color_map", colorMaps, "DSCP_TO_COLOR_MAP", null);
+            int[] tcDot1p = bound(qwhere, q, "tc_to_dot1p_map", tcDot1pMaps, "TC_TO_DOT1P_MAP", null);
             Trust trust = q != null && q.has("dscp_to_tc_map") ? Trust.DSCP
                 : q != null && q.has("dot1p_to_tc_map") ? Trust.DOT1P : Trust.NONE;
             int pfcMask = 0;
@@ -402,7 +450,7 @@ public final class ConfigLoader {
                     qWred[i][k], qBuffers[i][k]);
             }
             ports.add(new PortConfig(name, speed, mtu, cable, trust, dscp, dot1p, tcPg, tcQ, pfcMask, pg, queues,
-                wd.get(name)));
+                wd.get(name), color, tcDot1p, vlans.get(name)));
         }
         return ports;
     }
@@ -423,23 +471,83 @@ public final class ConfigLoader {
         return 2 * cableBytes + 2L * (mtu + WIRE_OVERHEAD) + PFC_WIRE_BYTES;
     }
 
-    private List<RouteConfig> routes(JsonNode root, List<PortConfig> ports) {
-        List<RouteConfig> routes = new ArrayList<>();
+    /**
+     * {@code VLAN|Vlan100 {"vlanid": "100"}} and {@code VLAN_MEMBER|Vlan100|Ethernet0
+     * {"tagging_mode": "untagged"}}. A port may be an untagged member of one VLAN only: that VLAN
+     * is its PVID (IEEE 802.1Q 6.9).
+     *
+     * @return membership per port name, for the ports that are in some VLAN
+     */
+    private Map<String, VlanMembership> vlans(JsonNode root) {
+        Map<String, Integer> vids = new LinkedHashMap<>();
+        forEach(root, "VLAN", (name, e) -> {
+            String where = "VLAN|" + name;
+            checkKeys(where, e, "vlanid", "description", "admin_status", "mtu");
+            int vid = (int) number(where, e, "vlanid", -1, 1, 4094);
+            if (vid >= 1 && vid <= 4094 && !name.equals("Vlan" + vid)) {
+                problems.add(where + ": vlanid " + vid + " does not match the name (SONiC names VLAN " + vid
+                    + " 'Vlan" + vid + "')");
+            }
+            vids.put(name, vid);
+        });
+        Set<String> ports = new java.util.HashSet<>();
+        forEach(root, "PORT", (name, e) -> ports.add(name));
+        Map<String, VlanMembership> members = new LinkedHashMap<>();
+        Map<String, String> untaggedIn = new LinkedHashMap<>();
+        forEach(root, "VLAN_MEMBER", (key, e) -> {
+            String where = "VLAN_MEMBER|" + key;
+            checkKeys(where, e, "tagging_mode");
+            int bar = key.indexOf('|');
+            if (bar < 0) {
+                problems.add(where + ": key must be 'Vlan<id>|<port>'");
+                return;
+            }
+            String vlan = key.substring(0, bar);
+            String port = key.substring(bar + 1);
+            Integer vid = vids.get(vlan);
+            String mode = text(e, "tagging_mode", "untagged");
+            if (vid == null) {
+                problems.add(where + ": VLAN '" + vlan + "' is not in VLAN");
+            } else if (!ports.contains(port)) {
+                problems.add(where + ": unknown port '" + port + "'");
+            } else if (!mode.equals("tagged") && !mode.equals("untagged")) {
+                problems.add(where + ": tagging_mode must be 'tagged' or 'untagged', not '" + mode + "'");
+            } else if (mode.equals("untagged") && untaggedIn.containsKey(port)) {
+                problems.add(where + ": " + port + " is already an untagged member of " + untaggedIn.get(port)
+                    + " (a port has one untagged VLAN, its PVID)");
+            } else {
+                if (mode.equals("untagged")) {
+                    untaggedIn.put(port, vlan);
+                }
+                members.computeIfAbsent(port, p -> new VlanMembership()).add(vid, mode.equals("tagged"));
+            }
+        });
+        return members;
+    }
+
+    private void routes(JsonNode root, List<PortConfig> ports, List<RouteConfig> routes, List<Route6Config> routes6) {
         forEach(root, "STATIC_ROUTE", (key, e) -> {
             String where = "STATIC_ROUTE|" + key;
             checkKeys(where, e, "ifname", "nexthop_mac", "nexthop", "blackhole", "distance");
             String prefixText = key.contains("|") ? key.substring(key.indexOf('|') + 1) : key;
             String[] pl = prefixText.split("/");
-            int prefix = 0;
+            boolean v6 = pl[0].contains(":");
+            int max = v6 ? 128 : 32;
+            byte[] address = null;
             int len = -1;
             try {
-                prefix = Ipv4.parse(pl[0]);
-                len = pl.length == 2 ? Integer.parseInt(pl[1]) : 32;
+                address = v6 ? Ipv6.parse(pl[0]) : null;
+                int prefix4 = v6 ? 0 : Ipv4.parse(pl[0]);
+                if (!v6) {
+                    address = new byte[] {(byte) (prefix4 >>> 24), (byte) (prefix4 >>> 16), (byte) (prefix4 >>> 8),
+                        (byte) prefix4};
+                }
+                len = pl.length == 2 ? Integer.parseInt(pl[1]) : max;
             } catch (RuntimeException ex) {
                 len = -1;
             }
-            if (len < 0 || len > 32) {
-                problems.add(where + ": '" + prefixText + "' is not an IPv4 prefix like 10.0.1.0/24");
+            if (len < 0 || len > max || pl.length > 2) {
+                problems.add(where + ": '" + prefixText + "' is not a prefix like 10.0.1.0/24 or fd00:1::/64");
                 return;
             }
             String[] ifs = text(e, "ifname", "").split(",");
@@ -461,10 +569,14 @@ public final class ConfigLoader {
                     problems.add(where + ": " + ex.getMessage());
                 }
             }
-            int mask = len == 0 ? 0 : -1 << (32 - len);
-            routes.add(new RouteConfig(prefix & mask, len, hops));
+            if (v6) {
+                long[] masked = Prefix6.mask(Prefix6.high(address), Prefix6.low(address), len);
+                routes6.add(new Route6Config(masked[0], masked[1], len, hops));
+            } else {
+                int mask = len == 0 ? 0 : -1 << (32 - len);
+                routes.add(new RouteConfig(Ipv4.parse(pl[0]) & mask, len, hops));
+            }
         });
-        return routes;
     }
 
     // ---- helpers ----

@@ -3,7 +3,7 @@ package io.rocelab.sw.config;
 /**
  * Everything the data plane needs about one port, resolved from SONiC's {@code PORT},
  * {@code PORT_QOS_MAP}, {@code CABLE_LENGTH}, {@code BUFFER_PG}, {@code BUFFER_QUEUE},
- * {@code QUEUE} and {@code PFC_WD} tables.
+ * {@code QUEUE}, {@code PFC_WD} and {@code VLAN_MEMBER} tables.
  *
  * @param name            e.g. {@code Ethernet0}
  * @param speedBitsPerSecond line rate (SONiC gives it in Mb/s)
@@ -18,10 +18,15 @@ package io.rocelab.sw.config;
  * @param pgProfiles      8 entries, null = nothing configured for that PG (lossy, shared pool only)
  * @param queues          8 entries, never null
  * @param pfcWd           the watchdog, or null if off
+ * @param dscpToColor     64 entries of {@link io.rocelab.sw.pipeline.Color} ({@code dscp_to_color_map}), or null
+ * @param tcToDot1p       8 entries: the PCP a tagged frame of each TC leaves with ({@code tc_to_dot1p_map}),
+ *                        or null to leave the PCP as it is
+ * @param vlans           the port's VLAN membership, or null if it is in no VLAN (VLAN-unaware)
  */
 public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
                          int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
-                         BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd) {
+                         BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
+                         int[] tcToDot1p, VlanMembership vlans) {
 
     /** @return true if PFC is enabled for {@code priority} */
     public boolean pfcEnabled(int priority) {

@@ -14,14 +14,16 @@ import java.util.Map;
  * @param fdbAgingNanos         {@code SWITCH|switch fdb_aging_time} (s in the file)
  * @param pools                 {@code BUFFER_POOL} sizes in bytes
  * @param ports                 in file order; index = port number
- * @param routes                {@code STATIC_ROUTE}
+ * @param routes                {@code STATIC_ROUTE}, IPv4 prefixes
+ * @param routes6               {@code STATIC_ROUTE}, IPv6 prefixes
  * @param pfcWdPollNanos        {@code PFC_WD|GLOBAL POLL_INTERVAL} (ms in the file)
  * @param pfcQuanta             pause time sent in an XOFF (rocelab extension {@code SWITCH|switch pfc_quanta},
  *                              default 0xFFFF as switch ASICs do)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, Map<String, Long> pools, List<PortConfig> ports,
-                           List<RouteConfig> routes, long pfcWdPollNanos, int pfcQuanta) {
+                           List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
+                           int pfcQuanta) {
 
     /** @return the port called {@code name}, or -1 */
     public int portIndex(String name) {

@@ -50,16 +50,20 @@ public final class EgressPort implements EtsScheduler.Queues {
         Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2};
     /** Latest {@code pausedUntil} of any priority: before it nothing is paused and no loop is needed. */
     private long pauseHorizon = Long.MIN_VALUE;
-    /** Per queue, the priorities (bit p) whose traffic class maps to it (SONiC {@code TC_TO_QUEUE_MAP}). */
-    private final int[] queuePriorities = new int[8];
     private final boolean[] ignorePause = new boolean[8];
+    /** Bit q set: the watchdog has queue q ignore received pauses. */
+    private int ignorePauseMask;
     private final boolean[] dropAll = new boolean[8];
+    /** Bit q set: queue q holds a frame. Kept on every add and poll, so a pick reads one int. */
+    private int nonEmpty;
     private final Runnable wakeup = this::pump;
     /** The transmitter is an in-process link whose own timeline also gates sending, else null. */
     private io.rocelab.fabric.link.LinkDirection link;
     private final long picosPerByte;
     private FramePort port;
     private long txFreeAtPicos;
+    /** {@link #txFreeAtPicos} rounded up to whole nanoseconds, kept beside it so a pump divides nothing. */
+    private long txFreeAtNanos;
     private long wakeupAt = Long.MAX_VALUE;
     /**
      * When the transmitter was due to act next while frames waited (free again, or a pause
@@ -87,9 +91,6 @@ public final class EgressPort implements EtsScheduler.Queues {
         this.counters = counters;
         this.ets = new EtsScheduler(config.queues());
         this.picosPerByte = 8_000_000_000_000L / config.speedBitsPerSecond();
-        for (int p = 0; p < 8; p++) {
-            queuePriorities[config.tcToQueue()[p]] |= 1 << p;
-        }
         for (int q = 0; q < 8; q++) {
             queues[q] = new PacketQueue();
             if (config.queues()[q].wred() != null) {
@@ -141,7 +142,7 @@ public final class EgressPort implements EtsScheduler.Queues {
             hooks.dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
-        queues[ctx.queue].add(ctx);
+        add(ctx);
         pump(now);
     }
 
@@ -183,16 +184,34 @@ public final class EgressPort implements EtsScheduler.Queues {
 
     /** @return true if queue {@code q} is held by a received pause (whether or not it is obeyed) */
     public boolean queuePausedByPeer(int q, long now) {
+        return (pausedQueues(now) & (1 << q)) != 0;
+    }
+
+    /** @return bit q set if a received pause holds queue q now (whether or not it is obeyed) */
+    private int pausedQueues(long now) {
         if (now >= pauseHorizon) {
-            return false;
+            return 0;
         }
-        int mask = queuePriorities[q];
+        int mask = 0;
         for (int p = 0; p < 8; p++) {
-            if ((mask & (1 << p)) != 0 && pausedUntil[p] > now) {
-                return true;
+            if (pausedUntil[p] > now) {
+                mask |= 1 << config.tcToQueue()[p];
             }
         }
-        return false;
+        return mask;
+    }
+
+    private void add(PacketContext ctx) {
+        queues[ctx.queue].add(ctx);
+        nonEmpty |= 1 << ctx.queue;
+    }
+
+    private PacketContext poll(int q) {
+        PacketContext c = queues[q].poll();
+        if (queues[q].isEmpty()) {
+            nonEmpty &= ~(1 << q);
+        }
+        return c;
     }
 
     /** @return when a PFC frame with a non-zero time last arrived for a priority of queue {@code q} */
@@ -206,10 +225,6 @@ public final class EgressPort implements EtsScheduler.Queues {
         return t;
     }
 
-    private boolean queuePaused(int q, long now) {
-        return !ignorePause[q] && queuePausedByPeer(q, now);
-    }
-
     /**
      * The PFC watchdog's levers on queue {@code q}.
      *
@@ -218,10 +233,11 @@ public final class EgressPort implements EtsScheduler.Queues {
      */
     public void setWatchdogAction(int q, boolean ignore, boolean drop) {
         ignorePause[q] = ignore;
+        ignorePauseMask = ignore ? ignorePauseMask | 1 << q : ignorePauseMask & ~(1 << q);
         dropAll[q] = drop;
         if (drop) {
             PacketContext c;
-            while ((c = queues[q].poll()) != null) {
+            while ((c = poll(q)) != null) {
                 hooks.dequeued(c);
                 hooks.dropped(c, DropReason.PFC_WATCHDOG);
             }
@@ -233,7 +249,7 @@ public final class EgressPort implements EtsScheduler.Queues {
     public void flush() {
         for (int q = 0; q < 8; q++) {
             PacketContext c;
-            while ((c = queues[q].poll()) != null) {
+            while ((c = poll(q)) != null) {
                 hooks.dequeued(c);
                 hooks.dropped(c, DropReason.LINK_DOWN);
             }
@@ -246,8 +262,13 @@ public final class EgressPort implements EtsScheduler.Queues {
     }
 
     @Override
-    public boolean eligible(int q) {
-        return !queues[q].isEmpty() && !queuePaused(q, pickNow);
+    public int eligibleMask() {
+        return nonEmpty & ~(pausedQueues(pickNow) & ~ignorePauseMask);
+    }
+
+    @Override
+    public int nonEmptyMask() {
+        return nonEmpty;
     }
 
     @Override
@@ -255,10 +276,6 @@ public final class EgressPort implements EtsScheduler.Queues {
         return queues[q].peek().length;
     }
 
-    @Override
-    public boolean isEmpty(int q) {
-        return queues[q].isEmpty();
-    }
 
     /**
      * Sends frames while the transmitter is free; otherwise, if anything waits, arms one wakeup for
@@ -290,7 +307,7 @@ public final class EgressPort implements EtsScheduler.Queues {
         long lag = now - t;
         int sent = 0;
         while (true) {
-            long freeAt = Math.max((txFreeAtPicos + 999) / 1000, linkIdleAt(lag));
+            long freeAt = Math.max(txFreeAtNanos, linkIdleAt(lag));
             if (freeAt > now) {
                 dueAt = waiting() ? freeAt : Long.MAX_VALUE;
                 if (dueAt != Long.MAX_VALUE) {
@@ -320,11 +337,11 @@ public final class EgressPort implements EtsScheduler.Queues {
                 }
                 return;
             }
-            PacketContext ctx = queues[q].poll();
+            PacketContext ctx = poll(q);
             hooks.dequeued(ctx);
             String comment = null;
             if (wred[q] != null) {
-                Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn);
+                Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn, ctx.color);
                 if (v == Wred.Verdict.DROP) {
                     hooks.dropped(ctx, DropReason.WRED);
                     continue;
@@ -358,6 +375,7 @@ public final class EgressPort implements EtsScheduler.Queues {
         int len = frame.readableBytes();
         long start = Math.max(txFreeAtPicos, now * 1000);
         txFreeAtPicos = start + (long) (Math.max(len, MIN_FRAME) + WIRE_OVERHEAD) * picosPerByte;
+        txFreeAtNanos = (txFreeAtPicos + 999) / 1000;
         counters.txFrames++;
         counters.txBytes += len;
         hooks.transmitting(index, frame, comment);
@@ -365,16 +383,7 @@ public final class EgressPort implements EtsScheduler.Queues {
     }
 
     private boolean waiting() {
-        return !control.isEmpty() || anyQueued();
-    }
-
-    private boolean anyQueued() {
-        for (PacketQueue q : queues) {
-            if (!q.isEmpty()) {
-                return true;
-            }
-        }
-        return false;
+        return !control.isEmpty() || nonEmpty != 0;
     }
 
     /** @return when an in-process link's transmitter is idle, less {@code lag}; far past for other ports */

@@ -6,6 +6,10 @@ import io.rocelab.sw.config.QueueConfig;
  * The per-port transmission selection of IEEE 802.1Qaz: strict-priority queues first (the higher
  * queue index wins, as on SONiC switches), then deficit weighted round robin (Shreedhar and
  * Varghese) between the ETS queues, each getting bandwidth in proportion to its weight.
+ *
+ * <p>Queues are given as bit masks (bit q = queue q), read once per pick: which queues hold frames
+ * and which of those may send now. Nothing changes during one pick, so the masks stand for the
+ * eight per-queue questions that would otherwise be asked again on every round.
  */
 public final class EtsScheduler {
     /** Deficit added per round for weight 1. */
@@ -13,17 +17,18 @@ public final class EtsScheduler {
 
     /** Which queues may send now and how big their head frames are. */
     public interface Queues {
-        /** @return true if queue {@code q} has a frame and is not paused */
-        boolean eligible(int q);
+        /** @return bit q set if queue q has a frame and is not paused */
+        int eligibleMask();
+
+        /** @return bit q set if queue q has a frame (paused or not) */
+        int nonEmptyMask();
 
         /** @return the size of queue {@code q}'s head frame */
         int headLength(int q);
-
-        /** @return true if queue {@code q} is empty */
-        boolean isEmpty(int q);
     }
 
-    private final boolean[] strict = new boolean[8];
+    private final int strictMask;
+    private final int dwrrMask;
     private final int[] quantum = new int[8];
     private final long[] deficit = new long[8];
     private int current;
@@ -31,35 +36,38 @@ public final class EtsScheduler {
 
     /** @param queues the eight queues' configurations */
     public EtsScheduler(QueueConfig[] queues) {
+        int strict = 0;
         for (int q = 0; q < 8; q++) {
-            strict[q] = queues[q].scheduler().strict();
+            if (queues[q].scheduler().strict()) {
+                strict |= 1 << q;
+            }
             quantum[q] = queues[q].scheduler().weight() * QUANTUM_PER_WEIGHT;
         }
+        strictMask = strict;
+        dwrrMask = ~strict & 0xFF;
     }
 
     /** @return the queue to serve next, or -1 if none may send */
     public int pick(Queues queues) {
-        for (int q = 7; q >= 0; q--) {
-            if (strict[q] && queues.eligible(q)) {
-                return q;
-            }
+        int eligible = queues.eligibleMask();
+        int strictReady = eligible & strictMask;
+        if (strictReady != 0) {
+            return 31 - Integer.numberOfLeadingZeros(strictReady);
         }
-        boolean any = false;
-        for (int q = 0; q < 8; q++) {
-            if (!strict[q]) {
-                if (queues.eligible(q)) {
-                    any = true;
-                } else if (queues.isEmpty(q)) {
-                    deficit[q] = 0;
-                }
-            }
+        // an ETS queue that went empty starts its next busy period without credit (DRR)
+        int idle = dwrrMask & ~queues.nonEmptyMask();
+        while (idle != 0) {
+            deficit[Integer.numberOfTrailingZeros(idle)] = 0;
+            idle &= idle - 1;
         }
-        if (!any) {
+        int ready = eligible & dwrrMask;
+        if (ready == 0) {
             return -1;
         }
+        int moves = 0;
         while (true) {
             int q = current;
-            if (!strict[q] && queues.eligible(q)) {
+            if ((ready & (1 << q)) != 0) {
                 if (fresh) {
                     deficit[q] += quantum[q];
                     fresh = false;
@@ -72,6 +80,32 @@ public final class EtsScheduler {
             }
             current = (current + 1) & 7;
             fresh = true;
+            if (++moves == 8) {
+                skipRoundsWithoutASender(queues, ready);
+                moves = 0;
+            }
+        }
+    }
+
+    /**
+     * Called after a whole round in which no queue could send (every eligible queue has less
+     * deficit than its head frame). Plain DWRR would now go round again and again, adding one
+     * quantum per eligible queue per round (a 4 KB frame at weight 1 takes 17 rounds): instead the
+     * rounds in which nobody can send yet are granted at once. The next round then serves the same
+     * queue, with the same deficits, as going round one at a time would.
+     */
+    private void skipRoundsWithoutASender(Queues queues, int ready) {
+        long rounds = Long.MAX_VALUE;
+        for (int m = ready; m != 0; m &= m - 1) {
+            int q = Integer.numberOfTrailingZeros(m);
+            long missing = queues.headLength(q) - deficit[q];
+            rounds = Math.min(rounds, (missing + quantum[q] - 1) / quantum[q] - 1);
+        }
+        if (rounds > 0) {
+            for (int m = ready; m != 0; m &= m - 1) {
+                int q = Integer.numberOfTrailingZeros(m);
+                deficit[q] += rounds * quantum[q];
+            }
         }
     }
 }

@@ -2,13 +2,15 @@ package io.rocelab.sw.egress;
 
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.sw.config.WredProfile;
+import io.rocelab.sw.pipeline.Color;
 
 /**
  * WRED/ECN decided at dequeue, from the depth the departing packet leaves behind it (as the ns-3
  * RDMA switch and DCQCN's switch side do: the mark reaches the receiver one queue earlier than if
  * it were decided at enqueue). Follows SONiC {@code WRED_PROFILE}: an ECT packet that is hit is
- * marked CE when the {@code ecn} mode covers green; otherwise it is dropped when
- * {@code wred_green_enable} is set, and passes untouched when it is not.
+ * marked CE when the {@code ecn} mode covers its colour; otherwise it is dropped when
+ * {@code wred_<colour>_enable} is set, and passes untouched when it is not. Each colour meets its
+ * own thresholds ({@link io.rocelab.sw.pipeline.Color}).
  */
 public final class Wred {
     /** What happens to one packet. */
@@ -29,18 +31,29 @@ public final class Wred {
     /**
      * @param depthBytes queue depth at dequeue
      * @param ecn        the packet's ECN codepoint (0 = Not-ECT, 3 = CE already, -1 = not IP)
-     * @return the verdict
+     * @return the verdict for a green packet
      */
     public Verdict decide(long depthBytes, int ecn) {
-        double p = profile.probability(depthBytes);
+        return decide(depthBytes, ecn, Color.GREEN);
+    }
+
+    /**
+     * @param depthBytes queue depth at dequeue
+     * @param ecn        the packet's ECN codepoint (0 = Not-ECT, 3 = CE already, -1 = not IP)
+     * @param color      the packet's {@link Color}
+     * @return the verdict
+     */
+    public Verdict decide(long depthBytes, int ecn, int color) {
+        WredProfile.ColorRule rule = profile.rule(color);
+        double p = rule.probability(depthBytes);
         if (p <= 0 || !random.nextBoolean(p)) {
             return Verdict.PASS;
         }
         boolean ect = ecn == 1 || ecn == 2 || ecn == 3;
-        if (ect && profile.ecnGreen()) {
+        if (ect && rule.ecn()) {
             return Verdict.MARK;
         }
-        return profile.wredEnabled() ? Verdict.DROP : Verdict.PASS;
+        return rule.dropEnabled() ? Verdict.DROP : Verdict.PASS;
     }
 
     public WredProfile profile() {

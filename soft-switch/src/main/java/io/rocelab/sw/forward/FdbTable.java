@@ -73,7 +73,10 @@ public final class FdbTable {
         clearCache();
     }
 
-    /** @return live entries as {mac, port}, for {@code show mac} */
+    /**
+     * @return live entries as {mac, port, vid}, for {@code show mac} (vid 0: learned on a
+     *         VLAN-unaware port)
+     */
     public List<long[]> entries(long now) {
         List<long[]> out = new ArrayList<>();
         Long2ObjectHashMap<long[]>.EntryIterator it = entries.entrySet().iterator();
@@ -81,7 +84,8 @@ public final class FdbTable {
             it.next();
             long[] e = it.getValue();
             if (agingNanos == 0 || now - e[1] < agingNanos) {
-                out.add(new long[] {it.getLongKey(), e[0]});
+                long key = it.getLongKey();
+                out.add(new long[] {key & 0xFFFF_FFFF_FFFFL, e[0], key >>> 48});
             }
         }
         return out;

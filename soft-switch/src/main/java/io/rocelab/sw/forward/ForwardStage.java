@@ -1,22 +1,26 @@
 package io.rocelab.sw.forward;
 
+import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Udp;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
 
 /**
- * Forwarder: frames to the router MAC are routed (IPv4 longest prefix, ECMP over a seeded 5-tuple
- * hash, optional flowlets; MACs rewritten and TTL decremented), everything else is bridged
- * (learning, flooding of unknown and broadcast destinations, ageing).
+ * Forwarder: frames to the router MAC are routed (IPv4 or IPv6 longest prefix, ECMP over a seeded
+ * 5-tuple hash, with the flow label for IPv6, optional flowlets; MACs rewritten and TTL or hop
+ * limit decremented), everything else is bridged (learning, flooding of unknown and broadcast
+ * destinations, ageing).
  */
 public final class ForwardStage {
     private final long routerMac;
     private final long seed;
     private final FdbTable fdb;
     private final RouteTable routes;
+    private final Route6Table routes6;
     private final FlowletTable flowlets;
     private final PortView ports;
 
@@ -24,16 +28,18 @@ public final class ForwardStage {
      * @param routerMac the switch's own MAC: frames addressed to it are routed
      * @param seed      ECMP hash seed
      * @param fdb       the L2 table
-     * @param routes    the L3 table
+     * @param routes    the IPv4 L3 table
+     * @param routes6   the IPv6 L3 table
      * @param flowlets  flowlet table, or null for plain per-flow ECMP
      * @param ports     link state and load
      */
-    public ForwardStage(long routerMac, long seed, FdbTable fdb, RouteTable routes, FlowletTable flowlets,
-                        PortView ports) {
+    public ForwardStage(long routerMac, long seed, FdbTable fdb, RouteTable routes, Route6Table routes6,
+                        FlowletTable flowlets, PortView ports) {
         this.routerMac = routerMac;
         this.seed = seed;
         this.fdb = fdb;
         this.routes = routes;
+        this.routes6 = routes6;
         this.flowlets = flowlets;
         this.ports = ports;
     }
@@ -45,16 +51,19 @@ public final class ForwardStage {
      */
     public DropReason apply(PacketContext ctx, long now) {
         if (!MacAddress.isMulticast(ctx.srcMac)) {
-            fdb.learn(ctx.srcMac, ctx.ingressPort, now);
+            fdb.learn(fdbKey(ctx, ctx.srcMac), ctx.ingressPort, now);
         }
         if (ctx.dstMac == routerMac && ctx.ipVersion == 4) {
             return route(ctx, now);
+        }
+        if (ctx.dstMac == routerMac && ctx.ipVersion == 6) {
+            return route6(ctx, now);
         }
         if (MacAddress.isMulticast(ctx.dstMac)) {
             ctx.flood = true;
             return null;
         }
-        int port = fdb.lookup(ctx.dstMac, now);
+        int port = fdb.lookup(fdbKey(ctx, ctx.dstMac), now);
         if (port < 0) {
             ctx.flood = true;
             return null;
@@ -80,13 +89,61 @@ public final class ForwardStage {
         if (member < 0) {
             return DropReason.NO_ROUTE;
         }
-        int start = ctx.frame.readerIndex();
-        MacAddress.set(ctx.frame, start + Ethernet.DST, group.mac(member));
-        MacAddress.set(ctx.frame, start + Ethernet.SRC, routerMac);
+        rewriteMacs(ctx.frame, ctx.frame.readerIndex(), group.mac(member));
         Ipv4.decrementTtl(ctx.frame, ctx.l3Offset);
         ctx.egressPort = group.port(member);
         ctx.routed = true;
         return null;
+    }
+
+    private DropReason route6(PacketContext ctx, long now) {
+        ByteBuf b = ctx.frame;
+        int l3 = ctx.l3Offset;
+        long dstHigh = b.getLong(l3 + Ipv6.DST);
+        long dstLow = b.getLong(l3 + Ipv6.DST + 8);
+        EcmpGroup group = routes6.lookup(dstHigh, dstLow);
+        if (group == null) {
+            return DropReason.NO_ROUTE;
+        }
+        int hopLimit = Ipv6.hopLimit(b, l3);
+        if (hopLimit <= 1) {
+            return DropReason.TTL_EXPIRED;
+        }
+        int sport = 0;
+        int dport = 0;
+        if (ctx.l4Protocol == Ipv4.PROTO_UDP || ctx.l4Protocol == Ipv4.PROTO_TCP) {
+            sport = Udp.srcPort(b, ctx.l4Offset);
+            dport = Udp.dstPort(b, ctx.l4Offset);
+        }
+        long hash = FlowHash.of6(seed, b.getLong(l3 + Ipv6.SRC), b.getLong(l3 + Ipv6.SRC + 8), dstHigh, dstLow,
+            ctx.l4Protocol, sport, dport, Ipv6.flowLabel(b, l3));
+        int member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
+        if (member < 0) {
+            return DropReason.NO_ROUTE;
+        }
+        rewriteMacs(b, b.readerIndex(), group.mac(member));
+        // IPv6 has no header checksum: the hop limit is rewritten alone (RFC 8200 section 3)
+        b.setByte(l3 + Ipv6.HOP_LIMIT, hopLimit - 1);
+        ctx.egressPort = group.port(member);
+        ctx.routed = true;
+        return null;
+    }
+
+    /**
+     * The FDB key of a MAC in the frame's VLAN: the VID above the 48 MAC bits, so each VLAN learns
+     * on its own (IEEE 802.1Q 8.8.8, independent VLAN learning); VLAN-unaware frames use the MAC.
+     */
+    static long fdbKey(PacketContext ctx, long mac) {
+        return ctx.vid > 0 ? ((long) ctx.vid << 48) | mac : mac;
+    }
+
+    /**
+     * A routed frame leaves with the next hop's MAC as destination and the router's as source: the
+     * 12 address bytes are written as one long and one int instead of four narrower writes.
+     */
+    private void rewriteMacs(ByteBuf frame, int start, long nextHopMac) {
+        frame.setLong(start + Ethernet.DST, (nextHopMac << 16) | (routerMac >>> 32));
+        frame.setInt(start + Ethernet.SRC + 2, (int) routerMac);
     }
 
     private long hash(PacketContext ctx, int dst) {
@@ -103,6 +160,7 @@ public final class ForwardStage {
     /** A port went up or down, or was attached: ECMP groups recompute their live members. */
     public void linkStateChanged() {
         routes.invalidateGroups();
+        routes6.invalidateGroups();
     }
 
     /** @return the flowlet table, or null */

@@ -43,6 +43,8 @@ public final class PfcGenerator implements PfcSignal {
     private final Cancellable[] refresh;
     private final long[] refreshNanos;
     private final int[] quantaArray = new int[Pfc.PRIORITIES];
+    /** Per port, the task that repeats its XOFF (made once, not per pause). */
+    private final Runnable[] refreshTasks;
 
     /**
      * @param scheduler the switch's scheduler
@@ -63,8 +65,11 @@ public final class PfcGenerator implements PfcSignal {
         this.pausedMask = new int[ports.length];
         this.refresh = new Cancellable[ports.length];
         this.refreshNanos = new long[ports.length];
+        this.refreshTasks = new Runnable[ports.length];
         for (int i = 0; i < ports.length; i++) {
             refreshNanos[i] = Math.max(1, Pfc.quantaToNanos(quanta, ports[i].speedBitsPerSecond()) / 2);
+            int port = i;
+            refreshTasks[i] = () -> refresh(port);
         }
     }
 
@@ -98,7 +103,7 @@ public final class PfcGenerator implements PfcSignal {
         pausedMask[port] |= mask;
         send(port, mask, true);
         if (refresh[port] == null) {
-            refresh[port] = scheduler.schedule(refreshNanos[port], () -> refresh(port));
+            refresh[port] = scheduler.schedule(refreshNanos[port], refreshTasks[port]);
         }
     }
 
@@ -122,7 +127,7 @@ public final class PfcGenerator implements PfcSignal {
             return;
         }
         send(port, pausedMask[port], true);
-        refresh[port] = scheduler.schedule(refreshNanos[port], () -> refresh(port));
+        refresh[port] = scheduler.schedule(refreshNanos[port], refreshTasks[port]);
     }
 
     private void send(int port, int cev, boolean xoff) {
@@ -136,7 +141,24 @@ public final class PfcGenerator implements PfcSignal {
         sender.sendPfc(port, frame, comment(cev, xoff), cev, xoff);
     }
 
+    /**
+     * Capture comments for every class-enable vector, XON ([0]) and XOFF ([1]): built once, so a
+     * pause costs no string building on the data path (most switches have no capture tap).
+     */
+    private static final String[][] COMMENTS = new String[2][256];
+
+    static {
+        for (int cev = 0; cev < 256; cev++) {
+            COMMENTS[0][cev] = describe(cev, false);
+            COMMENTS[1][cev] = describe(cev, true);
+        }
+    }
+
     private static String comment(int cev, boolean xoff) {
+        return COMMENTS[xoff ? 1 : 0][cev & 0xFF];
+    }
+
+    private static String describe(int cev, boolean xoff) {
         StringBuilder sb = new StringBuilder(xoff ? "PFC XOFF prio " : "PFC XON prio ");
         boolean first = true;
         for (int p = 0; p < 8; p++) {

@@ -13,6 +13,8 @@ import io.rocelab.sw.config.Trust;
  * The TC is also the 802.1p priority that PFC pauses (IEEE 802.1Qbb), so a TC is lossless when
  * {@code pfc_enable} lists it.
  *
+ * <p>It also gives the packet its {@link Color} (ingress {@code DSCP_TO_COLOR_MAP}, 802.1Q DEI).
+ *
  * <p>An untrusted port re-marks: everything goes to TC 0 and DSCP/PCP are rewritten to 0, so that
  * a host cannot claim the lossless class and mislead the switches downstream.
  */
@@ -44,6 +46,17 @@ public final class ClassifyStage {
         ctx.priorityGroup = p.tcToPg()[tc];
         ctx.queue = p.tcToQueue()[tc];
         ctx.lossless = p.pfcEnabled(tc);
+        ctx.color = color(p, ctx);
+    }
+
+    /** DEI set (IEEE 802.1Q 6.9.3: drop eligible) makes a frame yellow; the DSCP map may make it worse. */
+    private static int color(PortConfig p, PacketContext ctx) {
+        int c = ctx.vlanOffset >= 0 && Vlan.dei(ctx.frame, ctx.vlanOffset) == 1 ? Color.YELLOW : Color.GREEN;
+        int[] map = p.dscpToColor();
+        if (map != null && ctx.dscp >= 0) {
+            c = Math.max(c, map[ctx.dscp]);
+        }
+        return c;
     }
 
     private static void remark(PacketContext ctx) {

@@ -9,7 +9,9 @@ public enum DropReason {
     HEADROOM_EXHAUSTED("dropped: headroom exhausted"),
     WRED("dropped: WRED"),
     PFC_WATCHDOG("dropped: PFC watchdog"),
-    LINK_DOWN("dropped: egress link down");
+    LINK_DOWN("dropped: egress link down"),
+    /** A frame of a VLAN its ingress or egress port is not a member of (IEEE 802.1Q 8.6.2, 8.6.4). */
+    VLAN_NOT_MEMBER("dropped: not a member of the VLAN");
 
     private final String comment;
 

@@ -34,11 +34,16 @@ public final class PacketContext {
     public long dstMac;
     public long srcMac;
 
+    /** The frame's VLAN, or {@link VlanStage#UNAWARE} if its ingress port is in no VLAN. */
+    public int vid;
+
     // classify
     public int tc;
     public int priorityGroup;
     public int queue;
     public boolean lossless;
+    /** {@link Color}: which WRED thresholds the packet meets. */
+    public int color;
 
     // forward
     public int egressPort;
@@ -71,10 +76,12 @@ public final class PacketContext {
         ecn = -1;
         dstMac = 0;
         srcMac = 0;
+        vid = VlanStage.UNAWARE;
         tc = 0;
         priorityGroup = 0;
         queue = 0;
         lossless = false;
+        color = Color.GREEN;
         egressPort = -1;
         flood = false;
         routed = false;
@@ -100,9 +107,11 @@ public final class PacketContext {
         ecn = other.ecn;
         dstMac = other.dstMac;
         srcMac = other.srcMac;
+        vid = other.vid;
         tc = other.tc;
         priorityGroup = other.priorityGroup;
         queue = other.queue;
         lossless = other.lossless;
+        color = other.color;
     }
 }

@@ -11,8 +11,8 @@ final class BareSchedulerFloor {
     private BareSchedulerFloor() {
     }
 
-    /** @return events per wall-clock second over at least {@code wallNanos} */
-    static double eventsPerSecond(int pending, long wallNanos) {
+    /** @return events per wall-clock second and per second of this thread's CPU time, over at least {@code wallNanos} */
+    static double[] eventsPerSecond(int pending, long wallNanos) {
         VirtualTimeScheduler s = new VirtualTimeScheduler();
         for (int i = 0; i < pending; i++) {
             long delay = 50 + 7L * i;
@@ -26,11 +26,14 @@ final class BareSchedulerFloor {
         s.run(2_000_000);
         long events0 = s.eventsExecuted();
         long start = System.nanoTime();
+        long cpu0 = CpuTime.ofThisThread();
         long elapsed;
         do {
             s.run(1_000_000);
             elapsed = System.nanoTime() - start;
         } while (elapsed < wallNanos);
-        return (s.eventsExecuted() - events0) * 1e9 / elapsed;
+        long cpu = CpuTime.ofThisThread() - cpu0;
+        long events = s.eventsExecuted() - events0;
+        return new double[] {events * 1e9 / elapsed, events * 1e9 / cpu};
     }
 }

@@ -12,9 +12,17 @@ import java.util.concurrent.CompletableFuture;
  * driver re-queues itself between batches so that the scheduler's timers (the egress shapers'
  * wake-ups) run in real time. No more than {@code window} frames are ever inside the sink, so a
  * sink that cannot keep up is measured at its own pace instead of being flooded into drops.
+ *
+ * <p>Two rates come out: frames per wall second, and frames per second of the owner thread's CPU
+ * time. On a machine shared with other work the wall rate swings with the time slices the thread
+ * gets; the CPU rate counts only the time the thread actually ran, so it is the steadier one.
  */
 final class ForwardingDriver implements Runnable {
     private static final int BATCH = 64;
+
+    /** Frames out per wall second and per second of the owner thread's CPU time. */
+    record Rate(double perWallSecond, double perCpuSecond) {
+    }
 
     private final FrameSink sink;
     private final ByteBuf[] templates;
@@ -22,8 +30,9 @@ final class ForwardingDriver implements Runnable {
     private final Scheduler scheduler;
     private final long durationNanos;
     private final int window;
-    private final CompletableFuture<Double> result = new CompletableFuture<>();
+    private final CompletableFuture<Rate> result = new CompletableFuture<>();
     private long startNanos = -1;
+    private long startCpuNanos;
     private long startTx;
     private long injected;
     private int next;
@@ -39,7 +48,7 @@ final class ForwardingDriver implements Runnable {
     }
 
     /** Starts on the owner thread and waits for the frames-per-second result. */
-    double runAndWait() {
+    Rate runAndWait() {
         scheduler.execute(this);
         return result.join();
     }
@@ -49,6 +58,7 @@ final class ForwardingDriver implements Runnable {
         try {
             if (startNanos < 0) {
                 startNanos = System.nanoTime();
+                startCpuNanos = CpuTime.ofThisThread();
                 startTx = sink.transmitted();
                 injected = startTx + sink.dropped();
             }
@@ -65,7 +75,9 @@ final class ForwardingDriver implements Runnable {
             }
             long elapsed = System.nanoTime() - startNanos;
             if (elapsed >= durationNanos) {
-                result.complete((sink.transmitted() - startTx) * 1e9 / elapsed);
+                long frames = sink.transmitted() - startTx;
+                long cpu = CpuTime.ofThisThread() - startCpuNanos;
+                result.complete(new Rate(frames * 1e9 / elapsed, frames * 1e9 / cpu));
             } else {
                 scheduler.execute(this);
             }

@@ -12,7 +12,8 @@ final class IncastEventsBench {
     static final int SENDERS = 32;
 
     /** What one measurement saw. */
-    record Result(double eventsPerSecond, double virtualPerWall, double meanPending, long events) {
+    record Result(double eventsPerSecond, double eventsPerCpuSecond, double virtualPerWall, double meanPending,
+                  long events, long framesDelivered) {
     }
 
     private IncastEventsBench() {
@@ -27,6 +28,8 @@ final class IncastEventsBench {
         lab.time.runFor(warmNanos);
         long events0 = lab.time.eventsExecuted();
         long virtual0 = lab.time.nanoTime();
+        long rx0 = lab.hosts.get(0).rxFrames;
+        long cpu0 = CpuTime.ofThisThread();
         long pendingSum = 0;
         int slices = 0;
         long start = System.nanoTime();
@@ -37,9 +40,12 @@ final class IncastEventsBench {
             slices++;
             elapsed = System.nanoTime() - start;
         } while (elapsed < wallNanos);
+        long cpu = CpuTime.ofThisThread() - cpu0;
         long events = lab.time.eventsExecuted() - events0;
+        long frames = lab.hosts.get(0).rxFrames - rx0;
         double virtual = lab.time.nanoTime() - virtual0;
         lab.drainAndClose();
-        return new Result(events * 1e9 / elapsed, virtual / elapsed, (double) pendingSum / slices, events);
+        return new Result(events * 1e9 / elapsed, events * 1e9 / cpu, virtual / elapsed, (double) pendingSum / slices,
+            events, frames);
     }
 }
