@@ -75,7 +75,7 @@ class PerftestProcessesTest {
             {"ib_write_bw", "--udp-frame", "40000:40000"},
             {"ib_read_bw", "--udp-frame", "40000:40001", "--ip", "10.77.0.300"},
             {"ib_send_bw", "--udp-frame", "40000:40001", "--mac", "01:00:5e:00:00:01"},
-            {"ib_send_bw", "--udp-frame", "40000:40001", "-c", "UD"},
+            {"ib_send_bw", "--udp-frame", "40000:40001", "-c", "UC", "--use-srq"},
             {"ib_write_lat", "--in-process", "-x", "0"},
         };
         for (String[] args : cases) {
