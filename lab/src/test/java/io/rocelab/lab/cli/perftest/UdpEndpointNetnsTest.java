@@ -1,0 +1,228 @@
+package io.rocelab.lab.cli.perftest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.Icrc;
+import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.capture.CaptureReader;
+import io.rocelab.codec.capture.CaptureRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ib_write_bw --udp-endpoint} between two hosts for real: two network namespaces joined by
+ * a veth pair, a rocelab server in one and a client in the other, the RoCEv2 packets going through
+ * both kernels' IP stacks. tshark captures the veth on the server's side: {@code rocelab decode}
+ * must find every packet a well-formed RoCEv2 packet, and each ICRC must be the one its sender
+ * computed (see {@link #canonicalIcrcsGood} for what the kernel changes). Needs root, iproute2, ethtool and tshark (CI has them); elsewhere it skips, loudly,
+ * unless CI=true, where it fails.
+ */
+@Timeout(300)
+class UdpEndpointNetnsTest {
+    private static final String SERVER_IP = "10.99.77.1";
+    private static final String CLIENT_IP = "10.99.77.2";
+    private static final Pattern BW_LINE = Pattern.compile(
+            "(?m)^ 65536\\s+300\\s+(-?[0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+    private static final Pattern DECODE_TOTAL = Pattern.compile("(\\d+) RoCEv2 \\(\\d+ ICRC OK, \\d+ ICRC bad\\), (\\d+) malformed");
+
+    @TempDir
+    Path dir;
+
+    private final String tag = Long.toString(ProcessHandle.current().pid() % 100_000);
+    private final String nsServer = "rls" + tag;
+    private final String nsClient = "rlc" + tag;
+    private final List<Process> started = new ArrayList<>();
+
+    @BeforeEach
+    void namespaces() throws Exception {
+        String why = cannotRun();
+        if (why != null) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("CI must run the veth/netns test, but " + why);
+            }
+            System.err.println("SKIPPED UdpEndpointNetnsTest: " + why);
+            Assumptions.abort(why);
+        }
+        run("ip", "netns", "add", nsServer);
+        run("ip", "netns", "add", nsClient);
+        run("ip", "link", "add", "rlv" + tag, "type", "veth", "peer", "name", "rlw" + tag);
+        run("ip", "link", "set", "rlv" + tag, "netns", nsServer);
+        run("ip", "link", "set", "rlw" + tag, "netns", nsClient);
+        // 9000 bytes: a 4096-byte RoCE packet with DF set must fit the link, as on a RoCE fabric
+        for (String[] side : new String[][] {{nsServer, "rlv" + tag, SERVER_IP}, {nsClient, "rlw" + tag, CLIENT_IP}}) {
+            run("ip", "-n", side[0], "link", "set", "lo", "up");
+            run("ip", "-n", side[0], "link", "set", side[1], "mtu", "9000");
+            run("ip", "-n", side[0], "addr", "add", side[2] + "/24", "dev", side[1]);
+            // the endpoint sends runs of equal-size packets as one UDP GSO datagram; a veth would pass
+            // that unsegmented to the capture tap, so let the kernel cut it into the datagrams a physical
+            // link carries (each one RoCEv2 packet) before the tap sees it, on both sides
+            run("ip", "netns", "exec", side[0], "ethtool", "-K", side[1], "tx-udp-segmentation", "off", "gro", "off");
+            run("ip", "-n", side[0], "link", "set", side[1], "up");
+        }
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (Process p : started) {
+            if (p.isAlive()) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        // deleting a namespace deletes the veth end inside it, and so the pair
+        for (String ns : List.of(nsServer, nsClient)) {
+            new ProcessBuilder("ip", "netns", "del", ns).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Null when this machine can make namespaces and capture, else why not. */
+    private static String cannotRun() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "needs root to create network namespaces (user is " + System.getProperty("user.name") + ")";
+        }
+        for (String tool : List.of("ip", "ethtool", "tshark")) {
+            if (!onPath(tool)) {
+                return tool + " is not installed";
+            }
+        }
+        return null;
+    }
+
+    private static boolean onPath(String tool) {
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            if (Files.isExecutable(Path.of(d, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void writeBandwidthBetweenTwoNamespacesOverTheKernelsUdpStacks() throws Exception {
+        Path capture = dir.resolve("server-veth.pcapng");
+        Process tshark = start("tshark", List.of("ip", "netns", "exec", nsServer, "tshark", "-q", "-i", "rlv" + tag,
+                "-f", "udp port 4791", "-w", capture.toString()));
+        awaitText(tshark, "tshark", "Capturing on", 60);
+        Process server = start("server", rocelab(nsServer, "ib_write_bw", "--udp-endpoint", SERVER_IP,
+                "-s", "65536", "-n", "300", "-u", "18"));
+        awaitText(server, "server", "Waiting for client", 60);
+        Process client = start("client", rocelab(nsClient, "ib_write_bw", "--udp-endpoint", CLIENT_IP,
+                "-s", "65536", "-n", "300", "-u", "18", SERVER_IP));
+        assertTrue(client.waitFor(200, TimeUnit.SECONDS), "client did not finish: " + output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("server"));
+        assertEquals(0, client.exitValue(), output("client"));
+        assertEquals(0, server.exitValue(), output("server"));
+        for (String side : List.of("client", "server")) {
+            Matcher m = BW_LINE.matcher(output(side));
+            assertTrue(m.find(), side + " prints the result line for 65536 B x 300: " + output(side));
+            assertTrue(Double.parseDouble(m.group(2)) > 0, output(side));
+        }
+        // let tshark write what it has, then stop it as a user would (SIGINT-like: destroy sends SIGTERM)
+        Thread.sleep(1000);
+        tshark.destroy();
+        assertTrue(tshark.waitFor(30, TimeUnit.SECONDS), "tshark did not stop: " + output("tshark"));
+
+        Process decode = start("decode", rocelab(null, "decode", capture.toString()));
+        assertTrue(decode.waitFor(120, TimeUnit.SECONDS), output("decode"));
+        Matcher total = DECODE_TOTAL.matcher(output("decode"));
+        assertTrue(total.find(), output("decode"));
+        assertEquals("0", total.group(2), "no malformed packet on the wire: " + total.group());
+        // 300 messages of 16 packets each left the client, and ACKs came back: all on the wire here
+        assertTrue(Long.parseLong(total.group(1)) >= 300 * 16, total.group());
+        assertEquals(Long.parseLong(total.group(1)), canonicalIcrcsGood(capture), "packets whose ICRC is good over"
+                + " the header the sender computed it for (IPv4 identification 0, DF)");
+    }
+
+    /**
+     * Counts the captured RoCEv2 packets whose ICRC checks once their IPv4 identification and flags
+     * are put back to what the sending endpoint computed the ICRC over (0 and DF). The ICRC covers
+     * both fields (IBA A17.4), but a UDP socket cannot choose them: the kernel numbers the datagrams
+     * and its segmentation clears DF, so on the wire these ICRCs are wrong for any other RoCE
+     * receiver. That is why UDP endpoint mode is for rocelab talking to rocelab; frame mode is for
+     * RoCE peers.
+     */
+    private static long canonicalIcrcsGood(Path capture) throws IOException {
+        long good = 0;
+        ParsedFrame f = new ParsedFrame();
+        Icrc icrc = new Icrc();
+        try (CaptureReader reader = CaptureReader.open(capture)) {
+            for (CaptureRecord r; (r = reader.next()) != null; ) {
+                try {
+                    ByteBuf frame = r.content();
+                    if (f.parse(frame) != null || !f.isRoce() || f.ipVersion() != 4) {
+                        continue;
+                    }
+                    frame.setShort(f.l3Offset() + 4, 0);
+                    frame.setShort(f.l3Offset() + 6, 0x4000);
+                    if (icrc.verify(f)) {
+                        good++;
+                    }
+                } finally {
+                    r.release();
+                }
+            }
+        }
+        return good;
+    }
+
+    private List<String> rocelab(String namespace, String... args) {
+        List<String> cmd = new ArrayList<>();
+        if (namespace != null) {
+            cmd.addAll(List.of("ip", "netns", "exec", namespace));
+        }
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("io.rocelab.lab.cli.Rocelab");
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    private Process start(String name, List<String> cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        started.add(p);
+        return p;
+    }
+
+    private String output(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8) + "\n--- stderr\n"
+                + Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
+    }
+
+    private void awaitText(Process p, String name, String text, int seconds) throws Exception {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (output(name).contains(text)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
+    }
+
+    private static void run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", cmd));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
+    }
+}
