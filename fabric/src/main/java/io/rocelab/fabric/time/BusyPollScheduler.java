@@ -1,5 +1,6 @@
 package io.rocelab.fabric.time;
 
+import io.netty.util.concurrent.FastThreadLocalThread;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -62,7 +63,10 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
 
     private BusyPollScheduler(String threadName, IdleStrategy idle) {
         this.idle = idle;
-        this.thread = new Thread(this::runLoop, threadName);
+        // a Netty thread: the pooled allocator gives thread-local caches only to FastThreadLocalThreads
+        // (io.netty.allocator.useCacheForAllThreads is false by default), and without one every frame
+        // allocation would take the arena's lock
+        this.thread = new FastThreadLocalThread(this::runLoop, threadName);
         this.thread.setDaemon(true);
     }
 
