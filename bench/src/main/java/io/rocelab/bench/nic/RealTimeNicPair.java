@@ -2,7 +2,9 @@ package io.rocelab.bench.nic;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.InProcessLink;
+import io.rocelab.fabric.time.BusyPollScheduler;
 import io.rocelab.fabric.time.RealTimeScheduler;
+import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
@@ -20,10 +22,15 @@ import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /**
- * Two {@link SoftNic}s in one JVM, each on its own {@link RealTimeScheduler} (a Netty event loop,
- * one thread), joined by an {@link InProcessLink} with no rate limit and no delay, each with a PD,
- * a CQ and one RC QP connected to the other's, path MTU 4096. Static neighbour entries, so no ARP
- * happens during a measurement. The setting of {@code RealTimeTransferTest}, made for benchmarks.
+ * Two {@link SoftNic}s in one JVM, each on its own real-time scheduler (one thread), joined by an
+ * {@link InProcessLink} with no rate limit and no delay, each with a PD, a CQ and one RC QP
+ * connected to the other's, path MTU 4096. Static neighbour entries, so no ARP happens during a
+ * measurement. The setting of {@code RealTimeTransferTest}, made for benchmarks.
+ *
+ * <p>The runtime ({@code bench.nicIdle}): {@code park} puts each NIC on a {@link RealTimeScheduler}
+ * (a Netty NIO event loop that sleeps in {@code epoll_wait} when idle, the default runtime);
+ * {@code spin}, {@code yield} or {@code backoff} on a {@link BusyPollScheduler} with that idle
+ * strategy.
  */
 final class RealTimeNicPair implements AutoCloseable {
     static final int IP_A = Ipv4.parse("10.77.0.11");
@@ -34,8 +41,9 @@ final class RealTimeNicPair implements AutoCloseable {
     static final String THREAD_A = "nic-a";
     static final String THREAD_B = "nic-b";
 
-    final RealTimeScheduler schedA;
-    final RealTimeScheduler schedB;
+    final String idle;
+    final Scheduler schedA;
+    final Scheduler schedB;
     final InProcessLink link;
     final SoftNic a;
     final SoftNic b;
@@ -50,16 +58,32 @@ final class RealTimeNicPair implements AutoCloseable {
         this(mtu, cqCapacity, caps, 2);
     }
 
+    RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops) {
+        this(mtu, cqCapacity, caps, loops, nicIdle());
+    }
+
+    /** The runtime chosen with {@code -Dbench.nicIdle} (park, spin, yield, backoff; default park). */
+    static String nicIdle() {
+        return System.getProperty("bench.nicIdle", "park");
+    }
+
+    static Scheduler startScheduler(String threadName, String idle) {
+        return "park".equals(idle) ? RealTimeScheduler.start(threadName)
+                : BusyPollScheduler.start(threadName, BusyPollScheduler.idleStrategy(idle));
+    }
+
     /**
      * @param loops 2: each NIC on its own event loop (the real setting); 1: both NICs on one event
-     *              loop, a diagnostic that takes the cross-thread hand-offs out of the data path
+     *              loop, which takes the cross-thread hand-offs out of the data path
+     * @param idle  {@code park} (a sleeping Netty event loop) or a {@link BusyPollScheduler} idle strategy
      */
-    RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops) {
+    RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops, String idle) {
         if (loops != 1 && loops != 2) {
             throw new IllegalArgumentException("loops must be 1 or 2: " + loops);
         }
-        schedA = RealTimeScheduler.start(THREAD_A);
-        schedB = loops == 2 ? RealTimeScheduler.start(THREAD_B) : schedA;
+        this.idle = idle;
+        schedA = startScheduler(THREAD_A, idle);
+        schedB = loops == 2 ? startScheduler(THREAD_B, idle) : schedA;
         // rate 0 = unlimited: no serialization delay, no queueing; no propagation delay
         link = InProcessLink.builder().name("a-b").rateBitsPerSecond(0).propagationDelayNanos(0)
                 .build(schedA, schedB);
@@ -107,9 +131,19 @@ final class RealTimeNicPair implements AutoCloseable {
             a.close();
             b.close();
         } finally {
-            schedA.close();
+            close(schedA);
             if (schedB != schedA) {
-                schedB.close();
+                close(schedB);
+            }
+        }
+    }
+
+    static void close(Scheduler s) {
+        if (s instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             }
         }
     }
