@@ -42,13 +42,6 @@ final class HiccupMeter implements AutoCloseable {
         }
     }
 
-    /** Forgets what was seen so far (after a warm-up). */
-    void reset() {
-        maxNanos = 0;
-        over10ms = 0;
-        over67ms = 0;
-    }
-
     String summary() {
         return String.format(java.util.Locale.ROOT, "longest %.1f ms beyond a 1 ms sleep; %d over 10 ms, %d over 67 ms"
                 + " (the local ACK timeout)", maxNanos / 1e6, over10ms, over67ms);

@@ -164,7 +164,6 @@ public final class NicWriteBandwidthBench {
                     cpuA = RealTimeNicPair.threadCpuNanos(RealTimeNicPair.THREAD_A);
                     cpuB = RealTimeNicPair.threadCpuNanos(RealTimeNicPair.THREAD_B);
                     cpuMain = mx.getCurrentThreadCpuTime();
-                    hiccups.reset();
                 }
                 if (now >= end) {
                     break;
@@ -194,7 +193,8 @@ public final class NicWriteBandwidthBench {
             check(java.util.Arrays.equals(src, remote), "remote region differs from the source");
             System.out.printf(Locale.ROOT, "NIC run: %d WRITEs completed in total; transport counters:%n%s", completed,
                     p.transportCounters());
-            System.out.println("machine hiccups during the measurement: " + hiccups.summary());
+            // over the whole NIC run, warm-up included, the same span as the transport counters above
+            System.out.println("machine hiccups during the NIC run: " + hiccups.summary());
             return new Result(msgs * (double) size * 8 / (secs * 1e9), msgs, secs, cores, coresA, coresB, coresMain);
         }
     }
