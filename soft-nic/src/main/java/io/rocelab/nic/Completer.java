@@ -43,6 +43,8 @@ final class Completer {
     /** The one scheduled check of {@link #ackDeadline}, or null. */
     private Cancellable ackCheck;
     private long ackCheckAt;
+    /** The check found the deadline passed and gave the responses already due one more turn. */
+    private boolean expiryDeferred;
     private final Runnable onAckCheck = this::onAckCheck;
 
     private SendWqe wqe;
@@ -309,13 +311,28 @@ final class Completer {
         ackCheck = null;
         long deadline = ackDeadline;
         if (deadline == NO_DEADLINE) {
+            expiryDeferred = false;
             return;
         }
-        if (qp.nic.scheduler().nanoTime() < deadline) {
+        long now = qp.nic.scheduler().nanoTime();
+        if (now < deadline) {
+            expiryDeferred = false;
             ackCheckAt = deadline; // progress pushed the deadline back since this check was armed
             ackCheck = qp.nic.scheduler().scheduleAt(deadline, onAckCheck);
             return;
         }
+        if (!expiryDeferred) {
+            // As rxe's completer does (the retransmit timer only flags qp->comp.timeout; the completer
+            // takes the queued responses first and retries only if requests are still unacknowledged),
+            // responses that have already arrived are handled before the timeout: the check runs once
+            // more behind every task already due. A response due at the very deadline, or one that
+            // waited while this thread itself was not running, is progress, not a lost packet.
+            expiryDeferred = true;
+            ackCheckAt = now;
+            ackCheck = qp.nic.scheduler().scheduleAt(now, onAckCheck);
+            return;
+        }
+        expiryDeferred = false;
         ackDeadline = NO_DEADLINE;
         onAckTimeout();
     }
@@ -347,6 +364,7 @@ final class Completer {
 
     void stop() {
         cancelAckTimer();
+        expiryDeferred = false;
         if (ackCheck != null) {
             ackCheck.cancel(); // a stopped QP leaves no task behind on the scheduler
             ackCheck = null;

@@ -5,15 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.link.LinkCounter;
+import io.rocelab.fabric.time.VirtualTimeScheduler;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
  * The local ACK timer as a deadline that progress pushes back (rxe's {@code mod_timer} on the
  * retransmit timer) and one armed check, in virtual time: a lossless stream that lasts many
- * timeout periods never times out, and when ACKs stop the requester goes back exactly one timeout
- * after the last progress.
+ * timeout periods never times out; when ACKs stop the requester goes back exactly one timeout
+ * after the last progress; and an ACK that is already due when the timer expires is handled
+ * first, as rxe's completer takes its queued responses before it acts on a timeout.
  */
 class AckTimerTest {
     private static final long VA_B = 0x40_0000L;
@@ -74,6 +77,53 @@ class AckTimerTest {
             }
             assertEquals(lastAckAt + RnrTimer.ackTimeoutNanos(timeout), p.sched.nanoTime(),
                     "the timeout counts from the last progress, not from when the timer was first armed");
+        }
+    }
+
+    /**
+     * The round trip equals the timeout to the nanosecond: the ACK arrives at the deadline itself, in
+     * an event queued after the timer's. It is handled first, so nothing is retried. Two
+     * nanoseconds later (one more per direction) it is a real timeout and the requester goes back.
+     */
+    @Test
+    void anAckDueAtTheDeadlineIsProgressButALateOneIsATimeout() {
+        int timeout = 4;
+        long t = RnrTimer.ackTimeoutNanos(timeout);
+        assertEquals(0, sendOneWriteWithRoundTrip(timeout, t), "retries with the ACK due at the deadline");
+        assertEquals(1, sendOneWriteWithRoundTrip(timeout, t + 2), "retries with the ACK 2 ns late");
+    }
+
+    /** One 8-byte WRITE over a link whose round trip is {@code roundTripNanos}; returns A's retries. */
+    private static long sendOneWriteWithRoundTrip(int timeout, long roundTripNanos) {
+        VirtualTimeScheduler sched = new VirtualTimeScheduler();
+        // rate 0: no serialization time, so the round trip is exactly twice the propagation delay
+        InProcessLink link = InProcessLink.builder().name("rtt").rateBitsPerSecond(0)
+                .propagationDelayNanos(roundTripNanos / 2).build(sched);
+        SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicPair.IP_A).scheduler(sched)
+                .port(link.portA()).build();
+        SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicPair.IP_B).scheduler(sched)
+                .port(link.portB()).build();
+        try {
+            a.addNeighbor(NicPair.IP_B, b.mac());
+            b.addNeighbor(NicPair.IP_A, a.mac());
+            ProtectionDomain pdA = a.allocPd();
+            ProtectionDomain pdB = b.allocPd();
+            CompletionQueue cqA = a.createCq(16);
+            CompletionQueue cqB = b.createCq(16);
+            QueuePair qpA = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
+            QueuePair qpB = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
+            NicPair.connect(qpA, qpB, NicPair.IP_B, NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 1024, timeout, 7, 7, 12);
+            NicPair.connect(qpB, qpA, NicPair.IP_A, NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 1024, timeout, 7, 7, 12);
+            MemoryRegion mrA = pdA.registerMr(new byte[8], 0x1000, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mrB = pdB.registerMr(new byte[8], VA_B, AccessFlags.ALL);
+            qpA.postSend(SendWr.write(1, Sge.of(mrA), VA_B, mrB.rkey()));
+            sched.runFor(20 * roundTripNanos);
+            WorkCompletion wc = cqA.poll();
+            assertEquals(WcStatus.SUCCESS, wc.status(), String.valueOf(wc));
+            return a.counters().get(NicCounter.COMPLETER_RETRY_ERR);
+        } finally {
+            a.close();
+            b.close();
         }
     }
 }
