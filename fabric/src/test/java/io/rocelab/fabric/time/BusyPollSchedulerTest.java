@@ -137,13 +137,20 @@ class BusyPollSchedulerTest {
     @Test
     void aCancelledTimerDoesNotRunAndCancelTellsWhetherItStoppedIt() throws Exception {
         final AtomicInteger ran = new AtomicInteger();
-        final AtomicReference<Cancellable> handle = new AtomicReference<>();
-        onOwner(() -> handle.set(scheduler.schedule(2_000_000, ran::incrementAndGet)));
-        assertTrue(handle.get().cancel());
-        assertFalse(handle.get().cancel(), "second cancel");
+        final AtomicBoolean firstCancel = new AtomicBoolean();
+        final AtomicBoolean secondCancel = new AtomicBoolean(true);
+        // scheduled and cancelled inside one owner task: the timer cannot run in between, however slow
+        // the machine, and it is due (1 ns) by the time the task ends
+        onOwner(() -> {
+            final Cancellable c = scheduler.schedule(1, ran::incrementAndGet);
+            firstCancel.set(c.cancel());
+            secondCancel.set(c.cancel());
+        });
         final CountDownLatch later = new CountDownLatch(1);
-        scheduler.schedule(20_000_000, later::countDown);
+        scheduler.schedule(5_000_000, later::countDown);
         assertTrue(later.await(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(firstCancel.get(), "the first cancel stopped it");
+        assertFalse(secondCancel.get(), "a second cancel stops nothing");
         assertEquals(0, ran.get());
 
         final CountDownLatch fired = new CountDownLatch(1);
