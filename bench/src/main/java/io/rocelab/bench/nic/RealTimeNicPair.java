@@ -1,6 +1,9 @@
 package io.rocelab.bench.nic;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.BusyPollScheduler;
 import io.rocelab.fabric.time.RealTimeScheduler;
@@ -40,6 +43,7 @@ final class RealTimeNicPair implements AutoCloseable {
     /** Thread-name prefixes of the two NIC event loops. */
     static final String THREAD_A = "nic-a";
     static final String THREAD_B = "nic-b";
+    static final int FRAME_SLOT = 4352;
 
     final String idle;
     final Scheduler schedA;
@@ -60,6 +64,21 @@ final class RealTimeNicPair implements AutoCloseable {
 
     RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops) {
         this(mtu, cqCapacity, caps, loops, nicIdle());
+    }
+
+    /**
+     * A NIC's frame allocator, chosen with {@code -Dbench.alloc}: {@code frames} (default) gives each NIC
+     * its own {@link FramePoolAllocator} (slots of {@value #FRAME_SLOT} bytes, enough for a 4096-byte
+     * payload behind every header); {@code pooled} is the NIC's own default, Netty's
+     * {@code PooledByteBufAllocator.DEFAULT}.
+     */
+    static ByteBufAllocator allocator() {
+        String name = System.getProperty("bench.alloc", "frames");
+        return switch (name) {
+            case "frames" -> new FramePoolAllocator(FRAME_SLOT, 4096);
+            case "pooled" -> PooledByteBufAllocator.DEFAULT;
+            default -> throw new IllegalArgumentException("bench.alloc must be frames or pooled: " + name);
+        };
     }
 
     /** The runtime chosen with {@code -Dbench.nicIdle} (park, spin, yield, backoff; default park). */
@@ -88,9 +107,9 @@ final class RealTimeNicPair implements AutoCloseable {
         link = InProcessLink.builder().name("a-b").rateBitsPerSecond(0).propagationDelayNanos(0)
                 .build(schedA, schedB);
         a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
-                .scheduler(schedA).port(link.portA()).build();
+                .scheduler(schedA).port(link.portA()).allocator(allocator()).build();
         b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
-                .scheduler(schedB).port(link.portB()).build();
+                .scheduler(schedB).port(link.portB()).allocator(allocator()).build();
         a.addNeighbor(IP_B, b.mac());
         b.addNeighbor(IP_A, a.mac());
         pdA = a.allocPd();
