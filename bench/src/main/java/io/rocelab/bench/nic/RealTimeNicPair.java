@@ -67,13 +67,13 @@ final class RealTimeNicPair implements AutoCloseable {
     }
 
     /**
-     * A NIC's frame allocator, chosen with {@code -Dbench.alloc}: {@code frames} (default) gives each NIC
-     * its own {@link FramePoolAllocator} (slots of {@value #FRAME_SLOT} bytes, enough for a 4096-byte
-     * payload behind every header); {@code pooled} is the NIC's own default, Netty's
-     * {@code PooledByteBufAllocator.DEFAULT}.
+     * A NIC's frame allocator, chosen with {@code -Dbench.alloc}: {@code pooled} (default) is the NIC's
+     * own default, Netty's {@code PooledByteBufAllocator.DEFAULT}; {@code frames} gives each NIC its own
+     * {@link FramePoolAllocator} (slots of {@value #FRAME_SLOT} bytes, enough for a 4096-byte payload
+     * behind every header).
      */
     static ByteBufAllocator allocator() {
-        String name = System.getProperty("bench.alloc", "frames");
+        String name = System.getProperty("bench.alloc", "pooled");
         return switch (name) {
             case "frames" -> new FramePoolAllocator(FRAME_SLOT, 4096);
             case "pooled" -> PooledByteBufAllocator.DEFAULT;
