@@ -23,15 +23,29 @@ import io.rocelab.fabric.time.Cancellable;
  * goes back to the oldest unacknowledged PSN, at most retry_cnt times in a row. While the requests
  * are still parked waiting for ARP/ND the timer holds instead: they have not left, so they cannot
  * have been lost.
+ *
+ * <p>The timer is a deadline plus one armed check, as rxe's retransmit timer is one
+ * {@code timer_list} that each ACK pushes back with {@code mod_timer}: progress only moves the
+ * deadline, and the check, when it comes, either finds the deadline passed (a timeout) or re-arms
+ * itself for it. Restarting the timer on every ACK therefore schedules nothing and allocates
+ * nothing; a check is scheduled at most once per timeout period.
  */
 final class Completer {
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
     private final QueuePair qp;
     /** Oldest PSN not yet acknowledged (for a READ: the next response PSN expected). */
     int compPsn;
     private int retryLeft;
     private int rnrLeft;
     private int lastNakPsn = -1;
-    private Cancellable ackTimer;
+    /** When the local ACK timer expires; {@link #NO_DEADLINE} while it is stopped. */
+    private long ackDeadline = NO_DEADLINE;
+    /** The one scheduled check of {@link #ackDeadline}, or null. */
+    private Cancellable ackCheck;
+    private long ackCheckAt;
+    /** The check found the deadline passed and gave the responses already due one more turn. */
+    private boolean expiryDeferred;
+    private final Runnable onAckCheck = this::onAckCheck;
 
     private SendWqe wqe;
     private WcStatus errorStatus;
@@ -260,7 +274,7 @@ final class Completer {
     /** Completes finished WQEs at the head of the send queue, in posting order (IBA 10.8.3.x, C10-?). */
     void completeReady() {
         while (!qp.sq.isEmpty() && qp.sq.get(0).done) {
-            SendWqe w = qp.sq.remove(0);
+            SendWqe w = qp.sq.removeFirst();
             if (qp.sqNext > 0) {
                 qp.sqNext--;
             }
@@ -272,21 +286,58 @@ final class Completer {
     /** Starts the local ACK timer if requests are outstanding and it is not running. */
     void armAckTimer() {
         long t = RnrTimer.ackTimeoutNanos(qp.timeout);
-        if (ackTimer != null || t == 0 || Psn.diff(qp.requester.psn, compPsn) <= 0 || qp.requester.rnrWait) {
+        if (ackDeadline != NO_DEADLINE || t == 0 || Psn.diff(qp.requester.psn, compPsn) <= 0
+                || qp.requester.rnrWait) {
             return;
         }
-        ackTimer = qp.nic.scheduler().schedule(t, this::onAckTimeout);
+        long deadline = qp.nic.scheduler().nanoTime() + t;
+        ackDeadline = deadline;
+        if (ackCheck != null && ackCheckAt <= deadline) {
+            return; // the armed check comes first and will re-arm itself for the deadline
+        }
+        if (ackCheck != null) {
+            ackCheck.cancel(); // only if the timeout was shortened by a modify since it was armed
+        }
+        ackCheckAt = deadline;
+        ackCheck = qp.nic.scheduler().scheduleAt(deadline, onAckCheck);
     }
 
+    /** Stops the local ACK timer: the deadline goes; a check still armed will find nothing to do. */
     private void cancelAckTimer() {
-        if (ackTimer != null) {
-            ackTimer.cancel();
-            ackTimer = null;
+        ackDeadline = NO_DEADLINE;
+    }
+
+    private void onAckCheck() {
+        ackCheck = null;
+        long deadline = ackDeadline;
+        if (deadline == NO_DEADLINE) {
+            expiryDeferred = false;
+            return;
         }
+        long now = qp.nic.scheduler().nanoTime();
+        if (now < deadline) {
+            expiryDeferred = false;
+            ackCheckAt = deadline; // progress pushed the deadline back since this check was armed
+            ackCheck = qp.nic.scheduler().scheduleAt(deadline, onAckCheck);
+            return;
+        }
+        if (!expiryDeferred) {
+            // As rxe's completer does (the retransmit timer only flags qp->comp.timeout; the completer
+            // takes the queued responses first and retries only if requests are still unacknowledged),
+            // responses that have already arrived are handled before the timeout: the check runs once
+            // more behind every task already due. A response due at the very deadline, or one that
+            // waited while this thread itself was not running, is progress, not a lost packet.
+            expiryDeferred = true;
+            ackCheckAt = now;
+            ackCheck = qp.nic.scheduler().scheduleAt(now, onAckCheck);
+            return;
+        }
+        expiryDeferred = false;
+        ackDeadline = NO_DEADLINE;
+        onAckTimeout();
     }
 
     private void onAckTimeout() {
-        ackTimer = null;
         if (!qp.state.canSend() || Psn.diff(qp.requester.psn, compPsn) <= 0) {
             return;
         }
@@ -313,5 +364,10 @@ final class Completer {
 
     void stop() {
         cancelAckTimer();
+        expiryDeferred = false;
+        if (ackCheck != null) {
+            ackCheck.cancel(); // a stopped QP leaves no task behind on the scheduler
+            ackCheck = null;
+        }
     }
 }

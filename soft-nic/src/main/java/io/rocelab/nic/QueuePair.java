@@ -3,7 +3,6 @@ package io.rocelab.nic;
 import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.ib.Opcode;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Objects;
 
 /**
@@ -46,7 +45,7 @@ public final class QueuePair {
     private boolean sqdNotify;
 
     /** Posted, not yet completed send WQEs, oldest first; {@link #sqNext} is the next to transmit. */
-    final ArrayList<SendWqe> sq = new ArrayList<>();
+    final SendQueue sq = new SendQueue();
     int sqNext;
     /** The QP's own receive queue, or the SRQ's WQEs (then taken only through {@link #takeRecv()}). */
     final ArrayDeque<RecvWqe> rq;
@@ -247,6 +246,10 @@ public final class QueuePair {
         if (!s.canSend() && s != QpState.ERR && s != QpState.SQE) {
             throw new IllegalStateException("postSend needs RTS (QP 0x" + Integer.toHexString(qpn) + " is " + s + ")");
         }
+        if (wrs.length == 1) {
+            nic.submit(prepare(Objects.requireNonNull(wrs[0], "wr"))); // the WQE is its own command
+            return;
+        }
         SendWqe[] wqes = new SendWqe[wrs.length];
         for (int i = 0; i < wrs.length; i++) {
             wqes[i] = prepare(Objects.requireNonNull(wrs[i], "wr"));
@@ -297,7 +300,7 @@ public final class QueuePair {
                 at += s.length();
             }
         }
-        return new SendWqe(wr, inline, (int) len, type == QpType.UD ? Route.of(nic, wr.ah) : null);
+        return new SendWqe(requester, wr, inline, (int) len, type == QpType.UD ? Route.of(nic, wr.ah) : null);
     }
 
     /** Posts receive WRs ({@code ibv_post_recv}); they are usable from RESET on (IBA 10.8.2.1 allows INIT+). */
@@ -389,7 +392,8 @@ public final class QueuePair {
         sqDraining = false; // ERR ends a drain without the SQ_DRAINED event
         requester.stop();
         completer.stop();
-        for (SendWqe w : sq) {
+        for (int i = 0; i < sq.size(); i++) {
+            SendWqe w = sq.get(i);
             if (!w.done) {
                 w.done = true;
                 w.status = WcStatus.WR_FLUSH_ERR;

@@ -161,6 +161,9 @@ final class Requester {
     }
 
     int outstandingReadAtomic() {
+        if (qp.sq.readOrAtomicCount() == 0) {
+            return 0; // the common case of a WRITE/SEND stream: no scan per message
+        }
         int n = 0;
         for (int i = 0; i < qp.sqNext; i++) {
             SendWqe w = qp.sq.get(i);

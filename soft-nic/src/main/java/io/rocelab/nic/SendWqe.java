@@ -4,8 +4,12 @@ package io.rocelab.nic;
  * A posted send WR as the requester and completer track it: the WR's fields copied at post time
  * (so the user may reuse the {@link SendWr}), plus the transport state of IBA 9.7's requester:
  * its PSN range, how far it has been sent, how far its READ response has arrived.
+ *
+ * <p>It is also the command that carries it to the NIC's thread ({@link #run()} posts it), so
+ * posting one WR allocates the WQE and nothing else.
  */
-final class SendWqe {
+final class SendWqe implements Runnable {
+    private final Requester requester;
     final long wrId;
     final WrOpcode opcode;
     final Sge[] sgl;
@@ -35,7 +39,8 @@ final class SendWqe {
     boolean done;
     WcStatus status = WcStatus.SUCCESS;
 
-    SendWqe(SendWr wr, byte[] inlineData, int length, Route route) {
+    SendWqe(Requester requester, SendWr wr, byte[] inlineData, int length, Route route) {
+        this.requester = requester;
         this.route = route;
         this.wrId = wr.wrId;
         this.opcode = wr.opcode;
@@ -54,6 +59,12 @@ final class SendWqe {
         this.remoteQpn = wr.remoteQpn;
         this.remoteQkey = wr.remoteQkey;
         this.length = length;
+    }
+
+    /** On the NIC's thread: hands this WQE to its QP's requester. */
+    @Override
+    public void run() {
+        requester.post(this);
     }
 
     /** Whether {@code psn} is one of this WQE's (request or response) PSNs. */

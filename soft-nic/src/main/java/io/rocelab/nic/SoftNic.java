@@ -14,10 +14,10 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.jctools.queues.MpscUnboundedArrayQueue;
@@ -60,7 +60,8 @@ public final class SoftNic {
     private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
     private final AsyncEvents events = new AsyncEvents();
     private final MpscUnboundedArrayQueue<Runnable> commands = new MpscUnboundedArrayQueue<>(256);
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Rung after each command: a sleeping loop runs one drain per burst, a polling one looks every turn. */
+    private final Doorbell commandBell;
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private volatile MemoryRegion[] mrs = new MemoryRegion[64];
     private final ParsedFrame rxFrame = new ParsedFrame();
@@ -83,6 +84,7 @@ public final class SoftNic {
         this.activeMtu = b.activeMtu;
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.port = Objects.requireNonNull(b.port, "port");
+        this.commandBell = scheduler.doorbell(this::drainCommands);
         this.alloc = b.alloc;
         java.util.List<Gid> table = new java.util.ArrayList<>();
         table.add(Gid.linkLocal(mac));
@@ -368,16 +370,16 @@ public final class SoftNic {
     /** Runs {@code command} on the owner thread, in submission order. Any thread. */
     void submit(Runnable command) {
         commands.offer(command);
-        if (drainScheduled.compareAndSet(false, true)) {
-            scheduler.execute(this::drainCommands);
-        }
+        commandBell.ring();
     }
 
-    private void drainCommands() {
-        drainScheduled.set(false);
+    private int drainCommands() {
+        int n = 0;
         for (Runnable c; (c = commands.poll()) != null; ) {
             c.run();
+            n++;
         }
+        return n;
     }
 
     /** Runs {@code action} on the owner thread and returns its result (at once if already there). */

@@ -53,9 +53,11 @@ public final class NicWriteBandwidthBench {
         boolean spin = "spin".equals(System.getProperty("bench.idle", "park"));
         int loops = (int) RealTimeNicPair.longProperty("bench.loops", 2);
 
+        String nicIdle = RealTimeNicPair.nicIdle();
         System.out.printf(Locale.ROOT, "NicWriteBandwidthBench: RC RDMA WRITE %d B, MTU %d, 1 QP, qd %d, %d s after %d s"
-                + " warm-up; NICs on %d event loop%s, main thread %s; %s%n", size, mtu, qd, seconds, warmupSeconds, loops,
-                loops == 1 ? " (diagnostic)" : "s", spin ? "spinning" : "parking 20 us when idle", RealTimeNicPair.machine());
+                + " warm-up; NICs on %d %s thread%s, main thread %s; %s%n", size, mtu, qd, seconds, warmupSeconds, loops,
+                "park".equals(nicIdle) ? "sleeping event-loop" : "busy-poll (" + nicIdle + ")", loops == 1 ? "" : "s",
+                spin ? "spinning" : "parking 20 us when idle", RealTimeNicPair.machine());
         byte[] src = new byte[size];
         new Random(7).nextBytes(src);
 
@@ -116,7 +118,8 @@ public final class NicWriteBandwidthBench {
         byte[] remote = new byte[size];
         // a CQ deep enough for every signaled WR in flight; each WR is signaled (one completion per message)
         try (RealTimeNicPair p = new RealTimeNicPair(mtu, Math.max(1024, 4 * qd),
-                new QpCaps(Math.max(qd, 1024), 1024, 1, 1, 0, false), loops)) {
+                new QpCaps(Math.max(qd, 1024), 1024, 1, 1, 0, false), loops);
+             HiccupMeter hiccups = new HiccupMeter()) {
             MemoryRegion mrSrc = p.pdA.registerMr(src, 0x10000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrRemote = p.pdB.registerMr(remote, 0x80000, AccessFlags.ALL);
             List<WorkCompletion> wcs = new ArrayList<>(qd);
@@ -190,6 +193,8 @@ public final class NicWriteBandwidthBench {
             check(java.util.Arrays.equals(src, remote), "remote region differs from the source");
             System.out.printf(Locale.ROOT, "NIC run: %d WRITEs completed in total; transport counters:%n%s", completed,
                     p.transportCounters());
+            // over the whole NIC run, warm-up included, the same span as the transport counters above
+            System.out.println("machine hiccups during the NIC run: " + hiccups.summary());
             return new Result(msgs * (double) size * 8 / (secs * 1e9), msgs, secs, cores, coresA, coresB, coresMain);
         }
     }

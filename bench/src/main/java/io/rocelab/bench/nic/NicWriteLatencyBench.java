@@ -23,15 +23,16 @@ import java.util.Locale;
  * trip, as perftest reports for write_lat. Median, p99 and p99.9 over {@code bench.iters}
  * iterations after {@code bench.warmupIters}.
  *
- * <p>Threads: the two NICs run on their own Netty event loops (2 threads). {@code bench.appThreads=1}
- * (the default on a small machine) plays both sides on one application thread, so 3 threads in all;
- * {@code bench.appThreads=2} gives each side its own polling thread like two perftest processes, 4
- * threads in all, all spinning except the event loops, which sleep in their selector when idle.
- * A polling thread yields between polls after {@value #SPINS_BEFORE_YIELD} unanswered ones, so
- * that it cannot starve the loops when there are more threads than cores.
+ * <p>Threads: the two NICs run on their own real-time schedulers (2 threads; {@code bench.loops=1}
+ * puts both on one), {@code bench.nicIdle=park} (default: Netty event loops that sleep in their
+ * selector when idle) or {@code spin}/{@code yield}/{@code backoff} (busy-polling schedulers).
+ * {@code bench.appThreads=1} (the default on a small machine) plays both sides on one application
+ * thread; {@code bench.appThreads=2} gives each side its own polling thread like two perftest
+ * processes. A polling thread yields between polls after {@value #SPINS_BEFORE_YIELD} unanswered
+ * ones, so that it cannot starve the NIC threads when there are more threads than cores.
  *
  * <p>Printed beside it, from the same run: the hand-off floor, the same ping-pong through two bare
- * Netty event loops with no NIC (see {@link #handoffFloor}).
+ * schedulers of the same runtime with no NIC (see {@link #handoffFloor}).
  *
  * <pre>
  * java -Dio.netty.leakDetection.level=disabled -cp bench/target/benchmarks.jar \
@@ -102,6 +103,8 @@ public final class NicWriteLatencyBench {
         int iters = (int) RealTimeNicPair.longProperty("bench.iters", 20_000);
         int warmup = (int) RealTimeNicPair.longProperty("bench.warmupIters", 20_000);
         int appThreads = (int) RealTimeNicPair.longProperty("bench.appThreads", 1);
+        int loops = (int) RealTimeNicPair.longProperty("bench.loops", 2);
+        String idle = RealTimeNicPair.nicIdle();
         boolean inline = Boolean.parseBoolean(System.getProperty("bench.inline", "true"));
         if (appThreads != 1 && appThreads != 2) {
             throw new IllegalArgumentException("bench.appThreads must be 1 or 2: " + appThreads);
@@ -109,14 +112,16 @@ public final class NicWriteLatencyBench {
         System.out.printf(Locale.ROOT, "NicWriteLatencyBench: RC RDMA WRITE 8 B ping-pong, MTU 4096, %s, %d iterations"
                         + " after %d warm-up; %s%n", inline ? "inline" : "not inline", iters, warmup,
                 RealTimeNicPair.machine());
-        System.out.printf(Locale.ROOT, "threads: 2 NIC event loops (nic-a, nic-b) + %d application thread%s"
-                        + " polling memory = %d threads on %d CPUs%n", appThreads, appThreads == 1 ? " playing both sides"
-                        : "s (one per side)", 2 + appThreads, Runtime.getRuntime().availableProcessors());
-        long[] floor = handoffFloor(warmup, iters);
+        System.out.printf(Locale.ROOT, "threads: %d NIC thread%s (%s) + %d application thread%s"
+                        + " polling memory = %d threads on %d CPUs%n", loops, loops == 1 ? " for both NICs" : "s",
+                "park".equals(idle) ? "sleeping Netty event loops" : "busy-poll, idle strategy " + idle, appThreads,
+                appThreads == 1 ? " playing both sides" : "s (one per side)", loops + appThreads,
+                Runtime.getRuntime().availableProcessors());
+        long[] floor = handoffFloor(warmup, iters, idle, loops);
         System.out.printf(Locale.ROOT, "hand-off floor (half round trip, us): median %.2f  p99 %.2f  p99.9 %.2f%n",
                 half(floor, 0.5), half(floor, 0.99), half(floor, 0.999));
         long[] rtt = new long[iters];
-        try (RealTimeNicPair p = new RealTimeNicPair(4096, 1024, new QpCaps(1024, 1024, 1, 1, 64, false))) {
+        try (RealTimeNicPair p = new RealTimeNicPair(4096, 1024, new QpCaps(1024, 1024, 1, 1, 64, false), loops)) {
             Side a = new Side(p, true, inline);
             Side b = new Side(p, false, inline);
             a.peerIn = b.mrIn;
@@ -186,12 +191,14 @@ public final class NicWriteLatencyBench {
     /**
      * The floor of the threading model: the same four hand-offs a round trip needs at the least
      * (application → loop A → loop B → application, then application → loop B → loop A →
-     * application), each a bare {@code execute} of a task that does nothing but pass a counter on.
+     * application), each a bare {@code execute} of a task that does nothing but pass a counter on,
+     * on schedulers of the same runtime (and the same number of them) as the NICs.
      */
-    private static long[] handoffFloor(int warmup, int iters) {
+    private static long[] handoffFloor(int warmup, int iters, String idle, int loops) {
         long[] out = new long[iters];
-        try (io.rocelab.fabric.time.RealTimeScheduler la = io.rocelab.fabric.time.RealTimeScheduler.start("floor-a");
-             io.rocelab.fabric.time.RealTimeScheduler lb = io.rocelab.fabric.time.RealTimeScheduler.start("floor-b")) {
+        io.rocelab.fabric.time.Scheduler la = RealTimeNicPair.startScheduler("floor-a", idle);
+        io.rocelab.fabric.time.Scheduler lb = loops == 2 ? RealTimeNicPair.startScheduler("floor-b", idle) : la;
+        try {
             java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
             for (int i = 1; i <= warmup + iters; i++) {
                 final long v1 = 2L * i - 1;
@@ -205,6 +212,11 @@ public final class NicWriteLatencyBench {
                 if (i > warmup) {
                     out[i - warmup - 1] = t1 - t0;
                 }
+            }
+        } finally {
+            RealTimeNicPair.close(la);
+            if (lb != la) {
+                RealTimeNicPair.close(lb);
             }
         }
         Arrays.sort(out);

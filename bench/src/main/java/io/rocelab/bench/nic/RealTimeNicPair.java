@@ -1,8 +1,13 @@
 package io.rocelab.bench.nic;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.link.InProcessLink;
+import io.rocelab.fabric.time.BusyPollScheduler;
 import io.rocelab.fabric.time.RealTimeScheduler;
+import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
@@ -20,10 +25,15 @@ import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /**
- * Two {@link SoftNic}s in one JVM, each on its own {@link RealTimeScheduler} (a Netty event loop,
- * one thread), joined by an {@link InProcessLink} with no rate limit and no delay, each with a PD,
- * a CQ and one RC QP connected to the other's, path MTU 4096. Static neighbour entries, so no ARP
- * happens during a measurement. The setting of {@code RealTimeTransferTest}, made for benchmarks.
+ * Two {@link SoftNic}s in one JVM, each on its own real-time scheduler (one thread), joined by an
+ * {@link InProcessLink} with no rate limit and no delay, each with a PD, a CQ and one RC QP
+ * connected to the other's, path MTU 4096. Static neighbour entries, so no ARP happens during a
+ * measurement. The setting of {@code RealTimeTransferTest}, made for benchmarks.
+ *
+ * <p>The runtime ({@code bench.nicIdle}): {@code park} puts each NIC on a {@link RealTimeScheduler}
+ * (a Netty NIO event loop that sleeps in {@code epoll_wait} when idle, the default runtime);
+ * {@code spin}, {@code yield} or {@code backoff} on a {@link BusyPollScheduler} with that idle
+ * strategy.
  */
 final class RealTimeNicPair implements AutoCloseable {
     static final int IP_A = Ipv4.parse("10.77.0.11");
@@ -33,9 +43,11 @@ final class RealTimeNicPair implements AutoCloseable {
     /** Thread-name prefixes of the two NIC event loops. */
     static final String THREAD_A = "nic-a";
     static final String THREAD_B = "nic-b";
+    static final int FRAME_SLOT = 4352;
 
-    final RealTimeScheduler schedA;
-    final RealTimeScheduler schedB;
+    final String idle;
+    final Scheduler schedA;
+    final Scheduler schedB;
     final InProcessLink link;
     final SoftNic a;
     final SoftNic b;
@@ -50,23 +62,54 @@ final class RealTimeNicPair implements AutoCloseable {
         this(mtu, cqCapacity, caps, 2);
     }
 
+    RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops) {
+        this(mtu, cqCapacity, caps, loops, nicIdle());
+    }
+
+    /**
+     * A NIC's frame allocator, chosen with {@code -Dbench.alloc}: {@code pooled} (default) is the NIC's
+     * own default, Netty's {@code PooledByteBufAllocator.DEFAULT}; {@code frames} gives each NIC its own
+     * {@link FramePoolAllocator} (slots of {@value #FRAME_SLOT} bytes, enough for a 4096-byte payload
+     * behind every header).
+     */
+    static ByteBufAllocator allocator() {
+        String name = System.getProperty("bench.alloc", "pooled");
+        return switch (name) {
+            case "frames" -> new FramePoolAllocator(FRAME_SLOT, 4096);
+            case "pooled" -> PooledByteBufAllocator.DEFAULT;
+            default -> throw new IllegalArgumentException("bench.alloc must be frames or pooled: " + name);
+        };
+    }
+
+    /** The runtime chosen with {@code -Dbench.nicIdle} (park, spin, yield, backoff; default park). */
+    static String nicIdle() {
+        return System.getProperty("bench.nicIdle", "park");
+    }
+
+    static Scheduler startScheduler(String threadName, String idle) {
+        return "park".equals(idle) ? RealTimeScheduler.start(threadName)
+                : BusyPollScheduler.start(threadName, BusyPollScheduler.idleStrategy(idle));
+    }
+
     /**
      * @param loops 2: each NIC on its own event loop (the real setting); 1: both NICs on one event
-     *              loop, a diagnostic that takes the cross-thread hand-offs out of the data path
+     *              loop, which takes the cross-thread hand-offs out of the data path
+     * @param idle  {@code park} (a sleeping Netty event loop) or a {@link BusyPollScheduler} idle strategy
      */
-    RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops) {
+    RealTimeNicPair(int mtu, int cqCapacity, QpCaps caps, int loops, String idle) {
         if (loops != 1 && loops != 2) {
             throw new IllegalArgumentException("loops must be 1 or 2: " + loops);
         }
-        schedA = RealTimeScheduler.start(THREAD_A);
-        schedB = loops == 2 ? RealTimeScheduler.start(THREAD_B) : schedA;
+        this.idle = idle;
+        schedA = startScheduler(THREAD_A, idle);
+        schedB = loops == 2 ? startScheduler(THREAD_B, idle) : schedA;
         // rate 0 = unlimited: no serialization delay, no queueing; no propagation delay
         link = InProcessLink.builder().name("a-b").rateBitsPerSecond(0).propagationDelayNanos(0)
                 .build(schedA, schedB);
         a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
-                .scheduler(schedA).port(link.portA()).build();
+                .scheduler(schedA).port(link.portA()).allocator(allocator()).build();
         b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
-                .scheduler(schedB).port(link.portB()).build();
+                .scheduler(schedB).port(link.portB()).allocator(allocator()).build();
         a.addNeighbor(IP_B, b.mac());
         b.addNeighbor(IP_A, a.mac());
         pdA = a.allocPd();
@@ -107,9 +150,19 @@ final class RealTimeNicPair implements AutoCloseable {
             a.close();
             b.close();
         } finally {
-            schedA.close();
+            close(schedA);
             if (schedB != schedA) {
-                schedB.close();
+                close(schedB);
+            }
+        }
+    }
+
+    static void close(Scheduler s) {
+        if (s instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             }
         }
     }

@@ -5,7 +5,9 @@ import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +22,12 @@ import java.util.concurrent.RejectedExecutionException;
  * delivery all happen on one thread, so the state needs no locks, and under real time the frame
  * ends up on the receiver's event loop.
  *
+ * <p>The hand-off is a lock-free ring per direction (one producer in practice, the sending port's
+ * owner; any thread may send) and the owner's {@linkplain Scheduler#doorbell doorbell}: a sleeping
+ * event loop is woken once per burst, not once per frame, and a {@linkplain
+ * io.rocelab.fabric.time.BusyPollScheduler busy-polling} owner takes frames off the ring on every
+ * turn with no wake-up at all. Nothing is allocated per frame: the ring reuses its chunks.
+ *
  * <p>Per frame: the transmitter starts it when the previous frame has finished (FIFO), its last bit
  * leaves after the serialization time of its {@linkplain EthernetFraming wire bytes}, and it arrives
  * one propagation delay later. Then the {@link FaultProfile} is applied. Delivery is always a
@@ -27,6 +35,10 @@ import java.util.concurrent.RejectedExecutionException;
  * nothing: frames wait in a ring and one wakeup task is reused.
  */
 public final class LinkDirection {
+
+    /** Frames per chunk of the hand-off ring; a burst longer than one chunk takes another from the pool. */
+    private static final int HAND_OFF_CHUNK = 256;
+    private static final int HAND_OFF_POOLED_CHUNKS = 4;
 
     private final String name;
     private final Scheduler owner;
@@ -39,6 +51,10 @@ public final class LinkDirection {
     private final CounterSet<LinkCounter> counters = new CounterSet<>(LinkCounter.class);
     private final FrameRing inFlight = new FrameRing();
     private final Runnable wakeup = this::onWakeup;
+    /** Frames sent from other threads, waiting for the owner (see {@link #drainHandOff()}). */
+    private final MpscUnboundedXaddArrayQueue<ByteBuf> handOff =
+        new MpscUnboundedXaddArrayQueue<>(HAND_OFF_CHUNK, HAND_OFF_POOLED_CHUNKS);
+    private final Doorbell doorbell;
     private volatile FaultProfile faults;
 
     // owner-thread state
@@ -60,6 +76,7 @@ public final class LinkDirection {
         this.random = new SplitMix64(seed);
         this.faults = faults;
         this.up = up;
+        this.doorbell = owner.doorbell(this::drainHandOff);
     }
 
     /**
@@ -129,11 +146,41 @@ public final class LinkDirection {
             transmit(frame, false);
             return;
         }
+        handOff.offer(frame);
         try {
-            owner.execute(() -> transmit(frame, true));
+            doorbell.ring();
         } catch (RejectedExecutionException e) {
-            // the receiving side's loop has shut down: nobody will ever receive this frame
-            frame.release();
+            // the receiving side's loop has shut down: nobody will ever receive these frames
+            releaseStranded();
+        }
+    }
+
+    /**
+     * Takes the frames handed over from other threads through the wire model, on the owner thread,
+     * in the order they were sent. The lock is taken only when there is something to take and is
+     * never contended while the owner runs: it only keeps {@link #releaseStranded()} from taking
+     * frames at the same time after the owner has shut down.
+     */
+    private int drainHandOff() {
+        if (handOff.isEmpty()) {
+            return 0;
+        }
+        synchronized (handOff) {
+            int n = 0;
+            for (ByteBuf frame; (frame = handOff.poll()) != null; ) {
+                transmit(frame, true);
+                n++;
+            }
+            return n;
+        }
+    }
+
+    /** The owner will never drain again: whoever finds that out frees what it left in the ring. */
+    private void releaseStranded() {
+        synchronized (handOff) {
+            for (ByteBuf frame; (frame = handOff.poll()) != null; ) {
+                frame.release(); // never sent, so not counted: the counters add up as before
+            }
         }
     }
 

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RealTimeScheduler implements Scheduler, AutoCloseable {
 
-    private static final long ORIGIN_NANOS = System.nanoTime();
+    /** Shared with {@link BusyPollScheduler}: every real-time clock in a JVM reads the same time base. */
+    static final long ORIGIN_NANOS = System.nanoTime();
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 5;
 
     private final EventLoop loop;

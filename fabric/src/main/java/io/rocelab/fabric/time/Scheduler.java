@@ -59,4 +59,21 @@ public interface Scheduler extends Clock, Executor {
      *         may touch the state this scheduler owns directly
      */
     boolean inOwnerThread();
+
+    /**
+     * Registers a queue that other threads fill and the owner thread empties with {@code drain}, and
+     * returns the doorbell the producers ring after each enqueue.
+     *
+     * <p>Why: one {@link #execute} per item (a frame, a posted work request) allocates a task and, on
+     * a sleeping event loop, wakes the thread once per item. With a doorbell, a burst costs one
+     * hand-off; a {@link BusyPollScheduler} polls the drain on every turn of its duty cycle and the
+     * ring costs nothing at all. This default executes one drain per ring unless one is already
+     * pending, which is what a scheduler that sleeps when idle needs.
+     *
+     * @param drain empties the queue on the owner thread
+     * @return the doorbell; ring it after every enqueue, from any thread
+     */
+    default Doorbell doorbell(Drain drain) {
+        return new ExecutingDoorbell(this, java.util.Objects.requireNonNull(drain, "drain"));
+    }
 }

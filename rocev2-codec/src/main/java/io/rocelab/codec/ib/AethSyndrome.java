@@ -26,8 +26,11 @@ public final class AethSyndrome {
         }
     }
 
+    /** {@code Kind.values()} clones its array on every call; a completer reads one per ACK. */
+    private static final Kind[] KINDS = Kind.values();
+
     public static Kind kind(int syndrome) {
-        return Kind.values()[(syndrome >>> 5) & 0x3];
+        return KINDS[(syndrome >>> 5) & 0x3];
     }
 
     /** Credit count, RNR timer code or NAK code, by kind. */
