@@ -382,8 +382,11 @@ public final class SoftNic {
         return n;
     }
 
-    /** Runs {@code action} on the owner thread and returns its result (at once if already there). */
-    <T> T call(Supplier<T> action) {
+    /**
+     * Runs {@code action} on the owner thread and returns its result (at once if already there), for
+     * the NIC's own agents (the connection manager) as for its verbs. Any thread.
+     */
+    public <T> T call(Supplier<T> action) {
         if (scheduler.inOwnerThread()) {
             drainCommands();
             return action.get();

@@ -482,26 +482,7 @@ public final class ConnectionManager {
         }
     }
 
-    /** Runs {@code action} on the owner thread and waits for its result. */
     private <T> T call(java.util.function.Supplier<T> action) {
-        if (nic.scheduler().inOwnerThread()) {
-            return action.get();
-        }
-        java.util.concurrent.CompletableFuture<T> f = new java.util.concurrent.CompletableFuture<>();
-        nic.scheduler().execute(() -> {
-            try {
-                f.complete(action.get());
-            } catch (RuntimeException e) {
-                f.completeExceptionally(e);
-            }
-        });
-        try {
-            return f.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw e;
-        }
+        return nic.call(action);
     }
 }
