@@ -22,7 +22,6 @@ public final class CmId {
     int flowLabel;
     QueuePair qp;
     int remoteQpn;
-    int remotePsn;
     int startingPsn;
     CmReq request;
     CmConnectParams params;

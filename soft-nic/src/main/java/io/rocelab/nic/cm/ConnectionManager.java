@@ -88,7 +88,7 @@ public final class ConnectionManager {
         if (port <= 0 || port > 0xFFFF) {
             throw new IllegalArgumentException("port must be 1..65535: " + port);
         }
-        onOwner(() -> listeners.put(port, events));
+        call(() -> listeners.put(port, events));
     }
 
     /**
@@ -236,7 +236,6 @@ public final class ConnectionManager {
             if (id.retriesLeft-- > 0) {
                 gsi.send(id.peerIpv4, mad);
                 arm(id, mad);
-                id.retriesLeft = Math.min(id.retriesLeft, MAX_CM_RETRIES);
                 return;
             }
             giveUp(id);
@@ -328,11 +327,8 @@ public final class ConnectionManager {
         id.peerIpv4 = sender;
         id.request = r;
         id.remoteQpn = r.localQpn();
-        id.remotePsn = r.startingPsn();
         id.flowLabel = r.primary().flowLabel();
-        id.remotePort = CmServiceId.port(r.serviceId());
         CmaIpHeader ip = CmaIpHeader.decode(mad, MadHeader.LENGTH + CmReq.PRIVATE_DATA);
-        id.localPort = id.remotePort;
         id.state = CmState.REQ_RCVD;
         listener.accept(new CmEvent(CmEventType.CONNECT_REQUEST, id, r, ip, 0));
     }
@@ -352,7 +348,6 @@ public final class ConnectionManager {
         stopTimer(id);
         id.remoteCommId = r.localCommId();
         id.remoteQpn = r.localQpn();
-        id.remotePsn = r.startingPsn();
         CmConnectParams p = id.params;
         QueuePair qp = id.qp;
         qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(nic.activeMtu()).destQpn(r.localQpn())
@@ -471,14 +466,6 @@ public final class ConnectionManager {
                 (byte) (ipv4 >>> 8), (byte) ipv4});
         } catch (UnknownHostException e) {
             throw new AssertionError(e);
-        }
-    }
-
-    private void onOwner(Runnable r) {
-        if (nic.scheduler().inOwnerThread()) {
-            r.run();
-        } else {
-            nic.scheduler().execute(r);
         }
     }
 
