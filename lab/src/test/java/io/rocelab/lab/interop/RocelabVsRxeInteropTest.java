@@ -304,7 +304,7 @@ class RocelabVsRxeInteropTest {
         // different first PSNs keep a late frame of one run from passing for one of the next
         long psnSeed = 0x5eed_0000L + st.hostPort();
         NicOptions nic = new NicOptions(NicOptions.DataPath.UDP_FRAME, 0, null, 0, ROCELAB_IP, ROCELAB_MAC,
-                NicOptions.DEFAULT_ACTIVE_MTU, psnSeed);
+                NicOptions.DEFAULT_ACTIVE_MTU, psnSeed, false);
         OobServer listener = st.vmServer() ? null
                 : OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), st.hostPort()));
         List<String> args = new ArrayList<>(List.of(st.tool().rocelabArgs()));

@@ -47,7 +47,7 @@ public final class NicEngineFactory implements EngineFactory {
      */
     public static NicEngineFactory inProcess(InProcessFabric fabric) {
         return inProcess(fabric, new NicOptions(NicOptions.DataPath.IN_PROCESS, 0, null, 0, null, null,
-                NicOptions.DEFAULT_ACTIVE_MTU, null));
+                NicOptions.DEFAULT_ACTIVE_MTU, null, false));
     }
 
     /** Engines on an in-process fabric with the given NIC settings (MTU, PSN seed). */

@@ -44,7 +44,7 @@ import java.util.regex.Pattern;
  * @param psnSeed    seed of the first PSNs, or null for one derived from the addresses
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
-                         int activeMtu, Long psnSeed) {
+                         int activeMtu, Long psnSeed, boolean busyPoll) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -81,6 +81,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
                     + " of this host; the NIC's IP)",
             "  --in-process                  server and client in this process; prints the client's output",
+            "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
+                    + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
+                    + " grows)",
             "rocelab NIC:",
             "  --ip A.B.C.D                  NIC IPv4 address (default " + DEFAULT_SERVER_IP + " server, "
                     + DEFAULT_CLIENT_IP + " client)",
@@ -126,6 +129,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         Long seed = null;
         boolean udpGiven = false;
         boolean inProcessGiven = false;
+        boolean busyPoll = false;
         String endpoint = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -146,6 +150,12 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                         throw new OptionException(" --in-process takes no value");
                     }
                     inProcessGiven = true;
+                    break;
+                case "--busy-poll":
+                    if (inline != null) {
+                        throw new OptionException(" --busy-poll takes no value");
+                    }
+                    busyPoll = true;
                     break;
                 case "--udp-frame": {
                     String v = inline != null ? inline : value(args, ++i, name);
@@ -211,6 +221,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             throw new OptionException(" --udp-frame, --udp-endpoint and --in-process are different data paths;"
                     + " choose one");
         }
+        if (busyPoll && !inProcessGiven) {
+            throw new OptionException(" --busy-poll is for --in-process, where one process runs both NICs");
+        }
         if (endpoint != null) {
             path = DataPath.UDP_ENDPOINT;
             if (ip != null && !ip.equals(endpoint)) {
@@ -231,7 +244,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                         + " with the default addresses");
             }
         }
-        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed), rest.toArray(new String[0]));
+        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll), rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {

@@ -93,7 +93,7 @@ public final class NicTool {
             t.setDaemon(true);
             return t;
         });
-        try (InProcessFabric fabric = InProcessFabric.create();
+        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll());
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             List<String> clientArgs = new ArrayList<>(Arrays.asList(args));
             clientArgs.add("-p");

@@ -133,7 +133,7 @@ public final class PingpongTool {
             t.setDaemon(true);
             return t;
         });
-        try (InProcessFabric fabric = InProcessFabric.create();
+        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll());
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             PingpongOptions client = options.asClientOf("127.0.0.1", listener.port());
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);

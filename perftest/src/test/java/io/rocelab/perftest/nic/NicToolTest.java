@@ -1,6 +1,8 @@
 package io.rocelab.perftest.nic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.TestKind;
@@ -34,6 +36,21 @@ class NicToolTest {
     }
 
     @Test
+    void busyPollRunsBothNicsOnOnePollingThread() {
+        Run r = run(TestKind.WRITE_LAT, "--in-process", "--busy-poll", "-s", "8", "-n", "500");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertEquals(1, NicSessions.LatLine.all(r.out()).size(), r.out());
+        assertEquals(500, NicSessions.LatLine.all(r.out()).get(0).iterations());
+        try (InProcessFabric fabric = InProcessFabric.create(true)) {
+            assertSame(fabric.sideA().scheduler(), fabric.sideB().scheduler());
+            assertTrue(fabric.sideA().scheduler() instanceof io.rocelab.fabric.time.BusyPollScheduler);
+        }
+        try (InProcessFabric fabric = InProcessFabric.create(false)) {
+            assertNotSame(fabric.sideA().scheduler(), fabric.sideB().scheduler());
+        }
+    }
+
+    @Test
     void rocelabFlagsAreTakenOutBeforePerftestParses() {
         NicOptions.Split s = NicOptions.split(new String[] {"-s", "64", "--udp-frame=40000:40001", "--ip", "10.77.0.20",
                 "--mac", "52:54:00:AA:00:01", "--active-mtu", "1024", "--psn-seed", "0x10", "10.77.0.10"});
@@ -62,6 +79,8 @@ class NicToolTest {
             {"--udp-frame", "40000:40001", "--ip"},
             {"--in-process", "--use-srq", "-c", "UC"},
             {"--in-process", "--ipv6"},
+            {"--udp-frame", "40000:40001", "--busy-poll"},
+            {"--in-process", "--busy-poll=yes"},
             {"--in-process", "-x", "3"},
             {"--in-process", "-d", "mlx5_0"},
         };
