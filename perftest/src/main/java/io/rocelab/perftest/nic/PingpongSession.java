@@ -158,8 +158,8 @@ public final class PingpongSession {
     private void open() {
         Warmup.once();
         attachment = attach.get();
-        nic = SoftNic.builder().name(NicEngine.DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
-                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port()).build();
+        nic = attachment.configure(SoftNic.builder().name(NicEngine.DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
+                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port())).build();
         ProtectionDomain pd = nic.allocPd();
         boolean ud = o.kind() == PingpongKind.UD;
         buf = new byte[o.size() + (ud ? PingpongKind.GRH_BYTES : 0)];

@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.cli.OptionException;
@@ -65,9 +66,13 @@ public final class PingpongTool {
             case UDP_FRAME:
                 return run(options, nic, server -> NicAttachment.udpFrame("rocelab-" + (server ? "server" : "client"),
                         nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err, Duration.ZERO, null);
+            case UDP_ENDPOINT:
+                return run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-" + (server ? "server" : "client"),
+                        nic.ip(), MacAddress.parse(nic.macFor(server))), out, err, Duration.ZERO, null);
             default:
                 err.println(kind.toolName() + ": rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
-                        + " or a qemu VM) or --in-process (server and client in this process)");
+                        + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
+                        + " and client in this process)");
                 return PerftestTool.FAILURE;
         }
     }

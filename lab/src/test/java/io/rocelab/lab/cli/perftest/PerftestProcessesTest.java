@@ -95,25 +95,42 @@ class PerftestProcessesTest {
     /** rdma-core's pingpong the same way: two launchers, the 52-byte exchange on TCP, frames over UDP. */
     @Test
     void rcPingpongBetweenTwoProcessesOverFrameOverUdp() throws Exception {
-        int tcp = freeTcpPort();
         int udpServer = freeUdpPort();
         int udpClient = freeUdpPort();
+        rcPingpongBetweenTwoProcesses(List.of("--udp-frame", udpServer + ":" + udpClient), "10.77.0.1",
+                List.of("--udp-frame", udpClient + ":" + udpServer, "--ip", "10.77.0.2", "--mac", "52:54:00:77:01:02"),
+                "10.77.0.2");
+    }
+
+    /** And with each NIC on its own address of this host, its packets through the kernel's UDP stack. */
+    @Test
+    void rcPingpongBetweenTwoProcessesOverUdpEndpoints() throws Exception {
+        rcPingpongBetweenTwoProcesses(List.of("--udp-endpoint", "127.0.98.1"), "127.0.98.1",
+                List.of("--udp-endpoint", "127.0.98.2"), "127.0.98.2");
+    }
+
+    private void rcPingpongBetweenTwoProcesses(List<String> serverPath, String serverIp, List<String> clientPath,
+                                               String clientIp) throws Exception {
+        int tcp = freeTcpPort();
         Process server = null;
         Process client = null;
         try {
-            server = start("ppserver", "ibv_rc_pingpong", "--udp-frame", udpServer + ":" + udpClient,
-                    "-n", "100", "-p", String.valueOf(tcp));
+            List<String> serverArgs = new ArrayList<>(List.of("ibv_rc_pingpong"));
+            serverArgs.addAll(serverPath);
+            serverArgs.addAll(List.of("-n", "100", "-p", String.valueOf(tcp)));
+            server = start("ppserver", serverArgs.toArray(new String[0]));
             awaitOutput(server, "ppserver", "local address:", 60);
-            client = start("ppclient", "ibv_rc_pingpong", "--udp-frame", udpClient + ":" + udpServer,
-                    "--ip", "10.77.0.2", "--mac", "52:54:00:77:01:02", "-n", "100", "-p", String.valueOf(tcp),
-                    "127.0.0.1");
+            List<String> clientArgs = new ArrayList<>(List.of("ibv_rc_pingpong"));
+            clientArgs.addAll(clientPath);
+            clientArgs.addAll(List.of("-n", "100", "-p", String.valueOf(tcp), "127.0.0.1"));
+            client = start("ppclient", clientArgs.toArray(new String[0]));
             assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + output("ppclient"));
             assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("ppserver"));
             assertEquals(0, client.exitValue(), output("ppclient"));
             assertEquals(0, server.exitValue(), output("ppserver"));
             for (String side : List.of("ppclient", "ppserver")) {
                 String out = output(side);
-                String peer = side.equals("ppclient") ? "10.77.0.1" : "10.77.0.2";
+                String peer = side.equals("ppclient") ? serverIp : clientIp;
                 assertTrue(Pattern.compile("(?m)^  remote address: LID 0x0000, QPN 0x000011, PSN 0x[0-9a-f]{6},"
                         + " GID ::ffff:" + Pattern.quote(peer) + "$").matcher(out).find(), side + ": " + out);
                 assertTrue(Pattern.compile("(?m)^819200 bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$")
