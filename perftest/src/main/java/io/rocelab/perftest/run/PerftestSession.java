@@ -91,7 +91,7 @@ public final class PerftestSession {
     public int run() throws Exception {
         try {
             if (options.rdmaCm()) {
-                err.println(" rdma_cm (-R) needs a connection manager in the NIC, which rocelab does not have yet;"
+                err.println(" rdma_cm (-R): rocelab's perftest does not connect through rdma_cm yet;"
                         + " run without -R to use the TCP exchange");
                 return 1;
             }
