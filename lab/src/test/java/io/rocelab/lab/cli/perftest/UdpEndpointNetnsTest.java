@@ -43,6 +43,10 @@ class UdpEndpointNetnsTest {
     @TempDir
     Path dir;
 
+    private static final String IP = find("ip");
+    private static final String ETHTOOL = find("ethtool");
+    private static final String TSHARK = find("tshark");
+
     private final String tag = Long.toString(ProcessHandle.current().pid() % 100_000);
     private final String nsServer = "rls" + tag;
     private final String nsClient = "rlc" + tag;
@@ -58,21 +62,21 @@ class UdpEndpointNetnsTest {
             System.err.println("SKIPPED UdpEndpointNetnsTest: " + why);
             Assumptions.abort(why);
         }
-        run("ip", "netns", "add", nsServer);
-        run("ip", "netns", "add", nsClient);
-        run("ip", "link", "add", "rlv" + tag, "type", "veth", "peer", "name", "rlw" + tag);
-        run("ip", "link", "set", "rlv" + tag, "netns", nsServer);
-        run("ip", "link", "set", "rlw" + tag, "netns", nsClient);
+        run(IP, "netns", "add", nsServer);
+        run(IP, "netns", "add", nsClient);
+        run(IP, "link", "add", "rlv" + tag, "type", "veth", "peer", "name", "rlw" + tag);
+        run(IP, "link", "set", "rlv" + tag, "netns", nsServer);
+        run(IP, "link", "set", "rlw" + tag, "netns", nsClient);
         // 9000 bytes: a 4096-byte RoCE packet with DF set must fit the link, as on a RoCE fabric
         for (String[] side : new String[][] {{nsServer, "rlv" + tag, SERVER_IP}, {nsClient, "rlw" + tag, CLIENT_IP}}) {
-            run("ip", "-n", side[0], "link", "set", "lo", "up");
-            run("ip", "-n", side[0], "link", "set", side[1], "mtu", "9000");
-            run("ip", "-n", side[0], "addr", "add", side[2] + "/24", "dev", side[1]);
+            run(IP, "-n", side[0], "link", "set", "lo", "up");
+            run(IP, "-n", side[0], "link", "set", side[1], "mtu", "9000");
+            run(IP, "-n", side[0], "addr", "add", side[2] + "/24", "dev", side[1]);
             // the endpoint sends runs of equal-size packets as one UDP GSO datagram; a veth would pass
             // that unsegmented to the capture tap, so let the kernel cut it into the datagrams a physical
             // link carries (each one RoCEv2 packet) before the tap sees it, on both sides
-            run("ip", "netns", "exec", side[0], "ethtool", "-K", side[1], "tx-udp-segmentation", "off", "gro", "off");
-            run("ip", "-n", side[0], "link", "set", side[1], "up");
+            run(IP, "netns", "exec", side[0], ETHTOOL, "-K", side[1], "tx-udp-segmentation", "off", "gro", "off");
+            run(IP, "-n", side[0], "link", "set", side[1], "up");
         }
     }
 
@@ -85,7 +89,7 @@ class UdpEndpointNetnsTest {
         }
         // deleting a namespace deletes the veth end inside it, and so the pair
         for (String ns : List.of(nsServer, nsClient)) {
-            new ProcessBuilder("ip", "netns", "del", ns).redirectErrorStream(true)
+            new ProcessBuilder(IP, "netns", "del", ns).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
         }
     }
@@ -95,27 +99,32 @@ class UdpEndpointNetnsTest {
         if (!"root".equals(System.getProperty("user.name"))) {
             return "needs root to create network namespaces (user is " + System.getProperty("user.name") + ")";
         }
-        for (String tool : List.of("ip", "ethtool", "tshark")) {
-            if (!onPath(tool)) {
-                return tool + " is not installed";
+        if (IP == null || ETHTOOL == null || TSHARK == null) {
+            return "needs ip (iproute2), ethtool and tshark; found ip=" + IP + ", ethtool=" + ETHTOOL + ", tshark="
+                    + TSHARK;
+        }
+        return null;
+    }
+
+    /**
+     * The tool's absolute path: from PATH, else from the sbin and bin directories, since a non-login
+     * environment may leave /usr/sbin (where Debian puts ip and ethtool) out of PATH; null if absent.
+     */
+    private static String find(String tool) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
+        for (String d : dirs) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
+                return Path.of(d, tool).toString();
             }
         }
         return null;
     }
 
-    private static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     @Test
     void writeBandwidthBetweenTwoNamespacesOverTheKernelsUdpStacks() throws Exception {
         Path capture = dir.resolve("server-veth.pcapng");
-        Process tshark = start("tshark", List.of("ip", "netns", "exec", nsServer, "tshark", "-q", "-i", "rlv" + tag,
+        Process tshark = start("tshark", List.of(IP, "netns", "exec", nsServer, TSHARK, "-q", "-i", "rlv" + tag,
                 "-f", "udp port 4791", "-w", capture.toString()));
         awaitText(tshark, "tshark", "Capturing on", 60);
         Process server = start("server", rocelab(nsServer, "ib_write_bw", "--udp-endpoint", SERVER_IP,
@@ -183,7 +192,7 @@ class UdpEndpointNetnsTest {
     private List<String> rocelab(String namespace, String... args) {
         List<String> cmd = new ArrayList<>();
         if (namespace != null) {
-            cmd.addAll(List.of("ip", "netns", "exec", namespace));
+            cmd.addAll(List.of(IP, "netns", "exec", namespace));
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
