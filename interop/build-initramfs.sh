@@ -17,6 +17,8 @@
 # Env: KVER  kernel version to use (default: the newest one in /lib/modules with rdma_rxe)
 # Needs: the packages of install-deps.sh. No root, no network.
 set -euo pipefail
+# modprobe and depmod are in /usr/sbin, which a non-login environment may leave out of PATH
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=${ROCELAB_INTEROP_WORK:-$HERE/../target/interop}
