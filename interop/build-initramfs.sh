@@ -17,8 +17,10 @@
 # Env: KVER  kernel version to use (default: the newest one in /lib/modules with rdma_rxe)
 # Needs: the packages of install-deps.sh. No root, no network.
 set -euo pipefail
-# modprobe and depmod are in /usr/sbin, which a non-login environment may leave out of PATH
-export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
+# modprobe and depmod are in /usr/sbin, which a non-login environment may leave out of PATH; the
+# sbin directories go first, as in root's usual PATH, so that a tool found in both (ip) is copied to
+# the place the VM's init calls it from (/usr/sbin/ip)
+export PATH="/usr/local/sbin:/usr/sbin:/sbin:$PATH"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=${ROCELAB_INTEROP_WORK:-$HERE/../target/interop}
