@@ -11,6 +11,7 @@ import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.nic.NicAttachment;
+import io.rocelab.perftest.nic.PlainAttachment;
 import io.rocelab.perftest.nic.NicEngine;
 import io.rocelab.perftest.nic.NicOptions;
 import io.rocelab.perftest.nic.PingpongTool;
@@ -264,27 +265,9 @@ class RocelabVsRxeInteropTest {
 
     /** The one UDP port and NIC thread every run's NIC plugs into; the runs never close them. */
     private static NicAttachment shared(Scheduler scheduler, FramePort port, UdpFramePort udp) {
-        return new NicAttachment() {
-            @Override
-            public Scheduler scheduler() {
-                return scheduler;
-            }
-
-            @Override
-            public FramePort port() {
-                return port;
-            }
-
-            @Override
-            public String describe() {
-                return "frame-over-UDP " + udp.localAddress() + " -> " + udp.remoteAddress() + ", captured";
-            }
-
-            @Override
-            public void close() {
-                // the test owns the port and the thread; the next run's NIC takes them over
-            }
-        };
+        // the test owns the port and the thread; the next run's NIC takes them over
+        return PlainAttachment.borrowed(scheduler, port,
+                "frame-over-UDP " + udp.localAddress() + " -> " + udp.remoteAddress() + ", captured");
     }
 
     /** Runs rocelab's side of one step (waiting for the VM's server first), capturing its frames. */

@@ -77,27 +77,8 @@ public final class InProcessFabric implements AutoCloseable {
     }
 
     private static NicAttachment side(Scheduler s, FramePort p, String text) {
-        return new NicAttachment() {
-            @Override
-            public Scheduler scheduler() {
-                return s;
-            }
-
-            @Override
-            public FramePort port() {
-                return p;
-            }
-
-            @Override
-            public String describe() {
-                return text;
-            }
-
-            @Override
-            public void close() {
-                // the fabric owns the loops and the link
-            }
-        };
+        // the fabric owns the loops and the link
+        return PlainAttachment.borrowed(s, p, text);
     }
 
     @Override

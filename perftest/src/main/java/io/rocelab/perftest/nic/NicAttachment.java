@@ -11,6 +11,7 @@ import io.rocelab.nic.SoftNic;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * What a soft NIC is plugged into: the thread that owns it and the port its frames leave by.
@@ -46,6 +47,13 @@ public interface NicAttachment extends AutoCloseable {
         return nic;
     }
 
+    /** With {@link #COUNTERS_PROPERTY} set, prints a port's counters when its run ends. */
+    private static void printCounters(String name, Object counters) {
+        if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
+            System.err.println(" " + name + " port counters: " + counters);
+        }
+    }
+
     /**
      * UDP endpoint mode on its own event loop (epoll where it loads, else NIO, said in
      * {@link #describe()}): the NIC receives on {@code localIp}:4791 and sends each QP's packets from
@@ -71,39 +79,14 @@ public interface NicAttachment extends AutoCloseable {
             }
             String reason = UdpTransport.epollUnavailableReason();
             String text = port.describe() + (transport == UdpTransport.NIO ? " [epoll unavailable: " + reason + "]" : "");
-            return new NicAttachment() {
-                @Override
-                public Scheduler scheduler() {
-                    return scheduler;
+            return new PlainAttachment(scheduler, port, text, () -> {
+                printCounters(name, port.counters());
+                try {
+                    port.close();
+                } finally {
+                    group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
                 }
-
-                @Override
-                public FramePort port() {
-                    return port;
-                }
-
-                @Override
-                public String describe() {
-                    return text;
-                }
-
-                @Override
-                public SoftNic.Builder configure(SoftNic.Builder nic) {
-                    return nic.fixedIpId(0);
-                }
-
-                @Override
-                public void close() {
-                    if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
-                        System.err.println(" " + name + " port counters: " + port.counters());
-                    }
-                    try {
-                        port.close();
-                    } finally {
-                        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
-                    }
-                }
-            };
+            }, nic -> nic.fixedIpId(0));
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
             throw e;
@@ -129,34 +112,14 @@ public interface NicAttachment extends AutoCloseable {
             }
             UdpFramePort port = b.remoteAddress(remote).open(scheduler);
             String text = "frame-over-UDP " + port.localAddress() + " -> " + remote;
-            return new NicAttachment() {
-                @Override
-                public Scheduler scheduler() {
-                    return scheduler;
+            return new PlainAttachment(scheduler, port, text, () -> {
+                printCounters(name, port.counters());
+                try {
+                    port.close();
+                } finally {
+                    scheduler.close();
                 }
-
-                @Override
-                public FramePort port() {
-                    return port;
-                }
-
-                @Override
-                public String describe() {
-                    return text;
-                }
-
-                @Override
-                public void close() {
-                    if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
-                        System.err.println(" " + name + " port counters: " + port.counters());
-                    }
-                    try {
-                        port.close();
-                    } finally {
-                        scheduler.close();
-                    }
-                }
-            };
+            }, UnaryOperator.identity());
         } catch (RuntimeException e) {
             scheduler.close();
             throw e;
