@@ -1,16 +1,11 @@
 package io.rocelab.nic;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,38 +51,7 @@ class RealTimeTransferTest {
             NicPair.connect(qpA, qpB, NicPair.IP_B, NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 4096, 14, 7, 7, 12);
             NicPair.connect(qpB, qpA, NicPair.IP_A, NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 4096, 14, 7, 7, 12);
 
-            byte[] src = new byte[SIZE];
-            new Random(7).nextBytes(src);
-            byte[] readBack = new byte[SIZE];
-            byte[] remote = new byte[SIZE];
-            byte[] recv = new byte[SIZE];
-            MemoryRegion mrSrc = pdA.registerMr(src, 0x10000, AccessFlags.LOCAL_WRITE);
-            MemoryRegion mrRead = pdA.registerMr(readBack, 0x40000, AccessFlags.LOCAL_WRITE);
-            MemoryRegion mrRemote = pdB.registerMr(remote, 0x80000, AccessFlags.ALL);
-            MemoryRegion mrRecv = pdB.registerMr(recv, 0xC0000, AccessFlags.LOCAL_WRITE);
-            qpB.postRecv(new RecvWr(100, Sge.of(mrRecv)));
-            qpA.postSend(SendWr.write(1, Sge.of(mrSrc), 0x80000, mrRemote.rkey()),
-                    SendWr.send(2, Sge.of(mrSrc)),
-                    SendWr.read(3, Sge.of(mrRead), 0x80000, mrRemote.rkey()));
-
-            List<WorkCompletion> wcA = new ArrayList<>();
-            List<WorkCompletion> wcB = new ArrayList<>();
-            long deadline = System.nanoTime() + 20_000_000_000L;
-            while ((wcA.size() < 3 || wcB.size() < 1) && System.nanoTime() < deadline) {
-                cqA.poll(16, wcA);
-                cqB.poll(16, wcB);
-                Thread.sleep(1);
-            }
-            assertEquals(3, wcA.size(), "completions at A: " + wcA + " " + a.counters());
-            for (int i = 0; i < 3; i++) {
-                assertEquals(i + 1, wcA.get(i).wrId());
-                assertEquals(WcStatus.SUCCESS, wcA.get(i).status());
-            }
-            assertEquals(WcOpcode.RECV, wcB.get(0).opcode());
-            assertEquals(SIZE, wcB.get(0).byteLen());
-            assertArrayEquals(src, remote);
-            assertArrayEquals(src, recv);
-            assertArrayEquals(src, readBack);
+            WriteSendReadRound.run(pdA, pdB, qpA, qpB, cqA, cqB, SIZE, 7, 0x10000, () -> " " + a.counters());
             assertTrue(a.counters().get(NicCounter.SENT_PKTS) >= 2 * SIZE / 4096 + 1);
         } finally {
             a.close();

@@ -1,6 +1,5 @@
 package io.rocelab.nic;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,8 +27,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -104,41 +103,10 @@ class UdpEndpointTransferTest {
         NicPair.connect(qpA, qpB, Ipv4.parse(IP_B), NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 4096, 18, 7, 7, 12);
         NicPair.connect(qpB, qpA, Ipv4.parse(IP_A), NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 4096, 18, 7, 7, 12);
 
-        byte[] src = new byte[SIZE];
-        new Random(11).nextBytes(src);
-        byte[] remote = new byte[SIZE];
-        byte[] recv = new byte[SIZE];
-        byte[] readBack = new byte[SIZE];
-        MemoryRegion mrSrc = pdA.registerMr(src, 0x100000, AccessFlags.LOCAL_WRITE);
-        MemoryRegion mrRead = pdA.registerMr(readBack, 0x400000, AccessFlags.LOCAL_WRITE);
-        MemoryRegion mrRemote = pdB.registerMr(remote, 0x800000, AccessFlags.ALL);
-        MemoryRegion mrRecv = pdB.registerMr(recv, 0xC00000, AccessFlags.LOCAL_WRITE);
-        qpB.postRecv(new RecvWr(100, Sge.of(mrRecv)));
-        qpA.postSend(SendWr.write(1, Sge.of(mrSrc), 0x800000, mrRemote.rkey()),
-                SendWr.send(2, Sge.of(mrSrc)),
-                SendWr.read(3, Sge.of(mrRead), 0x800000, mrRemote.rkey()));
-
-        List<WorkCompletion> wcA = new ArrayList<>();
-        List<WorkCompletion> wcB = new ArrayList<>();
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while ((wcA.size() < 3 || wcB.size() < 1) && System.nanoTime() < deadline) {
-            cqA.poll(16, wcA);
-            cqB.poll(16, wcB);
-            Thread.sleep(1);
-        }
-        String state = " A " + a.counters() + " " + portA.counters() + " B " + b.counters() + " " + portB.counters();
-        assertEquals(3, wcA.size(), "completions at A: " + wcA + state);
-        for (int i = 0; i < 3; i++) {
-            assertEquals(i + 1, wcA.get(i).wrId());
-            assertEquals(WcStatus.SUCCESS, wcA.get(i).status(), state);
-        }
-        assertEquals(1, wcB.size(), "completions at B: " + wcB + state);
-        assertEquals(WcOpcode.RECV, wcB.get(0).opcode());
-        assertEquals(WcStatus.SUCCESS, wcB.get(0).status());
-        assertEquals(SIZE, wcB.get(0).byteLen());
-        assertArrayEquals(src, remote, "WRITE");
-        assertArrayEquals(src, recv, "SEND");
-        assertArrayEquals(src, readBack, "READ");
+        Supplier<String> counters = () -> " A " + a.counters() + " " + portA.counters() + " B " + b.counters() + " "
+                + portB.counters();
+        WriteSendReadRound.run(pdA, pdB, qpA, qpB, cqA, cqB, SIZE, 11, 0x100000, counters);
+        String state = counters.get();
         assertEquals(0, a.counters().get(NicCounter.DROP_BAD_ICRC) + b.counters().get(NicCounter.DROP_BAD_ICRC), state);
         // the UDP source port the receiving NIC saw is the sending QP's, each way (RoCEv2: per QP,
         // in 0xC000-0xFFFF)
