@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Makes test frames that carry an id, and remembers every buffer it made so that a test can assert
@@ -23,7 +23,8 @@ public final class TestFrames {
 
     private final ByteBufAllocator allocator;
     private final boolean direct;
-    private final List<ByteBuf> created = new ArrayList<>();
+    /** Appended from several threads (a sender's and an echoing receiver's), so a concurrent queue. */
+    private final Queue<ByteBuf> created = new ConcurrentLinkedQueue<>();
 
     private TestFrames(boolean direct) {
         this.allocator = new UnpooledByteBufAllocator(direct);
