@@ -64,6 +64,9 @@ public final class EtsScheduler {
         if (ready == 0) {
             return -1;
         }
+        if ((ready & (ready - 1)) == 0) {
+            return only(queues, Integer.numberOfTrailingZeros(ready));
+        }
         int moves = 0;
         while (true) {
             int q = current;
@@ -85,6 +88,29 @@ public final class EtsScheduler {
                 moves = 0;
             }
         }
+    }
+
+    /**
+     * The one ETS queue that may send: plain DWRR would go round (other queues get no quantum while
+     * they cannot send) until {@code q} has the deficit for its head frame. The quanta that takes
+     * are added at once, and the state left behind (deficits, current queue, whether it has had
+     * this round's quantum) is what going round one quantum at a time leaves. This is the usual
+     * case: one class of traffic on a port.
+     */
+    private int only(Queues queues, int q) {
+        int len = queues.headLength(q);
+        long d = deficit[q];
+        if (current != q || fresh) {
+            // arriving at q starts a round for it
+            d += quantum[q];
+        }
+        if (d < len) {
+            d += (len - d + quantum[q] - 1) / quantum[q] * quantum[q];
+        }
+        current = q;
+        fresh = false;
+        deficit[q] = d - len;
+        return q;
     }
 
     /**
