@@ -31,6 +31,8 @@ public final class EtsScheduler {
     private final int dwrrMask;
     private final int[] quantum = new int[8];
     private final long[] deficit = new long[8];
+    /** Bit q set: {@code deficit[q]} may be non-zero (so an idle queue's reset touches only these). */
+    private int credited;
     private int current;
     private boolean fresh = true;
 
@@ -55,7 +57,8 @@ public final class EtsScheduler {
             return 31 - Integer.numberOfLeadingZeros(strictReady);
         }
         // an ETS queue that went empty starts its next busy period without credit (DRR)
-        int idle = dwrrMask & ~queues.nonEmptyMask();
+        int idle = dwrrMask & ~queues.nonEmptyMask() & credited;
+        credited &= ~idle;
         while (idle != 0) {
             deficit[Integer.numberOfTrailingZeros(idle)] = 0;
             idle &= idle - 1;
@@ -73,6 +76,7 @@ public final class EtsScheduler {
             if ((ready & (1 << q)) != 0) {
                 if (fresh) {
                     deficit[q] += quantum[q];
+                    credited |= 1 << q;
                     fresh = false;
                 }
                 int len = queues.headLength(q);
@@ -110,6 +114,7 @@ public final class EtsScheduler {
         current = q;
         fresh = false;
         deficit[q] = d - len;
+        credited |= 1 << q;
         return q;
     }
 
@@ -131,6 +136,7 @@ public final class EtsScheduler {
             for (int m = ready; m != 0; m &= m - 1) {
                 int q = Integer.numberOfTrailingZeros(m);
                 deficit[q] += rounds * quantum[q];
+                credited |= 1 << q;
             }
         }
     }
