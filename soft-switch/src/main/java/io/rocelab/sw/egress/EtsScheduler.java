@@ -109,7 +109,9 @@ public final class EtsScheduler {
             d += quantum[q];
         }
         if (d < len) {
-            d += (len - d + quantum[q] - 1) / quantum[q] * quantum[q];
+            // an int division: what is missing is less than a frame
+            int quanta = ((int) (len - d) + quantum[q] - 1) / quantum[q];
+            d += (long) quanta * quantum[q];
         }
         current = q;
         fresh = false;
