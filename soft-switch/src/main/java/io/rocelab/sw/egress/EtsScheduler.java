@@ -30,6 +30,7 @@ public final class EtsScheduler {
     private final int strictMask;
     private final int dwrrMask;
     private final int[] quantum = new int[8];
+    private final int[] weight = new int[8];
     private final long[] deficit = new long[8];
     /** Bit q set: {@code deficit[q]} may be non-zero (so an idle queue's reset touches only these). */
     private int credited;
@@ -43,7 +44,8 @@ public final class EtsScheduler {
             if (queues[q].scheduler().strict()) {
                 strict |= 1 << q;
             }
-            quantum[q] = queues[q].scheduler().weight() * QUANTUM_PER_WEIGHT;
+            weight[q] = queues[q].scheduler().weight();
+            quantum[q] = weight[q] * QUANTUM_PER_WEIGHT;
         }
         strictMask = strict;
         dwrrMask = ~strict & 0xFF;
@@ -109,8 +111,11 @@ public final class EtsScheduler {
             d += quantum[q];
         }
         if (d < len) {
-            // an int division: what is missing is less than a frame
-            int quanta = ((int) (len - d) + quantum[q] - 1) / quantum[q];
+            // ceil(missing / (weight * 256)) as ceil(ceil(missing / 256) / weight): a shift, and a
+            // division only for a weight above 1 (what is missing is less than a frame: an int)
+            int units = ((int) (len - d) + QUANTUM_PER_WEIGHT - 1) / QUANTUM_PER_WEIGHT;
+            int w = weight[q];
+            int quanta = w == 1 ? units : (units + w - 1) / w;
             d += (long) quanta * quantum[q];
         }
         current = q;
