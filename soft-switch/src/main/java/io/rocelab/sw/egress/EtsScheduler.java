@@ -58,19 +58,14 @@ public final class EtsScheduler {
         if (strictReady != 0) {
             return 31 - Integer.numberOfLeadingZeros(strictReady);
         }
-        // an ETS queue that went empty starts its next busy period without credit (DRR)
-        int idle = dwrrMask & ~queues.nonEmptyMask() & credited;
-        credited &= ~idle;
-        while (idle != 0) {
-            deficit[Integer.numberOfTrailingZeros(idle)] = 0;
-            idle &= idle - 1;
-        }
+        resetIdle(queues.nonEmptyMask());
         int ready = eligible & dwrrMask;
         if (ready == 0) {
             return -1;
         }
         if ((ready & (ready - 1)) == 0) {
-            return only(queues, Integer.numberOfTrailingZeros(ready));
+            int q = Integer.numberOfTrailingZeros(ready);
+            return only(q, queues.headLength(q));
         }
         int moves = 0;
         while (true) {
@@ -97,14 +92,36 @@ public final class EtsScheduler {
     }
 
     /**
+     * The pick when queue {@code q} is the only queue holding a frame and may send, its head frame
+     * {@code len} bytes long: what {@link #pick} returns ({@code q}) with the same state change,
+     * without asking the queues. For a frame that reaches an idle port.
+     */
+    public int pickAlone(int q, int len) {
+        if ((strictMask & (1 << q)) != 0) {
+            return q;
+        }
+        resetIdle(1 << q);
+        return only(q, len);
+    }
+
+    /** An ETS queue that went empty starts its next busy period without credit (DRR). */
+    private void resetIdle(int nonEmpty) {
+        int idle = dwrrMask & ~nonEmpty & credited;
+        credited &= ~idle;
+        while (idle != 0) {
+            deficit[Integer.numberOfTrailingZeros(idle)] = 0;
+            idle &= idle - 1;
+        }
+    }
+
+    /**
      * The one ETS queue that may send: plain DWRR would go round (other queues get no quantum while
      * they cannot send) until {@code q} has the deficit for its head frame. The quanta that takes
      * are added at once, and the state left behind (deficits, current queue, whether it has had
      * this round's quantum) is what going round one quantum at a time leaves. This is the usual
      * case: one class of traffic on a port.
      */
-    private int only(Queues queues, int q) {
-        int len = queues.headLength(q);
+    private int only(int q, int len) {
         long d = deficit[q];
         if (current != q || fresh) {
             // arriving at q starts a round for it
