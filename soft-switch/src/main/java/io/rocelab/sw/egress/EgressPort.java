@@ -174,7 +174,8 @@ public final class EgressPort implements EtsScheduler.Queues {
         }
         queues[q].passedThrough(ctx.length);
         ets.pickAlone(q, ctx.length);
-        // nothing waits behind it, so the transmitter stays idle-armed (dueAt unchanged) either way
+        // nothing waits behind it: dueAt stays MAX_VALUE and nothing is armed, as after a pump that
+        // emptied the port (also when WRED drops the frame)
         sendData(ctx, q, now);
         return true;
     }
