@@ -204,7 +204,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return;
         }
         if (ctx.kind == FrameKind.PAUSE || (ctx.dstMac & ~0xFL) == 0x0180_C200_0000L
-                || frame.getUnsignedShort(frame.readerIndex() + 12) == EtherType.MAC_CONTROL) {
+                || ctx.kind == FrameKind.OTHER
+                && frame.getUnsignedShort(frame.readerIndex() + 12) == EtherType.MAC_CONTROL) {
             // link-local (IEEE 802.1Q Table 8-1): never forwarded
             frame.release();
             contexts.release(ctx);

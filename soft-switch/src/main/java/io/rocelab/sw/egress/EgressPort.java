@@ -34,6 +34,11 @@ public final class EgressPort implements EtsScheduler.Queues {
     public static final long MAX_CATCH_UP_NANOS = 1_000_000;
     /** Frames one pump sends before it yields the owner thread (and continues at once). */
     static final int MAX_FRAMES_PER_PUMP = 64;
+    /**
+     * Whether a frame reaching an idle port is sent in one step ({@code sendAtOnce}) rather than
+     * queued and pumped; the two must behave the same, and a test compares them. Tests only.
+     */
+    static boolean cutThrough = true;
 
     private final int index;
     private final PortConfig config;
@@ -142,8 +147,37 @@ public final class EgressPort implements EtsScheduler.Queues {
             hooks.dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
+        if (cutThrough && nonEmpty == 0 && dueAt == Long.MAX_VALUE && port != null && control.isEmpty()
+                && sendAtOnce(ctx, now)) {
+            return;
+        }
         add(ctx);
         pump(now);
+    }
+
+    /**
+     * A frame reaching a port with nothing queued: if the transmitter is free and the frame's queue
+     * not paused, {@link #pump} would queue it, pick it at once and send it now. This does the
+     * same in one step (the queue's watermark, the ETS scheduler's deficits, WRED, counters and
+     * the transmitter's time all change as they would), without linking the frame into the queue.
+     *
+     * @return false (nothing changed) if the frame has to wait: queue it and pump
+     */
+    private boolean sendAtOnce(PacketContext ctx, long now) {
+        int q = ctx.queue;
+        if (Math.max(txFreeAtNanos, linkIdleAt(0)) > now
+                || (pausedQueues(now) & ~ignorePauseMask & (1 << q)) != 0) {
+            return false;
+        }
+        if (now >= wakeupAt) {
+            wakeupAt = Long.MAX_VALUE;
+        }
+        queues[q].passedThrough(ctx.length);
+        ets.pickAlone(q, ctx.length);
+        // nothing waits behind it: dueAt stays MAX_VALUE and nothing is armed, as after a pump that
+        // emptied the port (also when WRED drops the frame)
+        sendData(ctx, q, now);
+        return true;
     }
 
     /** Queues a PFC frame ahead of all data. */
@@ -337,29 +371,40 @@ public final class EgressPort implements EtsScheduler.Queues {
                 }
                 return;
             }
-            PacketContext ctx = poll(q);
-            hooks.dequeued(ctx);
-            String comment = null;
-            if (wred[q] != null) {
-                Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn, ctx.color);
-                if (v == Wred.Verdict.DROP) {
-                    hooks.dropped(ctx, DropReason.WRED);
-                    continue;
-                }
-                if (v == Wred.Verdict.MARK && ctx.ecn != 3) {
-                    markCe(ctx);
-                    counters.queueEcnMarked[q]++;
-                    comment = "ECN CE marked";
-                }
+            if (sendData(poll(q), q, t)) {
+                sent++;
             }
-            counters.queueTxPackets[q]++;
-            counters.queueTxBytes[q] += ctx.length;
-            ByteBuf frame = ctx.frame;
-            ctx.frame = null;
-            hooks.recycle(ctx);
-            transmit(frame, comment, t);
-            sent++;
         }
+    }
+
+    /**
+     * The dequeue of a data frame taken from queue {@code q}: gives its buffer back to the MMU,
+     * applies WRED/ECN to the depth it leaves behind, counts it and starts it at {@code t}.
+     *
+     * @return false if WRED dropped it
+     */
+    private boolean sendData(PacketContext ctx, int q, long t) {
+        hooks.dequeued(ctx);
+        String comment = null;
+        if (wred[q] != null) {
+            Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn, ctx.color);
+            if (v == Wred.Verdict.DROP) {
+                hooks.dropped(ctx, DropReason.WRED);
+                return false;
+            }
+            if (v == Wred.Verdict.MARK && ctx.ecn != 3) {
+                markCe(ctx);
+                counters.queueEcnMarked[q]++;
+                comment = "ECN CE marked";
+            }
+        }
+        counters.queueTxPackets[q]++;
+        counters.queueTxBytes[q] += ctx.length;
+        ByteBuf frame = ctx.frame;
+        ctx.frame = null;
+        hooks.recycle(ctx);
+        transmit(frame, comment, t);
+        return true;
     }
 
     private static void markCe(PacketContext ctx) {

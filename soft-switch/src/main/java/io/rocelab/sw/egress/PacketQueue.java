@@ -23,6 +23,14 @@ public final class PacketQueue {
         watermarkBytes = Math.max(watermarkBytes, bytes);
     }
 
+    /**
+     * A frame of {@code length} bytes went through this empty queue at once (added and polled in
+     * the same step): only the watermark remembers it.
+     */
+    public void passedThrough(int length) {
+        watermarkBytes = Math.max(watermarkBytes, bytes + length);
+    }
+
     /** @return the head, or null */
     public PacketContext peek() {
         return head;

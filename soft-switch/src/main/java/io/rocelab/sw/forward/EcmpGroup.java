@@ -9,6 +9,8 @@ package io.rocelab.sw.forward;
  * scanned per frame.
  */
 public final class EcmpGroup {
+    /** {@link #single} found more than one live member: the flow hash picks one. */
+    public static final int MANY = -2;
     private final int[] ports;
     private final long[] macs;
     private final int[] live;
@@ -36,6 +38,17 @@ public final class EcmpGroup {
 
     public long mac(int member) {
         return macs[member];
+    }
+
+    /**
+     * What a single live member makes of every hash, without the hash: a route with one next hop
+     * (or one left up) needs no flow hash.
+     *
+     * @return the only live member, -1 if all are down, or {@link #MANY} if more than one is live
+     */
+    public int single(PortView view) {
+        int n = liveCount >= 0 ? liveCount : liveMembers(view);
+        return n == 1 ? live[0] : n == 0 ? -1 : MANY;
     }
 
     /**

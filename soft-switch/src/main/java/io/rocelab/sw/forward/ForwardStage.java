@@ -76,24 +76,47 @@ public final class ForwardStage {
     }
 
     private DropReason route(PacketContext ctx, long now) {
-        int dst = Ipv4.dst(ctx.frame, ctx.l3Offset);
+        ByteBuf b = ctx.frame;
+        int l3 = ctx.l3Offset;
+        // source and destination address in one read
+        long addresses = b.getLong(l3 + Ipv4.SRC);
+        int dst = (int) addresses;
         EcmpGroup group = routes.lookup(dst);
         if (group == null) {
             return DropReason.NO_ROUTE;
         }
-        if (Ipv4.ttl(ctx.frame, ctx.l3Offset) <= 1) {
+        // TTL, protocol and header checksum in one read
+        int ttlWord = b.getInt(l3 + Ipv4.TTL);
+        if (ttlWord >>> 24 <= 1) {
             return DropReason.TTL_EXPIRED;
         }
-        long hash = hash(ctx, dst);
-        int member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
+        int member = flowlets == null ? group.single(ports) : EcmpGroup.MANY;
+        if (member == EcmpGroup.MANY) {
+            long hash = hash(ctx, (int) (addresses >>> 32), dst);
+            member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
+        }
         if (member < 0) {
             return DropReason.NO_ROUTE;
         }
-        rewriteMacs(ctx.frame, ctx.frame.readerIndex(), group.mac(member));
-        Ipv4.decrementTtl(ctx.frame, ctx.l3Offset);
+        rewriteMacs(b, b.readerIndex(), group.mac(member));
+        b.setInt(l3 + Ipv4.TTL, decrementTtl(ttlWord));
         ctx.egressPort = group.port(member);
         ctx.routed = true;
         return null;
+    }
+
+    /**
+     * The TTL decremented and the header checksum patched (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'),
+     * m the 16-bit word of TTL and protocol), the same bits as the codec's {@code Ipv4.decrementTtl},
+     * on the header's bytes 8-11 read and written as one int.
+     */
+    static int decrementTtl(int ttlWord) {
+        int oldWord = ttlWord >>> 16;
+        int newWord = oldWord - 0x100;
+        int sum = (~ttlWord & 0xFFFF) + (~oldWord & 0xFFFF) + newWord;
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        return newWord << 16 | (~sum & 0xFFFF);
     }
 
     private DropReason route6(PacketContext ctx, long now) {
@@ -109,15 +132,18 @@ public final class ForwardStage {
         if (hopLimit <= 1) {
             return DropReason.TTL_EXPIRED;
         }
-        int sport = 0;
-        int dport = 0;
-        if (ctx.l4Protocol == Ipv4.PROTO_UDP || ctx.l4Protocol == Ipv4.PROTO_TCP) {
-            sport = Udp.srcPort(b, ctx.l4Offset);
-            dport = Udp.dstPort(b, ctx.l4Offset);
+        int member = flowlets == null ? group.single(ports) : EcmpGroup.MANY;
+        if (member == EcmpGroup.MANY) {
+            int sport = 0;
+            int dport = 0;
+            if (ctx.l4Protocol == Ipv4.PROTO_UDP || ctx.l4Protocol == Ipv4.PROTO_TCP) {
+                sport = Udp.srcPort(b, ctx.l4Offset);
+                dport = Udp.dstPort(b, ctx.l4Offset);
+            }
+            long hash = FlowHash.of6(seed, b.getLong(l3 + Ipv6.SRC), b.getLong(l3 + Ipv6.SRC + 8), dstHigh, dstLow,
+                ctx.l4Protocol, sport, dport, Ipv6.flowLabel(b, l3));
+            member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
         }
-        long hash = FlowHash.of6(seed, b.getLong(l3 + Ipv6.SRC), b.getLong(l3 + Ipv6.SRC + 8), dstHigh, dstLow,
-            ctx.l4Protocol, sport, dport, Ipv6.flowLabel(b, l3));
-        int member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
         if (member < 0) {
             return DropReason.NO_ROUTE;
         }
@@ -146,15 +172,13 @@ public final class ForwardStage {
         frame.setInt(start + Ethernet.SRC + 2, (int) routerMac);
     }
 
-    private long hash(PacketContext ctx, int dst) {
-        int src = Ipv4.src(ctx.frame, ctx.l3Offset);
-        int sport = 0;
-        int dport = 0;
+    private long hash(PacketContext ctx, int src, int dst) {
+        int ports = 0;
         if (ctx.l4Protocol == Ipv4.PROTO_UDP || ctx.l4Protocol == Ipv4.PROTO_TCP) {
-            sport = Udp.srcPort(ctx.frame, ctx.l4Offset);
-            dport = Udp.dstPort(ctx.frame, ctx.l4Offset);
+            // source and destination port in one read
+            ports = ctx.frame.getInt(ctx.l4Offset + Udp.SRC_PORT);
         }
-        return FlowHash.of(seed, src, dst, ctx.l4Protocol, sport, dport);
+        return FlowHash.of(seed, src, dst, ctx.l4Protocol, ports >>> 16, ports & 0xFFFF);
     }
 
     /** A port went up or down, or was attached: ECMP groups recompute their live members. */

@@ -23,15 +23,29 @@ import java.util.Map;
  * cap would be exceeded. The total held never exceeds the pool size.
  */
 public final class Mmu {
-    private final String[] poolNames;
-    private final long[] poolSize;
-    private final long[] poolShared;
-    private final long[] sharedUsed;
-    private final long[] totalUsed;
-    private final long[] poolWatermark;
-    private final PgState[][] pgs;
-    private final long[][] queueBytes;
-    private final BufferProfile[][] queueProfiles;
+    /** One buffer pool's numbers side by side: admission reads and writes them together. */
+    private static final class Pool {
+        final String name;
+        final long size;
+        /** The size less every PG's reserved bytes and headroom. */
+        long shared;
+        long sharedUsed;
+        long totalUsed;
+        long watermark;
+
+        Pool(String name, long size) {
+            this.name = name;
+            this.size = size;
+            this.shared = size;
+        }
+    }
+
+    private final Pool[] pools;
+    /** Per ingress port and PG, at {@code port * 8 + pg}. */
+    private final PgState[] pgs;
+    /** Per egress port and queue, at {@code port * 8 + queue}. */
+    private final long[] queueBytes;
+    private final BufferProfile[] queueProfiles;
     private final PfcSignal signal;
 
     /**
@@ -41,44 +55,38 @@ public final class Mmu {
      */
     public Mmu(SwitchConfig config, PfcSignal signal) {
         this.signal = signal;
-        Map<String, Long> pools = config.pools();
-        List<String> names = new ArrayList<>(pools.keySet());
+        Map<String, Long> sizes = config.pools();
+        List<String> names = new ArrayList<>(sizes.keySet());
         if (names.isEmpty()) {
             names.add("default");
         }
         int n = names.size();
-        poolNames = names.toArray(new String[0]);
-        poolSize = new long[n];
-        poolShared = new long[n];
-        sharedUsed = new long[n];
-        totalUsed = new long[n];
-        poolWatermark = new long[n];
+        pools = new Pool[n];
         for (int i = 0; i < n; i++) {
-            poolSize[i] = pools.getOrDefault(poolNames[i], 64L << 20);
-            poolShared[i] = poolSize[i];
+            pools[i] = new Pool(names.get(i), sizes.getOrDefault(names.get(i), 64L << 20));
         }
         int ports = config.ports().size();
-        pgs = new PgState[ports][8];
-        queueBytes = new long[ports][8];
-        queueProfiles = new BufferProfile[ports][8];
+        pgs = new PgState[ports * 8];
+        queueBytes = new long[ports * 8];
+        queueProfiles = new BufferProfile[ports * 8];
         for (int p = 0; p < ports; p++) {
             PortConfig pc = config.ports().get(p);
             for (int g = 0; g < 8; g++) {
                 BufferProfile prof = pc.pgProfiles()[g];
                 int pool = prof == null ? 0 : Math.max(0, names.indexOf(prof.pool()));
-                pgs[p][g] = new PgState(prof, pool);
+                pgs[p * 8 + g] = new PgState(prof, pool);
                 if (prof != null) {
-                    poolShared[pool] -= prof.size() + prof.headroom();
+                    pools[pool].shared -= prof.size() + prof.headroom();
                 }
-                queueProfiles[p][g] = pc.queues()[g].buffer();
+                queueProfiles[p * 8 + g] = pc.queues()[g].buffer();
             }
         }
         List<String> problems = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            if (poolShared[i] < 0) {
-                problems.add("BUFFER_POOL|" + poolNames[i] + ": size " + poolSize[i]
+        for (Pool pool : pools) {
+            if (pool.shared < 0) {
+                problems.add("BUFFER_POOL|" + pool.name + ": size " + pool.size
                     + " is smaller than the reserved size + headroom of the PGs in BUFFER_PG ("
-                    + (poolSize[i] - poolShared[i]) + ")");
+                    + (pool.size - pool.shared) + ")");
             }
         }
         if (!problems.isEmpty()) {
@@ -92,70 +100,69 @@ public final class Mmu {
      * @return null if admitted, else the drop reason
      */
     public DropReason admit(PacketContext ctx) {
-        PgState pg = pgs[ctx.ingressPort][ctx.priorityGroup];
+        PgState pg = pgs[ctx.ingressPort * 8 + ctx.priorityGroup];
         BufferProfile prof = pg.profile;
-        int pool = pg.pool;
+        Pool pool = pools[pg.pool];
         int len = ctx.length;
-        boolean lossless = ctx.lossless && prof != null && prof.lossless();
-        if (lossless) {
-            return admitLossless(ctx, pg, prof, pool, len);
+        if (ctx.lossless && pg.lossless) {
+            return admitLossless(ctx, pg, pool, len);
         }
-        BufferProfile qp = queueProfiles[ctx.egressPort][ctx.queue];
-        if (qp != null && queueBytes[ctx.egressPort][ctx.queue] + len > limit(qp, pool)) {
+        int queue = ctx.egressPort * 8 + ctx.queue;
+        BufferProfile qp = queueProfiles[queue];
+        if (qp != null && queueBytes[queue] + len > limit(qp, pool)) {
             return DropReason.BUFFER_FULL;
         }
-        if (prof != null && pg.used() + len > limit(prof, pool) + prof.size()) {
+        if (prof != null && pg.used() + len > limit(prof, pool) + pg.size) {
             return DropReason.BUFFER_FULL;
         }
-        if (prof != null && pg.reservedUsed + len <= prof.size()) {
+        if (prof != null && pg.reservedUsed + len <= pg.size) {
             pg.reservedUsed += len;
             ctx.chargedReserved = len;
-        } else if (sharedUsed[pool] + len <= poolShared[pool]) {
+        } else if (pool.sharedUsed + len <= pool.shared) {
             pg.sharedUsed += len;
-            sharedUsed[pool] += len;
+            pool.sharedUsed += len;
             ctx.chargedShared = len;
         } else {
             return DropReason.BUFFER_FULL;
         }
-        charged(ctx, pg, pool, len);
+        charged(pg, pool, queue, len);
         return null;
     }
 
-    private DropReason admitLossless(PacketContext ctx, PgState pg, BufferProfile prof, int pool, int len) {
-        if (pg.reservedUsed + len <= prof.size()) {
+    private DropReason admitLossless(PacketContext ctx, PgState pg, Pool pool, int len) {
+        if (pg.reservedUsed + len <= pg.size) {
             pg.reservedUsed += len;
             ctx.chargedReserved = len;
-        } else if (!pg.xoffSent && pg.used() + len <= prof.xoff()
-                && sharedUsed[pool] + len <= poolShared[pool]) {
+        } else if (!pg.xoffSent && pg.used() + len <= pg.xoff && pool.sharedUsed + len <= pool.shared) {
             pg.sharedUsed += len;
-            sharedUsed[pool] += len;
+            pool.sharedUsed += len;
             ctx.chargedShared = len;
-        } else if (pg.headroomUsed + len <= prof.headroom()) {
+        } else if (pg.headroomUsed + len <= pg.headroom) {
             pg.headroomUsed += len;
             ctx.chargedHeadroom = len;
             pg.headroomWatermark = Math.max(pg.headroomWatermark, pg.headroomUsed);
         } else {
             return DropReason.HEADROOM_EXHAUSTED;
         }
-        charged(ctx, pg, pool, len);
-        if (!pg.xoffSent && (pg.used() >= prof.xoff() || ctx.chargedHeadroom > 0)) {
+        charged(pg, pool, ctx.egressPort * 8 + ctx.queue, len);
+        if (!pg.xoffSent && (pg.used() >= pg.xoff || ctx.chargedHeadroom > 0)) {
             pg.xoffSent = true;
             signal.xoff(ctx.ingressPort, ctx.priorityGroup);
         }
         return null;
     }
 
-    private void charged(PacketContext ctx, PgState pg, int pool, int len) {
-        totalUsed[pool] += len;
-        poolWatermark[pool] = Math.max(poolWatermark[pool], totalUsed[pool]);
+    private void charged(PgState pg, Pool pool, int queue, int len) {
+        pool.totalUsed += len;
+        pool.watermark = Math.max(pool.watermark, pool.totalUsed);
         pg.watermark = Math.max(pg.watermark, pg.used());
-        queueBytes[ctx.egressPort][ctx.queue] += len;
+        queueBytes[queue] += len;
     }
 
     /** SONiC dynamic threshold: 2^alpha × free shared bytes; else the static threshold; else no cap. */
-    private long limit(BufferProfile p, int pool) {
+    private static long limit(BufferProfile p, Pool pool) {
         if (p.hasDynamicTh()) {
-            long free = Math.max(0, poolShared[pool] - sharedUsed[pool]);
+            long free = Math.max(0, pool.shared - pool.sharedUsed);
             return p.dynamicTh() >= 0 ? free << p.dynamicTh() : free >> -p.dynamicTh();
         }
         return p.staticTh() >= 0 ? p.staticTh() : Long.MAX_VALUE / 4;
@@ -163,15 +170,15 @@ public final class Mmu {
 
     /** Gives back what {@link #admit} charged, when the frame leaves its queue or is flushed. */
     public void release(PacketContext ctx) {
-        PgState pg = pgs[ctx.ingressPort][ctx.priorityGroup];
-        int pool = pg.pool;
+        PgState pg = pgs[ctx.ingressPort * 8 + ctx.priorityGroup];
+        Pool pool = pools[pg.pool];
         pg.reservedUsed -= ctx.chargedReserved;
         pg.sharedUsed -= ctx.chargedShared;
-        sharedUsed[pool] -= ctx.chargedShared;
+        pool.sharedUsed -= ctx.chargedShared;
         pg.headroomUsed -= ctx.chargedHeadroom;
-        totalUsed[pool] -= ctx.length;
-        queueBytes[ctx.egressPort][ctx.queue] -= ctx.length;
-        if (pg.xoffSent && pg.used() <= pg.profile.xon()) {
+        pool.totalUsed -= ctx.length;
+        queueBytes[ctx.egressPort * 8 + ctx.queue] -= ctx.length;
+        if (pg.xoffSent && pg.used() <= pg.xon) {
             pg.xoffSent = false;
             signal.xon(ctx.ingressPort, ctx.priorityGroup);
         }
@@ -179,33 +186,33 @@ public final class Mmu {
 
     /** @return the PG of an ingress port */
     public PgState pg(int port, int pg) {
-        return pgs[port][pg];
+        return pgs[port * 8 + pg];
     }
 
     /** @return bytes queued for an egress queue */
     public long queueBytes(int port, int queue) {
-        return queueBytes[port][queue];
+        return queueBytes[port * 8 + queue];
     }
 
     public int poolCount() {
-        return poolNames.length;
+        return pools.length;
     }
 
     public String poolName(int pool) {
-        return poolNames[pool];
+        return pools[pool].name;
     }
 
     public long poolSize(int pool) {
-        return poolSize[pool];
+        return pools[pool].size;
     }
 
     /** @return bytes held from the pool, reserved and headroom included */
     public long poolUsed(int pool) {
-        return totalUsed[pool];
+        return pools[pool].totalUsed;
     }
 
     /** @return the most bytes the pool ever held */
     public long poolWatermark(int pool) {
-        return poolWatermark[pool];
+        return pools[pool].watermark;
     }
 }

@@ -16,9 +16,21 @@ public final class PgState {
     long headroomWatermark;
     boolean xoffSent;
 
+    /** The profile's numbers (0 without one), and whether it is lossless, read on every admission. */
+    final long size;
+    final long xoff;
+    final long xon;
+    final long headroom;
+    final boolean lossless;
+
     PgState(BufferProfile profile, int pool) {
         this.profile = profile;
         this.pool = pool;
+        this.size = profile == null ? 0 : profile.size();
+        this.xoff = profile == null ? 0 : profile.xoff();
+        this.xon = profile == null ? 0 : profile.xon();
+        this.headroom = profile == null ? 0 : profile.headroom();
+        this.lossless = profile != null && profile.lossless();
     }
 
     /** @return bytes held by this PG */

@@ -19,15 +19,53 @@ import io.rocelab.sw.config.Trust;
  * a host cannot claim the lossless class and mislead the switches downstream.
  */
 public final class ClassifyStage {
+    private static final int PG_SHIFT = 4;
+    private static final int QUEUE_SHIFT = 8;
+    private static final int LOSSLESS_BIT = 1 << 12;
+    private static final int COLOR_SHIFT = 13;
+
     private final PortConfig[] ports;
+    /**
+     * Per port that trusts DSCP, per DSCP: the whole decision (TC, PG, queue, lossless, colour of
+     * the DSCP map) packed in one int, computed once from the configuration; null for other ports.
+     */
+    private final int[][] byDscp;
 
     /** @param ports per-port configuration, indexed like the switch's ports */
     public ClassifyStage(PortConfig[] ports) {
         this.ports = ports;
+        this.byDscp = new int[ports.length][];
+        for (int i = 0; i < ports.length; i++) {
+            PortConfig p = ports[i];
+            if (p.trust() == Trust.DSCP) {
+                int[] t = new int[64];
+                for (int dscp = 0; dscp < 64; dscp++) {
+                    int tc = p.dscpToTc()[dscp];
+                    int color = p.dscpToColor() != null ? p.dscpToColor()[dscp] : Color.GREEN;
+                    t[dscp] = tc | p.tcToPg()[tc] << PG_SHIFT | p.tcToQueue()[tc] << QUEUE_SHIFT
+                        | (p.pfcEnabled(tc) ? LOSSLESS_BIT : 0) | color << COLOR_SHIFT;
+                }
+                byDscp[i] = t;
+            }
+        }
     }
 
     /** @param ctx a parsed frame */
     public void apply(PacketContext ctx) {
+        int[] table = byDscp[ctx.ingressPort];
+        if (table != null && ctx.dscp >= 0) {
+            int d = table[ctx.dscp];
+            int tc = d & 0xF;
+            ctx.tc = tc;
+            ctx.priorityGroup = d >>> PG_SHIFT & 0xF;
+            ctx.queue = d >>> QUEUE_SHIFT & 0xF;
+            ctx.lossless = (d & LOSSLESS_BIT) != 0;
+            int color = d >>> COLOR_SHIFT;
+            // DEI set makes a frame at least yellow
+            ctx.color = ctx.vlanOffset >= 0 && Vlan.dei(ctx.frame, ctx.vlanOffset) == 1
+                ? Math.max(Color.YELLOW, color) : color;
+            return;
+        }
         PortConfig p = ports[ctx.ingressPort];
         int tc;
         if (p.trust() == Trust.DSCP && ctx.dscp >= 0) {

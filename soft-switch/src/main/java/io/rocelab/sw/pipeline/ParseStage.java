@@ -36,10 +36,12 @@ public final class ParseStage {
         if (limit - start < Ethernet.LENGTH) {
             return false;
         }
-        ctx.dstMac = Ethernet.dst(b, start);
-        ctx.srcMac = Ethernet.src(b, start);
+        // the 14 header bytes in two overlapping reads: destination + 2 bytes, source + EtherType
+        ctx.dstMac = b.getLong(start + Ethernet.DST) >>> 16;
+        long srcType = b.getLong(start + Ethernet.SRC);
+        ctx.srcMac = srcType >>> 16;
         int typeOffset = start + Ethernet.ETHER_TYPE;
-        int type = b.getUnsignedShort(typeOffset);
+        int type = (int) srcType & 0xFFFF;
         int tags = 0;
         ctx.vlanOffset = -1;
         ctx.pcp = -1;
@@ -82,16 +84,18 @@ public final class ParseStage {
         if (limit - l3 < Ipv4.MIN_LENGTH) {
             return false;
         }
-        int versionIhl = b.getUnsignedByte(l3 + Ipv4.VERSION_IHL);
+        // version/IHL, TOS, total length, identification, flags/fragment offset in one read
+        long head = b.getLong(l3);
+        int versionIhl = (int) (head >>> 56);
         int headerLength = (versionIhl & 0xF) * 4;
         if (versionIhl >> 4 != 4 || headerLength < Ipv4.MIN_LENGTH) {
             return false;
         }
-        int total = Ipv4.totalLength(b, l3);
+        int total = (int) (head >>> 32) & 0xFFFF;
         if (total < headerLength || l3 + total > limit) {
             return false;
         }
-        int tos = b.getUnsignedByte(l3 + Ipv4.TOS);
+        int tos = (int) (head >>> 48) & 0xFF;
         ctx.ipVersion = 4;
         ctx.dscp = tos >> 2;
         ctx.ecn = tos & 3;
@@ -99,7 +103,8 @@ public final class ParseStage {
         int proto = b.getUnsignedByte(l3 + Ipv4.PROTOCOL);
         ctx.l4Protocol = proto;
         ctx.l4Offset = l3 + headerLength;
-        if (proto != Ipv4.PROTO_UDP || (Ipv4.flagsFragment(b, l3) & (Ipv4.FLAG_MF | Ipv4.FRAGMENT_OFFSET_MASK)) != 0) {
+        int flagsFragment = (int) head & 0xFFFF;
+        if (proto != Ipv4.PROTO_UDP || (flagsFragment & (Ipv4.FLAG_MF | Ipv4.FRAGMENT_OFFSET_MASK)) != 0) {
             // a fragment is forwarded as it is: only an endpoint reassembles (or, for RoCE, drops) it
             return true;
         }
@@ -128,11 +133,13 @@ public final class ParseStage {
         if (ipPayload < Udp.LENGTH) {
             return false;
         }
-        int udpLength = Udp.length(b, ctx.l4Offset);
+        // ports, length and checksum in one read (the IP payload holds the 8 bytes)
+        long udp = b.getLong(ctx.l4Offset);
+        int udpLength = (int) (udp >>> 16) & 0xFFFF;
         if (udpLength < Udp.LENGTH || udpLength > ipPayload) {
             return false;
         }
-        if (Udp.dstPort(b, ctx.l4Offset) == Udp.ROCEV2_PORT) {
+        if (((int) (udp >>> 32) & 0xFFFF) == Udp.ROCEV2_PORT) {
             ctx.kind = FrameKind.ROCEV2;
         }
         return true;

@@ -40,16 +40,23 @@ public final class VlanStage {
     public static final int UNAWARE = -1;
     private static final int MACS = 12;
 
-    private final PortConfig[] ports;
     private final ByteBufAllocator alloc;
+    /** Per port, its {@code vlans()} and {@code tcToDot1p()}, read on every frame without a call. */
+    private final VlanMembership[] memberships;
+    private final int[][] pcpMaps;
 
     /**
      * @param ports per-port configuration, indexed like the switch's ports
      * @param alloc allocator for the frames a pushed tag no longer fits in
      */
     public VlanStage(PortConfig[] ports, ByteBufAllocator alloc) {
-        this.ports = ports;
         this.alloc = alloc;
+        this.memberships = new VlanMembership[ports.length];
+        this.pcpMaps = new int[ports.length][];
+        for (int i = 0; i < ports.length; i++) {
+            memberships[i] = ports[i].vlans();
+            pcpMaps[i] = ports[i].tcToDot1p();
+        }
     }
 
     /**
@@ -58,7 +65,7 @@ public final class VlanStage {
      * @return false if the ingress port is not a member of it (the frame is to be dropped)
      */
     public boolean ingress(PacketContext ctx) {
-        VlanMembership m = ports[ctx.ingressPort].vlans();
+        VlanMembership m = memberships[ctx.ingressPort];
         if (m == null) {
             ctx.vid = UNAWARE;
             return true;
@@ -82,14 +89,13 @@ public final class VlanStage {
      * @return true if a bridged frame of {@code ctx}'s VLAN may leave through {@code port}
      */
     public boolean mayLeave(PacketContext ctx, int port) {
-        VlanMembership m = ports[port].vlans();
+        VlanMembership m = memberships[port];
         return ctx.vid == UNAWARE ? m == null : m != null && m.isMember(ctx.vid);
     }
 
     /** Tags, untags and sets the PCP of the frame for its egress port, before it is queued. */
     public void egress(PacketContext ctx) {
-        PortConfig out = ports[ctx.egressPort];
-        VlanMembership m = out.vlans();
+        VlanMembership m = memberships[ctx.egressPort];
         if (!ctx.routed && ctx.vid > 0 && m != null) {
             int outer = outerTag(ctx.frame);
             if (m.isTagged(ctx.vid)) {
@@ -105,7 +111,7 @@ public final class VlanStage {
                 pop(ctx);
             }
         }
-        int[] pcp = out.tcToDot1p();
+        int[] pcp = pcpMaps[ctx.egressPort];
         if (pcp != null) {
             int outer = outerTag(ctx.frame);
             if (outer >= 0) {
@@ -123,7 +129,7 @@ public final class VlanStage {
     private void push(PacketContext ctx) {
         ByteBuf f = ctx.frame;
         int start = f.readerIndex();
-        int[] pcpMap = ports[ctx.egressPort].tcToDot1p();
+        int[] pcpMap = pcpMaps[ctx.egressPort];
         int pcp = pcpMap != null ? pcpMap[ctx.tc] : ctx.tc;
         int dei = ctx.color == Color.GREEN ? 0 : 1;
         if (start >= Vlan.LENGTH) {

@@ -142,4 +142,47 @@ class EtsRoundSkipTest {
             }
         }
     }
+
+    /**
+     * Mostly one ETS queue able to send at a time (the pick is sometimes made with
+     * {@link EtsScheduler#pickAlone}, as for a frame reaching an idle port) (the others empty or paused, and the sender
+     * changing now and then), which the scheduler serves without going round: the deficits it
+     * leaves must still make every later pick the one plain DWRR makes.
+     */
+    @Property(tries = 300)
+    void oneSenderAtATimePicksWhatPlainDwrrPicks(@ForAll long seed) {
+        Random r = new Random(seed);
+        QueueConfig[] configs = new QueueConfig[8];
+        for (int q = 0; q < 8; q++) {
+            configs[q] = new QueueConfig(new SchedulerConfig("s" + q, q == 7 && r.nextInt(4) == 0,
+                1 + r.nextInt(r.nextBoolean() ? 3 : 100)), null, null);
+        }
+        EtsScheduler fast = new EtsScheduler(configs);
+        PlainDwrr plain = new PlainDwrr(configs);
+        FakeQueues queues = new FakeQueues();
+        int sender = r.nextInt(8);
+        for (int step = 0; step < 2_000; step++) {
+            if (r.nextInt(50) == 0) {
+                sender = r.nextInt(8);
+            }
+            if (r.nextInt(3) > 0) {
+                int len = r.nextBoolean() ? 60 + r.nextInt(300) : 60 + r.nextInt(9_100);
+                queues.fifo[r.nextInt(20) == 0 ? r.nextInt(8) : sender].add(len);
+            }
+            if (r.nextInt(20) == 0) {
+                int q = r.nextInt(8);
+                queues.paused[q] = !queues.paused[q];
+            }
+            int expected = plain.pick(queues);
+            int nonEmpty = queues.nonEmptyMask();
+            int got = Integer.bitCount(nonEmpty) == 1 && queues.eligibleMask() == nonEmpty && r.nextBoolean()
+                ? fast.pickAlone(Integer.numberOfTrailingZeros(nonEmpty), queues.headLength(
+                    Integer.numberOfTrailingZeros(nonEmpty)))
+                : fast.pick(queues);
+            assertEquals(expected, got, "step " + step);
+            if (got >= 0) {
+                queues.fifo[got].poll();
+            }
+        }
+    }
 }
