@@ -39,6 +39,11 @@ import java.util.concurrent.TimeoutException;
 final class ReencodingRelay implements AutoCloseable {
     /** How many re-encoding mismatches / errors are kept verbatim for the failure message. */
     private static final int MAX_SAMPLES = 5;
+    /** Frame bytes per second towards each VM, in Gb/s, and the burst after an idle time. */
+    private static final double PACE_GBPS = 0.1;
+    private static final int PACE_BURST_BYTES = 16 * 1024;
+    /** Frames that may wait to be sent towards a VM: four TX depths of 64 KB messages at MTU 1024. */
+    private static final int BACKLOG_FRAMES = 4 * 128 * 64;
 
     private final RealTimeScheduler scheduler;
     private final UdpFramePort left;
@@ -58,6 +63,19 @@ final class ReencodingRelay implements AutoCloseable {
      * @param rightVmPort the same for the right VM
      * @param pcapFile    capture of every forwarded frame
      */
+    /**
+     * A port towards a VM, paced: rxe in one VM sends perftest's whole TX depth at once, faster than
+     * the other VM, busy under TCG, reads its qemu socket; bursts of about a thousand frames were
+     * lost there at load 10, and rxe-to-rxe recovery from such losses once ended ib_send_bw with
+     * IBV_WC_REM_INV_REQ_ERR. Paced below the VM's pace (as RocelabVsRxeInteropTest paces rocelab's
+     * NIC), the frames wait in this port's send queue, which is deep enough for a TX depth of 64 KB
+     * messages, instead of being lost.
+     */
+    private static UdpFramePort.Builder towardsVm(String name, int vmPort) {
+        return UdpFramePort.builder().name(name).localPort(0).remotePort(vmPort)
+                .transmitRate(PACE_GBPS, PACE_BURST_BYTES).receiveBacklog(BACKLOG_FRAMES);
+    }
+
     ReencodingRelay(int leftVmPort, int rightVmPort, Path pcapFile) throws IOException {
         Instant now = Instant.now();
         this.epochNanosAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
@@ -68,8 +86,8 @@ final class ReencodingRelay implements AutoCloseable {
         UdpFramePort r = null;
         PcapWriter w = null;
         try {
-            l = UdpFramePort.builder().name("relay-left").localPort(0).remotePort(leftVmPort).open(scheduler);
-            r = UdpFramePort.builder().name("relay-right").localPort(0).remotePort(rightVmPort).open(scheduler);
+            l = towardsVm("relay-left", leftVmPort).open(scheduler);
+            r = towardsVm("relay-right", rightVmPort).open(scheduler);
             w = PcapWriter.create(pcapFile);
             w.addInterface("relay", LinkType.ETHERNET, 0, 0, null);
         } catch (IOException | RuntimeException e) {
