@@ -442,7 +442,7 @@ public final class PerftestSession {
 
     private void printLocal() {
         boolean gid = context.gidIndex() > -1;
-        Verb verb = run.kind().verb();
+        Verb verb = addressVerb();
         for (KeyRecord k : mine) {
             out.print(AddressReport.render(AddressReport.Side.LOCAL, k, verb, gid));
         }
@@ -450,10 +450,19 @@ public final class PerftestSession {
 
     private void exchangeAndPrintRemote() throws IOException {
         boolean gid = context.gidIndex() > -1;
-        Verb verb = run.kind().verb();
+        Verb verb = addressVerb();
         for (KeyRecord k : mine) {
             out.print(AddressReport.render(AddressReport.Side.REMOTE, oob.handshake(k), verb, gid));
         }
+    }
+
+    /**
+     * The verb the address lines are printed for: with {@code -R} perftest prints them with its
+     * exchange's settings ({@code create_comm_struct} makes that verb SEND), so without the RKey,
+     * VAddr and out-reads fields.
+     */
+    private Verb addressVerb() {
+        return run.rdmaCm() ? Verb.SEND : run.kind().verb();
     }
 
     /** The tool this session runs. */

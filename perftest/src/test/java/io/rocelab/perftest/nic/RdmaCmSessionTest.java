@@ -56,6 +56,10 @@ class RdmaCmSessionTest {
         assertTrue(p.server.out().contains(" Waiting for client rdma_cm QP to connect\n"
                 + " Please run the same command with the IB/RoCE interface IP\n"), p.server.out());
         assertFalse(p.client.out().contains("Waiting for client rdma_cm"), p.client.out());
+        // the address lines as perftest prints them with -R: its exchange's verb (SEND), no RKey/VAddr
+        assertTrue(p.client.out().matches("(?s).*\n local address: LID 0000 QPN 0x0012 PSN 0x[0-9a-f]{6}\n GID: "
+                + "00:00:00:00:00:00:00:00:00:00:255:255:.*"), p.client.out());
+        assertFalse(p.client.out().contains("RKey"), p.client.out());
         // perftest 4.5's exchange with -R: version, page and cache line sizes, MTU, then the empty
         // records around the data QPs' connections, the key records, the report; no "done"
         assertEquals(List.of(16, 4, 4, 2, 56, 56), trace.sent.subList(0, 6), trace.what.toString());

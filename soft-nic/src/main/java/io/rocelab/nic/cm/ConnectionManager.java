@@ -136,13 +136,16 @@ public final class ConnectionManager {
             }
             id.qp = qp;
             id.params = params;
+            // as Linux's ib_cm: a REQ's or REP's starting PSN is what its sender expects to receive,
+            // so each side sends from the PSN the other one's message named (write_bw_rdmacm.pcap:
+            // the server sends from the REQ's PSN, the client from the REP's)
             id.startingPsn = (int) (random.nextLong() & 0xFFFFFF);
             CmReq r = id.request;
             // ib_cm's cm_init_qp_rtr_attr / cm_init_qp_rts_attr from the REQ and what we offer
             qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(Math.min(mtuBytes(r.pathMtu()), nic.activeMtu()))
-                    .destQpn(r.localQpn()).rqPsn(r.startingPsn()).maxDestRdAtomic(params.responderResources())
+                    .destQpn(r.localQpn()).rqPsn(id.startingPsn).maxDestRdAtomic(params.responderResources())
                     .minRnrTimer(0));
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(id.startingPsn).timeout(r.primary().localAckTimeout())
+            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(r.primary().localAckTimeout())
                     .retryCnt(r.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(params.initiatorDepth()));
             id.state = CmState.REP_SENT;
             send(id, CmAttribute.REP, b -> reply(id).encode(b, MadHeader.LENGTH));
@@ -351,8 +354,8 @@ public final class ConnectionManager {
         CmConnectParams p = id.params;
         QueuePair qp = id.qp;
         qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(nic.activeMtu()).destQpn(r.localQpn())
-                .rqPsn(r.startingPsn()).maxDestRdAtomic(p.responderResources()).minRnrTimer(0));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(id.startingPsn).timeout(ackTimeout(r.targetAckDelay()))
+                .rqPsn(id.startingPsn).maxDestRdAtomic(p.responderResources()).minRnrTimer(0));
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(ackTimeout(r.targetAckDelay()))
                 .retryCnt(p.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(p.initiatorDepth()));
         sendRtu(id);
         id.state = CmState.ESTABLISHED;
