@@ -233,7 +233,7 @@ public final class NicEngine implements TestEngine {
             throw new IllegalStateException("connectRdmaCm has not run");
         }
         Verb verb = options.kind().verb();
-        rdmaCm.connectData(qps, context.outReads(), verb == Verb.READ || verb == Verb.ATOMIC);
+        rdmaCm.connectData(qps, context.outReads(), verb == Verb.READ || verb == Verb.ATOMIC, context.mtu().bytes());
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.rocelab.perftest.nic;
 
-import io.rocelab.codec.mad.CmRej;
 import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.CompletionQueue;
 import io.rocelab.nic.MemoryRegion;
@@ -119,9 +118,12 @@ final class RdmaCm {
     }
 
     /** Connects the data QPs, in order: the client one connection each, the server accepting as many. */
-    void connectData(QueuePair[] qps, int outReads, boolean readsOrAtomics) throws IOException, InterruptedException {
+    void connectData(QueuePair[] qps, int outReads, boolean readsOrAtomics, int mtu)
+            throws IOException, InterruptedException {
         int resources = readsOrAtomics ? outReads : 0;
-        CmConnectParams params = new CmConnectParams(resources, resources, RETRY, RETRY);
+        // the path MTU both sides agreed on in the exchange (perftest's check_mtu), so that a port
+        // with a larger MTU than its peer's does not offer a path the peer cannot carry
+        CmConnectParams params = new CmConnectParams(resources, resources, RETRY, RETRY, mtu);
         for (int i = 0; i < qps.length; i++) {
             int n = i;
             data.add(options.isClient() ? connect(qps[i], params, CONNECT_ATTEMPTS)
@@ -217,8 +219,4 @@ final class RdmaCm {
         return s == CmState.ESTABLISHED || s == CmState.DREQ_SENT || s == CmState.REP_SENT;
     }
 
-    /** The reason a REJ gave, for messages. */
-    static String rejectReason(int reason) {
-        return reason == CmRej.REASON_INVALID_SERVICE_ID ? "invalid service ID" : "reason " + reason;
-    }
 }

@@ -85,6 +85,20 @@ class RdmaCmSessionTest {
     }
 
     @Test
+    void theDataQpsUseTheMtuTheSidesAgreedOn() throws Exception {
+        // the NICs' ports run 4096; -m 1024 makes the exchange agree on 1024, and the CM's REQ offers
+        // that path MTU, so each 4096-byte WRITE goes as four packets (a port with a larger MTU than
+        // its peer's, e.g. rocelab's 4096 against rxe's 1024, must not offer more than the peer carries)
+        NicSessions p = NicSessions.runRdmaCm(TestKind.WRITE_BW, OobTrace.NONE, "-m", "1024", "-s", "4096", "-n",
+                "100");
+        assertEquals(0, p.client.status, p.client.toString());
+        assertEquals(0, p.server.status, p.server.toString());
+        assertTrue(p.client.out().contains(" Mtu             : 1024[B]"), p.client.out());
+        long received = p.server.engine.nic().counters().get(NicCounter.RCVD_PKTS);
+        assertTrue(received >= 400, "the server received " + received + " packets for 100 WRITEs of 4096 bytes");
+    }
+
+    @Test
     void severalQpsEachGetTheirOwnConnection() throws Exception {
         NicSessions p = NicSessions.runRdmaCm(TestKind.WRITE_BW, OobTrace.NONE, "-q", "3", "-s", "1024", "-n", "100");
         assertEquals(0, p.client.status, p.client.toString());

@@ -7,9 +7,21 @@ package io.rocelab.nic.cm;
  * @param initiatorDepth     RDMA READ/atomic requests this side will have outstanding (its max_rd_atomic)
  * @param retryCount         transport retries (3 bits)
  * @param rnrRetryCount      RNR retries (3 bits, 7 = infinite)
+ * @param pathMtu            the largest path MTU in bytes the QP may use (256..4096, a power of two), or 0
+ *                           for the port's active MTU; what rdma_cm's route resolution would find for a
+ *                           path whose far end has a smaller MTU than this port
  */
-public record CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount) {
+public record CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount,
+                              int pathMtu) {
+    /** Parameters for a path as large as the port's active MTU. */
+    public CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount) {
+        this(responderResources, initiatorDepth, retryCount, rnrRetryCount, 0);
+    }
+
     public CmConnectParams {
+        if (pathMtu != 0 && (pathMtu < 256 || pathMtu > 4096 || Integer.bitCount(pathMtu) != 1)) {
+            throw new IllegalArgumentException("pathMtu must be 0 or 256..4096, a power of two: " + pathMtu);
+        }
         if (responderResources < 0 || responderResources > 255 || initiatorDepth < 0 || initiatorDepth > 255) {
             throw new IllegalArgumentException("responderResources and initiatorDepth must be 0..255");
         }

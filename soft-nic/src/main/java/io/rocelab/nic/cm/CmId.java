@@ -23,6 +23,8 @@ public final class CmId {
     QueuePair qp;
     int remoteQpn;
     int startingPsn;
+    /** The path MTU in bytes the connection's QP uses. */
+    int pathMtu;
     CmReq request;
     CmConnectParams params;
     int retriesLeft;

@@ -115,6 +115,7 @@ public final class ConnectionManager {
             id.remotePort = dstPort;
             id.flowLabel = flowLabel(id.localPort, dstPort);
             id.startingPsn = (int) (random.nextLong() & 0xFFFFFF);
+            id.pathMtu = pathMtu(params);
             id.tid = tidOf(id.localCommId);
             id.request = request(id);
             id.state = CmState.REQ_SENT;
@@ -142,7 +143,8 @@ public final class ConnectionManager {
             id.startingPsn = (int) (random.nextLong() & 0xFFFFFF);
             CmReq r = id.request;
             // ib_cm's cm_init_qp_rtr_attr / cm_init_qp_rts_attr from the REQ and what we offer
-            qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(Math.min(mtuBytes(r.pathMtu()), nic.activeMtu()))
+            id.pathMtu = Math.min(mtuBytes(r.pathMtu()), pathMtu(params));
+            qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu)
                     .destQpn(r.localQpn()).rqPsn(id.startingPsn).maxDestRdAtomic(params.responderResources())
                     .minRnrTimer(0));
             qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(r.primary().localAckTimeout())
@@ -202,7 +204,7 @@ public final class ConnectionManager {
         CmConnectParams p = id.params;
         return new CmReq(id.localCommId, 0, CmServiceId.ip(CmServiceId.PROTOCOL_TCP, id.remotePort), caGuid, 0, 0,
                 id.qp.qpn(), p.responderResources(), 0, p.initiatorDepth(), 0, CM_RESPONSE_TIMEOUT, 0, 0,
-                id.startingPsn, CM_RESPONSE_TIMEOUT, p.retryCount(), 0xFFFF, mtuEnum(nic.activeMtu()), 0,
+                id.startingPsn, CM_RESPONSE_TIMEOUT, p.retryCount(), 0xFFFF, mtuEnum(id.pathMtu), 0,
                 p.rnrRetryCount(), MAX_CM_RETRIES, 0, 0, primary, CmPath.NONE, pd);
     }
 
@@ -353,7 +355,7 @@ public final class ConnectionManager {
         id.remoteQpn = r.localQpn();
         CmConnectParams p = id.params;
         QueuePair qp = id.qp;
-        qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(nic.activeMtu()).destQpn(r.localQpn())
+        qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu).destQpn(r.localQpn())
                 .rqPsn(id.startingPsn).maxDestRdAtomic(p.responderResources()).minRnrTimer(0));
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(ackTimeout(r.targetAckDelay()))
                 .retryCnt(p.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(p.initiatorDepth()));
@@ -440,6 +442,11 @@ public final class ConnectionManager {
     /** The QP's path to the peer, with the connection's flow label (so both sides use one UDP port). */
     private AddressHandle pathTo(CmId id) {
         return AddressHandle.ipv4(id.peerIpv4).withFlowLabel(id.flowLabel);
+    }
+
+    /** The path MTU a side offers: the port's active MTU, or less when the parameters ask for less. */
+    private int pathMtu(CmConnectParams params) {
+        return params.pathMtu() == 0 ? nic.activeMtu() : Math.min(params.pathMtu(), nic.activeMtu());
     }
 
     /** ib_cm's cm_ack_timeout: the path's ACK timeout raised to cover the peer's ACK delay. */
