@@ -233,7 +233,9 @@ public final class NicEngine implements TestEngine {
             throw new IllegalStateException("connectRdmaCm has not run");
         }
         Verb verb = options.kind().verb();
-        rdmaCm.connectData(qps, context.outReads(), verb == Verb.READ || verb == Verb.ATOMIC, context.mtu().bytes());
+        int tclass = options.tos() >= 0 ? options.tos() : defaultTrafficClass;
+        rdmaCm.connectData(qps, context.outReads(), verb == Verb.READ || verb == Verb.ATOMIC, context.mtu().bytes(),
+                tclass);
     }
 
     @Override

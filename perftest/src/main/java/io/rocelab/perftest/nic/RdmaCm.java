@@ -114,16 +114,17 @@ final class RdmaCm {
             comm = accept(qp, params, () -> "the client's connection");
         }
         return new RdmaCmLink(qp, sendCq, recvCq, mr, buffer,
-                options.isClient() ? OobChannel.Role.CLIENT : OobChannel.Role.SERVER, timeout, () -> { });
+                options.isClient() ? OobChannel.Role.CLIENT : OobChannel.Role.SERVER, timeout);
     }
 
     /** Connects the data QPs, in order: the client one connection each, the server accepting as many. */
-    void connectData(QueuePair[] qps, int outReads, boolean readsOrAtomics, int mtu)
+    void connectData(QueuePair[] qps, int outReads, boolean readsOrAtomics, int mtu, int trafficClass)
             throws IOException, InterruptedException {
         int resources = readsOrAtomics ? outReads : 0;
         // the path MTU both sides agreed on in the exchange (perftest's check_mtu), so that a port
-        // with a larger MTU than its peer's does not offer a path the peer cannot carry
-        CmConnectParams params = new CmConnectParams(resources, resources, RETRY, RETRY, mtu);
+        // with a larger MTU than its peer's does not offer a path the peer cannot carry; the client's
+        // traffic class (-T, rdma_set_option's TOS) goes into the REQ, and the server takes it from there
+        CmConnectParams params = new CmConnectParams(resources, resources, RETRY, RETRY, mtu, trafficClass);
         for (int i = 0; i < qps.length; i++) {
             int n = i;
             data.add(options.isClient() ? connect(qps[i], params, CONNECT_ATTEMPTS)

@@ -90,6 +90,12 @@ final class NicSessions {
      */
     static NicSessions runRdmaCm(TestKind kind, io.rocelab.perftest.oob.OobTrace clientTrace, String... args)
             throws Exception {
+        return runRdmaCm(kind, clientTrace, List.of(), args);
+    }
+
+    /** The same, with flags only the client gets. */
+    static NicSessions runRdmaCm(TestKind kind, io.rocelab.perftest.oob.OobTrace clientTrace, List<String> clientOnly,
+                                 String... args) throws Exception {
         NicSessions pair = new NicSessions();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (InProcessFabric fabric = InProcessFabric.create()) {
@@ -100,6 +106,7 @@ final class NicSessions {
             serverArgs.add("-R");
             PerftestOptions serverOptions = options(kind, serverArgs);
             List<String> clientArgs = new ArrayList<>(serverArgs);
+            clientArgs.addAll(clientOnly);
             clientArgs.add(nic.ipFor(true));
             PerftestOptions clientOptions = options(kind, clientArgs);
             pair.server.engine = engines.create(serverOptions);

@@ -99,6 +99,17 @@ class RdmaCmSessionTest {
     }
 
     @Test
+    void theClientsTypeOfServiceReachesBothSidesDataQps() throws Exception {
+        // -T 106 (DSCP 26, ECT(0)) on the client only: rdma_cm puts it in the REQ's path and the
+        // server's QP takes it from there (ConnectionManagerTest checks the QPs' paths)
+        NicSessions p = NicSessions.runRdmaCm(TestKind.WRITE_BW, OobTrace.NONE, List.of("-T", "106"), "-s", "4096",
+                "-n", "50");
+        assertEquals(0, p.client.status, p.client.toString());
+        assertEquals(0, p.server.status, p.server.toString());
+        assertTrue(p.client.out().contains(" Data ex. method : rdma_cm \tTOS    : 106\n"), p.client.out());
+    }
+
+    @Test
     void severalQpsEachGetTheirOwnConnection() throws Exception {
         NicSessions p = NicSessions.runRdmaCm(TestKind.WRITE_BW, OobTrace.NONE, "-q", "3", "-s", "1024", "-n", "100");
         assertEquals(0, p.client.status, p.client.toString());

@@ -25,6 +25,8 @@ public final class CmId {
     int startingPsn;
     /** The path MTU in bytes the connection's QP uses. */
     int pathMtu;
+    /** The IP traffic class of the connection's path. */
+    int trafficClass;
     CmReq request;
     CmConnectParams params;
     int retriesLeft;

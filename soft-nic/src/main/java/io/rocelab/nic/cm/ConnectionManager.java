@@ -116,6 +116,7 @@ public final class ConnectionManager {
             id.flowLabel = flowLabel(id.localPort, dstPort);
             id.startingPsn = (int) (random.nextLong() & 0xFFFFFF);
             id.pathMtu = pathMtu(params);
+            id.trafficClass = params.trafficClass();
             id.tid = tidOf(id.localCommId);
             id.request = request(id);
             id.state = CmState.REQ_SENT;
@@ -144,6 +145,7 @@ public final class ConnectionManager {
             CmReq r = id.request;
             // ib_cm's cm_init_qp_rtr_attr / cm_init_qp_rts_attr from the REQ and what we offer
             id.pathMtu = Math.min(mtuBytes(r.pathMtu()), pathMtu(params));
+            id.trafficClass = r.primary().trafficClass();
             qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu)
                     .destQpn(r.localQpn()).rqPsn(id.startingPsn).maxDestRdAtomic(params.responderResources())
                     .minRnrTimer(0));
@@ -200,7 +202,8 @@ public final class ConnectionManager {
         byte[] pd = new byte[CmReq.PRIVATE_DATA_LENGTH];
         CmaIpHeader.ipv4(inet(nic.ipv4()), id.localPort, inet(id.peerIpv4)).encode(Unpooled.wrappedBuffer(pd), 0);
         CmPath primary = new CmPath(PERMISSIVE_LID, PERMISSIVE_LID, Gid.ipv4Mapped(nic.ipv4()).toBytes(),
-                Gid.ipv4Mapped(id.peerIpv4).toBytes(), id.flowLabel, 0, 0, 0, 64, 0, 0, 0, PACKET_LIFETIME + 1, 0);
+                Gid.ipv4Mapped(id.peerIpv4).toBytes(), id.flowLabel, 0, 0, id.trafficClass, 64, 0, 0, 0,
+                PACKET_LIFETIME + 1, 0);
         CmConnectParams p = id.params;
         return new CmReq(id.localCommId, 0, CmServiceId.ip(CmServiceId.PROTOCOL_TCP, id.remotePort), caGuid, 0, 0,
                 id.qp.qpn(), p.responderResources(), 0, p.initiatorDepth(), 0, CM_RESPONSE_TIMEOUT, 0, 0,
@@ -441,7 +444,7 @@ public final class ConnectionManager {
 
     /** The QP's path to the peer, with the connection's flow label (so both sides use one UDP port). */
     private AddressHandle pathTo(CmId id) {
-        return AddressHandle.ipv4(id.peerIpv4).withFlowLabel(id.flowLabel);
+        return AddressHandle.ipv4(id.peerIpv4).withFlowLabel(id.flowLabel).withTrafficClass(id.trafficClass);
     }
 
     /** The path MTU a side offers: the port's active MTU, or less when the parameters ask for less. */
