@@ -142,7 +142,11 @@ class ConnectionManagerTest {
         assertEquals(QpState.RTS, qpB.state());
         assertEquals(qpB.qpn(), qpA.destQpn);
         assertEquals(qpA.qpn(), qpB.destQpn);
-        assertEquals(request.request().startingPsn(), qpB.responder.ePsn);
+        // Linux's ib_cm: the REQ's starting PSN is where the passive side sends from and the active
+        // side expects to receive; the REP's the other way round (vectors/rxe/write_bw_rdmacm.pcap)
+        assertEquals(request.request().startingPsn(), qpA.responder.ePsn);
+        assertEquals(qpB.responder.ePsn, qpA.requester.psn);
+        assertEquals(request.request().startingPsn(), qpB.requester.psn);
 
         // the MADs: UD SENDs from QP1 to QP1 with the GSI Q_Key, AckReq set, rxe's QP1 port, PSNs from 0
         assertEquals(List.of(0x10, 0x14), mads("a").stream().map(ConnectionManagerTest::attribute).toList());
@@ -215,6 +219,34 @@ class ConnectionManagerTest {
         theirs.setMedium(d + 44, mine.startingPsn());
         theirs.setLong(MadHeader.TRANSACTION_ID, MadHeader.transactionId(ours, 0));
         assertEquals(ByteBufUtil.hexDump(theirs), ByteBufUtil.hexDump(ours));
+    }
+
+    @Test
+    void theActiveSideChoosesTheTrafficClassAndCanCapThePathMtu() {
+        ConnectionManager cmA = ConnectionManager.start(a, 1);
+        listeningB();
+        // rdma_cm's TOS 106 (DSCP 26, ECT(0)) and a 512-byte path on these 1024-byte ports
+        cmA.connect(qpA, IP_B, 18515, 0, new CmConnectParams(0, 0, 7, 7, 512, 106), eventsA::add);
+        assertTrue(runUntil(() -> eventsB.size() == 2 && eventsA.size() == 1, 1_000_000_000L));
+        CmReq req = eventsB.get(0).request();
+        assertEquals(106, req.primary().trafficClass());
+        assertEquals(2, req.pathMtu(), "the REQ offers 512 bytes (IB MTU enum 2)");
+        // both QPs: the path's traffic class and the smaller MTU
+        assertEquals(106, qpA.av.trafficClass());
+        assertEquals(106, qpB.av.trafficClass());
+        assertEquals(512, qpA.pathMtu);
+        assertEquals(512, qpB.pathMtu);
+        byte[] src = new byte[2048];
+        MemoryRegion mrA = pdA.registerMr(src, 0x1000, AccessFlags.LOCAL_WRITE);
+        MemoryRegion mrB = pdB.registerMr(new byte[2048], 0x2000, AccessFlags.ALL);
+        qpA.postSend(SendWr.write(9, Sge.of(mrA), 0x2000, mrB.rkey()));
+        assertTrue(runUntil(() -> cqA.size() == 1, 1_000_000_000L));
+        assertTrue(cqA.poll().isSuccess());
+        List<WireTap.Seen> data = wire.stream().filter(s -> s.destQp() != SoftNic.GSI_QPN).toList();
+        assertEquals(4, data.stream().filter(s -> s.from().equals("a")).count(), "2048 bytes in 512-byte packets");
+        for (WireTap.Seen s : data) {
+            assertEquals(106, s.bytes()[15] & 0xFF, "IPv4 TOS of " + s);
+        }
     }
 
     @Test

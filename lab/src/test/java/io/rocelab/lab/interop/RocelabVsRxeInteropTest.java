@@ -96,7 +96,7 @@ class RocelabVsRxeInteropTest {
 
     /** A tool, as the VM runs it and as rocelab runs it, and what its capture must hold. */
     private record Tool(String name, String vmCommand, String[] rocelabArgs, PingpongKind pingpong, TestKind perftest,
-                        List<Pattern> output, String clientSends, String serverSends) {
+                        List<Pattern> output, String clientSends, String serverSends, boolean rdmaCm) {
     }
 
     /** One run: a tool with the real one on one side and rocelab on the other. */
@@ -129,7 +129,10 @@ class RocelabVsRxeInteropTest {
             pingpong("ud_pingpong", PingpongKind.UD, " -s 512", "UD_SEND_ONLY"),
             perftest("write_bw", "ib_write_bw", TestKind.WRITE_BW, "RC_RDMA_WRITE_", "RC_ACKNOWLEDGE"),
             perftest("read_bw", "ib_read_bw", TestKind.READ_BW, "RC_RDMA_READ_REQUEST", "RC_RDMA_READ_RESPONSE_"),
-            perftest("send_bw", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"));
+            perftest("send_bw", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"),
+            perftestCm("write_bw_cm", "ib_write_bw", TestKind.WRITE_BW, "RC_RDMA_WRITE_", "RC_ACKNOWLEDGE"),
+            perftestCm("read_bw_cm", "ib_read_bw", TestKind.READ_BW, "RC_RDMA_READ_REQUEST", "RC_RDMA_READ_RESPONSE_"),
+            perftestCm("send_bw_cm", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"));
 
     /** A pingpong tool, with -c: the server checks the first byte of each page the client sent. */
     private static Tool pingpong(String name, PingpongKind kind, String extra, String sends) {
@@ -138,7 +141,8 @@ class RocelabVsRxeInteropTest {
             args.addAll(List.of(extra.strip().split(" ")));
         }
         return new Tool(name, kind.toolName() + " -g $G4 -n " + PINGPONG_ITERS + " -c" + extra,
-                args.toArray(new String[0]), kind, null, List.of(PINGPONG_BYTES, PINGPONG_ITERS_LINE), sends, sends);
+                args.toArray(new String[0]), kind, null, List.of(PINGPONG_BYTES, PINGPONG_ITERS_LINE), sends, sends,
+                false);
     }
 
     private static Tool perftest(String name, String tool, TestKind kind, String clientSends, String serverSends) {
@@ -151,7 +155,19 @@ class RocelabVsRxeInteropTest {
         // Losses are still repaired at once by rxe's sequence NAKs; only a lost tail waits for the timer.
         return new Tool(name, tool + " -d rxe0 -F -x $G4 -n " + BW_ITERS,
                 new String[] {"-F", "-x", "1", "-n", String.valueOf(BW_ITERS), "-u", "18"}, null, kind, List.of(row),
-                clientSends, serverSends);
+                clientSends, serverSends, false);
+    }
+
+    /**
+     * A perftest tool with {@code -R}: no TCP at all; rdma_cm connects the exchange's QP and the data
+     * QPs with CM MADs on QP1, and the exchange runs as SENDs over RoCE. rdma_cm sets the QPs' ACK
+     * timeout itself (2.1 s), so no {@code -u}.
+     */
+    private static Tool perftestCm(String name, String tool, TestKind kind, String clientSends, String serverSends) {
+        Pattern row = Pattern.compile("(?m)^\\s*65536\\s+" + BW_ITERS + "\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s*$");
+        return new Tool(name, tool + " -d rxe0 -F -R -n " + BW_ITERS,
+                new String[] {"-F", "-R", "-n", String.valueOf(BW_ITERS)}, null, kind, List.of(row), clientSends,
+                serverSends, true);
     }
 
     private static List<Step> steps = List.of();
@@ -177,6 +193,17 @@ class RocelabVsRxeInteropTest {
         s.append("  if wait-listen \"$port\" 30; then touch \"$name.ready\"; else echo \"$name: nothing listens on $port\"; fi\n");
         s.append("  wait $pid; done_step \"$name\" $? \"$t0\"\n");
         s.append("}\n");
+        // rdma_cm has no socket for wait-listen: the server listens once rdma shows its cm_id listening
+        s.append("serve_cm() {\n");
+        s.append("  name=$1; port=$2; shift 2; t0=$(cut -d' ' -f1 /proc/uptime)\n");
+        s.append("  timeout ").append(STEP_SECONDS).append(" \"$@\" > \"$name.out\" 2>&1 &\n");
+        s.append("  pid=$!; n=0\n");
+        s.append("  until rdma res show cm_id | grep -q \"state LISTEN .*:$port \"; do\n");
+        s.append("    n=$((n + 1)); [ $n -gt 300 ] && break; sleep 0.1\n");
+        s.append("  done\n");
+        s.append("  if [ $n -le 300 ]; then touch \"$name.ready\"; else echo \"$name: no rdma_cm listener on $port\"; fi\n");
+        s.append("  wait $pid; done_step \"$name\" $? \"$t0\"\n");
+        s.append("}\n");
         s.append("connect() {\n");
         s.append("  name=$1; shift; t0=$(cut -d' ' -f1 /proc/uptime)\n");
         s.append("  timeout ").append(STEP_SECONDS).append(" client-retry ").append(STEP_SECONDS - 5)
@@ -185,11 +212,13 @@ class RocelabVsRxeInteropTest {
         s.append("}\n");
         for (Step st : all) {
             if (st.vmServer()) {
-                s.append("serve ").append(st.name()).append(' ').append(st.guestPort()).append(' ')
+                s.append(st.tool().rdmaCm() ? "serve_cm " : "serve ").append(st.name()).append(' ')
+                        .append(st.guestPort()).append(' ')
                         .append(st.tool().vmCommand()).append(" -p ").append(st.guestPort()).append('\n');
             } else {
+                // -R: the VM's client connects through rdma_cm to rocelab's NIC itself, not over TCP
                 s.append("connect ").append(st.name()).append(' ').append(st.tool().vmCommand()).append(" -p ")
-                        .append(st.hostPort()).append(" 10.0.2.2\n");
+                        .append(st.hostPort()).append(st.tool().rdmaCm() ? " " + ROCELAB_IP : " 10.0.2.2").append('\n');
             }
         }
         s.append("exit $failed\n");
@@ -215,7 +244,9 @@ class RocelabVsRxeInteropTest {
         for (int i = 0; i < TOOLS.size(); i++) {
             int guest = 18601 + i;
             all.add(new Step(TOOLS.get(i), true, guest, tcp[2 * i]));
-            forwards.add(tcp[2 * i] + ":" + guest);
+            if (!TOOLS.get(i).rdmaCm()) {
+                forwards.add(tcp[2 * i] + ":" + guest);
+            }
             all.add(new Step(TOOLS.get(i), false, 0, tcp[2 * i + 1]));
         }
         steps = List.copyOf(all);
@@ -288,10 +319,15 @@ class RocelabVsRxeInteropTest {
         long psnSeed = 0x5eed_0000L + st.hostPort();
         NicOptions nic = new NicOptions(NicOptions.DataPath.UDP_FRAME, 0, null, 0, ROCELAB_IP, ROCELAB_MAC,
                 NicOptions.DEFAULT_ACTIVE_MTU, psnSeed, false);
-        OobServer listener = st.vmServer() ? null
+        boolean cm = st.tool().rdmaCm();
+        OobServer listener = st.vmServer() || cm ? null
                 : OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), st.hostPort()));
         List<String> args = new ArrayList<>(List.of(st.tool().rocelabArgs()));
-        if (st.vmServer()) {
+        if (cm) {
+            // rdma_cm: the VM's rdma_cm port, at the VM's own address on the RoCE link
+            args.addAll(st.vmServer() ? List.of("-p", String.valueOf(st.guestPort()), VM_IP)
+                    : List.of("-p", String.valueOf(st.hostPort())));
+        } else if (st.vmServer()) {
             args.addAll(List.of("-p", String.valueOf(st.hostPort()), "127.0.0.1"));
         }
         NicEngine[] engine = new NicEngine[1];
@@ -440,6 +476,25 @@ class RocelabVsRxeInteropTest {
         String server = st.vmServer() ? VM_IP : ROCELAB_IP;
         expectFrames(st, d, client, server, st.tool().clientSends());
         expectFrames(st, d, server, client, st.tool().serverSends());
+        if (st.tool().rdmaCm()) {
+            // rdma_cm: the CM's MADs on QP1 (REQ/REP/RTU for the exchange's QP and the data QP;
+            // DREQs answered by DREPs, from whichever side disconnects first: perftest's client
+            // disconnects the data QP, its server the data QP and the exchange's), and the exchange
+            // as RC SENDs both ways
+            for (String m : List.of("REQ", "RTU")) {
+                expectFrames(st, d, client, server, "UD_SEND_ONLY QP 0x000001 .* CM " + m + " ");
+            }
+            expectFrames(st, d, server, client, "UD_SEND_ONLY QP 0x000001 .* CM REP ");
+            for (String m : List.of("DREQ", "DREP")) {
+                Pattern either = Pattern.compile("(?m) (" + Pattern.quote(client) + "|" + Pattern.quote(server)
+                        + "):\\d+ > \\S+:4791 UD_SEND_ONLY QP 0x000001 .* CM " + m + " .*ICRC OK");
+                if (!either.matcher(d.out()).find()) {
+                    fail(st.title() + ": the capture has no CM " + m + " with a good ICRC\n" + d.tail(8));
+                }
+            }
+            expectFrames(st, d, client, server, "RC_SEND_ONLY");
+            expectFrames(st, d, server, client, "RC_SEND_ONLY");
+        }
     }
 
     private static void expectFrames(Step st, RocelabDecode d, String from, String to, String opcode) {

@@ -122,6 +122,8 @@ public final class NicEngine implements TestEngine {
     private AddressHandle[] udDestinations = new AddressHandle[0];
     private boolean closed;
     private int defaultTrafficClass;
+    /** {@code -R}: the connection manager and the connections it made, else null. */
+    private RdmaCm rdmaCm;
 
     /**
      * @param config what the NIC is
@@ -214,6 +216,35 @@ public final class NicEngine implements TestEngine {
         return mine;
     }
 
+    @Override
+    public io.rocelab.perftest.oob.OobLink connectRdmaCm(PerftestOptions o, java.time.Duration timeout)
+            throws Exception {
+        if (o.connection() == ConnectionType.UD) {
+            throw new io.rocelab.perftest.cli.OptionException(" rocelab's rdma_cm connects RC QPs only; UD over"
+                    + " rdma_cm (SIDR) is not supported yet: run -c UD without -R");
+        }
+        rdmaCm = RdmaCm.start(nic, SplitMix64.mix(config.psnSeed() ^ 0x72646d615f636dL), o, timeout);
+        return rdmaCm.connectExchange();
+    }
+
+    @Override
+    public void connectQpsRdmaCm() throws Exception {
+        if (rdmaCm == null) {
+            throw new IllegalStateException("connectRdmaCm has not run");
+        }
+        Verb verb = options.kind().verb();
+        int tclass = options.tos() >= 0 ? options.tos() : defaultTrafficClass;
+        rdmaCm.connectData(qps, context.outReads(), verb == Verb.READ || verb == Verb.ATOMIC, context.mtu().bytes(),
+                tclass);
+    }
+
+    @Override
+    public void disconnectRdmaCm() throws Exception {
+        if (rdmaCm != null) {
+            rdmaCm.teardown();
+        }
+    }
+
     private static QpType qpType(ConnectionType c) {
         switch (c) {
             case UC:
@@ -243,6 +274,9 @@ public final class NicEngine implements TestEngine {
             }
             AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), SoftNic.GID_INDEX_IPV4, 64,
                     tclass, -1);
+            if (qps[i].state() == QpState.RTS) {
+                continue; // rdma_cm connected it: only the peer's keys were needed
+            }
             QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
             if (ud) {
                 // a UD QP is not connected (IBA 10.3.1 table 91: RTR takes no address); each send names

@@ -96,9 +96,14 @@ public final class NicTool {
         try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll());
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             List<String> clientArgs = new ArrayList<>(Arrays.asList(args));
-            clientArgs.add("-p");
-            clientArgs.add(String.valueOf(listener.port()));
-            clientArgs.add("127.0.0.1");
+            if (serverOptions.rdmaCm()) {
+                // rdma_cm connects to the server's NIC by its IP address, on the perftest port itself
+                clientArgs.add(nic.ipFor(true));
+            } else {
+                clientArgs.add("-p");
+                clientArgs.add(String.valueOf(listener.port()));
+                clientArgs.add("127.0.0.1");
+            }
             PerftestOptions clientOptions = PerftestTool.parse(kind, clientArgs.toArray(new String[0]),
                     SessionRunner.nullStream(), SessionRunner.nullStream()).options();
             if (clientOptions == null) {

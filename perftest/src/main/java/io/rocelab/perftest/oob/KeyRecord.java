@@ -29,6 +29,11 @@ public record KeyRecord(int lid, int outReads, int qpn, int psn, long rkey, long
     public static final int WIRE_SIZE = 108;
     /** Bytes of the record without a GID ({@code KEY_MSG_SIZE}). */
     public static final int WIRE_SIZE_NO_GID = 59;
+    /**
+     * Bytes of the binary record perftest sends over its rdma_cm QP ({@code -R}): the C struct
+     * {@code pingpong_dest} itself, each integer big-endian ({@code rdma_write_keys}).
+     */
+    public static final int STRUCT_SIZE = 56;
 
     private static final String NAME = "perftest key record";
 
@@ -76,6 +81,45 @@ public record KeyRecord(int lid, int outReads, int qpn, int psn, long rkey, long
             sb.append(CFormat.hex(srqn, 8));
         }
         return HexFields.withNul(sb.toString());
+    }
+
+    /**
+     * The binary form perftest sends with {@code -R} ({@code struct pingpong_dest}, 56 bytes):
+     * LID, out_reads, QPN, PSN and rkey as 4-byte big-endian integers, 4 bytes of alignment
+     * padding (sent as zeros), the 8-byte big-endian vaddr, the 16 GID bytes (zeros when the
+     * record has none), then the SRQ number and the GID index, 4 bytes each.
+     *
+     * @param gidIndex the sender's GID index (perftest's {@code gid_index}; it is not read back)
+     */
+    public byte[] encodeStruct(int gidIndex) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(STRUCT_SIZE);
+        b.putInt(lid).putInt(outReads).putInt(qpn).putInt(psn).putInt((int) rkey).putInt(0).putLong(vaddr);
+        b.put(gid != null ? gid.bytes() : new byte[Gid.LENGTH]);
+        b.putInt((int) srqn).putInt(gidIndex);
+        return b.array();
+    }
+
+    /**
+     * Parses the binary form ({@code rdma_read_keys}): the fields perftest reads back, with the
+     * SRQ number, which perftest leaves out, as 0.
+     */
+    public static KeyRecord decodeStruct(byte[] wire) {
+        Objects.requireNonNull(wire, "wire");
+        if (wire.length != STRUCT_SIZE) {
+            throw new OobFormatException(NAME + " (binary, -R) must be " + STRUCT_SIZE + " bytes, got " + wire.length);
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(wire);
+        int lid = b.getInt();
+        int outReads = b.getInt();
+        int qpn = b.getInt();
+        int psn = b.getInt();
+        long rkey = b.getInt() & 0xffffffffL;
+        b.getInt();
+        long vaddr = b.getLong();
+        byte[] raw = new byte[Gid.LENGTH];
+        b.get(raw);
+        return new KeyRecord(lid & 0xffff, outReads & 0xffff, qpn & 0xffffff, psn & 0xffffff, rkey, vaddr,
+                Gid.of(raw), 0);
     }
 
     /** Parses the 108-byte form; every field must have its exact width and separator. */

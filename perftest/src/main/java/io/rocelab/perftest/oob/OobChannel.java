@@ -1,6 +1,5 @@
 package io.rocelab.perftest.oob;
 
-import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -19,7 +18,7 @@ import java.util.Objects;
  * no framing is needed. This class is that primitive over a blocking socket; the message formats
  * and their order live in {@link PerftestOob} and {@link PingpongOob}.
  */
-public final class OobChannel implements Closeable {
+public final class OobChannel implements OobLink {
     /** Which side writes first. */
     public enum Role {
         /** Connects, and writes first in every exchange. */
@@ -66,11 +65,13 @@ public final class OobChannel implements Closeable {
         return new OobChannel(accepted, Role.SERVER);
     }
 
+    @Override
     public Role role() {
         return role;
     }
 
     /** Installs a trace that sees every message from now on. */
+    @Override
     public OobChannel trace(OobTrace t) {
         this.trace = Objects.requireNonNull(t, "trace");
         return this;
@@ -82,6 +83,7 @@ public final class OobChannel implements Closeable {
     }
 
     /** One exchange of equally sized messages. */
+    @Override
     public byte[] exchange(String what, byte[] mine) throws IOException {
         return exchange(what, mine, mine.length);
     }
@@ -90,6 +92,7 @@ public final class OobChannel implements Closeable {
      * One exchange: the client writes {@code mine} then reads {@code theirLength} bytes; the server
      * reads first, then writes.
      */
+    @Override
     public byte[] exchange(String what, byte[] mine, int theirLength) throws IOException {
         if (role == Role.CLIENT) {
             write(what, mine);
@@ -101,6 +104,7 @@ public final class OobChannel implements Closeable {
     }
 
     /** Writes one whole message. */
+    @Override
     public void write(String what, byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.util.Objects;
 
 /**
- * perftest's out-of-band protocol over an {@link OobChannel} (without {@code -R}):
+ * perftest's out-of-band protocol over an {@link OobLink}: a TCP connection, or with {@code -R}
+ * the RC QP rdma_cm connected for it (then key records are perftest's 56-byte binary struct and
+ * the session ends without "done"):
  * <ol>
  *   <li>{@link #setUp}: versions (16 bytes), then — depending on the peer's version — page size
  *       and cache line size (4 bytes each) and the MTU (2 bytes);</li>
@@ -20,14 +22,21 @@ import java.util.Objects;
  * and sizes right for the peer's version.
  */
 public final class PerftestOob implements Closeable {
-    private final OobChannel channel;
+    private final OobLink channel;
     private PerftestVersion peerVersion;
+    private int gidIndex;
 
-    public PerftestOob(OobChannel channel) {
+    public PerftestOob(OobLink channel) {
         this.channel = Objects.requireNonNull(channel, "channel");
     }
 
-    public OobChannel channel() {
+    /** The GID index the binary key records ({@code -R}) carry; 0 until set, as before the QPs exist. */
+    public PerftestOob gidIndex(int index) {
+        this.gidIndex = index;
+        return this;
+    }
+
+    public OobLink channel() {
         return channel;
     }
 
@@ -69,6 +78,9 @@ public final class PerftestOob implements Closeable {
      * ours — with a GID exactly when ours has one — as perftest does.
      */
     public KeyRecord handshake(KeyRecord mine) throws IOException {
+        if (channel.viaRdmaCm()) {
+            return KeyRecord.decodeStruct(channel.exchange("key record", mine.encodeStruct(gidIndex)));
+        }
         byte[] theirs = channel.exchange("key record", mine.encode(), mine.wireSize());
         return KeyRecord.decode(theirs, mine.hasGid());
     }
@@ -86,12 +98,14 @@ public final class PerftestOob implements Closeable {
 
     /**
      * Ends the session as perftest does ({@code ctx_close_connection}): a last key exchange, then
-     * "done", then the socket is closed without waiting for the peer's "done".
+     * "done" (not over rdma_cm), then the link is closed without waiting for the peer's "done".
      */
     public void close(KeyRecord mine) throws IOException {
         try {
             handshake(mine);
-            channel.write("done", DoneMessage.encode());
+            if (!channel.viaRdmaCm()) {
+                channel.write("done", DoneMessage.encode());
+            }
         } finally {
             channel.close();
         }

@@ -6,7 +6,9 @@ import io.rocelab.perftest.Verb;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.KeyRecord;
 import io.rocelab.perftest.oob.Negotiated;
+import io.rocelab.perftest.oob.Gid;
 import io.rocelab.perftest.oob.OobChannel;
+import io.rocelab.perftest.oob.OobLink;
 import io.rocelab.perftest.oob.OobServer;
 import io.rocelab.perftest.oob.OobTrace;
 import io.rocelab.perftest.oob.PerftestOob;
@@ -37,6 +39,11 @@ import java.util.Objects;
  * says "done"; send_bw adds a barrier before each size; read_lat's server leaves before the
  * traffic) and a peer that expects one more or one fewer exchange hangs, so each tool's sequence
  * is followed exactly as perftest 4.5-0.18 (version 6.06) makes it.
+ *
+ * <p>With {@code -R} there is no TCP: the engine connects an RC QP through rdma_cm and the same
+ * exchanges run over it as SENDs (key records as perftest's binary struct), the data QPs are
+ * connected by rdma_cm between two empty key exchanges, and the run ends with rdma_cm's
+ * disconnects instead of "done".
  */
 public final class PerftestSession {
     private final PerftestOptions options;
@@ -90,11 +97,6 @@ public final class PerftestSession {
      */
     public int run() throws Exception {
         try {
-            if (options.rdmaCm()) {
-                err.println(" rdma_cm (-R): rocelab's perftest does not connect through rdma_cm yet;"
-                        + " run without -R to use the TCP exchange");
-                return 1;
-            }
             runSession();
             out.flush();
             return limitStatus();
@@ -110,7 +112,7 @@ public final class PerftestSession {
             out.print(PerftestHeader.waitingForClient());
             out.flush();
         }
-        try (OobChannel channel = open()) {
+        try (OobLink channel = options.rdmaCm() ? engine.connectRdmaCm(options, ioTimeout) : open()) {
             channel.trace(trace);
             oob = new PerftestOob(channel);
             Negotiated negotiated = oob.setUp(PerftestVersion.rocelab(), SystemData.DEFAULT, portMtu,
@@ -122,6 +124,9 @@ public final class PerftestSession {
             if (mine.size() != run.numQps()) {
                 throw new IllegalStateException("the engine created " + mine.size() + " QPs, " + run.numQps()
                         + " were asked for");
+            }
+            if (options.rdmaCm()) {
+                connectQpsThroughRdmaCm();
             }
             out.print(PerftestHeader.render(testInfo()));
             switch (run.kind()) {
@@ -147,6 +152,22 @@ public final class PerftestSession {
                     throw new AssertionError(run.kind());
             }
         }
+        if (options.rdmaCm()) {
+            engine.disconnectRdmaCm();
+        }
+    }
+
+    /**
+     * {@code -R} ({@code create_rdma_cm_connection}): a key exchange of empty records, the data
+     * QPs' rdma_cm connections, another empty exchange; from then on the records carry the GID
+     * index, and {@link TestEngine#connect} only takes the peer's keys.
+     */
+    private void connectQpsThroughRdmaCm() throws Exception {
+        KeyRecord empty = new KeyRecord(0, 0, 0, 0, 0, 0, Gid.zero(), 0);
+        oob.handshake(empty);
+        engine.connectQpsRdmaCm();
+        oob.handshake(empty);
+        oob.gidIndex(Math.max(0, context.gidIndex()));
     }
 
     private Mtu portMtu(DeviceInfo device) {
@@ -421,7 +442,7 @@ public final class PerftestSession {
 
     private void printLocal() {
         boolean gid = context.gidIndex() > -1;
-        Verb verb = run.kind().verb();
+        Verb verb = addressVerb();
         for (KeyRecord k : mine) {
             out.print(AddressReport.render(AddressReport.Side.LOCAL, k, verb, gid));
         }
@@ -429,10 +450,19 @@ public final class PerftestSession {
 
     private void exchangeAndPrintRemote() throws IOException {
         boolean gid = context.gidIndex() > -1;
-        Verb verb = run.kind().verb();
+        Verb verb = addressVerb();
         for (KeyRecord k : mine) {
             out.print(AddressReport.render(AddressReport.Side.REMOTE, oob.handshake(k), verb, gid));
         }
+    }
+
+    /**
+     * The verb the address lines are printed for: with {@code -R} perftest prints them with its
+     * exchange's settings ({@code create_comm_struct} makes that verb SEND), so without the RKey,
+     * VAddr and out-reads fields.
+     */
+    private Verb addressVerb() {
+        return run.rdmaCm() ? Verb.SEND : run.kind().verb();
     }
 
     /** The tool this session runs. */

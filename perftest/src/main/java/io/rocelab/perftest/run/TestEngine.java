@@ -2,8 +2,10 @@ package io.rocelab.perftest.run;
 
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.KeyRecord;
+import io.rocelab.perftest.oob.OobLink;
 import io.rocelab.perftest.report.BwMeasurement;
 import io.rocelab.perftest.report.LatMeasurement;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -29,8 +31,32 @@ public interface TestEngine extends AutoCloseable {
      */
     List<KeyRecord> createQps(RunContext context) throws Exception;
 
-    /** Brings each QP to RTR and RTS towards the peer's record of the same index. */
+    /**
+     * Brings each QP to RTR and RTS towards the peer's record of the same index; QPs rdma_cm
+     * connected ({@link #connectQpsRdmaCm}) only take the peer's keys.
+     */
     void connect(List<KeyRecord> remote) throws Exception;
+
+    /**
+     * {@code -R}: connects perftest's exchange QP through rdma_cm (the client to the host and port
+     * of the options, the server accepting the first request on its port) and returns the link the
+     * exchange then runs over. Called after {@link #open}.
+     */
+    default OobLink connectRdmaCm(PerftestOptions options, Duration timeout) throws Exception {
+        throw new UnsupportedOperationException("this engine does not connect through rdma_cm (-R)");
+    }
+
+    /** {@code -R}: connects the QPs {@link #createQps} made through rdma_cm, one connection each. */
+    default void connectQpsRdmaCm() throws Exception {
+        throw new UnsupportedOperationException("this engine does not connect through rdma_cm (-R)");
+    }
+
+    /**
+     * {@code -R}: disconnects as perftest's teardown does, after the last exchange, waiting a
+     * little for the peer's side of it.
+     */
+    default void disconnectRdmaCm() throws Exception {
+    }
 
     /** One bandwidth measurement of the given size (an iteration or {@code -D} run). */
     BwMeasurement runBandwidth(long size) throws Exception;

@@ -84,6 +84,43 @@ final class NicSessions {
         return pair;
     }
 
+    /**
+     * Runs both sides with {@code -R}: no TCP at all, the client connects to the server NIC's IP
+     * address through rdma_cm; {@code clientTrace} sees the client's exchange.
+     */
+    static NicSessions runRdmaCm(TestKind kind, io.rocelab.perftest.oob.OobTrace clientTrace, String... args)
+            throws Exception {
+        return runRdmaCm(kind, clientTrace, List.of(), args);
+    }
+
+    /** The same, with flags only the client gets. */
+    static NicSessions runRdmaCm(TestKind kind, io.rocelab.perftest.oob.OobTrace clientTrace, List<String> clientOnly,
+                                 String... args) throws Exception {
+        NicSessions pair = new NicSessions();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (InProcessFabric fabric = InProcessFabric.create()) {
+            NicOptions nic = new NicOptions(NicOptions.DataPath.IN_PROCESS, 0, null, 0, null, null,
+                    NicOptions.DEFAULT_ACTIVE_MTU, null, false);
+            NicEngineFactory engines = NicEngineFactory.inProcess(fabric, nic);
+            List<String> serverArgs = new ArrayList<>(List.of(args));
+            serverArgs.add("-R");
+            PerftestOptions serverOptions = options(kind, serverArgs);
+            List<String> clientArgs = new ArrayList<>(serverArgs);
+            clientArgs.addAll(clientOnly);
+            clientArgs.add(nic.ipFor(true));
+            PerftestOptions clientOptions = options(kind, clientArgs);
+            pair.server.engine = engines.create(serverOptions);
+            pair.client.engine = engines.create(clientOptions);
+            Future<Integer> s = pool.submit(() -> session(pair.server, serverOptions).run());
+            Future<Integer> c = pool.submit(() -> session(pair.client, clientOptions).trace(clientTrace).run());
+            pair.client.status = c.get(90, TimeUnit.SECONDS);
+            pair.server.status = s.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        return pair;
+    }
+
     private static PerftestSession session(Side side, PerftestOptions options) {
         return new PerftestSession(options, side.engine, new PrintStream(side.out, true, StandardCharsets.UTF_8),
                 new PrintStream(side.err, true, StandardCharsets.UTF_8), Duration.ofSeconds(30));

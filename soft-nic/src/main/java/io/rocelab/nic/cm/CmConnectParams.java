@@ -7,9 +7,26 @@ package io.rocelab.nic.cm;
  * @param initiatorDepth     RDMA READ/atomic requests this side will have outstanding (its max_rd_atomic)
  * @param retryCount         transport retries (3 bits)
  * @param rnrRetryCount      RNR retries (3 bits, 7 = infinite)
+ * @param pathMtu            the largest path MTU in bytes the QP may use (256..4096, a power of two), or 0
+ *                           for the port's active MTU; what rdma_cm's route resolution would find for a
+ *                           path whose far end has a smaller MTU than this port
+ * @param trafficClass       the IP traffic class (DSCP &lt;&lt; 2 | ECN) of the connection's frames and of the
+ *                           REQ's path (rdma_cm's {@code RDMA_OPTION_ID_TOS}); the passive side takes the REQ's
  */
-public record CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount) {
+public record CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount,
+                              int pathMtu, int trafficClass) {
+    /** Parameters for a path as large as the port's active MTU, traffic class 0. */
+    public CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount) {
+        this(responderResources, initiatorDepth, retryCount, rnrRetryCount, 0, 0);
+    }
+
     public CmConnectParams {
+        if (trafficClass < 0 || trafficClass > 255) {
+            throw new IllegalArgumentException("trafficClass must be 0..255: " + trafficClass);
+        }
+        if (pathMtu != 0 && (pathMtu < 256 || pathMtu > 4096 || Integer.bitCount(pathMtu) != 1)) {
+            throw new IllegalArgumentException("pathMtu must be 0 or 256..4096, a power of two: " + pathMtu);
+        }
         if (responderResources < 0 || responderResources > 255 || initiatorDepth < 0 || initiatorDepth > 255) {
             throw new IllegalArgumentException("responderResources and initiatorDepth must be 0..255");
         }

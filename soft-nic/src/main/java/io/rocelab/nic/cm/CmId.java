@@ -23,6 +23,10 @@ public final class CmId {
     QueuePair qp;
     int remoteQpn;
     int startingPsn;
+    /** The path MTU in bytes the connection's QP uses. */
+    int pathMtu;
+    /** The IP traffic class of the connection's path. */
+    int trafficClass;
     CmReq request;
     CmConnectParams params;
     int retriesLeft;

@@ -115,6 +115,8 @@ public final class ConnectionManager {
             id.remotePort = dstPort;
             id.flowLabel = flowLabel(id.localPort, dstPort);
             id.startingPsn = (int) (random.nextLong() & 0xFFFFFF);
+            id.pathMtu = pathMtu(params);
+            id.trafficClass = params.trafficClass();
             id.tid = tidOf(id.localCommId);
             id.request = request(id);
             id.state = CmState.REQ_SENT;
@@ -136,13 +138,18 @@ public final class ConnectionManager {
             }
             id.qp = qp;
             id.params = params;
+            // as Linux's ib_cm: a REQ's or REP's starting PSN is what its sender expects to receive,
+            // so each side sends from the PSN the other one's message named (write_bw_rdmacm.pcap:
+            // the server sends from the REQ's PSN, the client from the REP's)
             id.startingPsn = (int) (random.nextLong() & 0xFFFFFF);
             CmReq r = id.request;
             // ib_cm's cm_init_qp_rtr_attr / cm_init_qp_rts_attr from the REQ and what we offer
-            qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(Math.min(mtuBytes(r.pathMtu()), nic.activeMtu()))
-                    .destQpn(r.localQpn()).rqPsn(r.startingPsn()).maxDestRdAtomic(params.responderResources())
+            id.pathMtu = Math.min(mtuBytes(r.pathMtu()), pathMtu(params));
+            id.trafficClass = r.primary().trafficClass();
+            qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu)
+                    .destQpn(r.localQpn()).rqPsn(id.startingPsn).maxDestRdAtomic(params.responderResources())
                     .minRnrTimer(0));
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(id.startingPsn).timeout(r.primary().localAckTimeout())
+            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(r.primary().localAckTimeout())
                     .retryCnt(r.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(params.initiatorDepth()));
             id.state = CmState.REP_SENT;
             send(id, CmAttribute.REP, b -> reply(id).encode(b, MadHeader.LENGTH));
@@ -195,11 +202,12 @@ public final class ConnectionManager {
         byte[] pd = new byte[CmReq.PRIVATE_DATA_LENGTH];
         CmaIpHeader.ipv4(inet(nic.ipv4()), id.localPort, inet(id.peerIpv4)).encode(Unpooled.wrappedBuffer(pd), 0);
         CmPath primary = new CmPath(PERMISSIVE_LID, PERMISSIVE_LID, Gid.ipv4Mapped(nic.ipv4()).toBytes(),
-                Gid.ipv4Mapped(id.peerIpv4).toBytes(), id.flowLabel, 0, 0, 0, 64, 0, 0, 0, PACKET_LIFETIME + 1, 0);
+                Gid.ipv4Mapped(id.peerIpv4).toBytes(), id.flowLabel, 0, 0, id.trafficClass, 64, 0, 0, 0,
+                PACKET_LIFETIME + 1, 0);
         CmConnectParams p = id.params;
         return new CmReq(id.localCommId, 0, CmServiceId.ip(CmServiceId.PROTOCOL_TCP, id.remotePort), caGuid, 0, 0,
                 id.qp.qpn(), p.responderResources(), 0, p.initiatorDepth(), 0, CM_RESPONSE_TIMEOUT, 0, 0,
-                id.startingPsn, CM_RESPONSE_TIMEOUT, p.retryCount(), 0xFFFF, mtuEnum(nic.activeMtu()), 0,
+                id.startingPsn, CM_RESPONSE_TIMEOUT, p.retryCount(), 0xFFFF, mtuEnum(id.pathMtu), 0,
                 p.rnrRetryCount(), MAX_CM_RETRIES, 0, 0, primary, CmPath.NONE, pd);
     }
 
@@ -350,9 +358,9 @@ public final class ConnectionManager {
         id.remoteQpn = r.localQpn();
         CmConnectParams p = id.params;
         QueuePair qp = id.qp;
-        qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(nic.activeMtu()).destQpn(r.localQpn())
-                .rqPsn(r.startingPsn()).maxDestRdAtomic(p.responderResources()).minRnrTimer(0));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(id.startingPsn).timeout(ackTimeout(r.targetAckDelay()))
+        qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu).destQpn(r.localQpn())
+                .rqPsn(id.startingPsn).maxDestRdAtomic(p.responderResources()).minRnrTimer(0));
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(ackTimeout(r.targetAckDelay()))
                 .retryCnt(p.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(p.initiatorDepth()));
         sendRtu(id);
         id.state = CmState.ESTABLISHED;
@@ -436,7 +444,12 @@ public final class ConnectionManager {
 
     /** The QP's path to the peer, with the connection's flow label (so both sides use one UDP port). */
     private AddressHandle pathTo(CmId id) {
-        return AddressHandle.ipv4(id.peerIpv4).withFlowLabel(id.flowLabel);
+        return AddressHandle.ipv4(id.peerIpv4).withFlowLabel(id.flowLabel).withTrafficClass(id.trafficClass);
+    }
+
+    /** The path MTU a side offers: the port's active MTU, or less when the parameters ask for less. */
+    private int pathMtu(CmConnectParams params) {
+        return params.pathMtu() == 0 ? nic.activeMtu() : Math.min(params.pathMtu(), nic.activeMtu());
     }
 
     /** ib_cm's cm_ack_timeout: the path's ACK timeout raised to cover the peer's ACK delay. */
