@@ -473,13 +473,13 @@ public final class SoftNic {
                 return;
             }
             counters.increment(NicCounter.RCVD_PKTS);
-            QueuePair qp = qps.get(f.destQp());
+            RxPacket p = rxPacket;
+            p.load(f);
+            QueuePair qp = qps.get(p.destQp);
             if (qp == null || !qp.state().canReceive() && qp.state() != QpState.ERR) {
                 counters.increment(NicCounter.DROP_UNKNOWN_QP);
                 return;
             }
-            RxPacket p = rxPacket;
-            p.load(f);
             if (!f.opcode().isKnown() || f.opcode().transport() == null
                     || !f.opcode().transport().name().equals(qp.type().name())) {
                 counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
