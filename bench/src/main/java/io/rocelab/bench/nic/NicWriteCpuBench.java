@@ -32,7 +32,7 @@ import java.util.Locale;
  * same run. Nothing spins or sleeps here, so on a shared machine this is a steadier measure of the
  * per-packet work than the real-time benchmark, whose NIC thread also spins while idle.
  *
- * <p>Properties: {@code bench.seconds} (5, CPU seconds per round), {@code bench.rounds} (3),
+ * <p>Properties: {@code bench.cpuSeconds} (4, CPU seconds per round), {@code bench.rounds} (3),
  * {@code bench.qd} (128), {@code bench.size} (65536), {@code bench.mtu} (4096), {@code bench.alloc}
  * (see {@link RealTimeNicPair#allocator}).
  */
@@ -41,7 +41,7 @@ public final class NicWriteCpuBench {
     }
 
     public static void main(String[] args) {
-        long seconds = RealTimeNicPair.longProperty("bench.seconds", 5);
+        long seconds = RealTimeNicPair.longProperty("bench.cpuSeconds", 4);
         int rounds = (int) RealTimeNicPair.longProperty("bench.rounds", 3);
         int qd = (int) RealTimeNicPair.longProperty("bench.qd", 128);
         int size = (int) RealTimeNicPair.longProperty("bench.size", 65536);
