@@ -5,6 +5,7 @@ import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Udp;
+import io.netty.util.internal.PlatformDependent;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 
@@ -41,15 +42,18 @@ public final class Icrc {
         }
         ByteBuf b = f.buffer();
         if (f.l3Offset() - f.start() >= LRH_STANDIN && b.refCnt() == 1 && !b.isReadOnly()) {
-            return computeInPlace(b, f.l3Offset(), f.ipVersion(), f.udpOffset(), f.bthOffset(), f.icrcOffset());
+            return maskedCompute(b, f.l3Offset(), f.ipVersion(), f.udpOffset(), f.bthOffset(), f.icrcOffset());
         }
         return compute(b, f.l3Offset(), f.ipVersion(), f.ipHeaderLength(), b, f.udpOffset(), f.bthOffset(),
                 f.icrcOffset());
     }
 
     /** Masks in place, runs one CRC over [l3 - 8, icrc), restores every byte it touched. */
-    private int computeInPlace(ByteBuf b, int l3, int ipVersion, int udp, int bth, int icrcOffset) {
+    private int maskedCompute(ByteBuf b, int l3, int ipVersion, int udp, int bth, int icrcOffset) {
         int from = l3 - LRH_STANDIN;
+        if (b.hasMemoryAddress() && from >= 0 && icrcOffset <= b.capacity()) {
+            return maskedCompute(b, b.memoryAddress(), from, l3, ipVersion, udp, bth, icrcOffset);
+        }
         long lrh = b.getLong(from);
         int word0 = b.getInt(l3);
         int word1 = b.getInt(l3 + 4);
@@ -78,6 +82,64 @@ public final class Icrc {
             b.setShort(udp + Udp.CHECKSUM, udpChecksum);
             b.setByte(bth + Bth.FECN_BECN, fecnBecn);
         }
+    }
+
+    /**
+     * {@link #maskedCompute(ByteBuf, int, int, int, int, int)} on a direct buffer's memory: the same
+     * bytes masked and restored, without a bounds and reference check per field (the caller checked
+     * the range once; the masks are whole bytes, so the machine's byte order does not matter).
+     */
+    private int maskedCompute(ByteBuf b, long address, int from, int l3, int ipVersion, int udp, int bth,
+                               int icrcOffset) {
+        final long lrhAt = address + from;
+        final long ipAt = address + l3;
+        final long udpCheckAt = address + udp + Udp.CHECKSUM;
+        final long fecnAt = address + bth + Bth.FECN_BECN;
+        final long lrh = PlatformDependent.getLong(lrhAt);
+        final long ip0 = PlatformDependent.getLong(ipAt);
+        final int ip8 = PlatformDependent.getInt(ipAt + 8);
+        final short udpChecksum = PlatformDependent.getShort(udpCheckAt);
+        final byte fecnBecn = PlatformDependent.getByte(fecnAt);
+        try {
+            PlatformDependent.putLong(lrhAt, -1L);
+            if (ipVersion == 4) {
+                PlatformDependent.putByte(ipAt + Ipv4.TOS, (byte) -1);
+                PlatformDependent.putByte(ipAt + Ipv4.TTL, (byte) -1);
+                PlatformDependent.putShort(ipAt + Ipv4.CHECKSUM, (short) -1);
+            } else {
+                // version stays; traffic class and flow label become ones
+                PlatformDependent.putByte(ipAt, (byte) (PlatformDependent.getByte(ipAt) | 0x0F));
+                PlatformDependent.putByte(ipAt + 1, (byte) -1);
+                PlatformDependent.putShort(ipAt + 2, (short) -1);
+                PlatformDependent.putByte(ipAt + Ipv6.HOP_LIMIT, (byte) -1);
+            }
+            PlatformDependent.putShort(udpCheckAt, (short) -1);
+            PlatformDependent.putByte(fecnAt, (byte) -1);
+            crc.reset();
+            update(b, from, icrcOffset - from);
+            return (int) crc.getValue();
+        } finally {
+            PlatformDependent.putLong(lrhAt, lrh);
+            PlatformDependent.putLong(ipAt, ip0);
+            PlatformDependent.putInt(ipAt + 8, ip8);
+            PlatformDependent.putShort(udpCheckAt, udpChecksum);
+            PlatformDependent.putByte(fecnAt, fecnBecn);
+        }
+    }
+
+    /**
+     * The ICRC of a frame this thread is building and nobody else holds: masks the covered header
+     * fields in the frame itself, runs one CRC over [l3 - 8, icrc) and restores them, as
+     * {@link #compute(ParsedFrame)} does for a received frame. The IP header, UDP header and BTH are
+     * at the given offsets of {@code b}, and at least 8 bytes (the Ethernet header) precede the IP
+     * header.
+     */
+    public int computeInPlace(ByteBuf b, int l3Offset, int ipVersion, int udpOffset, int bthOffset,
+                              int icrcOffset) {
+        if (l3Offset < LRH_STANDIN) {
+            throw new IllegalArgumentException("no room for the LRH stand-in before the IP header: " + l3Offset);
+        }
+        return maskedCompute(b, l3Offset, ipVersion, udpOffset, bthOffset, icrcOffset);
     }
 
     /** Whether the ICRC carried by the frame is right. */

@@ -151,12 +151,17 @@ public final class ParsedFrame {
         if (limit - l3Offset < Ipv4.MIN_LENGTH) {
             return DecodeError.TRUNCATED_IP;
         }
-        ipVersion = Ipv4.version(buf, l3Offset);
-        ipHeaderLength = Ipv4.headerLength(buf, l3Offset);
+        // the first 12 bytes as three words (RFC 791): version/IHL/TOS/total length,
+        // identification/flags/fragment offset, TTL/protocol/checksum
+        final int word0 = buf.getInt(l3Offset);
+        final int word1 = buf.getInt(l3Offset + Ipv4.ID);
+        final int word2 = buf.getInt(l3Offset + Ipv4.TTL);
+        ipVersion = word0 >>> 28;
+        ipHeaderLength = ((word0 >>> 24) & 0xF) * 4;
         if (ipVersion != 4 || ipHeaderLength < Ipv4.MIN_LENGTH) {
             return DecodeError.BAD_IP_HEADER;
         }
-        int total = Ipv4.totalLength(buf, l3Offset);
+        int total = word0 & 0xFFFF;
         if (total < ipHeaderLength) {
             return DecodeError.BAD_IP_HEADER;
         }
@@ -165,12 +170,12 @@ public final class ParsedFrame {
         }
         end = l3Offset + total;
         kind = FrameKind.IPV4;
-        l4Protocol = Ipv4.protocol(buf, l3Offset);
+        l4Protocol = (word2 >>> 16) & 0xFF;
         l4Offset = l3Offset + ipHeaderLength;
         if (l4Protocol != Ipv4.PROTO_UDP) {
             return null;
         }
-        if (Ipv4.isFragment(buf, l3Offset)) {
+        if ((word1 & (Ipv4.FLAG_MF | Ipv4.FRAGMENT_OFFSET_MASK)) != 0) {
             return isRoceFirstFragment() ? DecodeError.IP_FRAGMENT : null;
         }
         return parseUdp(total - ipHeaderLength);
@@ -209,12 +214,14 @@ public final class ParsedFrame {
         if (ipPayload < Udp.LENGTH) {
             return DecodeError.BAD_UDP_LENGTH;
         }
-        int udpLength = Udp.length(buf, l4Offset);
+        // source port, destination port, length, checksum in one read
+        final long udp = buf.getLong(l4Offset);
+        int udpLength = (int) (udp >>> 16) & 0xFFFF;
         if (udpLength < Udp.LENGTH || udpLength > ipPayload) {
             return DecodeError.BAD_UDP_LENGTH;
         }
         udpOffset = l4Offset;
-        if (Udp.dstPort(buf, udpOffset) != Udp.ROCEV2_PORT) {
+        if (((int) (udp >>> 32) & 0xFFFF) != Udp.ROCEV2_PORT) {
             return null;
         }
         kind = FrameKind.ROCEV2;
@@ -228,16 +235,17 @@ public final class ParsedFrame {
         }
         bthOffset = offset;
         icrcOffset = offset + length - Icrc.LENGTH;
-        if (Bth.tver(buf, offset) != 0) {
+        final int bth0 = buf.getUnsignedShort(offset + Bth.OPCODE); // opcode, then SE/M/pad/tver
+        if ((bth0 & 0xF) != 0) {
             return DecodeError.BAD_TRANSPORT_VERSION;
         }
-        opcode = Opcode.of(Bth.opcode(buf, offset));
+        opcode = Opcode.of(bth0 >>> 8);
         int headers = opcode.headerLength();
         if (headers + Icrc.LENGTH > length) {
             return DecodeError.TRUNCATED_HEADERS;
         }
         payloadOffset = offset + headers;
-        payloadLength = icrcOffset - payloadOffset - Bth.padCount(buf, offset);
+        payloadLength = icrcOffset - payloadOffset - ((bth0 >>> 4) & 3);
         if (payloadLength < 0) {
             payloadLength = 0;
             return DecodeError.BAD_PAD_COUNT;

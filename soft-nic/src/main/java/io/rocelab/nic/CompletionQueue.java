@@ -2,6 +2,7 @@ package io.rocelab.nic;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.SpscUnboundedArrayQueue;
 
 /**
@@ -16,7 +17,13 @@ public final class CompletionQueue {
     private final int handle;
     private final int capacity;
     private final SpscUnboundedArrayQueue<WorkCompletion> queue = new SpscUnboundedArrayQueue<>(256);
-    private final AtomicInteger size = new AtomicInteger();
+    /**
+     * Completions pushed (written by the NIC thread only) and polled (by the polling thread only):
+     * two single-writer counters instead of one shared read-modify-write counter, so neither side
+     * takes the other's cache line with a locked instruction per completion.
+     */
+    private final AtomicLong pushed = new AtomicLong();
+    private final AtomicLong polled = new AtomicLong();
     private volatile Runnable handler;
     /** {@link #DISARMED}, {@link #NEXT} or {@link #SOLICITED}; the user arms, the NIC thread disarms. */
     private final AtomicInteger armed = new AtomicInteger();
@@ -40,7 +47,7 @@ public final class CompletionQueue {
     public WorkCompletion poll() {
         WorkCompletion wc = queue.poll();
         if (wc != null) {
-            size.decrementAndGet();
+            polled.setRelease(polled.getPlain() + 1);
         }
         return wc;
     }
@@ -57,7 +64,8 @@ public final class CompletionQueue {
     }
 
     public int size() {
-        return size.get();
+        final long out = polled.getAcquire();
+        return (int) (pushed.getAcquire() - out);
     }
 
     /**
@@ -95,13 +103,14 @@ public final class CompletionQueue {
         if (overflowed) {
             return;
         }
-        if (size.get() >= capacity) {
+        final long in = pushed.getPlain();
+        if (in - polled.getAcquire() >= capacity) {
             overflowed = true;
             overflowHandler.accept(this);
             return;
         }
         queue.offer(wc);
-        size.incrementAndGet();
+        pushed.setRelease(in + 1);
         int a = armed.get();
         // IBA 11.4.2.2: "next" fires on any completion; "solicited" on a receive of a message with
         // the SE bit, or on any completion in error. One request, one notification.
@@ -115,6 +124,6 @@ public final class CompletionQueue {
 
     @Override
     public String toString() {
-        return "cq" + handle + "{size=" + size.get() + "}";
+        return "cq" + handle + "{size=" + size() + "}";
     }
 }

@@ -98,8 +98,8 @@ final class PacketWriter {
     ByteBuf finish() {
         ByteBuf b = buf;
         buf = null;
-        int ipLength = ipVersion == 6 ? Ipv6.LENGTH : Ipv4.MIN_LENGTH;
-        b.setIntLE(icrcOffset, icrc.compute(b, ipOffset, ipVersion, ipLength, b, udpOffset, bthOffset, icrcOffset));
+        // the frame is ours alone until it is handed over: mask, CRC and restore in place (one pass)
+        b.setIntLE(icrcOffset, icrc.computeInPlace(b, ipOffset, ipVersion, udpOffset, bthOffset, icrcOffset));
         return b;
     }
 }

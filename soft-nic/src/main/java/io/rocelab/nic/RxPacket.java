@@ -30,16 +30,21 @@ final class RxPacket {
         buf = f.buffer();
         bth = f.bthOffset();
         opcode = f.opcode();
-        psn = f.psn();
-        ackReq = Bth.ackReq(buf, bth) != 0;
-        solicited = Bth.solicited(buf, bth) != 0;
-        pkey = Bth.pkey(buf, bth);
-        destQp = f.destQp();
+        // the BTH as three 32-bit words (IBA 9.2): opcode, SE/M/pad/tver, P_Key | FECN/BECN, DestQP |
+        // AckReq, PSN; read once instead of field by field
+        final int word0 = buf.getInt(bth + Bth.OPCODE);
+        final int word1 = buf.getInt(bth + Bth.FECN_BECN);
+        final int word2 = buf.getInt(bth + Bth.ACKREQ_PSN);
+        solicited = (word0 & 0x0080_0000) != 0;
+        pkey = word0 & 0xFFFF;
+        destQp = word1 & 0xFF_FFFF;
+        ackReq = word2 < 0;
+        psn = word2 & 0xFF_FFFF;
         payloadOffset = f.payloadOffset();
         payloadLength = f.payloadLength();
         ipHeaderOffset = f.l3Offset();
         ipVersion = f.ipVersion();
-        srcIp = f.ipVersion() == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
+        srcIp = ipVersion == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
     }
 
     int ext(ExtHeader h) {

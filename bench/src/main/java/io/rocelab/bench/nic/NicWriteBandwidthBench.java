@@ -105,6 +105,12 @@ public final class NicWriteBandwidthBench {
             System.out.printf(Locale.ROOT, "NIC per busy core = %.2f Gb/s, i.e. %.2f x the one-core floor%n",
                     nic.gbps / nic.cores, nic.gbps / nic.cores / floorGbps);
         }
+        double nicCores = nic.coresA + nic.coresB;
+        if (nicCores > 0) {
+            // what the NIC threads did with the CPU they got; a busy-poll thread's time includes its idle turns
+            System.out.printf(Locale.ROOT, "NIC per NIC-thread core = %.2f Gb/s, i.e. %.2f x the one-core floor%n",
+                    nic.gbps / nicCores, nic.gbps / nicCores / floorGbps);
+        }
     }
 
     record Result(double gbps, long messages, double seconds, double cores, double coresA, double coresB,

@@ -1,6 +1,5 @@
 package io.rocelab.bench.nic;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
@@ -67,17 +66,18 @@ final class RealTimeNicPair implements AutoCloseable {
     }
 
     /**
-     * A NIC's frame allocator, chosen with {@code -Dbench.alloc}: {@code pooled} (default) is the NIC's
-     * own default, Netty's {@code PooledByteBufAllocator.DEFAULT}; {@code frames} gives each NIC its own
-     * {@link FramePoolAllocator} (slots of {@value #FRAME_SLOT} bytes, enough for a 4096-byte payload
-     * behind every header).
+     * A NIC's frame allocator, chosen with {@code -Dbench.alloc}: {@code nic} (default) leaves the NIC
+     * its own default (a {@link FramePoolAllocator} per NIC); {@code frames} gives each NIC a
+     * {@link FramePoolAllocator} with slots of {@value #FRAME_SLOT} bytes and 4096 free frames;
+     * {@code pooled} is Netty's {@code PooledByteBufAllocator.DEFAULT}, the NIC's default before.
      */
-    static ByteBufAllocator allocator() {
-        String name = System.getProperty("bench.alloc", "pooled");
+    static SoftNic.Builder allocator(SoftNic.Builder b) {
+        String name = System.getProperty("bench.alloc", "nic");
         return switch (name) {
-            case "frames" -> new FramePoolAllocator(FRAME_SLOT, 4096);
-            case "pooled" -> PooledByteBufAllocator.DEFAULT;
-            default -> throw new IllegalArgumentException("bench.alloc must be frames or pooled: " + name);
+            case "nic" -> b;
+            case "frames" -> b.allocator(new FramePoolAllocator(FRAME_SLOT, 4096));
+            case "pooled" -> b.allocator(PooledByteBufAllocator.DEFAULT);
+            default -> throw new IllegalArgumentException("bench.alloc must be nic, frames or pooled: " + name);
         };
     }
 
@@ -106,10 +106,10 @@ final class RealTimeNicPair implements AutoCloseable {
         // rate 0 = unlimited: no serialization delay, no queueing; no propagation delay
         link = InProcessLink.builder().name("a-b").rateBitsPerSecond(0).propagationDelayNanos(0)
                 .build(schedA, schedB);
-        a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
-                .scheduler(schedA).port(link.portA()).allocator(allocator()).build();
-        b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
-                .scheduler(schedB).port(link.portB()).allocator(allocator()).build();
+        a = allocator(SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
+                .scheduler(schedA).port(link.portA())).build();
+        b = allocator(SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
+                .scheduler(schedB).port(link.portB())).build();
         a.addNeighbor(IP_B, b.mac());
         b.addNeighbor(IP_A, a.mac());
         pdA = a.allocPd();

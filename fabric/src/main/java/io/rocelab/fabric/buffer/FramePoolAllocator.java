@@ -7,10 +7,12 @@ import io.netty.buffer.UnpooledUnsafeHeapByteBuf;
 import org.jctools.queues.MpmcArrayQueue;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * An allocator for frames: direct buffers of one slot size kept on a lock-free free list, so that a
- * frame costs a poll and an offer, whichever thread frees it.
+ * An allocator for frames: direct buffers of one slot size kept on free lists, so that a frame costs
+ * a pop and a push on its owner's thread, and a poll and an offer through a lock-free list when
+ * another thread frees it.
  *
  * <p>Why: a NIC builds every frame it sends in a fresh buffer, and the frame is freed by the receiver,
  * often on another thread. Netty's general-purpose pool pays for that in its thread caches, its arena
@@ -23,12 +25,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * buffer that was grown beyond its slot is freed normally when released. The list holds at most
  * {@code maxPooled} free frames; more are freed. Netty's leak detector wraps these buffers as it does
  * any allocator's, so a frame that is never released is still reported. Thread-safe.
+ *
+ * <p>The owner: the first thread that allocates a pooled frame (a NIC's or switch's loop) keeps its
+ * free frames on a plain stack that only it touches, last freed first out, so the frame it builds
+ * next is the one still in its cache. Frames freed on any other thread go to the lock-free list, which
+ * the owner takes from when its stack is empty, and which other threads allocate from.
  */
 public final class FramePoolAllocator extends AbstractByteBufAllocator {
 
     private final int slotBytes;
+    private final int maxPooled;
+    /** Frames freed on threads other than the owner. */
     private final MpmcArrayQueue<PooledFrame> free;
     private final AtomicLong created = new AtomicLong();
+    /** The thread that allocated the first pooled frame; it alone touches {@link #stack}. */
+    private final AtomicReference<Thread> owner = new AtomicReference<>();
+    /** The owner's free frames, last freed on top. */
+    private final PooledFrame[] stack;
+    /** Frames on {@link #stack}; written by the owner only (other threads read it for sizes, racily). */
+    private int stackSize;
 
     /**
      * @param slotBytes the size of every pooled frame: the largest frame that should be pooled
@@ -43,7 +58,9 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
             throw new IllegalArgumentException("maxPooled must be > 0: " + maxPooled);
         }
         this.slotBytes = slotBytes;
+        this.maxPooled = maxPooled;
         this.free = new MpmcArrayQueue<>(Math.max(2, maxPooled));
+        this.stack = new PooledFrame[maxPooled];
     }
 
     /**
@@ -61,10 +78,10 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
     }
 
     /**
-     * @return how many free frames wait on the list
+     * @return how many free frames wait on the lists (exact on the owner thread, approximate elsewhere)
      */
     public int framesFree() {
-        return free.size();
+        return free.size() + stackSize;
     }
 
     @Override
@@ -78,13 +95,44 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
             return new UnpooledUnsafeDirectByteBuf(this, initialCapacity, maxCapacity);
         }
         final int max = Math.max(maxCapacity, slotBytes);
-        final PooledFrame frame = free.relaxedPoll();
+        PooledFrame frame = null;
+        if (isOwner(Thread.currentThread())) {
+            final int n = stackSize;
+            if (n > 0) {
+                frame = stack[n - 1];
+                stack[n - 1] = null;
+                stackSize = n - 1;
+            }
+        }
+        if (frame == null) {
+            frame = free.relaxedPoll();
+        }
         if (frame != null) {
             frame.reuse(max);
             return frame;
         }
         created.incrementAndGet();
         return new PooledFrame(this, slotBytes, max);
+    }
+
+    /** Whether {@code t} owns the stack; the first thread that asks becomes the owner. */
+    private boolean isOwner(Thread t) {
+        final Thread o = owner.get();
+        return o == t || o == null && owner.compareAndSet(null, t);
+    }
+
+    /** Takes a freed frame back; false if the lists are full and the frame must really be freed. */
+    private boolean recycle(PooledFrame frame) {
+        if (owner.get() == Thread.currentThread()) {
+            final int n = stackSize;
+            if (n + free.size() < maxPooled) {
+                stack[n] = frame;
+                stackSize = n + 1;
+                return true;
+            }
+            return false;
+        }
+        return free.size() + stackSize < maxPooled && free.relaxedOffer(frame);
     }
 
     @Override
@@ -94,7 +142,7 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
 
     @Override
     public String toString() {
-        return "FramePoolAllocator[slot " + slotBytes + " B, " + free.size() + " free, " + created.get() + " created]";
+        return "FramePoolAllocator[slot " + slotBytes + " B, " + framesFree() + " free, " + created.get() + " created]";
     }
 
     /** A slot: goes back on the free list, buffer object and memory, when its count reaches zero. */
@@ -116,7 +164,7 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
 
         @Override
         protected void deallocate() {
-            if (capacity() == pool.slotBytes && pool.free.relaxedOffer(this)) {
+            if (capacity() == pool.slotBytes && pool.recycle(this)) {
                 return; // back on the list; the memory stays allocated for the next frame
             }
             super.deallocate();

@@ -39,12 +39,16 @@ public final class LinkDirection {
     /** Frames per chunk of the hand-off ring; a burst longer than one chunk takes another from the pool. */
     private static final int HAND_OFF_CHUNK = 256;
     private static final int HAND_OFF_POOLED_CHUNKS = 4;
+    /** The arrival time of a frame on a link with no rate limit and no delay: due whatever the clock says. */
+    private static final long DUE_NOW = Long.MIN_VALUE;
 
     private final String name;
     private final Scheduler owner;
     private final LinkPort receiverPort;
     private final TransmitTimeline timeline;
     private final long propagationDelayNanos;
+    /** No rate limit and no propagation delay: frames arrive as they are sent ({@link #DUE_NOW}). */
+    private final boolean instant;
     private final int minFrameBytes;
     private final int overheadBytes;
     private final SplitMix64 random;
@@ -71,6 +75,7 @@ public final class LinkDirection {
         this.receiverPort = receiverPort;
         this.timeline = new TransmitTimeline(rateBitsPerSecond);
         this.propagationDelayNanos = propagationDelayNanos;
+        this.instant = rateBitsPerSecond == 0 && propagationDelayNanos == 0;
         this.minFrameBytes = minFrameBytes;
         this.overheadBytes = overheadBytes;
         this.random = new SplitMix64(seed);
@@ -200,8 +205,9 @@ public final class LinkDirection {
             return;
         }
         final long wireBytes = EthernetFraming.wireBytes(length, minFrameBytes, overheadBytes);
-        final long lastBitOut = timeline.transmit(owner.nanoTime(), wireBytes);
-        final long arrival = lastBitOut + propagationDelayNanos;
+        // an unlimited link with no delay delivers at once: no clock read per frame for that
+        final long arrival = instant ? DUE_NOW
+            : timeline.transmit(owner.nanoTime(), wireBytes) + propagationDelayNanos;
 
         final FaultProfile f = faults;
         if (random.nextBoolean(f.lossProbability())) {
@@ -225,7 +231,7 @@ public final class LinkDirection {
         if (random.nextBoolean(f.reorderProbability())) {
             final long holdBack = f.reorderDelayNanos()
                 + f.reorderDelayFrames() * timeline.serializationNanos(wireBytes);
-            hold(delivered, arrival + holdBack);
+            hold(delivered, (arrival == DUE_NOW ? owner.nanoTime() : arrival) + holdBack);
             counters.increment(LinkCounter.REORDERED);
         } else {
             enqueue(delivered, arrival, mayDeliverNow);
@@ -249,7 +255,7 @@ public final class LinkDirection {
     }
 
     private void enqueue(ByteBuf frame, long arrival, boolean mayDeliverNow) {
-        if (mayDeliverNow && inFlight.isEmpty() && arrival <= owner.nanoTime()) {
+        if (mayDeliverNow && inFlight.isEmpty() && (arrival == DUE_NOW || arrival <= owner.nanoTime())) {
             deliver(frame);
             return;
         }
@@ -261,7 +267,7 @@ public final class LinkDirection {
 
     private void scheduleWakeup(long atNanos) {
         wakeupAtNanos = atNanos;
-        owner.scheduleUncancellable(Math.max(0L, atNanos - owner.nanoTime()), wakeup);
+        owner.scheduleUncancellable(atNanos == DUE_NOW ? 0L : Math.max(0L, atNanos - owner.nanoTime()), wakeup);
     }
 
     /**

@@ -117,4 +117,54 @@ class FramePoolAllocatorTest {
         copyHolder.release();
         assertEquals(1, alloc.framesFree());
     }
+
+    @Test
+    void framesFreedOnTheOwnerThreadComeBackLastInFirstOut() {
+        final FramePoolAllocator alloc = new FramePoolAllocator(256, 8);
+        final ByteBuf a = alloc.directBuffer(64);
+        final ByteBuf b = alloc.directBuffer(64);
+        final ByteBuf c = alloc.directBuffer(64);
+        final ByteBuf slotB = frame(b);
+        final ByteBuf slotC = frame(c);
+        a.release();
+        b.release();
+        c.release();
+        assertEquals(3, alloc.framesFree());
+        final ByteBuf first = alloc.directBuffer(64);
+        final ByteBuf second = alloc.directBuffer(64);
+        assertSame(slotC, frame(first), "the frame freed last is handed out first (still in the cache)");
+        assertSame(slotB, frame(second));
+        assertEquals(1, alloc.framesFree());
+        first.release();
+        second.release();
+        assertEquals(3, alloc.framesCreated());
+    }
+
+    @Test
+    void theLimitCoversTheOwnersStackAndTheOtherThreadsListTogether() throws Exception {
+        final FramePoolAllocator alloc = new FramePoolAllocator(64, 4);
+        final List<ByteBuf> mine = new ArrayList<>();
+        final List<ByteBuf> theirs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            mine.add(alloc.directBuffer(64)); // this thread allocates first: it owns the stack
+        }
+        for (int i = 0; i < 4; i++) {
+            theirs.add(alloc.directBuffer(64));
+        }
+        mine.forEach(ByteBuf::release);
+        assertEquals(2, alloc.framesFree());
+        final Thread other = new Thread(() -> theirs.forEach(ByteBuf::release));
+        other.start();
+        other.join();
+        assertEquals(4, alloc.framesFree(), "two on the owner's stack, two on the list; the other two freed");
+        final List<ByteBuf> again = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            final ByteBuf b = alloc.directBuffer(64);
+            assertEquals(1, b.refCnt());
+            again.add(b);
+        }
+        assertEquals(0, alloc.framesFree());
+        assertEquals(6, alloc.framesCreated(), "the four kept were reused");
+        again.forEach(ByteBuf::release);
+    }
 }

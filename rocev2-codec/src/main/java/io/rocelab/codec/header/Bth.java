@@ -84,13 +84,13 @@ public final class Bth {
 
     public static void write(ByteBuf b, int off, int opcode, int solicited, int migReq, int padCount, int tver,
                              int pkey, int fecn, int becn, int resv6, int destQp, int ackReq, int resv7, int psn) {
-        b.setByte(off + OPCODE, opcode);
-        b.setByte(off + FLAGS, ((solicited & 1) << 7) | ((migReq & 1) << 6) | ((padCount & 3) << 4) | (tver & 0xF));
-        b.setShort(off + PKEY, pkey);
-        b.setByte(off + FECN_BECN, ((fecn & 1) << 7) | ((becn & 1) << 6) | (resv6 & 0x3F));
-        b.setMedium(off + DEST_QP, destQp);
-        b.setByte(off + ACKREQ_PSN, ((ackReq & 1) << 7) | (resv7 & 0x7F));
-        b.setMedium(off + ACKREQ_PSN + 1, psn);
+        // three 32-bit words: opcode, flags, P_Key | FECN/BECN/resv6, DestQP | AckReq/resv7, PSN
+        b.setInt(off + OPCODE, ((opcode & 0xFF) << 24)
+                | ((((solicited & 1) << 7) | ((migReq & 1) << 6) | ((padCount & 3) << 4) | (tver & 0xF)) << 16)
+                | (pkey & 0xFFFF));
+        b.setInt(off + FECN_BECN, ((((fecn & 1) << 7) | ((becn & 1) << 6) | (resv6 & 0x3F)) << 24)
+                | (destQp & 0xFFFFFF));
+        b.setInt(off + ACKREQ_PSN, ((((ackReq & 1) << 7) | (resv7 & 0x7F)) << 24) | (psn & 0xFFFFFF));
     }
 
     /** Sets FECN, as a RoCEv2 receiver's view of an ECN CE mark (not covered by the ICRC). */

@@ -27,8 +27,10 @@ public final class Ethernet {
     }
 
     public static void write(ByteBuf b, int off, long dst, long src, int etherType) {
-        MacAddress.set(b, off + DST, dst);
-        MacAddress.set(b, off + SRC, src);
+        // three writes: the destination and the first two bytes of the source, the rest of the source,
+        // the EtherType
+        b.setLong(off + DST, (dst << 16) | ((src >>> 32) & 0xFFFF));
+        b.setInt(off + SRC + 2, (int) src);
         b.setShort(off + ETHER_TYPE, etherType);
     }
 }

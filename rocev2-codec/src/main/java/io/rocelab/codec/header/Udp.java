@@ -34,9 +34,7 @@ public final class Udp {
     }
 
     public static void write(ByteBuf b, int off, int srcPort, int dstPort, int length, int checksum) {
-        b.setShort(off + SRC_PORT, srcPort);
-        b.setShort(off + DST_PORT, dstPort);
-        b.setShort(off + LENGTH_FIELD, length);
-        b.setShort(off + CHECKSUM, checksum);
+        b.setInt(off + SRC_PORT, ((srcPort & 0xFFFF) << 16) | (dstPort & 0xFFFF));
+        b.setInt(off + LENGTH_FIELD, ((length & 0xFFFF) << 16) | (checksum & 0xFFFF));
     }
 }
