@@ -28,6 +28,7 @@ import io.rocelab.sw.pipeline.ClassifyStage;
 import io.rocelab.sw.pipeline.ContextPool;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
+import io.rocelab.sw.pipeline.TaskClock;
 import io.rocelab.sw.pipeline.ParseStage;
 import io.rocelab.sw.pipeline.VlanStage;
 import io.rocelab.sw.pfcwd.QueueWatch;
@@ -61,6 +62,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final PortConfig[] portConfigs;
     private final PortCounters[] counters;
     private final EgressPort[] egress;
+    private final TaskClock clock;
     private final ContextPool contexts = new ContextPool();
     private final ParseStage parse = new ParseStage();
     private final VlanStage vlan;
@@ -83,6 +85,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     public SoftSwitch(SwitchConfig config, Scheduler scheduler, ByteBufAllocator alloc, long seed) {
         this.config = Objects.requireNonNull(config, "config");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.clock = new TaskClock(scheduler);
         int n = config.ports().size();
         this.portConfigs = config.ports().toArray(new PortConfig[0]);
         this.ports = new FramePort[n];
@@ -91,7 +94,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         long[] macs = new long[n];
         for (int i = 0; i < n; i++) {
             counters[i] = new PortCounters();
-            egress[i] = new EgressPort(i, portConfigs[i], scheduler, this, counters[i], seed + i);
+            egress[i] = new EgressPort(i, portConfigs[i], scheduler, clock, this, counters[i], seed + i);
             macs[i] = config.routerMac();
         }
         this.classify = new ClassifyStage(portConfigs);
@@ -181,11 +184,13 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     @Override
     public void receive(int in, ByteBuf frame) {
-        long now = scheduler.nanoTime();
+        SwitchCapture[] t = taps;
+        // one clock read per task of the owner thread, per frame while a capture is attached
+        long now = t.length == 0 ? clock.now() : clock.fresh();
         PortCounters c = counters[in];
         c.rxFrames++;
         c.rxBytes += frame.readableBytes();
-        for (SwitchCapture tap : taps) {
+        for (SwitchCapture tap : t) {
             tap.record(in, now, frame, null, false);
         }
         PacketContext ctx = contexts.acquire();
@@ -440,6 +445,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     public FdbTable fdb() {
         return fdb;
+    }
+
+    /** @return the data path's clock (how often it read the scheduler's time) */
+    public TaskClock clock() {
+        return clock;
     }
 
     /** @return contexts ever allocated: stays flat in steady state */

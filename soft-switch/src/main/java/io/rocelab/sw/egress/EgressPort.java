@@ -11,6 +11,7 @@ import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
+import io.rocelab.sw.pipeline.TaskClock;
 import io.rocelab.sw.stats.PortCounters;
 import java.util.ArrayDeque;
 
@@ -43,6 +44,7 @@ public final class EgressPort implements EtsScheduler.Queues {
     private final int index;
     private final PortConfig config;
     private final Scheduler scheduler;
+    private final TaskClock clock;
     private final EgressHooks hooks;
     private final PortCounters counters;
     private final PacketQueue[] queues = new PacketQueue[8];
@@ -89,9 +91,20 @@ public final class EgressPort implements EtsScheduler.Queues {
      */
     public EgressPort(int index, PortConfig config, Scheduler scheduler, EgressHooks hooks, PortCounters counters,
                       long seed) {
+        this(index, config, scheduler, new TaskClock(scheduler, false), hooks, counters, seed);
+    }
+
+    /**
+     * @param clock the switch's data-path clock: the time given to {@link #enqueue(PacketContext, long)}
+     *              may have been read earlier in the same task, and is read afresh through it when
+     *              the transmitter looks busy at that time
+     */
+    public EgressPort(int index, PortConfig config, Scheduler scheduler, TaskClock clock, EgressHooks hooks,
+                      PortCounters counters, long seed) {
         this.index = index;
         this.config = config;
         this.scheduler = scheduler;
+        this.clock = clock;
         this.hooks = hooks;
         this.counters = counters;
         this.ets = new EtsScheduler(config.queues());
@@ -139,7 +152,9 @@ public final class EgressPort implements EtsScheduler.Queues {
 
     /**
      * Like {@link #enqueue(PacketContext)}, with the time already read by the caller in this same
-     * task (the frame's arrival), so the data path reads the clock once per frame.
+     * task (the frame's arrival, from the switch's {@link TaskClock}: possibly read for an earlier
+     * frame of the task). If the frame cannot be sent at that time, the clock is read afresh before
+     * the frame is held back, so a stale time never delays a frame.
      */
     public void enqueue(PacketContext ctx, long now) {
         if (dropAll[ctx.queue]) {
@@ -147,9 +162,18 @@ public final class EgressPort implements EtsScheduler.Queues {
             hooks.dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
-        if (cutThrough && nonEmpty == 0 && dueAt == Long.MAX_VALUE && port != null && control.isEmpty()
-                && sendAtOnce(ctx, now)) {
-            return;
+        if (cutThrough && nonEmpty == 0 && dueAt == Long.MAX_VALUE && port != null && control.isEmpty()) {
+            if (sendAtOnce(ctx, now)) {
+                return;
+            }
+            if (clock.remembers()) {
+                now = clock.fresh();
+                if (sendAtOnce(ctx, now)) {
+                    return;
+                }
+            }
+        } else if (clock.remembers()) {
+            now = clock.fresh();
         }
         add(ctx);
         pump(now);

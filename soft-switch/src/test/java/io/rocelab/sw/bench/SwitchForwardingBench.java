@@ -28,7 +28,8 @@ import java.util.Arrays;
  * <p>Run it with leak detection off ({@code -Dio.netty.leakDetection.level=disabled}): sampling
  * leak records is a test aid, not part of the data path. Rounds alternate switch and floor, so
  * that noise from other work on a shared machine hits both; the median round is reported.
- * Properties: {@code bench.rounds} (default 5), {@code bench.roundMs} (default 1000).
+ * Properties: {@code bench.rounds} (default 5), {@code bench.roundMs} (default 1000),
+ * {@code bench.incast} (default true; false runs the real-time forwarding part only).
  */
 public final class SwitchForwardingBench {
     private static final int PORTS = 4;
@@ -55,6 +56,9 @@ public final class SwitchForwardingBench {
             for (int payload : new int[] {4096, 256}) {
                 forwarding(rt, alloc, payload, rounds, roundNanos);
             }
+        }
+        if (!Boolean.parseBoolean(System.getProperty("bench.incast", "true"))) {
+            return;
         }
         System.out.printf("%nVirtual time: %d:1 incast at 100 Gb/s into the lossless class (4 KB WRITEs, PFC)%n",
             IncastEventsBench.SENDERS);
