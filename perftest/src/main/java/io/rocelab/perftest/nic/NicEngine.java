@@ -566,8 +566,13 @@ public final class NicEngine implements TestEngine {
             }
             if (progress) {
                 waiter.reset();
-            } else {
+            } else if (bidiSend) {
                 waiter.idle();
+            } else {
+                // sleep on the send CQ's notification (at most a millisecond, so the -D deadline is
+                // still seen) instead of waking every 20 µs: on a machine with fewer cores than busy
+                // threads, a poller that never sleeps takes the core the NIC's own thread needs
+                waiter.await(sendCq);
             }
         }
     }
