@@ -53,7 +53,7 @@ fi
 # counters (drops, retries, GSO sends) are printed to stderr at the end of each rocelab run
 # ROCELAB_JAR: another build of the tool to compare (e.g. one copied aside before a change)
 rocelab=(java "${java_opts[@]}" -Drocelab.counters=true -jar "${ROCELAB_JAR:-lab/target/rocelab.jar}")
-bench=(java "${java_opts[@]}" -cp bench/target/benchmarks.jar)
+bench=(java "${java_opts[@]}" -cp "${BENCH_JAR:-bench/target/benchmarks.jar}")
 
 cleanup
 ip netns add "$ns1"
@@ -107,7 +107,11 @@ floor_run() {
     ip netns exec "$ns2" "${bench[@]}" io.rocelab.bench.udp.UdpBlasterFloor receive "$ip2" 4791 $((secs + 30)) \
         > "$out/floor-rx.$n" 2>&1 &
     local rx=$!
-    sleep 2
+    local waited=0
+    until grep -q 'listening' "$out/floor-rx.$n" 2>/dev/null || ((waited >= 120)); do
+        sleep 0.5
+        waited=$((waited + 1))
+    done
     ip netns exec "$ns1" "${bench[@]}" io.rocelab.bench.udp.UdpBlasterFloor send "$ip1" "$ip2" 4791 "$secs" 4112 \
         > "$out/floor-tx.$n" 2>&1 &
     local tx=$!
@@ -136,7 +140,12 @@ endpoint_run() {
     ip netns exec "$ns2" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip2" -s 65536 -D "$secs" --report_gbits \
         ${extra[@]+"${extra[@]}"} > "$out/server.$n" 2>&1 &
     local srv=$!
-    sleep 3
+    # a JVM on a loaded machine can take many seconds to listen: wait for it, not for a fixed time
+    local waited=0
+    until grep -q 'Waiting for client' "$out/server.$n" 2>/dev/null || ((waited >= 120)); do
+        sleep 0.5
+        waited=$((waited + 1))
+    done
     ip netns exec "$ns1" "${rocelab[@]}" ib_write_bw --udp-endpoint "$ip1" -s 65536 -D "$secs" --report_gbits \
         ${extra[@]+"${extra[@]}"} "$ip2" > "$out/client.$n" 2>&1 &
     local cli=$!
@@ -145,6 +154,13 @@ endpoint_run() {
     wait "$cli" || true
     local end
     end=$(date +%s.%N)
+    # the server ends once the client has sent its report; one that waits on is stopped
+    local left=0
+    while kill -0 "$srv" 2>/dev/null && ((left < 60)); do
+        sleep 0.5
+        left=$((left + 1))
+    done
+    kill "$srv" 2>/dev/null || true
     wait "$srv" || true
     wait "$sampler" || true
     local from to
