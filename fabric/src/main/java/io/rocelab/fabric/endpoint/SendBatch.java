@@ -29,7 +29,7 @@ import java.net.UnknownHostException;
  * {@code CompositeByteBuf}: Netty's epoll transport builds the iovec of a composite from its
  * {@code nioBuffers()}, which allocates a {@code ByteBuffer[]}, a duplicate and a slice per
  * component, on top of the composite's own components. In a JFR recording of a 10 s
- * {@code ib_write_bw --udp-endpoint} client at 3 Gb/s that was about 150 MB of the 157 MB its event
+ * {@code ib_write_bw --udp-endpoint} client at 3 Gb/s that was about 135 MB of the 157 MB its event
  * loop allocated; young collections paused that JVM for up to 82 ms on the loaded 2-core machine,
  * longer than perftest's default 67 ms ACK timeout, and each such pause is a spurious timeout and a
  * resent window. A copy of up to 64 KB that stays in the cache costs a few microseconds per buffer,
