@@ -20,6 +20,9 @@
 #
 # It prints each run, then the median and range of the ratios rocelab / floor (goal >= 0.5).
 # Usage: bench/run-udp.sh [SECONDS (default 10)] [RUNS (default 3)] [EXTRA ib_write_bw flags...]
+# Environment: SKIP_BUILD=1 uses the jars as they are; ROCELAB_JAR=path runs another build of the
+# tool (e.g. one copied aside before a change, to compare in alternate runs), BENCH_JAR=path another
+# benchmarks.jar for the floor; INPROCESS=1 adds step 3.
 # The namespaces are removed on exit, also after a failure. Exit status 0 whatever the numbers
 # are: a benchmark reports, it does not gate.
 set -euo pipefail
