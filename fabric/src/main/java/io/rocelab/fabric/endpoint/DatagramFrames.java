@@ -18,7 +18,8 @@ import io.rocelab.codec.header.Udp;
  * therefore use the same fixed values: identification 0 and DF, which is also what Linux writes on
  * the DF datagrams of an unconnected UDP socket when it sends them one at a time. TTL and TOS are
  * masked, so the values put here (64, 0) do not matter to the ICRC; the ECN bits of the real
- * datagram are not visible through Netty (no IP_RECVTOS), so the rebuilt frame is never CE-marked.
+ * datagram are not visible through Netty (see {@link UdpEndpointPort}), so the rebuilt frame is never
+ * CE-marked.
  */
 final class DatagramFrames {
     /** Ethernet + IPv4 without options + UDP. */

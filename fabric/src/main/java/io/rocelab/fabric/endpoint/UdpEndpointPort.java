@@ -51,9 +51,11 @@ import java.util.concurrent.TimeUnit;
  *       {@code fixedIpId(0)}, and frames that are not are counted and dropped here).</li>
  * </ul>
  *
- * <p>IPv4 only. The ECN bits of received datagrams are not visible (Netty exposes no IP_RECVTOS),
- * so this mode sees no CE marks and sends no CNPs. Integrity on the way: the UDP checksum (which the
- * kernel checks) and the ICRC.
+ * <p>IPv4 only. The ECN bits of received datagrams are not visible: Netty has no IP_RECVTOS option,
+ * and although the socket option could be set as a raw one, Netty's native recvmsg parses only the
+ * UDP_GRO and IP_RECVORIGDSTADDR control messages (and recvmmsg passes no control buffer), so the
+ * TOS byte never reaches Java. This mode therefore sees no CE marks and sends no CNPs. Integrity on
+ * the way: the UDP checksum (which the kernel checks) and the ICRC.
  *
  * <p>Threading: the owner thread is the event loop the port is opened on (epoll or NIO, see
  * {@link UdpTransport}); every socket of the port is registered there, and the NIC should use a

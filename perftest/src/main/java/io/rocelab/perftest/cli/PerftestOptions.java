@@ -45,6 +45,7 @@ public final class PerftestOptions {
     private final int inlineSize;
     private final ReportUnit reportUnit;
     private final int qpTimeout;
+    private final boolean qpTimeoutRequested;
     private final int serviceLevel;
     private final int postList;
     private final int cqModeration;
@@ -96,6 +97,7 @@ public final class PerftestOptions {
         this.inlineSize = b.inlineSize;
         this.reportUnit = b.reportUnit;
         this.qpTimeout = b.qpTimeout;
+        this.qpTimeoutRequested = b.qpTimeoutRequested;
         this.serviceLevel = b.serviceLevel;
         this.postList = b.postList;
         this.cqModeration = b.cqModeration;
@@ -154,6 +156,7 @@ public final class PerftestOptions {
         b.inlineSize = inlineSize;
         b.reportUnit = reportUnit;
         b.qpTimeout = qpTimeout;
+        b.qpTimeoutRequested = qpTimeoutRequested;
         b.serviceLevel = serviceLevel;
         b.postList = postList;
         b.cqModeration = cqModeration;
@@ -350,6 +353,11 @@ public final class PerftestOptions {
         return qpTimeout;
     }
 
+    /** Whether {@code -u} was given, rather than perftest's default of 14 taken. */
+    public boolean qpTimeoutRequested() {
+        return qpTimeoutRequested;
+    }
+
     /** {@code -S}. */
     public int serviceLevel() {
         return serviceLevel;
@@ -493,6 +501,7 @@ public final class PerftestOptions {
         private int inlineSize = 0;
         private ReportUnit reportUnit = ReportUnit.MB_PER_SEC;
         private int qpTimeout = 14;
+        private boolean qpTimeoutRequested = false;
         private int serviceLevel = 0;
         private int postList = 1;
         private int cqModeration = 100;
@@ -747,8 +756,10 @@ public final class PerftestOptions {
             return reportUnit;
         }
 
+        /** Sets {@code -u}; the options then count it as requested. */
         public Builder qpTimeout(int v) {
             this.qpTimeout = v;
+            this.qpTimeoutRequested = true;
             return this;
         }
 

@@ -124,6 +124,7 @@ public final class NicEngine implements TestEngine {
     private int defaultTrafficClass;
     /** {@code -R}: the connection manager and the connections it made, else null. */
     private RdmaCm rdmaCm;
+    private int defaultQpTimeout = -1;
 
     /**
      * @param config what the NIC is
@@ -148,6 +149,35 @@ public final class NicEngine implements TestEngine {
         }
         this.defaultTrafficClass = trafficClass;
         return this;
+    }
+
+    /**
+     * The local ACK timeout exponent (4.096 µs × 2^n) of the RC QPs when the command line sets none
+     * ({@code -u}); perftest's 14 (67 ms) unless set. {@code -u} always wins. Call before the QPs are
+     * connected.
+     *
+     * @param exponent 0..31
+     * @return this engine
+     */
+    public NicEngine defaultQpTimeout(int exponent) {
+        if (exponent < 0 || exponent > 31) {
+            throw new IllegalArgumentException("exponent must be 0..31: " + exponent);
+        }
+        this.defaultQpTimeout = exponent;
+        return this;
+    }
+
+    /** The default set by {@link #defaultQpTimeout(int)}, or -1 for perftest's. */
+    int defaultQpTimeout() {
+        return defaultQpTimeout;
+    }
+
+    /**
+     * The local ACK timeout exponent the QPs get: {@code -u} if given, else {@code engineDefault}
+     * if set (not negative), else perftest's default.
+     */
+    static int qpTimeout(PerftestOptions o, int engineDefault) {
+        return o.qpTimeoutRequested() || engineDefault < 0 ? o.qpTimeout() : engineDefault;
     }
 
     // ---- setup ----
@@ -290,7 +320,7 @@ public final class NicEngine implements TestEngine {
                     .rqPsn(r.psn());
             if (rc) {
                 rtr.maxDestRdAtomic(Math.max(1, mine.get(i).outReads())).minRnrTimer(MIN_RNR_TIMER);
-                rts.timeout(options.qpTimeout()).retryCnt(RETRY).rnrRetry(RETRY)
+                rts.timeout(qpTimeout(options, defaultQpTimeout)).retryCnt(RETRY).rnrRetry(RETRY)
                         .maxRdAtomic(Math.max(1, r.outReads()));
             }
             qps[i].modify(rtr);
@@ -600,8 +630,13 @@ public final class NicEngine implements TestEngine {
             }
             if (progress) {
                 waiter.reset();
-            } else {
+            } else if (bidiSend) {
                 waiter.idle();
+            } else {
+                // sleep on the send CQ's notification (at most a millisecond, so the -D deadline is
+                // still seen) instead of waking every 20 µs: on a machine with fewer cores than busy
+                // threads, a poller that never sleeps takes the core the NIC's own thread needs
+                waiter.await(sendCq);
             }
         }
     }

@@ -15,6 +15,18 @@ import java.util.function.Function;
  * the NIC's addresses for the side it is on, and says where its frames go.
  */
 public final class NicEngineFactory implements EngineFactory {
+    /**
+     * The local ACK timeout exponent of UDP endpoint mode when {@code -u} is not given: 18, 4.096 µs ×
+     * 2^18 = 1.07 s, instead of perftest's 14 (67 ms). Why: there the round trip runs through two
+     * JVMs and the host's scheduler, not a NIC's pipeline; on a loaded machine a young collection or a
+     * loop thread waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and
+     * every such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a
+     * 551 ms pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). A lost packet
+     * is still found: by the receiver's NAK on the next packet, or by this timer. NCCL's default
+     * (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
+     */
+    static final int UDP_ENDPOINT_QP_TIMEOUT = 18;
+
     private final NicOptions nic;
     private final Function<PerftestOptions, NicAttachment> attachments;
 
@@ -64,7 +76,11 @@ public final class NicEngineFactory implements EngineFactory {
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        return new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
+        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
+            engine.defaultQpTimeout(UDP_ENDPOINT_QP_TIMEOUT);
+        }
+        return engine;
     }
 
     /** What the soft NIC engine cannot do, said the way perftest says what it cannot do: one line. */

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  *   --udp-endpoint LOCAL_IP        UDP endpoint mode: RoCEv2 packets as UDP datagrams to port 4791
  *                                  through this host's IP stack; the NIC's address is LOCAL_IP (an
  *                                  address of this host), where it receives; the peer's address comes
- *                                  from the exchanged GID
+ *                                  from the exchanged GID; the QPs' local ACK timeout is
+ *                                  -u 18 (1.07 s) unless -u is given (see NicEngineFactory)
  *   --in-process                   server and client in this process, over an in-memory link;
  *                                  prints the client's output
  *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
@@ -79,7 +80,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + " receive on LPORT, send to RPORT",
             "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
-                    + " of this host; the NIC's IP)",
+                    + " of this host; the NIC's IP); without -u, a 1 s local ACK timeout (-u 18, not 14)",
             "  --in-process                  server and client in this process; prints the client's output",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"

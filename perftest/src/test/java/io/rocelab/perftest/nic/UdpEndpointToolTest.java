@@ -124,6 +124,30 @@ class UdpEndpointToolTest {
     }
 
     @Test
+    void withoutDashUTheQpsWaitASecondForAnAckAndDashUIsKept() {
+        NicOptions.Split plain = NicOptions.split(new String[] {"--udp-endpoint", "127.0.97.1"});
+        NicEngine engine = NicEngineFactory.of(plain.nic()).create(options(plain.perftestArgs()));
+        assertEquals(18, NicEngineFactory.UDP_ENDPOINT_QP_TIMEOUT);
+        assertEquals(NicEngineFactory.UDP_ENDPOINT_QP_TIMEOUT, engine.defaultQpTimeout());
+        assertEquals(18, NicEngine.qpTimeout(options(plain.perftestArgs()), engine.defaultQpTimeout()));
+
+        for (String u : new String[] {"14", "20"}) {
+            NicOptions.Split given = NicOptions.split(new String[] {"--udp-endpoint", "127.0.97.1", "-u", u});
+            NicEngine e = NicEngineFactory.of(given.nic()).create(options(given.perftestArgs()));
+            assertEquals(Integer.parseInt(u), NicEngine.qpTimeout(options(given.perftestArgs()), e.defaultQpTimeout()),
+                "-u " + u);
+        }
+    }
+
+    @Test
+    void otherDataPathsKeepPerftestsDefaultTimeout() {
+        NicOptions.Split frame = NicOptions.split(new String[] {"--udp-frame", "40000:40001"});
+        NicEngine engine = NicEngineFactory.of(frame.nic()).create(options(frame.perftestArgs()));
+        assertEquals(-1, engine.defaultQpTimeout());
+        assertEquals(14, NicEngine.qpTimeout(options(frame.perftestArgs()), engine.defaultQpTimeout()));
+    }
+
+    @Test
     void theNicIsBuiltWithTheFixedIdentificationThePeerRebuilds() throws Exception {
         NicAttachment a = NicAttachment.udpEndpoint("t", "127.0.97.3", 0x0252_5400_9703L);
         try {
