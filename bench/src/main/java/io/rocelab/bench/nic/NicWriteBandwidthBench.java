@@ -51,13 +51,14 @@ public final class NicWriteBandwidthBench {
         int size = (int) RealTimeNicPair.longProperty("bench.size", 65536);
         int mtu = (int) RealTimeNicPair.longProperty("bench.mtu", 4096);
         boolean spin = "spin".equals(System.getProperty("bench.idle", "park"));
+        long parkNanos = RealTimeNicPair.longProperty("bench.parkMicros", 20) * 1000;
         int loops = (int) RealTimeNicPair.longProperty("bench.loops", 2);
 
         String nicIdle = RealTimeNicPair.nicIdle();
         System.out.printf(Locale.ROOT, "NicWriteBandwidthBench: RC RDMA WRITE %d B, MTU %d, 1 QP, qd %d, %d s after %d s"
                 + " warm-up; NICs on %d %s thread%s, main thread %s; %s%n", size, mtu, qd, seconds, warmupSeconds, loops,
                 "park".equals(nicIdle) ? "sleeping event-loop" : "busy-poll (" + nicIdle + ")", loops == 1 ? "" : "s",
-                spin ? "spinning" : "parking 20 us when idle", RealTimeNicPair.machine());
+                spin ? "spinning" : "parking " + parkNanos / 1000 + " us when idle", RealTimeNicPair.machine());
         byte[] src = new byte[size];
         new Random(7).nextBytes(src);
 
@@ -74,7 +75,7 @@ public final class NicWriteBandwidthBench {
                 + " without the receive check%n", floorBefore, floorOneCrcBefore);
 
         // (b) the NIC
-        Result nic = runNic(src, qd, mtu, warmupSeconds, seconds, spin, loops);
+        Result nic = runNic(src, qd, mtu, warmupSeconds, seconds, spin, parkNanos, loops);
 
         // (a) floor, after (the machine may have got busier or quieter meanwhile)
         double floorAfter;
@@ -118,7 +119,7 @@ public final class NicWriteBandwidthBench {
     }
 
     private static Result runNic(byte[] src, int qd, int mtu, long warmupSeconds, long seconds, boolean spin,
-                                 int loops)
+                                 long parkNanos, int loops)
             throws Exception {
         int size = src.length;
         byte[] remote = new byte[size];
@@ -178,7 +179,7 @@ public final class NicWriteBandwidthBench {
                     if (spin) {
                         Thread.onSpinWait();
                     } else {
-                        LockSupport.parkNanos(20_000);
+                        LockSupport.parkNanos(parkNanos);
                     }
                 }
             }
