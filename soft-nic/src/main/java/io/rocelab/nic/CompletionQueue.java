@@ -30,6 +30,11 @@ public final class CompletionQueue {
     private static final int DISARMED = 0;
     private static final int NEXT = 1;
     private static final int SOLICITED = 2;
+    /**
+     * Completion moderation ({@code ibv_modify_cq}'s {@code cq_count}): a next-completion request
+     * fires once the CQ holds this many completions (or on an error completion). 1: every completion.
+     */
+    private volatile int moderationCount = 1;
     private volatile boolean overflowed;
     /** Told once, on the NIC thread, when the CQ overflows. */
     private java.util.function.Consumer<CompletionQueue> overflowHandler = cq -> { };
@@ -93,6 +98,30 @@ public final class CompletionQueue {
         armed.updateAndGet(a -> a == NEXT ? NEXT : solicitedOnly ? SOLICITED : NEXT);
     }
 
+    /**
+     * Completion moderation, as {@code ibv_modify_cq} with {@code IBV_CQ_MODERATE} sets
+     * {@code cq_count} (the period is not modelled): after {@link #requestNotify(boolean) requestNotify(false)}
+     * the handler runs when a completion leaves at least {@code count} completions in the queue, or
+     * for an unsuccessful completion, instead of for the next completion. A poller that sleeps until
+     * notified then wakes once per {@code count} completions, not once per completion. Solicited-only
+     * requests are not moderated. The check is made when a completion arrives: a caller that arms
+     * should look at {@link #size()} once more afterwards, and sleep with a timeout, since fewer than
+     * {@code count} completions may ever come.
+     *
+     * @param count 1 (the default: no moderation) up to the CQ's capacity
+     */
+    public void moderate(int count) {
+        if (count < 1 || count > capacity) {
+            throw new IllegalArgumentException("moderation count must be 1.." + capacity + ": " + count);
+        }
+        moderationCount = count;
+    }
+
+    /** The moderation count set with {@link #moderate(int)} (1: none). */
+    public int moderationCount() {
+        return moderationCount;
+    }
+
     /** Whether a notification request is pending (armed and not yet fired). */
     public boolean isArmed() {
         return armed.get() != DISARMED;
@@ -112,9 +141,11 @@ public final class CompletionQueue {
         queue.offer(wc);
         pushed.setRelease(in + 1);
         int a = armed.get();
-        // IBA 11.4.2.2: "next" fires on any completion; "solicited" on a receive of a message with
-        // the SE bit, or on any completion in error. One request, one notification.
-        if ((a == NEXT || (a == SOLICITED && (solicited || !wc.isSuccess()))) && armed.compareAndSet(a, DISARMED)) {
+        // IBA 11.4.2.2: "next" fires on any completion (moderated: once the CQ holds moderationCount, or on
+        // an error); "solicited" on a receive of a message with the SE bit, or on any completion in error.
+        // One request, one notification.
+        if (a != DISARMED && (a == NEXT ? !wc.isSuccess() || in + 1 - polled.getAcquire() >= moderationCount
+                : solicited || !wc.isSuccess()) && armed.compareAndSet(a, DISARMED)) {
             Runnable h = handler;
             if (h != null) {
                 h.run();

@@ -78,6 +78,54 @@ class CqNotifyAndFenceTest {
     }
 
     @Test
+    void moderatedNextCompletionFiresOnceTheCqHoldsTheCountOrOnAnError() {
+        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 35)) {
+            AtomicInteger fired = new AtomicInteger();
+            p.cqA.onNotify(fired::incrementAndGet);
+            p.cqA.moderate(3);
+            assertEquals(3, p.cqA.moderationCount());
+            MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mrB = p.pdB.registerMr(new byte[100], 0x9000, AccessFlags.ALL);
+            p.cqA.requestNotify(false);
+            for (int i = 1; i <= 2; i++) {
+                p.qpA.postSend(SendWr.write(i, Sge.of(mrA), 0x9000, mrB.rkey()).signaled(true));
+            }
+            assertTrue(p.runUntil(() -> p.cqA.size() == 2, 100 * MS));
+            assertEquals(0, fired.get(), "two completions do not reach a count of 3");
+            assertEquals(1, p.cqA.poll().wrId()); // one polled: the CQ holds 1
+            p.qpA.postSend(SendWr.write(3, Sge.of(mrA), 0x9000, mrB.rkey()).signaled(true));
+            assertTrue(p.runUntil(() -> p.cqA.size() == 2, 100 * MS));
+            assertEquals(0, fired.get(), "counted in the queue, not since the request: 2 held");
+            p.qpA.postSend(SendWr.write(4, Sge.of(mrA), 0x9000, mrB.rkey()).signaled(true));
+            assertTrue(p.runUntil(() -> p.cqA.size() == 3, 100 * MS));
+            assertEquals(1, fired.get(), "the completion that makes 3 fires it");
+            assertFalse(p.cqA.isArmed(), "one request, one notification");
+
+            // an error completion fires a moderated request at once
+            p.cqB.onNotify(fired::incrementAndGet);
+            p.cqB.moderate(8);
+            MemoryRegion mrB2 = p.pdB.registerMr(new byte[100], 0x20000, AccessFlags.LOCAL_WRITE);
+            p.qpB.postRecv(new RecvWr(9, Sge.of(mrB2)));
+            p.runUntil(() -> false, MS);
+            p.cqB.requestNotify(false);
+            p.qpB.modify(new QpAttr().state(QpState.ERR));
+            assertTrue(p.runUntil(() -> p.cqB.size() == 1, 100 * MS));
+            assertEquals(WcStatus.WR_FLUSH_ERR, p.cqB.poll().status());
+            assertEquals(2, fired.get(), "an unsuccessful completion is not held back by the count");
+        }
+    }
+
+    @Test
+    void moderationCountMustFitTheCq() {
+        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 36)) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> p.cqA.moderate(0));
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> p.cqA.moderate(Integer.MAX_VALUE));
+            assertEquals(1, p.cqA.moderationCount());
+        }
+    }
+
+    @Test
     void solicitedOnlyFiresOnAnErrorCompletion() {
         try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 33)) {
             AtomicInteger fired = new AtomicInteger();

@@ -34,7 +34,9 @@ import java.util.concurrent.locks.LockSupport;
  * (5), {@code bench.qd} (128), {@code bench.size} (65536), {@code bench.mtu} (4096),
  * {@code bench.loops} (2; 1 puts both NICs on one event loop, a diagnostic without cross-thread
  * hand-offs), {@code bench.idle} ({@code park}: when the CQ is empty and the queue full the main thread parks
- * 20 µs, leaving the cores to the NIC loops; {@code spin}: busy-polls as perftest does).
+ * {@code bench.parkMicros} (20) µs, leaving the cores to the NIC loops; {@code spin}: busy-polls as perftest does;
+ * {@code notify}: arms the CQ with completion moderation and sleeps until it holds {@code bench.notifyCount}
+ * (qd / 4) completions, at most 1 ms, so that the NIC thread wakes it once per that many messages).
  * Exit status 0 whatever the numbers are; 1 only if a WRITE fails or data arrives wrong.
  */
 public final class NicWriteBandwidthBench {
@@ -50,14 +52,22 @@ public final class NicWriteBandwidthBench {
         int qd = (int) RealTimeNicPair.longProperty("bench.qd", 128);
         int size = (int) RealTimeNicPair.longProperty("bench.size", 65536);
         int mtu = (int) RealTimeNicPair.longProperty("bench.mtu", 4096);
-        boolean spin = "spin".equals(System.getProperty("bench.idle", "park"));
+        String appIdle = System.getProperty("bench.idle", "park");
+        if (!appIdle.equals("park") && !appIdle.equals("spin") && !appIdle.equals("notify")) {
+            throw new IllegalArgumentException("bench.idle must be park, spin or notify: " + appIdle);
+        }
+        boolean spin = appIdle.equals("spin");
+        // notify: sleep until the CQ holds this many completions (CQ moderation), at most 1 ms
+        int notifyCount = appIdle.equals("notify") ? (int) RealTimeNicPair.longProperty("bench.notifyCount", qd / 4) : 0;
+        long parkNanos = RealTimeNicPair.longProperty("bench.parkMicros", 20) * 1000;
         int loops = (int) RealTimeNicPair.longProperty("bench.loops", 2);
 
         String nicIdle = RealTimeNicPair.nicIdle();
         System.out.printf(Locale.ROOT, "NicWriteBandwidthBench: RC RDMA WRITE %d B, MTU %d, 1 QP, qd %d, %d s after %d s"
                 + " warm-up; NICs on %d %s thread%s, main thread %s; %s%n", size, mtu, qd, seconds, warmupSeconds, loops,
                 "park".equals(nicIdle) ? "sleeping event-loop" : "busy-poll (" + nicIdle + ")", loops == 1 ? "" : "s",
-                spin ? "spinning" : "parking 20 us when idle", RealTimeNicPair.machine());
+                spin ? "spinning" : notifyCount > 0 ? "sleeping until " + notifyCount + " completions (CQ moderation)"
+                        : "parking " + parkNanos / 1000 + " us when idle", RealTimeNicPair.machine());
         byte[] src = new byte[size];
         new Random(7).nextBytes(src);
 
@@ -74,7 +84,7 @@ public final class NicWriteBandwidthBench {
                 + " without the receive check%n", floorBefore, floorOneCrcBefore);
 
         // (b) the NIC
-        Result nic = runNic(src, qd, mtu, warmupSeconds, seconds, spin, loops);
+        Result nic = runNic(src, qd, mtu, warmupSeconds, seconds, spin, parkNanos, notifyCount, loops);
 
         // (a) floor, after (the machine may have got busier or quieter meanwhile)
         double floorAfter;
@@ -118,7 +128,7 @@ public final class NicWriteBandwidthBench {
     }
 
     private static Result runNic(byte[] src, int qd, int mtu, long warmupSeconds, long seconds, boolean spin,
-                                 int loops)
+                                 long parkNanos, int notifyCount, int loops)
             throws Exception {
         int size = src.length;
         byte[] remote = new byte[size];
@@ -129,6 +139,11 @@ public final class NicWriteBandwidthBench {
             MemoryRegion mrSrc = p.pdA.registerMr(src, 0x10000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrRemote = p.pdB.registerMr(remote, 0x80000, AccessFlags.ALL);
             List<WorkCompletion> wcs = new ArrayList<>(qd);
+            if (notifyCount > 0) {
+                Thread me = Thread.currentThread();
+                p.cqA.moderate(notifyCount);
+                p.cqA.onNotify(() -> LockSupport.unpark(me));
+            }
             int outstanding = 0;
             long completed = 0;
             long wrId = 0;
@@ -177,8 +192,13 @@ public final class NicWriteBandwidthBench {
                 if (n == 0) {
                     if (spin) {
                         Thread.onSpinWait();
+                    } else if (notifyCount > 0) {
+                        p.cqA.requestNotify(false);
+                        if (p.cqA.size() < notifyCount) {
+                            LockSupport.parkNanos(1_000_000);
+                        }
                     } else {
-                        LockSupport.parkNanos(20_000);
+                        LockSupport.parkNanos(parkNanos);
                     }
                 }
             }
