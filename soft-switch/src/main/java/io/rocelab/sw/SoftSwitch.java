@@ -193,11 +193,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         for (SwitchCapture tap : t) {
             tap.record(in, now, frame, null, false);
         }
-        PacketContext ctx = contexts.acquire();
-        ctx.frame = frame;
-        ctx.length = frame.readableBytes();
-        ctx.ingressPort = in;
-        ctx.arrivalNanos = now;
+        PacketContext ctx = contexts.acquireForParse(frame, in, now);
         if (!parse.apply(ctx)) {
             dropped(ctx, DropReason.MALFORMED);
             return;

@@ -1,5 +1,7 @@
 package io.rocelab.sw.pipeline;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * A free list of {@link PacketContext}s: grows to the largest number of frames the switch ever
  * holds at once, then the data path allocates no contexts. Owner thread only.
@@ -18,6 +20,26 @@ public final class ContextPool {
             free = c.next;
         }
         c.reset();
+        return c;
+    }
+
+    /**
+     * A context for a received frame that {@link ParseStage#apply} parses next: the same as
+     * {@link #acquire()} followed by setting the frame, its length, ingress port and arrival time,
+     * except that the fields the parse always writes are left for it to write.
+     *
+     * @return the context, owning {@code frame}
+     */
+    public PacketContext acquireForParse(ByteBuf frame, int ingressPort, long arrivalNanos) {
+        PacketContext c = free;
+        if (c == null) {
+            created++;
+            c = new PacketContext();
+            c.reset();
+        } else {
+            free = c.next;
+        }
+        c.resetForParse(frame, ingressPort, arrivalNanos);
         return c;
     }
 

@@ -76,6 +76,25 @@ public final class PacketContext {
         ecn = -1;
         dstMac = 0;
         srcMac = 0;
+        resetAfterParse();
+    }
+
+    /**
+     * Clears what {@link ParseStage#apply} does not write, and sets the frame: for a context that
+     * is parsed next. The parse fields ({@link #kind}, the offsets, {@link #dscp}, {@link #pcp},
+     * {@link #ecn}, the MACs) keep the previous frame's values until the parse writes them, which
+     * it does on every path that returns true; on a false return (malformed) the frame is dropped
+     * and only the fields set here and below are read.
+     */
+    void resetForParse(ByteBuf frame, int ingressPort, long arrivalNanos) {
+        this.frame = frame;
+        this.length = frame.readableBytes();
+        this.ingressPort = ingressPort;
+        this.arrivalNanos = arrivalNanos;
+        resetAfterParse();
+    }
+
+    private void resetAfterParse() {
         vid = VlanStage.UNAWARE;
         tc = 0;
         priorityGroup = 0;
