@@ -15,10 +15,10 @@ import io.rocelab.sw.testkit.Lab;
 import io.rocelab.sw.testkit.RecordingPort;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
+
+
+
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,7 +49,7 @@ class RealTimeClockReadsTest {
         try (RealTimeScheduler rt = RealTimeScheduler.start("clock-reads");
              PcapngWriter w = capture ? PcapngWriter.create(dir.resolve("sw.pcapng")) : null) {
             RecordingPort[] ports = new RecordingPort[PORTS];
-            SoftSwitch sw = onOwner(rt, () -> {
+            SoftSwitch sw = OwnerThread.call(rt, () -> {
                 SoftSwitch s = new SoftSwitch(Lab.routes(new ConfigBuilder(PORTS, 400), PORTS).build(), rt, ALLOC, 1);
                 for (int i = 0; i < PORTS; i++) {
                     ports[i] = new RecordingPort("p" + i, rt);
@@ -66,22 +66,22 @@ class RealTimeClockReadsTest {
             });
             int burst = 4 * PORTS;
             long[] reads = new long[3];
-            reads[0] = onOwner(rt, () -> sw.clock().reads());
+            reads[0] = OwnerThread.call(rt, () -> sw.clock().reads());
             // one task: one frame to each port in turn, each port idle when its frame arrives
             // (400 Gb/s: a 330 B frame is on the wire for 7 ns)
-            reads[1] = onOwner(rt, () -> {
+            reads[1] = OwnerThread.call(rt, () -> {
                 for (int k = 0; k < PORTS; k++) {
                     ports[k].deliver(frame(k, 0));
                 }
                 return sw.clock().reads();
             });
-            reads[2] = onOwner(rt, () -> {
+            reads[2] = OwnerThread.call(rt, () -> {
                 for (int k = 0; k < burst; k++) {
                     ports[k % PORTS].deliver(frame(k % PORTS, 1 + k / PORTS));
                 }
                 return sw.clock().reads();
             });
-            await(() -> total(ports) == PORTS + burst);
+            OwnerThread.await(() -> total(ports) == PORTS + burst);
             if (capture) {
                 assertTrue(reads[1] - reads[0] >= PORTS, "a read per frame with a capture: " + (reads[1] - reads[0]));
                 assertTrue(reads[2] - reads[1] >= burst, "a read per frame with a capture: " + (reads[2] - reads[1]));
@@ -99,7 +99,7 @@ class RealTimeClockReadsTest {
                     assertEquals(k, psns[k], "in order");
                 }
             }
-            assertEquals(0, onOwner(rt, () -> {
+            assertEquals(0, OwnerThread.call(rt, () -> {
                 long d = 0;
                 for (int i = 0; i < PORTS; i++) {
                     d += sw.counters(i).totalDrops();
@@ -125,23 +125,5 @@ class RealTimeClockReadsTest {
             .payload(new byte[256]).encode(ALLOC);
     }
 
-    private static <T> T onOwner(RealTimeScheduler rt, Supplier<T> what) {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        rt.execute(() -> {
-            try {
-                f.complete(what.get());
-            } catch (Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.join();
-    }
 
-    private static void await(BooleanSupplier done) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!done.getAsBoolean()) {
-            assertTrue(System.nanoTime() < until, "timed out");
-            Thread.sleep(1);
-        }
-    }
 }

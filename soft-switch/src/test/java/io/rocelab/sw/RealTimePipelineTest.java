@@ -18,10 +18,10 @@ import io.rocelab.sw.testkit.Lab;
 import io.rocelab.sw.testkit.RecordingPort;
 import io.rocelab.sw.egress.EgressPort;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
+
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +42,7 @@ class RealTimePipelineTest {
         rt = RealTimeScheduler.start("rt-switch");
         p0 = new RecordingPort("p0", rt);
         p1 = new RecordingPort("p1", rt);
-        sw = onOwner(() -> {
+        sw = OwnerThread.call(rt, () -> {
             SoftSwitch s = new SoftSwitch(config, rt, ALLOC, 3);
             s.attach("Ethernet0", p0);
             s.attach("Ethernet4", p1);
@@ -68,13 +68,13 @@ class RealTimePipelineTest {
         for (int k = 0; k < n; k++) {
             frames[k] = frame(0, k, 4096);
         }
-        onOwner(() -> {
+        OwnerThread.call(rt, () -> {
             for (ByteBuf f : frames) {
                 p1.deliver(f);
             }
             return null;
         });
-        await(() -> p0.data().size() == n);
+        OwnerThread.await(() -> p0.data().size() == n);
         List<RecordingPort.Sent> out = p0.data();
         long wire = (out.get(0).length() + 24) * 8L * 10; // ns per frame at 100 Mb/s
         long span = out.get(n - 1).nanos() - out.get(0).nanos();
@@ -87,7 +87,7 @@ class RealTimePipelineTest {
         // MAX_CATCH_UP_NANOS back), so the span can fall short of the wire time by that much, no more
         assertTrue(span >= (n - 1) * wire - EgressPort.MAX_CATCH_UP_NANOS - 1_000, "faster than the line: " + span);
         assertTrue(span < (n - 1) * wire + TimeUnit.SECONDS.toNanos(2), "stuck: " + span);
-        assertEquals(0, onOwner(() -> sw.counters(1).totalDrops()));
+        assertEquals(0, OwnerThread.call(rt, () -> sw.counters(1).totalDrops()));
     }
 
     @Test
@@ -99,13 +99,13 @@ class RealTimePipelineTest {
 
         ByteBuf xoff = pfc(0xFFFF);
         ByteBuf first = frame(26, 1, 1024);
-        long xoffAt = onOwner(() -> {
+        long xoffAt = OwnerThread.call(rt, () -> {
             long t = rt.nanoTime();
             p0.deliver(xoff);
             p1.deliver(first);
             return t;
         });
-        await(() -> p0.data().size() == 1);
+        OwnerThread.await(() -> p0.data().size() == 1);
         long held = p0.data().get(0).nanos() - xoffAt;
         System.out.printf("real time, 100 Mb/s: XOFF 0xFFFF held the lossless frame %.1f ms (pause %.1f ms)%n",
             held / 1e6, pause / 1e6);
@@ -115,7 +115,7 @@ class RealTimePipelineTest {
         ByteBuf xoffAgain = pfc(0xFFFF);
         ByteBuf second = frame(26, 2, 1024);
         ByteBuf xon = pfc(0);
-        long xoff2 = onOwner(() -> {
+        long xoff2 = OwnerThread.call(rt, () -> {
             long t = rt.nanoTime();
             p0.deliver(xoffAgain);
             p1.deliver(second);
@@ -123,18 +123,18 @@ class RealTimePipelineTest {
         });
         Thread.sleep(20);
         assertEquals(1, p0.data().size(), "paused again");
-        long xonAt = onOwner(() -> {
+        long xonAt = OwnerThread.call(rt, () -> {
             long t = rt.nanoTime();
             p0.deliver(xon);
             return t;
         });
-        await(() -> p0.data().size() == 2);
+        OwnerThread.await(() -> p0.data().size() == 2);
         long sentAt = p0.data().get(1).nanos();
         System.out.printf("XON %.1f ms after XOFF; frame left %.3f ms after XON%n", (xonAt - xoff2) / 1e6,
             (sentAt - xonAt) / 1e6);
         assertTrue(sentAt >= xonAt && sentAt < xoff2 + pause, "resumed by the XON, not by expiry");
-        assertEquals(0, onOwner(() -> sw.counters(1).totalDrops()));
-        assertEquals(3L, onOwner(() -> sw.counters(0).rxPfc[3]), "XOFF, XOFF, XON counted on Ethernet0 (show pfc counters)");
+        assertEquals(0, OwnerThread.call(rt, () -> sw.counters(1).totalDrops()));
+        assertEquals(3L, OwnerThread.call(rt, () -> sw.counters(0).rxPfc[3]), "XOFF, XOFF, XON counted on Ethernet0 (show pfc counters)");
     }
 
     private static ByteBuf frame(int dscp, int psn, int payload) {
@@ -153,23 +153,5 @@ class RealTimePipelineTest {
         return f;
     }
 
-    private <T> T onOwner(Supplier<T> what) {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        rt.execute(() -> {
-            try {
-                f.complete(what.get());
-            } catch (Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.join();
-    }
 
-    private static void await(BooleanSupplier done) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!done.getAsBoolean()) {
-            assertTrue(System.nanoTime() < until, "timed out");
-            Thread.sleep(1);
-        }
-    }
 }

@@ -13,8 +13,8 @@ import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
+
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +57,7 @@ class RealTimeShaperCatchUpTest {
         rt = RealTimeScheduler.start("rt-catch-up");
         SinkPort p0 = new SinkPort("p0", rt, 1 << 20);
         SinkPort p1 = new SinkPort("p1", rt, 16);
-        SoftSwitch sw = onOwner(() -> {
+        SoftSwitch sw = OwnerThread.call(rt, () -> {
             SoftSwitch s = new SoftSwitch(Lab.routes(new ConfigBuilder(2, 10), 2).build(), rt, ALLOC, 3);
             s.attach("Ethernet0", p0);
             s.attach("Ethernet4", p1);
@@ -68,7 +68,7 @@ class RealTimeShaperCatchUpTest {
             .reth(0x1000, 0x42, PAYLOAD).destQp(0x11).psn(0).payload(new byte[PAYLOAD]).encode(ALLOC);
         BacklogFeeder feeder = new BacklogFeeder(sw, p1, template, ALLOC, rt, BACKLOG_BYTES);
         try {
-            onOwner(() -> {
+            OwnerThread.call(rt, () -> {
                 feeder.run();
                 return null;
             });
@@ -78,8 +78,8 @@ class RealTimeShaperCatchUpTest {
             StringBuilder seen = new StringBuilder();
             for (int w = 0; w < WINDOWS; w++) {
                 Thread.sleep(MEASURE_NANOS / 1_000_000 + 10);
-                long[] times = onOwner(() -> Arrays.copyOf(p0.nanos, p0.count));
-                int[] lengths = onOwner(() -> Arrays.copyOf(p0.lengths, p0.count));
+                long[] times = OwnerThread.call(rt, () -> Arrays.copyOf(p0.nanos, p0.count));
+                int[] lengths = OwnerThread.call(rt, () -> Arrays.copyOf(p0.lengths, p0.count));
                 long from = times[0] + WARMUP_NANOS + w * MEASURE_NANOS;
                 long to = from + MEASURE_NANOS;
                 long bits = 0;
@@ -92,22 +92,22 @@ class RealTimeShaperCatchUpTest {
                 best = Math.max(best, rate);
                 seen.append(String.format(" %.2f", rate / 1e9));
             }
-            onOwner(() -> {
+            OwnerThread.call(rt, () -> {
                 feeder.stopped = true;
                 return null;
             });
             Thread.sleep(50);
-            long[] times = onOwner(() -> Arrays.copyOf(p0.nanos, p0.count));
-            int[] lengths = onOwner(() -> Arrays.copyOf(p0.lengths, p0.count));
+            long[] times = OwnerThread.call(rt, () -> Arrays.copyOf(p0.nanos, p0.count));
+            int[] lengths = OwnerThread.call(rt, () -> Arrays.copyOf(p0.lengths, p0.count));
             System.out.printf("real time, 10 Gb/s backlogged port, %d B frames, Gb/s per %d ms window:%s "
                 + "(best %.0f %% of line rate)%n", lengths[0], MEASURE_NANOS / 1_000_000, seen, 100 * best / RATE);
-            assertEquals(0L, (long) onOwner(() -> sw.counters(1).totalDrops()), "nothing dropped");
+            assertEquals(0L, (long) OwnerThread.call(rt, () -> sw.counters(1).totalDrops()), "nothing dropped");
             assertTrue(best > 0, "the backlogged port sent nothing:" + seen);
 
             // never faster than the line plus the bounded catch-up, over any window
             long frameBits = SinkPort.wireBits(lengths[0]);
             for (long window : new long[] {10_000, 100_000, 1_000_000, 10_000_000, MEASURE_NANOS}) {
-                long most = onOwner(() -> p0.maxBitsInWindow(window));
+                long most = OwnerThread.call(rt, () -> p0.maxBitsInWindow(window));
                 long limit = (window + MAX_CATCH_UP_NANOS) * (RATE / 1_000_000_000L) + frameBits;
                 assertTrue(most <= limit, "sent " + most + " bits within " + window + " ns, line rate plus burst allows "
                     + limit);
@@ -117,15 +117,4 @@ class RealTimeShaperCatchUpTest {
         }
     }
 
-    private <T> T onOwner(Supplier<T> what) {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        rt.execute(() -> {
-            try {
-                f.complete(what.get());
-            } catch (Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.join();
-    }
 }

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
+import io.rocelab.sw.OwnerThread;
+
+
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,9 +21,9 @@ class TaskClockTest {
     @Test
     void realTimeReadsOncePerTaskAndForgetsBeforeTheNext() throws Exception {
         try (RealTimeScheduler rt = RealTimeScheduler.start("task-clock")) {
-            TaskClock clock = onOwner(rt, () -> new TaskClock(rt));
+            TaskClock clock = OwnerThread.call(rt, () -> new TaskClock(rt));
             assertTrue(clock.remembers());
-            long[] first = onOwner(rt, () -> {
+            long[] first = OwnerThread.call(rt, () -> {
                 long a = clock.now();
                 busy(200_000);
                 long b = clock.now();
@@ -31,7 +32,7 @@ class TaskClockTest {
             assertEquals(first[0], first[1], "the same task reuses the time it read");
             assertEquals(1, first[2], "one read for the task");
             Thread.sleep(5);
-            long[] second = onOwner(rt, () -> {
+            long[] second = OwnerThread.call(rt, () -> {
                 long before = rt.nanoTime();
                 long a = clock.now();
                 return new long[] {before, a, clock.reads()};
@@ -39,7 +40,7 @@ class TaskClockTest {
             assertTrue(second[1] >= second[0], "a later task never sees an earlier task's time");
             assertTrue(second[1] - first[0] >= 5_000_000, "the time moved on: " + (second[1] - first[0]));
             assertEquals(2, second[2]);
-            long[] renewed = onOwner(rt, () -> {
+            long[] renewed = OwnerThread.call(rt, () -> {
                 long a = clock.now();
                 busy(200_000);
                 long f = clock.fresh();
@@ -73,15 +74,4 @@ class TaskClockTest {
         }
     }
 
-    private static <T> T onOwner(RealTimeScheduler rt, Supplier<T> what) {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        rt.execute(() -> {
-            try {
-                f.complete(what.get());
-            } catch (Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.join();
-    }
 }
