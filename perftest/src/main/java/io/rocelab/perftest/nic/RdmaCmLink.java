@@ -79,17 +79,6 @@ final class RdmaCmLink implements OobLink {
     }
 
     @Override
-    public byte[] exchange(String what, byte[] mine, int theirLength) throws IOException {
-        if (role == OobChannel.Role.CLIENT) {
-            write(what, mine);
-            return read(what, theirLength);
-        }
-        byte[] theirs = read(what, theirLength);
-        write(what, mine);
-        return theirs;
-    }
-
-    @Override
     public void write(String what, byte[] bytes) throws IOException {
         if (bytes.length > MESSAGE_MAX) {
             throw new IllegalArgumentException("the " + what + " is " + bytes.length + " bytes; perftest's rdma_cm QP"
@@ -105,7 +94,8 @@ final class RdmaCmLink implements OobLink {
         trace.sent(what, bytes);
     }
 
-    private byte[] read(String what, int length) throws IOException {
+    @Override
+    public byte[] read(String what, int length) throws IOException {
         WorkCompletion wc = await(recvCq, what, "waiting for");
         if (!wc.isSuccess() || wc.opcode() != WcOpcode.RECV) {
             throw new OobProtocolException("the receive of the " + what + " over the rdma_cm QP completed with "

@@ -82,27 +82,6 @@ public final class OobChannel implements OobLink {
         return (InetSocketAddress) socket.getRemoteSocketAddress();
     }
 
-    /** One exchange of equally sized messages. */
-    @Override
-    public byte[] exchange(String what, byte[] mine) throws IOException {
-        return exchange(what, mine, mine.length);
-    }
-
-    /**
-     * One exchange: the client writes {@code mine} then reads {@code theirLength} bytes; the server
-     * reads first, then writes.
-     */
-    @Override
-    public byte[] exchange(String what, byte[] mine, int theirLength) throws IOException {
-        if (role == Role.CLIENT) {
-            write(what, mine);
-            return read(what, theirLength);
-        }
-        byte[] theirs = read(what, theirLength);
-        write(what, mine);
-        return theirs;
-    }
-
     /** Writes one whole message. */
     @Override
     public void write(String what, byte[] bytes) throws IOException {
@@ -112,6 +91,7 @@ public final class OobChannel implements OobLink {
     }
 
     /** Reads exactly {@code length} bytes, however TCP splits them. */
+    @Override
     public byte[] read(String what, int length) throws IOException {
         byte[] buf = new byte[length];
         int got = 0;

@@ -28,7 +28,15 @@ public interface OobLink extends Closeable {
      * One exchange: the client writes {@code mine} then reads {@code theirLength} bytes; the server
      * reads first, then writes.
      */
-    byte[] exchange(String what, byte[] mine, int theirLength) throws IOException;
+    default byte[] exchange(String what, byte[] mine, int theirLength) throws IOException {
+        if (role() == OobChannel.Role.CLIENT) {
+            write(what, mine);
+            return read(what, theirLength);
+        }
+        byte[] theirs = read(what, theirLength);
+        write(what, mine);
+        return theirs;
+    }
 
     /** One exchange of equally sized messages. */
     default byte[] exchange(String what, byte[] mine) throws IOException {
@@ -37,6 +45,9 @@ public interface OobLink extends Closeable {
 
     /** Writes one whole message. */
     void write(String what, byte[] bytes) throws IOException;
+
+    /** Reads one whole message of exactly {@code length} bytes. */
+    byte[] read(String what, int length) throws IOException;
 
     @Override
     void close() throws IOException;
