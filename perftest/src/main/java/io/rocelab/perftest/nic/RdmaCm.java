@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -154,11 +155,16 @@ final class RdmaCm {
     }
 
     private CmState awaitLeaving(CmId id, CmState from) throws InterruptedException {
-        long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-        while (id.state() == from && System.nanoTime() < deadline) {
+        sleepUntil(() -> id.state() != from, timeout.isZero() ? Long.MAX_VALUE : timeout.toNanos());
+        return id.state();
+    }
+
+    /** Checks {@code done} every millisecond, for at most {@code nanos}: the CM moves its ids on the NIC's thread. */
+    private static void sleepUntil(BooleanSupplier done, long nanos) throws InterruptedException {
+        long start = System.nanoTime();
+        while (!done.getAsBoolean() && System.nanoTime() - start < nanos) {
             Thread.sleep(1);
         }
-        return id.state();
     }
 
     private CmId accept(QueuePair qp, CmConnectParams params, Supplier<String> what)
@@ -209,10 +215,7 @@ final class RdmaCm {
     }
 
     private static void awaitClosed(List<CmId> ids) throws InterruptedException {
-        long deadline = System.nanoTime() + DISCONNECT_WAIT_NANOS;
-        while (System.nanoTime() < deadline && ids.stream().anyMatch(RdmaCm::open)) {
-            Thread.sleep(1);
-        }
+        sleepUntil(() -> ids.stream().noneMatch(RdmaCm::open), DISCONNECT_WAIT_NANOS);
     }
 
     private static boolean open(CmId id) {
