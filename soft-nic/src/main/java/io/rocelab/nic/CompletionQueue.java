@@ -117,6 +117,11 @@ public final class CompletionQueue {
         moderationCount = count;
     }
 
+    /** How many completions the CQ holds before it overflows ({@code ibv_create_cq}'s {@code cqe}). */
+    public int capacity() {
+        return capacity;
+    }
+
     /** The moderation count set with {@link #moderate(int)} (1: none). */
     public int moderationCount() {
         return moderationCount;

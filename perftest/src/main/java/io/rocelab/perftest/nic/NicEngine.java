@@ -529,7 +529,7 @@ public final class NicEngine implements TestEngine {
             if (progress) {
                 waiter.reset();
             } else if (totC < total) {
-                waiter.await(sendCq);
+                waiter.awaitSends(sendCq, signalledPending(scnt, ccnt, cqMod));
             } else {
                 waiter.idle();
             }
@@ -636,9 +636,18 @@ public final class NicEngine implements TestEngine {
                 // sleep on the send CQ's notification (at most a millisecond, so the -D deadline is
                 // still seen) instead of waking every 20 µs: on a machine with fewer cores than busy
                 // threads, a poller that never sleeps takes the core the NIC's own thread needs
-                waiter.await(sendCq);
+                waiter.awaitSends(sendCq, signalledPending(scnt, ccnt, cqMod));
             }
         }
+    }
+
+    /** Signalled send WRs posted and not yet completed, over all QPs (each completion stands for {@code cqMod} WRs). */
+    private static long signalledPending(long[] scnt, long[] ccnt, int cqMod) {
+        long pending = 0;
+        for (int i = 0; i < scnt.length; i++) {
+            pending += (scnt[i] - ccnt[i]) / cqMod;
+        }
+        return pending;
     }
 
     /**
