@@ -2,7 +2,6 @@ package io.rocelab.fabric.endpoint;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -15,6 +14,7 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.ReferenceCountUtil;
 import io.rocelab.codec.header.Udp;
+import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.stats.CounterSet;
@@ -70,6 +70,15 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
     /** Receive buffer with GRO: a coalesced read can be as long as an IPv4 datagram. */
     private static final int GRO_SLOT_BYTES = 65_536;
     private static final int PLAIN_SLOTS = 32;
+    /** Free rebuilt frames a port keeps (the NIC frees them on the port's loop, mostly at once). */
+    private static final int POOLED_FRAMES = 1024;
+    /** Reads per wake-up of the receive socket: Netty reads up to this many times and only then hands
+     *  the datagrams to the pipeline, so as many read buffers are in use at once. */
+    static final int READS_PER_WAKE = 64;
+    /** Free read and GSO buffers a port keeps: a wake-up's reads, and the GSO buffers of a flush
+     *  (they wait only while a socket's send buffer is full). Fewer, and a busy port would free and
+     *  create 64 KB buffers on every wake-up. */
+    private static final int POOLED_BURSTS = READS_PER_WAKE + 32;
     private static final long BIND_TIMEOUT_SECONDS = 10;
 
     private final EventLoop loop;
@@ -77,7 +86,10 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
     private final long nicMac;
     private final int localIp;
     private final int maxPayloadBytes;
+    /** Where rebuilt frames (and ARP replies) come from. */
     private final ByteBufAllocator alloc;
+    /** Where read buffers and GSO buffers come from: each is a whole burst of datagrams. */
+    private final ByteBufAllocator bursts;
     private final CounterSet<UdpEndpointCounter> counters = new CounterSet<>(UdpEndpointCounter.class);
     private final DatagramChannel receiveChannel;
     private final SourcePortSockets sockets;
@@ -93,34 +105,44 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
         this.nicMac = b.nicMac;
         this.localIp = toInt(b.localAddress);
         this.maxPayloadBytes = b.maxPayloadBytes;
-        this.alloc = b.alloc;
         final boolean offload = transport.segmentationOffload();
         this.gro = offload && b.gro;
+        // Netty's general pool keeps buffers above 32 KB in no thread cache: every 64 KB read buffer
+        // and GSO buffer took its arena's lock and chunk search (about 9 % of a receiving loop in
+        // ib_write_bw over veth). Both kinds are freed on this loop, so a per-port free list serves.
+        this.alloc = b.alloc != null ? b.alloc
+            : new FramePoolAllocator(DatagramFrames.HEADERS + maxPayloadBytes, POOLED_FRAMES);
+        this.bursts = b.alloc != null ? b.alloc : new FramePoolAllocator(readBufferBytes(), POOLED_BURSTS);
         final ChannelHandler txErrors = new TxErrorCounter();
         this.sockets = new SourcePortSockets(loop, transport, b.localAddress, alloc, b.socketBufferBytes, txErrors);
-        this.batch = new SendBatch(sockets, alloc, counters, offload && b.gso);
+        this.batch = new SendBatch(sockets, bursts, counters, offload && b.gso);
         this.receiveChannel = bindReceiver(b);
+    }
+
+    /** The size of one read: a GRO read (up to an IPv4 datagram), or recvmmsg's slots. */
+    private int readBufferBytes() {
+        return gro ? GRO_SLOT_BYTES : plainSlotBytes() * plainSlots();
+    }
+
+    /** One byte more than the largest payload: a longer datagram is cut to exactly that, which is how
+     *  it is recognised as oversized. */
+    private int plainSlotBytes() {
+        return maxPayloadBytes + 1;
+    }
+
+    private int plainSlots() {
+        return transport == UdpTransport.EPOLL ? PLAIN_SLOTS : 1;
     }
 
     private DatagramChannel bindReceiver(Builder b) {
         final DatagramChannel ch = transport.newChannel();
-        final int slot;
-        final int slots;
-        if (gro) {
-            // one recvmsg per read: Netty passes a control buffer, and so learns the GRO segment size,
-            // only to recvmsg, not to recvmmsg; one GRO read returns up to 64 KB of datagrams anyway
-            slot = GRO_SLOT_BYTES;
-            slots = 1;
-        } else {
-            // one byte more than the largest payload: a longer datagram is cut to exactly that, which
-            // is how it is recognised as oversized
-            slot = maxPayloadBytes + 1;
-            slots = transport == UdpTransport.EPOLL ? PLAIN_SLOTS : 1;
-        }
-        ch.config().setOption(ChannelOption.ALLOCATOR, alloc);
+        // with GRO, one recvmsg per read: Netty passes a control buffer, and so learns the GRO segment
+        // size, only to recvmsg, not to recvmmsg; one GRO read returns up to 64 KB of datagrams anyway
+        final int slot = gro ? GRO_SLOT_BYTES : plainSlotBytes();
+        ch.config().setOption(ChannelOption.ALLOCATOR, bursts);
         ch.config().setOption(ChannelOption.SO_RCVBUF, b.socketBufferBytes);
         ch.config().setOption(ChannelOption.RCVBUF_ALLOCATOR,
-            new FixedRecvByteBufAllocator(slot * slots).maxMessagesPerRead(64));
+            new FixedRecvByteBufAllocator(readBufferBytes()).maxMessagesPerRead(READS_PER_WAKE));
         if (transport == UdpTransport.EPOLL) {
             // recvmmsg: the read buffer is cut into slots of this size, one datagram each
             ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, gro ? 0 : slot);
@@ -282,6 +304,16 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
     }
 
     /**
+     * @return how many buffers the port's own free lists have ever created (rebuilt frames, read and
+     *         GSO buffers; the rest of its allocations reused one), or -1 if the builder was given an
+     *         allocator
+     */
+    long buffersCreated() {
+        return alloc instanceof FramePoolAllocator frames && bursts instanceof FramePoolAllocator reads
+            ? frames.framesCreated() + reads.framesCreated() : -1;
+    }
+
+    /**
      * @return this port's counters, readable from any thread
      */
     public CounterSet<UdpEndpointCounter> counters() {
@@ -339,6 +371,8 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
 
     /** Reads datagrams on the owner loop; never throws a bad datagram up the pipeline. */
     private final class Receiver extends ChannelInboundHandlerAdapter {
+        private final LastAddress senders = new LastAddress();
+        private final LastAddress recipients = new LastAddress();
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -376,10 +410,10 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
             }
             final InetSocketAddress recipient = packet.recipient();
             final int dstIp = recipient != null && recipient.getAddress() instanceof Inet4Address
-                ? toInt(recipient.getAddress()) : localIp;
+                ? recipients.toInt(recipient.getAddress()) : localIp;
             final int dstPort = recipient != null ? recipient.getPort() : Udp.ROCEV2_PORT;
             final ByteBuf frame = DatagramFrames.rebuild(alloc, nicMac, ArpAnswers.GATEWAY_MAC,
-                toInt(sender.getAddress()), sender.getPort(), dstIp, dstPort, payload);
+                senders.toInt(sender.getAddress()), sender.getPort(), dstIp, dstPort, payload);
             counters.increment(UdpEndpointCounter.PACKETS_RECEIVED);
             counters.add(UdpEndpointCounter.BYTES_RECEIVED, length);
             receiver.onFrame(UdpEndpointPort.this, frame);
@@ -394,6 +428,24 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
         public void channelInactive(ChannelHandlerContext ctx) {
             updateLinkState(false);
             ctx.fireChannelInactive();
+        }
+    }
+
+    /**
+     * The last IPv4 address converted and its value: the datagrams of one GRO read share their
+     * address objects, and {@code getAddress()} copies the four bytes on every call (3-4 % of a
+     * receiving loop when done per datagram).
+     */
+    private static final class LastAddress {
+        private InetAddress last;
+        private int value;
+
+        int toInt(InetAddress a) {
+            if (a != last) {
+                value = UdpEndpointPort.toInt(a);
+                last = a;
+            }
+            return value;
         }
     }
 
@@ -416,7 +468,8 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
         private int socketBufferBytes = 4 << 20;
         private boolean gso = true;
         private boolean gro = true;
-        private ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+        /** null: the port's own free lists (see the constructor). */
+        private ByteBufAllocator alloc;
 
         private Builder() {
         }
@@ -512,7 +565,8 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
         }
 
         /**
-         * @param allocator where rebuilt frames and receive buffers come from
+         * @param allocator where rebuilt frames, read buffers and GSO buffers come from (default: the
+         *                  port's own free lists of frames and of 64 KB buffers)
          * @return this
          */
         public Builder allocator(ByteBufAllocator allocator) {

@@ -188,6 +188,38 @@ class UdpEndpointPortTest {
         assertEquals(0, a.counters().get(UdpEndpointCounter.TX_ERRORS));
     }
 
+    @ParameterizedTest
+    @EnumSource(UdpTransport.class)
+    void readAndGsoBuffersAndFramesAreReusedNotCreatedPerDatagram(UdpTransport t) throws Exception {
+        assumeAvailable(t);
+        UdpEndpointPort a = port(t, IP_A, MAC_A);
+        UdpEndpointPort b = port(t, IP_B, MAC_B);
+        java.util.concurrent.atomic.AtomicInteger got = new java.util.concurrent.atomic.AtomicInteger();
+        b.setReceiver((port, frame) -> {
+            frame.release(); // a NIC frees a frame on the port's loop once it has handled it
+            got.incrementAndGet();
+        });
+        int n = 30;
+        int rounds = 20;
+        for (int round = 0; round < rounds; round++) {
+            List<ByteBuf> frames = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                frames.add(write(IP_A, IP_B, 0xC300, round * n + i, payload(i % 15 == 14 ? 900 : 4096, i))
+                    .encode(UnpooledByteBufAllocator.DEFAULT));
+            }
+            a.eventLoop().execute(() -> frames.forEach(a::send));
+            int expected = (round + 1) * n;
+            Await.until(() -> got.get() == expected, TIMEOUT, expected + " frames at B: " + b.counters());
+        }
+        // what is created is what is in use at once, not one buffer per datagram: at B one wake-up's
+        // reads (Netty hands them on after its last read) and a frame or two; at A a flush's GSO buffers
+        long atA = a.buffersCreated();
+        long atB = b.buffersCreated();
+        assertTrue(atA >= 0 && atA <= 8, "GSO buffers created at A for " + rounds * 4 + " runs: " + atA);
+        assertTrue(atB > 0 && atB <= UdpEndpointPort.READS_PER_WAKE + 2,
+            "buffers created at B for " + rounds * n + " datagrams: " + atB);
+    }
+
     private long sourcePortsSeen() {
         synchronized (received) {
             return received.stream().map(f -> f.getUnsignedShort(Ethernet.LENGTH + Ipv4.MIN_LENGTH)).distinct().count();
