@@ -33,7 +33,13 @@ import java.net.UnknownHostException;
  * loop allocated; young collections paused that JVM for up to 82 ms on the loaded 2-core machine,
  * longer than perftest's default 67 ms ACK timeout, and each such pause is a spurious timeout and a
  * resent window. A copy of up to 64 KB that stays in the cache costs a few microseconds per buffer,
- * and the kernel then gets one iovec instead of up to 64. Owner thread only.
+ * and the kernel then gets one iovec instead of up to 64.
+ *
+ * <p>A NIC that writes its packets in place ({@link UdpPayloadSink}) skips that copy: {@link #claim}
+ * hands out space at the end of the current run's buffer as long as the packet can join the run (same
+ * source port and destination, not longer than the run's segment, the run not ended by a shorter
+ * one, within the limits above), else queues the run and starts another. Queued runs and single
+ * payloads leave in the order they were queued. Owner thread only.
  */
 final class SendBatch {
     static final int MAX_SEGMENTS = 64;
@@ -48,7 +54,20 @@ final class SendBatch {
     private int[] srcPorts = new int[256];
     private int[] dstIps = new int[256];
     private ByteBuf[] payloads = new ByteBuf[256];
+    /** 0: {@code payloads[i]} is one packet; else it is a run built in place, cut at this size. */
+    private int[] runSegments = new int[256];
+    /** The packets of a run built in place (1 for a single packet). */
+    private int[] runCounts = new int[256];
     private int size;
+    /** The run being built in place, or null; its fields below. */
+    private ByteBuf run;
+    private int runPort;
+    private int runDst;
+    private int runSegment;
+    private int runCount;
+    /** A packet shorter than the segment ended the run: only the last segment may be shorter. */
+    private boolean runEnded;
+    private int claimLength = -1;
     private boolean gso;
     /** e.g. EINVAL when a segment and its headers exceed the route's MTU: counted, and from then on
      *  one datagram per packet, which always works. One instance: nothing allocated per write. */
@@ -69,15 +88,90 @@ final class SendBatch {
 
     /** Queues one UDP payload (ownership passes here); returns whether the batch was empty before. */
     boolean add(int srcPort, int dstIp, ByteBuf payload) {
+        final boolean wasEmpty = isEmpty();
+        closeRun(); // whatever was built in place before this payload leaves before it
+        queue(srcPort, dstIp, payload, 0, 1);
+        return wasEmpty;
+    }
+
+    /** Whether nothing waits to be sent (nor is being built in place). */
+    boolean isEmpty() {
+        return size == 0 && run == null;
+    }
+
+    private void queue(int srcPort, int dstIp, ByteBuf payload, int segment, int count) {
         if (size == payloads.length) {
             srcPorts = java.util.Arrays.copyOf(srcPorts, size * 2);
             dstIps = java.util.Arrays.copyOf(dstIps, size * 2);
             payloads = java.util.Arrays.copyOf(payloads, size * 2);
+            runSegments = java.util.Arrays.copyOf(runSegments, size * 2);
+            runCounts = java.util.Arrays.copyOf(runCounts, size * 2);
         }
         srcPorts[size] = srcPort;
         dstIps[size] = dstIp;
         payloads[size] = payload;
-        return size++ == 0;
+        runSegments[size] = segment;
+        runCounts[size] = count;
+        size++;
+    }
+
+    /**
+     * Space for one payload of {@code length} bytes, in place at the end of the current run (see
+     * {@link UdpPayloadSink#claim}); only with GSO on. An open claim not yet committed is given back.
+     */
+    ByteBuf claim(int srcPort, int dstIp, int length) {
+        if (claimLength >= 0) {
+            abort();
+        }
+        if (run != null && (srcPort != runPort || dstIp != runDst || runEnded || length > runSegment
+            || runCount == MAX_SEGMENTS || run.writerIndex() + length > MAX_GSO_BYTES)) {
+            closeRun();
+        }
+        if (run == null) {
+            run = alloc.directBuffer(MAX_GSO_BYTES);
+            runPort = srcPort;
+            runDst = dstIp;
+            runSegment = length;
+            runCount = 0;
+            runEnded = false;
+        }
+        run.writerIndex(run.writerIndex() + length);
+        claimLength = length;
+        return run;
+    }
+
+    /** The open claim is a packet of the run. */
+    void commit() {
+        if (claimLength < 0) {
+            throw new IllegalStateException("no open claim");
+        }
+        runCount++;
+        if (claimLength < runSegment) {
+            runEnded = true;
+        }
+        claimLength = -1;
+    }
+
+    /** The open claim is given back; nothing if none is open. */
+    void abort() {
+        if (claimLength >= 0) {
+            run.writerIndex(run.writerIndex() - claimLength);
+            claimLength = -1;
+        }
+    }
+
+    /** Queues the run built in place, if it holds a packet; frees its buffer if it holds none. */
+    private void closeRun() {
+        if (run == null) {
+            return;
+        }
+        abort();
+        if (runCount == 0) {
+            run.release();
+        } else {
+            queue(runPort, runDst, run, runSegment, runCount);
+        }
+        run = null;
     }
 
     /** Whether runs of equal-sized packets are still sent as GSO buffers. */
@@ -92,6 +186,7 @@ final class SendBatch {
 
     /** Writes everything queued and flushes each socket once. */
     void flush() {
+        closeRun();
         int i = 0;
         while (i < size) {
             final int port = srcPorts[i];
@@ -106,10 +201,16 @@ final class SendBatch {
                 i = j;
                 continue;
             }
+            if (runSegments[i] != 0) {
+                writeRun(ch, i, destination(dst));
+                i++;
+                continue;
+            }
             final int segment = payloads[i].readableBytes();
             if (gso) {
                 int total = segment;
-                while (j < size && j - i < MAX_SEGMENTS && srcPorts[j] == port && dstIps[j] == dst) {
+                while (j < size && j - i < MAX_SEGMENTS && srcPorts[j] == port && dstIps[j] == dst
+                    && runSegments[j] == 0) {
                     final int len = payloads[j].readableBytes();
                     if (len > segment || total + len > MAX_GSO_BYTES) {
                         break;
@@ -164,6 +265,23 @@ final class SendBatch {
         markDirty(ch);
     }
 
+    /** A run built in place: its buffer goes as it is, as one GSO send if it holds several packets. */
+    private void writeRun(DatagramChannel ch, int i, InetSocketAddress dst) {
+        final ByteBuf buf = payloads[i];
+        payloads[i] = null;
+        final int count = runCounts[i];
+        final long bytes = buf.readableBytes();
+        if (count == 1) {
+            ch.write(new DatagramPacket(buf, dst), ch.voidPromise());
+        } else {
+            counters.increment(UdpEndpointCounter.GSO_SENDS);
+            ch.write(new SegmentedDatagramPacket(buf, runSegments[i], dst)).addListener(gsoFailure);
+        }
+        counters.add(UdpEndpointCounter.PACKETS_SENT, count);
+        counters.add(UdpEndpointCounter.BYTES_SENT, bytes);
+        markDirty(ch);
+    }
+
     private void markDirty(DatagramChannel ch) {
         for (int k = 0; k < dirtyCount; k++) {
             if (dirty[k] == ch) {
@@ -181,17 +299,18 @@ final class SendBatch {
         for (int k = from; k < to; k++) {
             payloads[k].release();
             payloads[k] = null;
-            counters.increment(reason);
+            counters.add(reason, runCounts[k]);
         }
     }
 
     /** Releases everything queued and not yet written, without sending it. */
     void discard(UdpEndpointCounter reason) {
+        closeRun();
         for (int k = 0; k < size; k++) {
             if (payloads[k] != null) {
                 payloads[k].release();
                 payloads[k] = null;
-                counters.increment(reason);
+                counters.add(reason, runCounts[k]);
             }
         }
         size = 0;

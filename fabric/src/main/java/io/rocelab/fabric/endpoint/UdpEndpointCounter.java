@@ -12,6 +12,11 @@ public enum UdpEndpointCounter {
     BYTES_SENT,
     /** Writes that carried several packets as one GSO buffer. */
     GSO_SENDS,
+    /**
+     * Packets the NIC wrote in place in a send buffer ({@link UdpPayloadSink}) rather than handing
+     * over a frame: part of {@link #PACKETS_SENT} once written to the socket.
+     */
+    PACKETS_WRITTEN_IN_PLACE,
     /** Datagrams turned into frames and handed to the NIC. */
     PACKETS_RECEIVED,
     /** UDP payload bytes of those datagrams. */

@@ -62,7 +62,7 @@ import java.util.concurrent.TimeUnit;
  * scheduler on the same loop, so no packet changes threads. The link is up from bind to
  * {@link #close()}.
  */
-public final class UdpEndpointPort extends AbstractFramePort implements AutoCloseable {
+public final class UdpEndpointPort extends AbstractFramePort implements UdpPayloadSink, AutoCloseable {
 
     /** Default largest UDP payload accepted: what a 9000-byte IP MTU carries. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 9000 - 28;
@@ -217,6 +217,32 @@ public final class UdpEndpointPort extends AbstractFramePort implements AutoClos
             // the frames it produces leave together
             loop.execute(flushTask);
         }
+    }
+
+    @Override
+    public ByteBuf claim(int srcIp, int srcPort, int dstIp, int ipId, int length) {
+        if (closed || !batch.gso() || srcIp != localIp || ipId != DatagramFrames.IP_ID
+            || length < DatagramFrames.MIN_PAYLOAD
+            || length > maxPayloadBytes || !loop.inEventLoop()) {
+            return null;
+        }
+        final boolean wasEmpty = batch.isEmpty();
+        final ByteBuf b = batch.claim(srcPort, dstIp, length);
+        if (wasEmpty) {
+            loop.execute(flushTask); // as in send: after the work the loop is doing now
+        }
+        return b;
+    }
+
+    @Override
+    public void commit() {
+        batch.commit();
+        counters.increment(UdpEndpointCounter.PACKETS_WRITTEN_IN_PLACE);
+    }
+
+    @Override
+    public void abort() {
+        batch.abort();
     }
 
     private void flushBatch() {

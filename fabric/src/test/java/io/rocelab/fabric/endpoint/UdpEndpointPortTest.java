@@ -220,6 +220,73 @@ class UdpEndpointPortTest {
             "buffers created at B for " + rounds * n + " datagrams: " + atB);
     }
 
+    @ParameterizedTest
+    @EnumSource(UdpTransport.class)
+    void packetsWrittenInPlaceLeaveAsDatagramsInOrderWithFramesBetween(UdpTransport t) throws Exception {
+        assumeAvailable(t);
+        UdpEndpointPort a = port(t, IP_A, MAC_A);
+        UdpEndpointPort b = recordingPort(t, IP_B, MAC_B);
+        int ipA = Ipv4.parse(IP_A);
+        int ipB = Ipv4.parse(IP_B);
+        // never in place off the owner thread, whatever the transport
+        assertEquals(null, a.claim(ipA, 0xC400, ipB, 0, 100));
+        if (!t.segmentationOffload()) {
+            assertEquals(null, a.eventLoop().submit(() -> a.claim(ipA, 0xC400, ipB, 0, 100)).get(10, TimeUnit.SECONDS),
+                "no GSO, no in-place path: the NIC builds frames");
+            return;
+        }
+        // 40 packets: two QPs' source ports, a message end (700 bytes) every 10 packets, a frame
+        // handed over the usual way at 25, and one claim given back at 12
+        List<byte[]> expected = new ArrayList<>();
+        List<Object> steps = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            int srcPort = i < 20 ? 0xC400 : 0xC401;
+            int length = i % 10 == 9 ? 700 : 4112;
+            if (i == 25) {
+                ByteBuf f = write(IP_A, IP_B, srcPort, 500 + i, payload(1000, i)).encode(UnpooledByteBufAllocator.DEFAULT);
+                expected.add(bytes(f, Ethernet.LENGTH + Ipv4.MIN_LENGTH + 8));
+                steps.add(f);
+            } else {
+                byte[] p = payload(length, i);
+                expected.add(p);
+                steps.add(new int[] {srcPort, i});
+            }
+        }
+        java.util.concurrent.Future<Boolean> wrote = a.eventLoop().submit(() -> {
+            boolean wrongSourceRefused = a.claim(ipB, 0xC400, ipB, 0, 100) == null;
+            boolean wrongIdRefused = a.claim(ipA, 0xC400, ipB, 7, 100) == null;
+            for (int i = 0; i < steps.size(); i++) {
+                if (steps.get(i) instanceof ByteBuf f) {
+                    a.send(f);
+                    continue;
+                }
+                int[] s = (int[]) steps.get(i);
+                byte[] p = expected.get(i);
+                if (i == 12) {
+                    ByteBuf given = a.claim(ipA, s[0], ipB, 0, 4112);
+                    given.setBytes(given.writerIndex() - 4112, payload(4112, 99));
+                    a.abort();
+                }
+                ByteBuf b2 = a.claim(ipA, s[0], ipB, 0, p.length);
+                b2.setBytes(b2.writerIndex() - p.length, p);
+                a.commit();
+            }
+            return wrongSourceRefused && wrongIdRefused;
+        });
+        assertTrue(wrote.get(10, TimeUnit.SECONDS),
+            "a source address other than the port's, or an identification other than 0, is refused");
+        Await.until(() -> received.size() == 40, TIMEOUT, "40 datagrams at B: " + b.counters() + ", A " + a.counters());
+        for (int i = 0; i < 40; i++) {
+            assertArrayEquals(expected.get(i), bytes(received.get(i), Ethernet.LENGTH + Ipv4.MIN_LENGTH + 8),
+                "datagram " + i);
+        }
+        assertEquals(2, sourcePortsSeen());
+        assertEquals(39, a.counters().get(UdpEndpointCounter.PACKETS_WRITTEN_IN_PLACE), a.counters().toString());
+        assertEquals(40, a.counters().get(UdpEndpointCounter.PACKETS_SENT), a.counters().toString());
+        // runs: 0-8 + 9, 10-18 + 19, 20-24, 26-28 + 29, 30-38 + 39; 25 alone
+        assertEquals(5, a.counters().get(UdpEndpointCounter.GSO_SENDS), a.counters().toString());
+    }
+
     private long sourcePortsSeen() {
         synchronized (received) {
             return received.stream().map(f -> f.getUnsignedShort(Ethernet.LENGTH + Ipv4.MIN_LENGTH)).distinct().count();
