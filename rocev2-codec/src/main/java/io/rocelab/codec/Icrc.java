@@ -160,6 +160,15 @@ public final class Icrc {
      */
     public int compute(ByteBuf ipBuf, int ipOffset, int ipVersion, int ipHeaderLength, ByteBuf buf, int udpOffset,
                        int bthOffset, int icrcOffset) {
+        return compute(ipBuf, ipOffset, ipVersion, ipHeaderLength, buf, udpOffset, buf, bthOffset, icrcOffset);
+    }
+
+    /**
+     * The same with the UDP header in a buffer of its own too: a packet written where it leaves, as
+     * the UDP payload alone, gets its ICRC over the IP and UDP headers its receiver will rebuild.
+     */
+    public int compute(ByteBuf ipBuf, int ipOffset, int ipVersion, int ipHeaderLength, ByteBuf udpBuf, int udpOffset,
+                       ByteBuf buf, int bthOffset, int icrcOffset) {
         if (ipHeaderLength > MAX_IP_HEADER) {
             throw new IllegalArgumentException("IP header longer than 60 bytes: " + ipHeaderLength);
         }
@@ -183,7 +192,7 @@ public final class Icrc {
             s[p + Ipv6.HOP_LIMIT] = (byte) 0xFF;
         }
         p += ipHeaderLength;
-        buf.getBytes(udpOffset, s, p, Udp.LENGTH);
+        udpBuf.getBytes(udpOffset, s, p, Udp.LENGTH);
         s[p + Udp.CHECKSUM] = (byte) 0xFF;
         s[p + Udp.CHECKSUM + 1] = (byte) 0xFF;
         p += Udp.LENGTH;

@@ -2,6 +2,7 @@ package io.rocelab.nic;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.rocelab.codec.Icrc;
 import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.header.EtherType;
@@ -10,6 +11,7 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Udp;
 import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.endpoint.UdpPayloadSink;
 
 /**
  * Builds one outgoing RoCEv2 frame in place, the way rxe does (rxe_net.c, rxe_icrc.c):
@@ -20,6 +22,15 @@ import io.rocelab.codec.ib.Opcode;
  * pad / ICRC. The caller writes the extension headers and the payload at the offsets this gives,
  * then calls {@link #finish()}, which fills the ICRC (IBA A17.4.1). The destination MAC is set
  * when the frame leaves (after ARP or neighbour discovery); it is not covered by the ICRC.
+ *
+ * <p>On a port that takes UDP payloads in place ({@link UdpPayloadSink}: UDP endpoint mode, NIC built
+ * with a fixed IPv4 identification), an IPv4 packet is written straight into the port's send buffer,
+ * BTH to ICRC, with no Ethernet/IPv4/UDP headers: the port would strip them anyway and copy the rest
+ * into the buffer of a GSO send. Its ICRC is computed over the IPv4 and UDP headers the receiver
+ * rebuilds (the same fields as in a frame: the identification fixed, DF, the lengths, addresses and
+ * ports), written aside in a 28-byte scratch buffer. {@link #finish()} then returns the port's buffer,
+ * and {@link SoftNic#transmit} commits the packet instead of sending a frame ({@link #takeClaim}).
+ * Where the port declines (another thread, GSO off, a source address not its own), a frame is built.
  *
  * <p>Owner-thread only: one instance per NIC, one frame at a time; nothing is allocated but the
  * frame's buffer.
@@ -32,6 +43,14 @@ final class PacketWriter {
     /** 1: a new identification per frame, as rxe; 0: every frame carries the same one. */
     private final int ipIdStep;
 
+    /** The port's in-place payload path, or null: see the class comment. */
+    private final UdpPayloadSink sink;
+    /** IPv4 + UDP headers of the packet being written in place, for its ICRC. */
+    private final ByteBuf pseudo = Unpooled.buffer(Ipv4.MIN_LENGTH + Udp.LENGTH);
+    /** The port's buffer holding the packet just finished in place, until {@link #takeClaim}. */
+    private ByteBuf claimed;
+    private boolean inPlace;
+
     private ByteBuf buf;
     private Opcode opcode;
     private int ipOffset;
@@ -41,16 +60,34 @@ final class PacketWriter {
     private int icrcOffset;
 
     PacketWriter(ByteBufAllocator alloc, L2Framing l2, int firstIpId, boolean fixedIpId) {
+        this(alloc, l2, firstIpId, fixedIpId, null);
+    }
+
+    /**
+     * @param sink the port's in-place payload path, used only with a fixed identification (the
+     *             receiver puts the same one in the ICRC's pseudo header); null for frames only
+     */
+    PacketWriter(ByteBufAllocator alloc, L2Framing l2, int firstIpId, boolean fixedIpId, UdpPayloadSink sink) {
         this.alloc = alloc;
         this.l2 = l2;
         this.ipId = firstIpId;
         this.ipIdStep = fixedIpId ? 0 : 1;
+        this.sink = fixedIpId ? sink : null;
     }
 
     /** Starts a frame; returns the buffer with all headers before the extension headers written. */
     ByteBuf begin(int srcPort, Route route, Opcode op, boolean solicited, int pkey, int destQp, boolean ackReq,
                   int psn, int payloadLength) {
         int pad = (-payloadLength) & 3;
+        inPlace = false; // a packet begun and never finished (an exception on the way) is forgotten
+        claimed = null;
+        if (sink != null && !route.ipv6) {
+            int length = op.headerLength() + payloadLength + pad + Icrc.LENGTH;
+            ByteBuf b = sink.claim(route.srcIpv4, srcPort, route.dstIpv4, ipId, length);
+            if (b != null) {
+                return beginInPlace(b, length, srcPort, route, op, solicited, pkey, destQp, ackReq, psn, pad);
+            }
+        }
         int ip = l2.length();
         int ipLength = route.ipv6 ? Ipv6.LENGTH : Ipv4.MIN_LENGTH;
         int udp = ip + ipLength;
@@ -81,6 +118,22 @@ final class PacketWriter {
         return b;
     }
 
+    private ByteBuf beginInPlace(ByteBuf b, int length, int srcPort, Route route, Opcode op, boolean solicited,
+                                 int pkey, int destQp, boolean ackReq, int psn, int pad) {
+        int bth = b.writerIndex() - length;
+        Ipv4.write(pseudo, 0, route.trafficClass, Ipv4.MIN_LENGTH + Udp.LENGTH + length, ipId, Ipv4.FLAG_DF,
+                Route.HOP_LIMIT, Ipv4.PROTO_UDP, route.srcIpv4, route.dstIpv4);
+        Udp.write(pseudo, Ipv4.MIN_LENGTH, srcPort, Udp.ROCEV2_PORT, Udp.LENGTH + length, 0);
+        Bth.write(b, bth, op.code(), solicited, pad, pkey, destQp, ackReq, psn);
+        icrcOffset = bth + length - Icrc.LENGTH;
+        b.setZero(icrcOffset - pad, pad);
+        this.buf = b;
+        this.opcode = op;
+        this.bthOffset = bth;
+        this.inPlace = true;
+        return b;
+    }
+
     /** Offset of extension header {@code h} in the frame being built. */
     int ext(ExtHeader h) {
         int off = opcode.offsetOf(h);
@@ -94,12 +147,34 @@ final class PacketWriter {
         return bthOffset + opcode.headerLength();
     }
 
-    /** Fills the ICRC and hands the frame over. */
+    /** Fills the ICRC and hands the frame over (or the port's buffer, for a packet written in place). */
     ByteBuf finish() {
         ByteBuf b = buf;
         buf = null;
+        if (inPlace) {
+            inPlace = false;
+            b.setIntLE(icrcOffset, icrc.compute(pseudo, 0, 4, Ipv4.MIN_LENGTH, pseudo, Ipv4.MIN_LENGTH, b,
+                    bthOffset, icrcOffset));
+            claimed = b;
+            return b;
+        }
         // the frame is ours alone until it is handed over: mask, CRC and restore in place (one pass)
         b.setIntLE(icrcOffset, icrc.computeInPlace(b, ipOffset, ipVersion, udpOffset, bthOffset, icrcOffset));
         return b;
+    }
+
+    /**
+     * Whether {@code frame} is the packet just finished in place (then the port holds it, and it
+     * must be committed or aborted there, not sent or released); forgets it either way.
+     */
+    boolean takeClaim(ByteBuf frame) {
+        boolean mine = frame != null && frame == claimed;
+        claimed = null;
+        return mine;
+    }
+
+    /** The port's in-place path, or null. */
+    UdpPayloadSink sink() {
+        return sink;
     }
 }

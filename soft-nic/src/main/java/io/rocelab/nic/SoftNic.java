@@ -12,6 +12,7 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
+import io.rocelab.fabric.endpoint.UdpPayloadSink;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Doorbell;
@@ -94,7 +95,8 @@ public final class SoftNic {
         java.util.List<Gid> own6 = new java.util.ArrayList<>(b.ipv6);
         own6.add(0, gids[GID_INDEX_LINK_LOCAL]);
         this.l2 = new L2Framing(mac, b.vid, b.rocePcp);
-        this.writer = new PacketWriter(alloc, l2, b.firstIpId, b.fixedIpId);
+        this.writer = new PacketWriter(alloc, l2, b.firstIpId, b.fixedIpId,
+                port instanceof UdpPayloadSink sink ? sink : null);
         this.neighbors = new Neighbors(mac, ipv4, scheduler, port, alloc, counters, l2);
         this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, scheduler, port, alloc, counters, l2);
         port.setReceiver((p, frame) -> onFrame(frame));
@@ -411,6 +413,16 @@ public final class SoftNic {
 
     /** Sends a finished RoCE frame along {@code route} (ARP or neighbour discovery first if needed). Owner thread. */
     void transmit(Route route, ByteBuf frame) {
+        if (writer.takeClaim(frame)) {
+            // written in place in the port's send buffer (UDP endpoint mode): no frame, no neighbour
+            if (closed) {
+                writer.sink().abort();
+                return;
+            }
+            counters.increment(NicCounter.SENT_PKTS);
+            writer.sink().commit();
+            return;
+        }
         if (closed) {
             frame.release();
             return;

@@ -15,6 +15,7 @@ import io.rocelab.codec.header.Udp;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.endpoint.UdpEndpointCounter;
 import io.rocelab.fabric.endpoint.UdpEndpointPort;
+import io.rocelab.fabric.endpoint.UdpPayloadSink;
 import io.rocelab.fabric.endpoint.UdpTransport;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
@@ -115,6 +116,14 @@ class UdpEndpointTransferTest {
         assertTrue(qpA.udpSourcePort() >= Udp.ROCE_SOURCE_PORT_MIN);
         assertEquals(portA.counters().get(UdpEndpointCounter.PACKETS_SENT),
                 portB.counters().get(UdpEndpointCounter.PACKETS_RECEIVED), state);
+        if (portA.gsoActive()) {
+            // every packet (requests, ACKs, READ responses) written where it leaves, none as a frame
+            assertEquals(a.counters().get(NicCounter.SENT_PKTS),
+                    portA.counters().get(UdpEndpointCounter.PACKETS_WRITTEN_IN_PLACE), state);
+            assertEquals(b.counters().get(NicCounter.SENT_PKTS),
+                    portB.counters().get(UdpEndpointCounter.PACKETS_WRITTEN_IN_PLACE), state);
+            assertTrue(portA.counters().get(UdpEndpointCounter.GSO_SENDS) > 0, state);
+        }
     }
 
     @Test
@@ -171,13 +180,33 @@ class UdpEndpointTransferTest {
         }
     }
 
-    /** Records the UDP source port of every RoCEv2 frame the NIC receives. */
-    private static final class SourcePortTap extends ForwardingFramePort {
+    /**
+     * Records the UDP source port of every RoCEv2 frame the NIC receives; passes the port's in-place
+     * payload path through, so that the NIC sends as it does on the bare port.
+     */
+    private static final class SourcePortTap extends ForwardingFramePort implements UdpPayloadSink {
         private final Set<Integer> seen;
+        private final UdpEndpointPort port;
 
-        SourcePortTap(FramePort delegate, Set<Integer> seen) {
+        SourcePortTap(UdpEndpointPort delegate, Set<Integer> seen) {
             super(delegate);
             this.seen = seen;
+            this.port = delegate;
+        }
+
+        @Override
+        public ByteBuf claim(int srcIp, int srcPort, int dstIp, int ipId, int length) {
+            return port.claim(srcIp, srcPort, dstIp, ipId, length);
+        }
+
+        @Override
+        public void commit() {
+            port.commit();
+        }
+
+        @Override
+        public void abort() {
+            port.abort();
         }
 
         @Override
