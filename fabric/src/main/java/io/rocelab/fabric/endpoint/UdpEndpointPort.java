@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  *       neighbour resolution is needed: the NIC's ARP requests are answered by the port at once
  *       ({@link ArpAnswers}). Frames are collected and written as a batch when the owner loop has
  *       finished its current work, with one flush per socket, and as GSO buffers where the kernel
- *       supports UDP segmentation offload ({@link SendBatch}).</li>
+ *       supports UDP segmentation offload ({@link SendBatch}). A NIC on the port's loop may skip
+ *       the frame and write each packet in place in the GSO buffer ({@link UdpPayloadSink}).</li>
  *   <li><b>receive</b>: one socket on the local address, port 4791, read with UDP GRO (coalesced
  *       reads of up to 64 KB) where the kernel has it, else with recvmmsg; each datagram becomes a frame with Ethernet/IPv4/UDP headers rebuilt from
  *       the sender's address and port and the local address ({@link DatagramFrames}), so the NIC
