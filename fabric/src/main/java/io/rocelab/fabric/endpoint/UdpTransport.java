@@ -81,6 +81,21 @@ public enum UdpTransport {
     }
 
     /**
+     * The same, with an epoll loop that keeps polling for {@code spinNanos} after its last work
+     * before it blocks ({@link SpinThenBlock}); a NIO loop blocks at once, as with
+     * {@link #newLoopGroup(String)}.
+     *
+     * @param threadName the thread's name
+     * @param spinNanos  how long to poll after the last work, &gt;= 0
+     * @return a group of one loop; the caller shuts it down
+     */
+    public MultiThreadIoEventLoopGroup newLoopGroup(String threadName, long spinNanos) {
+        final IoHandlerFactory handlers = this == EPOLL
+            ? EpollIoHandler.newFactory(0, SpinThenBlock.factory(spinNanos)) : ioHandlerFactory();
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(threadName, true), handlers);
+    }
+
+    /**
      * @return a new unregistered datagram channel of this transport, IPv4
      */
     DatagramChannel newChannel() {

@@ -64,7 +64,10 @@ public interface NicAttachment extends AutoCloseable {
      */
     static NicAttachment udpEndpoint(String name, String localIp, long nicMac) {
         UdpTransport transport = UdpTransport.best();
-        MultiThreadIoEventLoopGroup group = transport.newLoopGroup(name);
+        // the loop keeps polling for 100 µs after its last work before it sleeps: the two ends wait
+        // on each other (data one way, ACKs the other), and a sleep and a wake-up per message cost
+        // more than polling in between (UdpTransport.newLoopGroup, SpinThenBlock)
+        MultiThreadIoEventLoopGroup group = transport.newLoopGroup(name, 100_000);
         try {
             RealTimeScheduler scheduler = new RealTimeScheduler(group.next());
             UdpEndpointPort port;
