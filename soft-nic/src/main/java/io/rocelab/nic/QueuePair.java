@@ -66,7 +66,7 @@ public final class QueuePair {
         this.recvCq = recvCq;
         this.caps = caps;
         this.srcPort = udpSourcePort(qpn, 0);
-        this.requester = new Requester(this);
+        this.requester = new Requester(this, nic.maxUnackedPsns(), nic.ackReqInterval());
         this.responder = new Responder(this);
         this.completer = new Completer(this);
     }
@@ -254,11 +254,7 @@ public final class QueuePair {
         for (int i = 0; i < wrs.length; i++) {
             wqes[i] = prepare(Objects.requireNonNull(wrs[i], "wr"));
         }
-        nic.submit(() -> {
-            for (SendWqe w : wqes) {
-                requester.post(w);
-            }
-        });
+        nic.submit(() -> requester.postAll(wqes));
     }
 
     private SendWqe prepare(SendWr wr) {

@@ -19,50 +19,85 @@ import io.rocelab.fabric.time.Cancellable;
  * <li>PSNs: one per packet, 24-bit with wrap; a READ takes as many PSNs as its response has packets
  *     (IBA 9.7.1, C9-57).</li>
  * <li>AckReq on the last packet of every message and on READ/ATOMIC requests, as rxe sets it
- *     (visible in every reference capture), and at least every {@value #MAX_PKT_PER_ACK} packets.</li>
- * <li>At most {@value #MAX_UNACKED_PSNS} unacknowledged PSNs and max_rd_atomic outstanding
- *     READ/ATOMIC requests (IBA 9.5, o9-17); fenced WQEs wait for earlier READ/ATOMICs.</li>
+ *     (visible in every reference capture), and at least every {@value #MAX_PKT_PER_ACK} packets.
+ *     A NIC built with an {@linkplain SoftNic.Builder#ackReqInterval ACK request interval} asks
+ *     less often: see {@link #ackReqOnLast()}.</li>
+ * <li>At most {@link SoftNic.Builder#maxUnackedPsns max_unacked_psns} unacknowledged PSNs
+ *     ({@value #MAX_UNACKED_PSNS} by default, as rxe) and max_rd_atomic outstanding READ/ATOMIC
+ *     requests (IBA 9.5, o9-17); fenced WQEs wait for earlier READ/ATOMICs.</li>
  * <li>Go-back-N: {@link #retry(int)} rewinds to a PSN and sends again from there (IBA 9.7.5.2.x).</li>
  * </ul>
  */
 final class Requester {
+    /** rxe's RXE_MAX_UNACKED_PSNS: the default window. */
     static final int MAX_UNACKED_PSNS = 128;
     static final int MAX_PKT_PER_ACK = 64;
 
     private final QueuePair qp;
+    /** Unacknowledged PSNs allowed in flight. */
+    private final int window;
+    /** 0: AckReq on every message's last packet; else at most this many packets without one. */
+    private final int ackReqInterval;
     /** Next PSN to send. */
     int psn;
+    /** The PSN after the highest ever sent: below it, a packet is sent again (go-back-N). */
+    private int nextNewPsn;
+    /** Packets sent since the last one with AckReq. */
     private int noAckPkts;
     /** While an RNR NAK's timer runs nothing is sent (IBA 9.7.5.2.8). */
     boolean rnrWait;
     private Cancellable rnrTimer;
 
-    Requester(QueuePair qp) {
+    Requester(QueuePair qp, int window, int ackReqInterval) {
         this.qp = qp;
+        this.window = window;
+        this.ackReqInterval = ackReqInterval;
     }
 
     void setInitialPsn(int p) {
         psn = p;
+        nextNewPsn = p;
         qp.completer.compPsn = p;
     }
 
     void post(SendWqe w) {
+        if (queue(w)) {
+            kick();
+        }
+    }
+
+    /**
+     * A chain of WRs from one {@code ibv_post_send}: all are queued before the first is sent, as a
+     * NIC sees a whole chain at its doorbell (and the requester then knows more follows a message).
+     */
+    void postAll(SendWqe[] chain) {
+        boolean queued = false;
+        for (SendWqe w : chain) {
+            queued |= queue(w);
+        }
+        if (queued) {
+            kick();
+        }
+    }
+
+    /** Puts {@code w} on the send queue; false if it completed at once (QP in error, queue full). */
+    private boolean queue(SendWqe w) {
         if (qp.state == QpState.ERR) {
             w.done = true;
             w.status = WcStatus.WR_FLUSH_ERR; // IBA 10.8.3.1: WRs posted in Error complete flushed
             qp.sq.add(w);
             qp.completer.completeReady();
-            return;
+            return false;
         }
         if (qp.sq.size() >= qp.caps.maxSendWr()) {
             w.done = true;
             w.status = WcStatus.LOC_QP_OP_ERR;
             qp.sq.add(w);
             qp.completer.completeReady();
-            return;
+            return false;
         }
         qp.sq.add(w);
-        kick();
+        return true;
     }
 
     /** Sends as much as the window, the rd/atomic limit and the QP state allow. */
@@ -88,7 +123,7 @@ final class Requester {
             return localInvalidate(w);
         }
         if (qp.type == QpType.RC) {
-            if (Psn.diff(psn, qp.completer.compPsn) >= MAX_UNACKED_PSNS) {
+            if (Psn.diff(psn, qp.completer.compPsn) >= window) {
                 return false;
             }
             if (!w.started || w.offset == 0) {
@@ -200,10 +235,8 @@ final class Requester {
         int len = Math.min(mtu, w.length - w.offset);
         boolean last = w.offset + len >= w.length;
         Opcode op = Opcode.of(base + opcodeOffset(w.opcode, first, last));
-        boolean ackReq = reliable && (last || ++noAckPkts >= MAX_PKT_PER_ACK);
-        if (ackReq) {
-            noAckPkts = 0;
-        }
+        boolean ackReq = reliable && (last ? ackReqOnLast() : noAckPkts + 1 >= MAX_PKT_PER_ACK);
+        noAckPkts = ackReq ? 0 : noAckPkts + 1;
         boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
         PacketWriter pw = qp.nic.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, op, se, qp.pkey, qp.destQpn, ackReq, psn, len);
@@ -218,7 +251,7 @@ final class Requester {
         }
         payload(w, b, pw.payloadOffset(), w.offset, len);
         qp.nic.transmit(qp.route, pw.finish());
-        psn = Psn.next(psn);
+        advance(1);
         w.offset += len;
         if (last) {
             w.offset = w.length;
@@ -264,7 +297,7 @@ final class Requester {
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
         qp.nic.transmit(qp.route, pw.finish());
         noAckPkts = 0;
-        psn = Psn.add(psn, pkts);
+        advance(pkts);
         w.offset = w.length;
         qp.sqNext++;
     }
@@ -278,9 +311,38 @@ final class Requester {
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
         qp.nic.transmit(qp.route, pw.finish());
         noAckPkts = 0;
-        psn = Psn.next(psn);
+        advance(1);
         w.offset = w.length;
         qp.sqNext++;
+    }
+
+    /** Moves {@link #psn} past {@code n} PSNs just sent. */
+    private void advance(int n) {
+        psn = Psn.add(psn, n);
+        if (Psn.diff(psn, nextNewPsn) > 0) {
+            nextNewPsn = psn;
+        }
+    }
+
+    /**
+     * Whether the last packet of a SEND/WRITE asks for an ACK. By default always, as rxe does. With
+     * an interval, IBA's cumulative acknowledgement (an ACK for PSN n acknowledges all before it,
+     * IBA 9.7.5.1.1) lets the requester ask once per {@code ackReqInterval} packets, which saves the
+     * responder the ACKs and the requester their reception; it still asks
+     * <ul>
+     * <li>when no further WQE waits in the send queue: nothing later would carry the request, and
+     *     the message would otherwise complete only on the ACK timeout;</li>
+     * <li>on a packet sent again (go-back-N): whatever stopped the stream (a drained SQ, an RNR wait,
+     *     a fence) may still hold, and the resent tail must be answered.</li>
+     * </ul>
+     * A full window always holds an AckReq packet among its last {@code ackReqInterval} PSNs, which
+     * {@link SoftNic.Builder#ackReqInterval} keeps to half the window at most.
+     */
+    private boolean ackReqOnLast() {
+        if (ackReqInterval == 0 || Psn.diff(psn, nextNewPsn) < 0 || noAckPkts + 1 >= ackReqInterval) {
+            return true;
+        }
+        return qp.sqNext + 1 >= qp.sq.size();
     }
 
     private void sendUd(SendWqe w) {
@@ -302,7 +364,7 @@ final class Requester {
         }
         payload(w, b, pw.payloadOffset(), 0, w.length);
         qp.nic.transmit(w.route, pw.finish());
-        psn = Psn.next(psn);
+        advance(1);
         w.offset = w.length;
         w.done = true;
         qp.sqNext++;

@@ -53,6 +53,8 @@ public final class SoftNic {
     private final long mac;
     private final int ipv4;
     private final int activeMtu;
+    private final int maxUnackedPsns;
+    private final int ackReqInterval;
     private final Scheduler scheduler;
     private final FramePort port;
     private final ByteBufAllocator alloc;
@@ -83,6 +85,12 @@ public final class SoftNic {
         this.mac = b.mac;
         this.ipv4 = b.ipv4;
         this.activeMtu = b.activeMtu;
+        this.maxUnackedPsns = b.maxUnackedPsns;
+        this.ackReqInterval = b.ackReqInterval;
+        if (ackReqInterval != 0 && 2 * Math.max(ackReqInterval, Requester.MAX_PKT_PER_ACK) > maxUnackedPsns) {
+            throw new IllegalArgumentException("ackReqInterval " + ackReqInterval + " needs maxUnackedPsns of at least "
+                + 2 * Math.max(ackReqInterval, Requester.MAX_PKT_PER_ACK) + ", not " + maxUnackedPsns);
+        }
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.port = Objects.requireNonNull(b.port, "port");
         this.commandBell = scheduler.doorbell(this::drainCommands);
@@ -109,6 +117,16 @@ public final class SoftNic {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** The requester's window: unacknowledged PSNs a QP may have in flight. */
+    public int maxUnackedPsns() {
+        return maxUnackedPsns;
+    }
+
+    /** Packets a requester sends at most between two AckReq bits; 0: AckReq on every message. */
+    public int ackReqInterval() {
+        return ackReqInterval;
     }
 
     public String name() {
@@ -531,6 +549,8 @@ public final class SoftNic {
         private long mac = 0x0252_5400_0001L;
         private int ipv4 = Ipv4.parse("10.0.0.1");
         private int activeMtu = 1024;
+        private int maxUnackedPsns = Requester.MAX_UNACKED_PSNS;
+        private int ackReqInterval;
         private int firstIpId = 1;
         private boolean fixedIpId;
         private Scheduler scheduler;
@@ -604,6 +624,36 @@ public final class SoftNic {
                 throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + bytes);
             }
             activeMtu = bytes;
+            return this;
+        }
+
+        /**
+         * The requester's window: how many PSNs an RC QP may send beyond the last one acknowledged.
+         * {@value Requester#MAX_UNACKED_PSNS} by default, rxe's RXE_MAX_UNACKED_PSNS; IBA allows up
+         * to half the 24-bit PSN space (2^23 - 1), which go-back-N needs to tell old from new.
+         */
+        public Builder maxUnackedPsns(int psns) {
+            if (psns < 1 || psns > (1 << 23) - 1) {
+                throw new IllegalArgumentException("maxUnackedPsns must be 1..8388607: " + psns);
+            }
+            maxUnackedPsns = psns;
+            return this;
+        }
+
+        /**
+         * How often an RC requester asks for an ACK on a SEND/WRITE stream. 0 (the default): on the
+         * last packet of every message, as rxe does. {@code n > 0}: on a message's last packet once
+         * {@code n} packets have gone since the last request, and on the last packet of the last
+         * message queued; one ACK then acknowledges several messages (IBA 9.7.5.1.1). A peer that
+         * is only ever another rocelab NIC, over a path where every ACK costs system calls at both
+         * ends (UDP endpoint mode), is the use. Needs a window of at least twice {@code n} (and
+         * of twice the 64 packets after which a long message asks anyway), checked at build.
+         */
+        public Builder ackReqInterval(int packets) {
+            if (packets < 0 || packets > (1 << 22)) {
+                throw new IllegalArgumentException("ackReqInterval must be 0..4194304: " + packets);
+            }
+            ackReqInterval = packets;
             return this;
         }
 

@@ -7,6 +7,7 @@ import io.rocelab.fabric.time.VirtualTimeScheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Two NICs joined by an in-process link in virtual time, each with a PD, a CQ and one QP connected
@@ -35,14 +36,24 @@ final class NicPair implements AutoCloseable {
         this(type, mtu, faults, seed, 14, 7, 7, 12);
     }
 
+    /** With {@code tune} applied to both NICs' builders. */
+    NicPair(QpType type, int mtu, FaultProfile faults, long seed, UnaryOperator<SoftNic.Builder> tune) {
+        this(type, mtu, faults, seed, 14, 7, 7, 12, tune);
+    }
+
     NicPair(QpType type, int mtu, FaultProfile faults, long seed, int timeout, int retry, int rnrRetry,
             int minRnrTimer) {
+        this(type, mtu, faults, seed, timeout, retry, rnrRetry, minRnrTimer, UnaryOperator.identity());
+    }
+
+    private NicPair(QpType type, int mtu, FaultProfile faults, long seed, int timeout, int retry, int rnrRetry,
+                    int minRnrTimer, UnaryOperator<SoftNic.Builder> tune) {
         link = InProcessLink.builder().name("a-b").rateGbps(100).propagationDelayNanos(500).seed(seed)
                 .faults(faults).build(sched);
-        a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
-                .scheduler(sched).port(tapA = new WireTap(link.portA(), "a", wire)).build();
-        b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
-                .scheduler(sched).port(new WireTap(link.portB(), "b", wire)).build();
+        a = tune.apply(SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096)
+                .scheduler(sched).port(tapA = new WireTap(link.portA(), "a", wire))).build();
+        b = tune.apply(SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096)
+                .scheduler(sched).port(new WireTap(link.portB(), "b", wire))).build();
         if (!faults.isNone()) {
             // static entries (ip neigh): a lost ARP would otherwise cost a whole second, as in Linux
             a.addNeighbor(IP_B, b.mac());
