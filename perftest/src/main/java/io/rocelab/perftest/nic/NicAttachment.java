@@ -62,6 +62,11 @@ public interface NicAttachment extends AutoCloseable {
      *
      * @param nicMac the NIC's MAC (received frames are addressed to it)
      */
+    /** UDP endpoint mode's requester window (PSNs). */
+    static final int UDP_ENDPOINT_WINDOW = 512;
+    /** UDP endpoint mode's packets per ACK request on a SEND/WRITE stream. */
+    static final int UDP_ENDPOINT_ACK_REQ_INTERVAL = 64;
+
     static NicAttachment udpEndpoint(String name, String localIp, long nicMac) {
         UdpTransport transport = UdpTransport.best();
         // the loop keeps polling for 100 µs after its last work before it sleeps: the two ends wait
@@ -89,7 +94,12 @@ public interface NicAttachment extends AutoCloseable {
                 } finally {
                     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
                 }
-            }, nic -> nic.fixedIpId(0));
+            }, nic -> nic.fixedIpId(0)
+                    // the peer is always another rocelab NIC (no other RoCE receiver accepts these
+                    // ICRCs), and each ACK costs a recvmsg and an epoll round at the requester and a
+                    // send at the responder: one ACK per 64 packets in a window of 512 PSNs took
+                    // 6-8 % less client CPU per byte than rxe's ACK per message in 128 PSNs
+                    .maxUnackedPsns(UDP_ENDPOINT_WINDOW).ackReqInterval(UDP_ENDPOINT_ACK_REQ_INTERVAL));
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
             throw e;
