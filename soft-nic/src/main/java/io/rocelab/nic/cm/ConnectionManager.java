@@ -63,6 +63,8 @@ public final class ConnectionManager {
         this.random = new SplitMix64(seed);
         this.caGuid = eui64(nic.mac());
         this.gsi = new GsiAgent(nic, this::onMad);
+        // only now, with every field set: a REQ may be handled on the NIC's thread at once
+        gsi.start();
     }
 
     /**

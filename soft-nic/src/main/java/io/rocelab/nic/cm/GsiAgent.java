@@ -61,6 +61,14 @@ final class GsiAgent {
         qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(MadHeader.GSI_QKEY));
         qp.modify(new QpAttr().state(QpState.RTR));
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0));
+    }
+
+    /**
+     * Posts QP1's receives and starts handing MADs to the handler, on the NIC's thread from then on.
+     * Apart from the constructor: a peer's MAD (a REQ from a client started first) can arrive the
+     * moment a receive is posted, and the handler's owner must be complete by then, not half built.
+     */
+    void start() {
         for (int i = 0; i < RECVS; i++) {
             post(i);
         }
