@@ -143,8 +143,9 @@ class UdpEndpointNetnsTest {
             assertTrue(m.find(), side + " prints the result line for 65536 B x 300: " + output(side));
             assertTrue(Double.parseDouble(m.group(2)) > 0, output(side));
         }
-        // let tshark write what it has, then stop it as a user would (SIGINT-like: destroy sends SIGTERM)
-        Thread.sleep(1000);
+        // let tshark write what it has (on a busy machine it can trail the traffic by seconds: wait
+        // until the file stops growing), then stop it as a user would (destroy sends SIGTERM)
+        awaitStableSize(capture, 30);
         tshark.destroy();
         assertTrue(tshark.waitFor(30, TimeUnit.SECONDS), "tshark did not stop: " + output("tshark"));
 
@@ -159,6 +160,20 @@ class UdpEndpointNetnsTest {
                 + output("tshark"));
         assertEquals(Long.parseLong(total.group(1)), canonicalIcrcsGood(capture), "packets whose ICRC is good over"
                 + " the header the sender computed it for (IPv4 identification 0, DF)");
+    }
+
+    /** Waits until {@code file} has kept its size for a second, at most {@code seconds}. */
+    private static void awaitStableSize(Path file, int seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        long last = -1;
+        while (System.nanoTime() < deadline) {
+            long size = Files.exists(file) ? Files.size(file) : 0;
+            if (size == last) {
+                return;
+            }
+            last = size;
+            Thread.sleep(1000);
+        }
     }
 
     /**
