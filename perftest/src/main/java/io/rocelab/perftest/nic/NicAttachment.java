@@ -54,6 +54,11 @@ public interface NicAttachment extends AutoCloseable {
         }
     }
 
+    /** UDP endpoint mode's requester window (PSNs). */
+    int UDP_ENDPOINT_WINDOW = 512;
+    /** UDP endpoint mode's packets per ACK request on a SEND/WRITE stream. */
+    int UDP_ENDPOINT_ACK_REQ_INTERVAL = 64;
+
     /**
      * UDP endpoint mode on its own event loop (epoll where it loads, else NIO, said in
      * {@link #describe()}): the NIC receives on {@code localIp}:4791 and sends each QP's packets from
@@ -62,11 +67,6 @@ public interface NicAttachment extends AutoCloseable {
      *
      * @param nicMac the NIC's MAC (received frames are addressed to it)
      */
-    /** UDP endpoint mode's requester window (PSNs). */
-    static final int UDP_ENDPOINT_WINDOW = 512;
-    /** UDP endpoint mode's packets per ACK request on a SEND/WRITE stream. */
-    static final int UDP_ENDPOINT_ACK_REQ_INTERVAL = 64;
-
     static NicAttachment udpEndpoint(String name, String localIp, long nicMac) {
         UdpTransport transport = UdpTransport.best();
         // the loop keeps polling for 100 µs after its last work before it sleeps: the two ends wait
