@@ -87,9 +87,11 @@ public final class SoftNic {
         this.activeMtu = b.activeMtu;
         this.maxUnackedPsns = b.maxUnackedPsns;
         this.ackReqInterval = b.ackReqInterval;
-        if (ackReqInterval != 0 && 2 * Math.max(ackReqInterval, Requester.MAX_PKT_PER_ACK) > maxUnackedPsns) {
+        // a full window must hold an AckReq packet: at most max(interval, 64) packets go without one
+        int minWindow = 2 * Math.max(ackReqInterval, Requester.MAX_PKT_PER_ACK);
+        if (ackReqInterval != 0 && minWindow > maxUnackedPsns) {
             throw new IllegalArgumentException("ackReqInterval " + ackReqInterval + " needs maxUnackedPsns of at least "
-                + 2 * Math.max(ackReqInterval, Requester.MAX_PKT_PER_ACK) + ", not " + maxUnackedPsns);
+                + minWindow + ", not " + maxUnackedPsns);
         }
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.port = Objects.requireNonNull(b.port, "port");
