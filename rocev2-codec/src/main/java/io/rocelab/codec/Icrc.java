@@ -205,12 +205,37 @@ public final class Icrc {
         return (int) crc.getValue();
     }
 
+    /**
+     * The bytes of a slice as a view of the buffer it was cut from, or null if it is not a slice of
+     * a direct buffer: a slice (a received datagram's frame inside its read buffer) makes a new
+     * ByteBuffer on every {@code internalNioBuffer} call, while the buffer under it reuses one.
+     */
+    private static ByteBuffer rootNioBuffer(ByteBuf buf, int index, int length) {
+        ByteBuf root = buf.unwrap();
+        if (root == null || !buf.hasMemoryAddress()) {
+            return null;
+        }
+        while (root.unwrap() != null) {
+            root = root.unwrap();
+        }
+        if (!root.hasMemoryAddress() || root.nioBufferCount() != 1) {
+            return null;
+        }
+        final long at = buf.memoryAddress() + index - root.memoryAddress();
+        return at >= 0 && at + length <= root.capacity() ? root.internalNioBuffer((int) at, length) : null;
+    }
+
     private void update(ByteBuf buf, int index, int length) {
         if (length <= 0) {
             return;
         }
         if (buf.hasArray()) {
             crc.update(buf.array(), buf.arrayOffset() + index, length);
+            return;
+        }
+        final ByteBuffer whole = rootNioBuffer(buf, index, length);
+        if (whole != null) {
+            crc.update(whole);
         } else if (buf.nioBufferCount() == 1) {
             crc.update(buf.internalNioBuffer(index, length));
         } else {

@@ -117,6 +117,35 @@ class IcrcTest {
         }
     }
 
+    /**
+     * A frame that is a slice in the middle of a larger direct buffer (a received datagram's frame
+     * in its read buffer) gets the same ICRC, from an unpooled buffer and a pooled one, and a frame
+     * whose bytes end at the buffer's end still does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("vectors")
+    void aFrameSlicedFromALargerBufferHasTheSameIcrc(Vector v) {
+        byte[] frame = v.frame();
+        long expected = v.json().get("icrc_crc32").asLong();
+        for (io.netty.buffer.ByteBufAllocator alloc : new io.netty.buffer.ByteBufAllocator[] {
+            new io.netty.buffer.UnpooledByteBufAllocator(true, true), io.netty.buffer.PooledByteBufAllocator.DEFAULT}) {
+            for (int before : new int[] {0, 300}) {
+                ByteBuf big = alloc.directBuffer(before + frame.length + (before == 0 ? 0 : 500));
+                big.writeZero(before).writeBytes(frame).writeZero(big.writableBytes());
+                ByteBuf slice = big.retainedSlice(before, frame.length);
+                try {
+                    ParsedFrame f = new ParsedFrame();
+                    assertNull(f.parse(slice));
+                    assertEquals(expected, Integer.toUnsignedLong(icrc.compute(f)), alloc + ", " + before + " before");
+                    assertArrayEquals(frame, io.netty.buffer.ByteBufUtil.getBytes(slice), "frame unchanged");
+                } finally {
+                    slice.release();
+                    big.release();
+                }
+            }
+        }
+    }
+
     private static boolean isMasked(ParsedFrame f, int i) {
         int l3 = f.l3Offset();
         if (f.ipVersion() == 4) {
