@@ -53,13 +53,23 @@ final class DatagramFrames {
         final int length = payload.readableBytes();
         final ByteBuf frame = alloc.directBuffer(HEADERS + length);
         frame.writerIndex(HEADERS);
-        Ethernet.write(frame, 0, nicMac, srcMac, EtherType.IPV4);
-        Ipv4.write(frame, Ethernet.LENGTH, 0, Ipv4.MIN_LENGTH + Udp.LENGTH + length, IP_ID, IP_FLAGS, TTL,
-            Ipv4.PROTO_UDP, srcIp, dstIp);
-        // checksum 0: "not computed" over IPv4 (RFC 768); the kernel checked the real one
-        Udp.write(frame, Ethernet.LENGTH + Ipv4.MIN_LENGTH, srcPort, dstPort, Udp.LENGTH + length, 0);
+        writeHeaders(frame, nicMac, srcMac, srcIp, srcPort, dstIp, dstPort, length);
         frame.writeBytes(payload, payload.readerIndex(), length);
         return frame;
+    }
+
+    /**
+     * Writes the headers of a rebuilt frame into its first {@link #HEADERS} bytes (from its reader
+     * index), in front of a UDP payload of {@code length} bytes.
+     */
+    static void writeHeaders(ByteBuf frame, long nicMac, long srcMac, int srcIp, int srcPort, int dstIp, int dstPort,
+                             int length) {
+        final int at = frame.readerIndex();
+        Ethernet.write(frame, at, nicMac, srcMac, EtherType.IPV4);
+        Ipv4.write(frame, at + Ethernet.LENGTH, 0, Ipv4.MIN_LENGTH + Udp.LENGTH + length, IP_ID, IP_FLAGS, TTL,
+            Ipv4.PROTO_UDP, srcIp, dstIp);
+        // checksum 0: "not computed" over IPv4 (RFC 768); the kernel checked the real one
+        Udp.write(frame, at + Ethernet.LENGTH + Ipv4.MIN_LENGTH, srcPort, dstPort, Udp.LENGTH + length, 0);
     }
 
     /**

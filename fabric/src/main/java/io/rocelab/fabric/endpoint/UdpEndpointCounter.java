@@ -21,6 +21,11 @@ public enum UdpEndpointCounter {
     PACKETS_RECEIVED,
     /** UDP payload bytes of those datagrams. */
     BYTES_RECEIVED,
+    /**
+     * Datagrams turned into frames in their read buffer, headers written over the consumed tail of
+     * the datagram before, payload not copied ({@code InPlaceFrames}): part of {@link #PACKETS_RECEIVED}.
+     */
+    PACKETS_RECEIVED_IN_PLACE,
     /** ARP requests of the NIC answered by the port (the peer's IP is mapped directly). */
     ARP_ANSWERED,
     /** Frames to send that are not Ethernet/IPv4 (IPv6, VLAN-tagged, other EtherTypes). */

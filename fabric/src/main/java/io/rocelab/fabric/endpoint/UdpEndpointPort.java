@@ -46,7 +46,9 @@ import java.util.concurrent.TimeUnit;
  *       the frame and write each packet in place in the GSO buffer ({@link UdpPayloadSink}).</li>
  *   <li><b>receive</b>: one socket on the local address, port 4791, read with UDP GRO (coalesced
  *       reads of up to 64 KB) where the kernel has it, else with recvmmsg; each datagram becomes a frame with Ethernet/IPv4/UDP headers rebuilt from
- *       the sender's address and port and the local address ({@link DatagramFrames}), so the NIC
+ *       the sender's address and port and the local address ({@link DatagramFrames}), written in
+ *       the read buffer just before the datagram where those bytes are free, its payload not
+ *       copied ({@link InPlaceFrames}); the NIC
  *       checks the ICRC as usual: over the real addresses and ports, with the identification and
  *       flags both ends fix (identification 0, DF; the NIC must be built with
  *       {@code fixedIpId(0)}, and frames that are not are counted and dropped here).</li>
@@ -400,6 +402,7 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
     private final class Receiver extends ChannelInboundHandlerAdapter {
         private final LastAddress senders = new LastAddress();
         private final LastAddress recipients = new LastAddress();
+        private final InPlaceFrames inPlace = new InPlaceFrames();
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -439,11 +442,23 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
             final int dstIp = recipient != null && recipient.getAddress() instanceof Inet4Address
                 ? recipients.toInt(recipient.getAddress()) : localIp;
             final int dstPort = recipient != null ? recipient.getPort() : Udp.ROCEV2_PORT;
-            final ByteBuf frame = DatagramFrames.rebuild(alloc, nicMac, ArpAnswers.GATEWAY_MAC,
-                senders.toInt(sender.getAddress()), sender.getPort(), dstIp, dstPort, payload);
+            final int srcIp = senders.toInt(sender.getAddress());
+            ByteBuf frame = inPlace.frame(payload);
+            if (frame != null) {
+                DatagramFrames.writeHeaders(frame, nicMac, ArpAnswers.GATEWAY_MAC, srcIp, sender.getPort(), dstIp,
+                    dstPort, length);
+                counters.increment(UdpEndpointCounter.PACKETS_RECEIVED_IN_PLACE);
+            } else {
+                frame = DatagramFrames.rebuild(alloc, nicMac, ArpAnswers.GATEWAY_MAC, srcIp, sender.getPort(), dstIp,
+                    dstPort, payload);
+            }
             counters.increment(UdpEndpointCounter.PACKETS_RECEIVED);
             counters.add(UdpEndpointCounter.BYTES_RECEIVED, length);
-            receiver.onFrame(UdpEndpointPort.this, frame);
+            try {
+                receiver.onFrame(UdpEndpointPort.this, frame);
+            } finally {
+                inPlace.returned();
+            }
         }
 
         @Override
