@@ -47,6 +47,10 @@ final class PacketWriter {
     private final UdpPayloadSink sink;
     /** IPv4 + UDP headers of the packet being written in place, for its ICRC. */
     private final ByteBuf pseudo = Unpooled.buffer(Ipv4.MIN_LENGTH + Udp.LENGTH);
+    /** The addresses (source, destination) the pseudo header holds now. */
+    private long pseudoAddresses = -1;
+    /** Its traffic class, identification, source port and UDP payload length; -1: none yet. */
+    private long pseudoRest = -1;
     /** The port's buffer holding the packet just finished in place, until {@link #takeClaim}. */
     private ByteBuf claimed;
     private boolean inPlace;
@@ -121,9 +125,16 @@ final class PacketWriter {
     private ByteBuf beginInPlace(ByteBuf b, int length, int srcPort, Route route, Opcode op, boolean solicited,
                                  int pkey, int destQp, boolean ackReq, int psn, int pad) {
         int bth = b.writerIndex() - length;
-        Ipv4.write(pseudo, 0, route.trafficClass, Ipv4.MIN_LENGTH + Udp.LENGTH + length, ipId, Ipv4.FLAG_DF,
-                Route.HOP_LIMIT, Ipv4.PROTO_UDP, route.srcIpv4, route.dstIpv4);
-        Udp.write(pseudo, Ipv4.MIN_LENGTH, srcPort, Udp.ROCEV2_PORT, Udp.LENGTH + length, 0);
+        long addresses = (long) route.srcIpv4 << 32 | route.dstIpv4 & 0xFFFF_FFFFL;
+        long rest = (long) route.trafficClass << 48 | (long) ipId << 32 | (long) srcPort << 16 | length;
+        if (addresses != pseudoAddresses || rest != pseudoRest) {
+            // a stream of full-size packets of one QP has the same pseudo header every time
+            Ipv4.write(pseudo, 0, route.trafficClass, Ipv4.MIN_LENGTH + Udp.LENGTH + length, ipId, Ipv4.FLAG_DF,
+                    Route.HOP_LIMIT, Ipv4.PROTO_UDP, route.srcIpv4, route.dstIpv4);
+            Udp.write(pseudo, Ipv4.MIN_LENGTH, srcPort, Udp.ROCEV2_PORT, Udp.LENGTH + length, 0);
+            pseudoAddresses = addresses;
+            pseudoRest = rest;
+        }
         Bth.write(b, bth, op.code(), solicited, pad, pkey, destQp, ackReq, psn);
         icrcOffset = bth + length - Icrc.LENGTH;
         b.setZero(icrcOffset - pad, pad);
