@@ -36,24 +36,17 @@ final class DatagramFrames {
     }
 
     /**
-     * A frame holding a copy of {@code payload} behind rebuilt headers.
+     * A frame holding a copy of {@code payload} behind {@link #HEADERS} bytes left for its headers
+     * ({@link HeaderTemplate} writes them).
      *
-     * @param alloc    where the frame comes from
-     * @param nicMac   the receiving NIC's MAC (the frame's destination)
-     * @param srcMac   the MAC the frame seems to come from
-     * @param srcIp    the datagram's sender address
-     * @param srcPort  the datagram's sender port (the peer QP's source port)
-     * @param dstIp    the address the datagram was sent to
-     * @param dstPort  the port it was sent to (4791)
-     * @param payload  the datagram's payload, read from its reader index, not released here
+     * @param alloc   where the frame comes from
+     * @param payload the datagram's payload, read from its reader index, not released here
      * @return the frame; the caller owns it
      */
-    static ByteBuf rebuild(ByteBufAllocator alloc, long nicMac, long srcMac, int srcIp, int srcPort, int dstIp,
-                           int dstPort, ByteBuf payload) {
+    static ByteBuf copyBehindHeaders(ByteBufAllocator alloc, ByteBuf payload) {
         final int length = payload.readableBytes();
         final ByteBuf frame = alloc.directBuffer(HEADERS + length);
         frame.writerIndex(HEADERS);
-        writeHeaders(frame, nicMac, srcMac, srcIp, srcPort, dstIp, dstPort, length);
         frame.writeBytes(payload, payload.readerIndex(), length);
         return frame;
     }

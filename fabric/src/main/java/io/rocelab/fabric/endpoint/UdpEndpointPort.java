@@ -78,9 +78,9 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
     /** Reads per wake-up of the receive socket: Netty reads up to this many times and only then hands
      *  the datagrams to the pipeline, so as many read buffers are in use at once. */
     static final int READS_PER_WAKE = 64;
-    /** Free read and GSO buffers a port keeps: a wake-up's reads, and the GSO buffers of a flush
-     *  (they wait only while a socket's send buffer is full). Fewer, and a busy port would free and
-     *  create 64 KB buffers on every wake-up. */
+    /** Free read buffers a port keeps, and as many free GSO buffers: a wake-up's reads, and the GSO
+     *  buffers of a flush (they wait only while a socket's send buffer is full). Fewer, and a busy
+     *  port would free and create 64 KB buffers on every wake-up. */
     private static final int POOLED_BURSTS = READS_PER_WAKE + 32;
     private static final long BIND_TIMEOUT_SECONDS = 10;
 
@@ -91,8 +91,10 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
     private final int maxPayloadBytes;
     /** Where rebuilt frames (and ARP replies) come from. */
     private final ByteBufAllocator alloc;
-    /** Where read buffers and GSO buffers come from: each is a whole burst of datagrams. */
+    /** Where GSO buffers come from: each is a whole burst of datagrams. */
     private final ByteBufAllocator bursts;
+    /** Where socket reads go (a GRO read is a burst too). */
+    private final ByteBufAllocator reads;
     private final CounterSet<UdpEndpointCounter> counters = new CounterSet<>(UdpEndpointCounter.class);
     private final DatagramChannel receiveChannel;
     private final SourcePortSockets sockets;
@@ -116,6 +118,7 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
         this.alloc = b.alloc != null ? b.alloc
             : new FramePoolAllocator(DatagramFrames.HEADERS + maxPayloadBytes, POOLED_FRAMES);
         this.bursts = b.alloc != null ? b.alloc : new FramePoolAllocator(readBufferBytes(), POOLED_BURSTS);
+        this.reads = b.alloc != null ? b.alloc : new ReadBuffers(readBufferBytes(), POOLED_BURSTS);
         final ChannelHandler txErrors = new TxErrorCounter();
         this.sockets = new SourcePortSockets(loop, transport, b.localAddress, alloc, b.socketBufferBytes, txErrors);
         this.batch = new SendBatch(sockets, bursts, counters, offload && b.gso);
@@ -142,7 +145,7 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
         // with GRO, one recvmsg per read: Netty passes a control buffer, and so learns the GRO segment
         // size, only to recvmsg, not to recvmmsg; one GRO read returns up to 64 KB of datagrams anyway
         final int slot = gro ? GRO_SLOT_BYTES : plainSlotBytes();
-        ch.config().setOption(ChannelOption.ALLOCATOR, bursts);
+        ch.config().setOption(ChannelOption.ALLOCATOR, reads);
         ch.config().setOption(ChannelOption.SO_RCVBUF, b.socketBufferBytes);
         ch.config().setOption(ChannelOption.RCVBUF_ALLOCATOR,
             new FixedRecvByteBufAllocator(readBufferBytes()).maxMessagesPerRead(READS_PER_WAKE));
@@ -338,8 +341,9 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
      *         allocator
      */
     long buffersCreated() {
-        return alloc instanceof FramePoolAllocator frames && bursts instanceof FramePoolAllocator reads
-            ? frames.framesCreated() + reads.framesCreated() : -1;
+        return alloc instanceof FramePoolAllocator frames && bursts instanceof FramePoolAllocator gso
+            && reads instanceof ReadBuffers readBuffers
+            ? frames.framesCreated() + gso.framesCreated() + readBuffers.created() : -1;
     }
 
     /**
@@ -403,6 +407,7 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
         private final LastAddress senders = new LastAddress();
         private final LastAddress recipients = new LastAddress();
         private final InPlaceFrames inPlace = new InPlaceFrames();
+        private final HeaderTemplate headers = new HeaderTemplate(nicMac, ArpAnswers.GATEWAY_MAC);
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -445,13 +450,11 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
             final int srcIp = senders.toInt(sender.getAddress());
             ByteBuf frame = inPlace.frame(payload);
             if (frame != null) {
-                DatagramFrames.writeHeaders(frame, nicMac, ArpAnswers.GATEWAY_MAC, srcIp, sender.getPort(), dstIp,
-                    dstPort, length);
                 counters.increment(UdpEndpointCounter.PACKETS_RECEIVED_IN_PLACE);
             } else {
-                frame = DatagramFrames.rebuild(alloc, nicMac, ArpAnswers.GATEWAY_MAC, srcIp, sender.getPort(), dstIp,
-                    dstPort, payload);
+                frame = DatagramFrames.copyBehindHeaders(alloc, payload);
             }
+            headers.write(frame, srcIp, sender.getPort(), dstIp, dstPort, length);
             counters.increment(UdpEndpointCounter.PACKETS_RECEIVED);
             counters.add(UdpEndpointCounter.BYTES_RECEIVED, length);
             try {
