@@ -99,6 +99,10 @@ public final class NicEngine implements TestEngine {
     private final Config config;
     private final Supplier<NicAttachment> attach;
     private final Waiter waiter = new Waiter();
+    /** How a timed run's send loop checks each completion: an error completion ends the run with its message. */
+    OwnerThreadSendLoop.Checker sendCheck = (wc, posted, completed) -> check(wc, side(), posted, completed);
+    /** WRs the last timed send loop left posted and not completed (0 once it drained); -1 before one ran. */
+    long lastLoopOutstanding = -1;
     private final List<WorkCompletion> wcs = new ArrayList<>(POLL_BATCH);
 
     private NicAttachment attachment;
@@ -559,6 +563,11 @@ public final class NicEngine implements TestEngine {
         for (int i = 0; i < n; i++) {
             wrs[i] = batch(i, size);
         }
+        if (!bidiSend) {
+            // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
+            return timedOnOwnerThread(size, eachPeriod, new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList,
+                    cqMod, sendCheck));
+        }
         long start = System.nanoTime();
         long sampleStart = start + (eachPeriod == null ? o.marginSeconds() * 1_000_000_000L : 0);
         long sampleEnd = sampleStart + window;
@@ -639,6 +648,72 @@ public final class NicEngine implements TestEngine {
                 waiter.awaitSends(sendCq, signalledPending(scnt, ccnt, cqMod));
             }
         }
+    }
+
+    /**
+     * {@link #timedBandwidth} with the send loop on the NIC's thread ({@link OwnerThreadSendLoop}):
+     * this thread sleeps to the edges of the sampling windows and reads the completion count there.
+     */
+    private BwMeasurement timedOnOwnerThread(long size, Consumer<BwMeasurement> eachPeriod, OwnerThreadSendLoop loop)
+            throws Exception {
+        long window = options.durationSeconds() * 1_000_000_000L;
+        long start = System.nanoTime();
+        long sampleStart = start + (eachPeriod == null ? options.marginSeconds() * 1_000_000_000L : 0);
+        nic.call(() -> {
+            loop.run();
+            return null;
+        });
+        try {
+            sleepUntil(loop, sampleStart);
+            long t0 = System.nanoTime();
+            long c0 = loop.completed();
+            while (true) {
+                sleepUntil(loop, t0 + window);
+                long now = System.nanoTime();
+                long c = loop.completed();
+                BwMeasurement m = BwMeasurement.total(size, c - c0, t0, now, NS_PER_SECOND);
+                if (eachPeriod == null) {
+                    return m;
+                }
+                eachPeriod.accept(m);
+                t0 = now;
+                c0 = c;
+            }
+        } finally {
+            // everything posted completes before the QPs are torn down, as in the loop on this thread
+            loop.stop();
+            nic.call(() -> {
+                loop.run();
+                return null;
+            });
+            while (!loop.done()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                Waiter.checkInterrupt();
+            }
+            lastLoopOutstanding = loop.outstanding();
+            if (loop.failure() != null) {
+                throwFailure(loop.failure());
+            }
+        }
+    }
+
+    /** Sleeps until {@code deadline} (nanoTime), or until the loop ends; rethrows what ended it. */
+    private static void sleepUntil(OwnerThreadSendLoop loop, long deadline) throws InterruptedException {
+        long left;
+        while (!loop.done() && (left = deadline - System.nanoTime()) > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+            Waiter.checkInterrupt();
+        }
+        if (loop.failure() != null) {
+            throwFailure(loop.failure());
+        }
+    }
+
+    private static void throwFailure(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        throw (Error) t;
     }
 
     /** Signalled send WRs posted and not yet completed, over all QPs (each completion stands for {@code cqMod} WRs). */

@@ -61,6 +61,45 @@ class NicEngineTest {
         assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
     }
 
+    /**
+     * {@code -D}: the send loop runs on the NIC's thread (OwnerThreadSendLoop). The table holds the
+     * WRs completed in the 2 s window at the rate they completed, the last message's bytes landed,
+     * and nothing failed or was left outstanding.
+     */
+    @Test
+    void writeBandwidthForADuration() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-s", "65536", "-D", "2", "-q", "2");
+        ok(p);
+        NicSessions.BwLine line = onlyBwLine(p.client);
+        assertEquals(65536, line.size());
+        assertTrue(line.iterations() > 100, p.client.out());
+        double seconds = line.iterations() / (line.rate() * 1e6);
+        assertTrue(seconds > 1.95 && seconds < 2.2, "completions over their rate: the 2 s window, got " + seconds);
+        for (int qp = 0; qp < 2; qp++) {
+            assertArrayEquals(slice(p.client.engine.buffer(), p.client.engine.localSlotOffset(qp), 65536),
+                    slice(p.server.engine.buffer(), p.server.engine.remoteSlotOffset(qp), 65536), "QP " + qp);
+        }
+        assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
+        // when the window closed the loop stopped posting and waited for what was posted
+        assertEquals(0, p.client.engine.lastLoopOutstanding, "WRs left outstanding at the end");
+    }
+
+    /** An error completion met by the NIC thread's send loop ends the run with perftest's message. */
+    @Test
+    void aCompletionErrorEndsATimedRunWithItsMessage() throws Exception {
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class,
+                () -> NicSessions.run(TestKind.WRITE_BW, engine -> engine.sendCheck = (wc, posted, completed) -> {
+                    if (completed >= 50) {
+                        throw new IllegalStateException("Completion with error at client: injected at " + completed);
+                    }
+                }, "-s", "4096", "-D", "2"));
+        // the error thrown on the NIC's thread reaches the application thread, as from its own poll
+        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+        assertTrue(e.getCause().getMessage().startsWith("Completion with error at client: injected at "),
+                e.getCause().getMessage());
+    }
+
     @Test
     void writeBandwidthOnTwoQpsWithSmallMtu() throws Exception {
         NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-s", "65536", "-n", "40", "-q", "2", "-m", "1024");

@@ -61,6 +61,12 @@ final class NicSessions {
 
     /** Runs both sides to the end; {@code args} are the shared flags (the client adds the host). */
     static NicSessions run(TestKind kind, String... args) throws Exception {
+        return run(kind, engine -> { }, args);
+    }
+
+    /** The same, with the client's engine set up by {@code clientSetup} before the run. */
+    static NicSessions run(TestKind kind, java.util.function.Consumer<NicEngine> clientSetup, String... args)
+            throws Exception {
         NicSessions pair = new NicSessions();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (InProcessFabric fabric = InProcessFabric.create();
@@ -74,6 +80,7 @@ final class NicSessions {
             PerftestOptions clientOptions = options(kind, clientArgs);
             pair.server.engine = engines.create(serverOptions);
             pair.client.engine = engines.create(clientOptions);
+            clientSetup.accept(pair.client.engine);
             Future<Integer> s = pool.submit(() -> session(pair.server, serverOptions).listener(listener).run());
             Future<Integer> c = pool.submit(() -> session(pair.client, clientOptions).run());
             pair.client.status = c.get(90, TimeUnit.SECONDS);
