@@ -472,6 +472,15 @@ public final class NicEngine implements TestEngine {
         for (int i = 0; i < n; i++) {
             wrs[i] = batch(i, size);
         }
+        if (!bidiSend) {
+            // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
+            OwnerThreadSendLoop loop = new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList, cqMod, sendCheck,
+                    iters, posted, completed, noPeak);
+            startOnNicThread(loop);
+            awaitEnd(loop, Long.MAX_VALUE);
+            return new BwMeasurement(size, iters, n, postList, cqMod, noPeak, false, 1, posted, completed,
+                    NS_PER_SECOND);
+        }
         waiter.reset();
         while (totS < total || totC < total || totR < total) {
             boolean progress = false;
@@ -659,10 +668,8 @@ public final class NicEngine implements TestEngine {
         long window = options.durationSeconds() * 1_000_000_000L;
         long start = System.nanoTime();
         long sampleStart = start + (eachPeriod == null ? options.marginSeconds() * 1_000_000_000L : 0);
-        nic.call(() -> {
-            loop.run();
-            return null;
-        });
+        startOnNicThread(loop);
+        boolean ended = false;
         try {
             sleepUntil(loop, sampleStart);
             long t0 = System.nanoTime();
@@ -673,6 +680,9 @@ public final class NicEngine implements TestEngine {
                 long c = loop.completed();
                 BwMeasurement m = BwMeasurement.total(size, c - c0, t0, now, NS_PER_SECOND);
                 if (eachPeriod == null) {
+                    // everything posted completes before the QPs are torn down
+                    awaitEnd(loop, 0);
+                    ended = true;
                     return m;
                 }
                 eachPeriod.accept(m);
@@ -680,20 +690,43 @@ public final class NicEngine implements TestEngine {
                 c0 = c;
             }
         } finally {
-            // everything posted completes before the QPs are torn down, as in the loop on this thread
-            loop.stop();
-            nic.call(() -> {
-                loop.run();
-                return null;
-            });
-            while (!loop.done()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            if (!ended) {
+                awaitEnd(loop, 0);
+            }
+        }
+    }
+
+    /** Hands the send loop to the NIC's thread: from here on only that thread polls the send CQ and posts. */
+    private void startOnNicThread(OwnerThreadSendLoop loop) {
+        nic.call(() -> {
+            loop.run();
+            return null;
+        });
+    }
+
+    /**
+     * Waits until the loop has ended, telling it to stop posting after {@code deadline} (nanoTime;
+     * 0: at once), so that what was posted completes; rethrows what ended it.
+     */
+    private void awaitEnd(OwnerThreadSendLoop loop, long deadline) throws InterruptedException {
+        try {
+            while (!loop.done() && (deadline == Long.MAX_VALUE || deadline - System.nanoTime() > 0)) {
+                java.util.concurrent.locks.LockSupport.parkNanos(deadline == Long.MAX_VALUE ? 1_000_000_000L
+                        : Math.min(1_000_000_000L, deadline - System.nanoTime()));
                 Waiter.checkInterrupt();
             }
-            lastLoopOutstanding = loop.outstanding();
-            if (loop.failure() != null) {
-                throwFailure(loop.failure());
+        } finally {
+            if (!loop.done()) {
+                loop.stop();
+                startOnNicThread(loop);
+                while (!loop.done()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
             }
+            lastLoopOutstanding = loop.outstanding();
+        }
+        if (loop.failure() != null) {
+            throwFailure(loop.failure());
         }
     }
 

@@ -41,6 +41,14 @@ final class OwnerThreadSendLoop implements Runnable {
     private final int cqMod;
     private final Checker checker;
     private final Thread app;
+    /** WRs to post per QP: perftest's {@code -n}, or unlimited for a timed run. */
+    private final long iters;
+    /** Post and completion time of every WR ({@code postedAt[0]} and {@code completedAt[0]} only
+     *  with {@code noPeak}), or null for a timed run. */
+    private final long[] postedAt;
+    private final long[] completedAt;
+    private final boolean noPeak;
+    private long totS;
     private final long[] scnt;
     private final long[] ccnt;
     private final List<WorkCompletion> wcs = new ArrayList<>(16);
@@ -60,6 +68,20 @@ final class OwnerThreadSendLoop implements Runnable {
      */
     OwnerThreadSendLoop(QueuePair[] qps, CompletionQueue cq, SendWr[][] wrs, int txDepth, int postList, int cqMod,
                         Checker checker) {
+        this(qps, cq, wrs, txDepth, postList, cqMod, checker, Long.MAX_VALUE, null, null, true);
+    }
+
+    /**
+     * perftest's {@code run_iter_bw} with {@code -n}: {@code iters} WRs per QP, the last one
+     * signalled, with the post and completion time of each (or of the first post and the last
+     * completion only, with {@code noPeak}); the loop ends once all have completed.
+     */
+    OwnerThreadSendLoop(QueuePair[] qps, CompletionQueue cq, SendWr[][] wrs, int txDepth, int postList, int cqMod,
+                        Checker checker, long iters, long[] postedAt, long[] completedAt, boolean noPeak) {
+        this.iters = iters;
+        this.postedAt = postedAt;
+        this.completedAt = completedAt;
+        this.noPeak = noPeak;
         this.qps = qps;
         this.cq = cq;
         this.wrs = wrs;
@@ -82,11 +104,21 @@ final class OwnerThreadSendLoop implements Runnable {
             while (true) {
                 wcs.clear();
                 while (cq.poll(16, wcs) > 0) {
+                    long now = completedAt != null ? System.nanoTime() : 0;
                     for (WorkCompletion wc : wcs) {
                         int qi = (int) wc.wrId();
                         checker.check(wc, scnt[qi], totC);
-                        ccnt[qi] += cqMod;
-                        totC += cqMod;
+                        // one signalled WR per -Q, and the last one, which may close a shorter group
+                        long add = Math.min(cqMod, iters - ccnt[qi]);
+                        ccnt[qi] += add;
+                        if (completedAt != null && !noPeak) {
+                            // a signalled completion also completes the unsignalled WRs before it
+                            java.util.Arrays.fill(completedAt, (int) totC, (int) (totC + add), now);
+                        }
+                        totC += add;
+                        if (completedAt != null && noPeak) {
+                            completedAt[0] = now;
+                        }
                     }
                     wcs.clear();
                 }
@@ -94,10 +126,12 @@ final class OwnerThreadSendLoop implements Runnable {
                 post(stop);
                 completed = totC;
                 long pending = 0;
+                boolean allPosted = true;
                 for (int i = 0; i < qps.length; i++) {
                     pending += (scnt[i] - ccnt[i] + cqMod - 1) / cqMod;
+                    allPosted &= scnt[i] >= iters;
                 }
-                if (pending == 0 && stop) {
+                if (pending == 0 && (stop || allPosted)) {
                     finish(null);
                     return;
                 }
@@ -120,13 +154,18 @@ final class OwnerThreadSendLoop implements Runnable {
     private void post(boolean stop) {
         for (int i = 0; i < qps.length; i++) {
             // when stopping, post only up to the next signalled WR, so every posted WR completes
-            while (scnt[i] - ccnt[i] + postList <= txDepth && (!stop || scnt[i] % cqMod != 0)) {
+            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= txDepth && (!stop || scnt[i] % cqMod != 0)) {
                 SendWr[] b = wrs[i];
                 for (int k = 0; k < b.length; k++) {
-                    b[k].signaled((scnt[i] + k) % cqMod == cqMod - 1);
+                    long n = scnt[i] + k;
+                    b[k].signaled(n % cqMod == cqMod - 1 || n == iters - 1);
+                }
+                if (postedAt != null && (!noPeak || totS == 0)) {
+                    postedAt[noPeak ? 0 : (int) totS] = System.nanoTime();
                 }
                 qps[i].postSend(b);
                 scnt[i] += postList;
+                totS += postList;
             }
         }
     }

@@ -59,6 +59,8 @@ class NicEngineTest {
         assertTrue(sent0 >= 200, "sent_pkts " + sent0);
         assertTrue(p.server.engine.nic().counters().get(NicCounter.RCVD_PKTS) >= 200);
         assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
+        // the send loop ran on the NIC's thread (OwnerThreadSendLoop) and every WR completed
+        assertEquals(0, p.client.engine.lastLoopOutstanding);
     }
 
     /**
@@ -84,20 +86,25 @@ class NicEngineTest {
         assertEquals(0, p.client.engine.lastLoopOutstanding, "WRs left outstanding at the end");
     }
 
-    /** An error completion met by the NIC thread's send loop ends the run with perftest's message. */
+    /**
+     * An error completion met by the NIC thread's send loop ends the run with perftest's message,
+     * timed ({@code -D}) or counted ({@code -n}).
+     */
     @Test
-    void aCompletionErrorEndsATimedRunWithItsMessage() throws Exception {
-        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
-                java.util.concurrent.ExecutionException.class,
-                () -> NicSessions.run(TestKind.WRITE_BW, engine -> engine.sendCheck = (wc, posted, completed) -> {
-                    if (completed >= 50) {
-                        throw new IllegalStateException("Completion with error at client: injected at " + completed);
-                    }
-                }, "-s", "4096", "-D", "2"));
-        // the error thrown on the NIC's thread reaches the application thread, as from its own poll
-        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
-        assertTrue(e.getCause().getMessage().startsWith("Completion with error at client: injected at "),
-                e.getCause().getMessage());
+    void aCompletionErrorEndsTheRunWithItsMessage() throws Exception {
+        for (String[] mode : new String[][] {{"-D", "2"}, {"-n", "100000"}}) {
+            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class,
+                    () -> NicSessions.run(TestKind.WRITE_BW, engine -> engine.sendCheck = (wc, posted, completed) -> {
+                        if (completed >= 50) {
+                            throw new IllegalStateException("Completion with error at client: injected at " + completed);
+                        }
+                    }, "-s", "4096", mode[0], mode[1]));
+            // the error thrown on the NIC's thread reaches the application thread, as from its own poll
+            assertTrue(e.getCause() instanceof IllegalStateException, mode[0] + ": " + e.getCause());
+            assertTrue(e.getCause().getMessage().startsWith("Completion with error at client: injected at "),
+                    e.getCause().getMessage());
+        }
     }
 
     @Test
