@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The send loop of a timed bandwidth run ({@code -D}, {@code --run_infinitely}) driven from the
- * NIC's own thread: the send CQ's notification handler, which runs there, polls the completions and
- * posts as many new WRs, then arms the CQ again for the next batch (a quarter of the signalled sends
+ * The send loop of a bandwidth run ({@code -n}, {@code -D}, {@code --run_infinitely}; not the
+ * bidirectional send tests, which also repost receives) driven from the NIC's own thread: the send
+ * CQ's notification handler, which runs there, polls the completions and posts as many new WRs, then arms the CQ again for the next batch (a quarter of the signalled sends
  * outstanding, with the CQ's completion moderation). The application thread only reads the
  * completion count at the edges of its sampling windows and sleeps in between.
  *
@@ -21,9 +21,10 @@ import java.util.concurrent.locks.LockSupport;
  * per 32 messages and 5-10 % of the core (async-profiler, {@code perf stat}). Here posting and
  * polling cost what they cost, on the thread that is awake anyway.
  *
- * <p>What the loop does is perftest's {@code run_iter_bw} in duration mode: post while fewer than
- * the TX depth are outstanding, count each signalled completion as {@code cqMod} WRs, and when told
- * to stop, post only up to the next signalled WR so that everything posted completes. Threads:
+ * <p>What the loop does is perftest's {@code run_iter_bw}: post while fewer than the TX depth are
+ * outstanding (and, with {@code -n}, until each QP has posted its iterations, the last one
+ * signalled), count each signalled completion as {@code cqMod} WRs, and when told to stop, post only
+ * up to the next signalled WR so that everything posted completes. Threads:
  * {@link #run()} on the NIC's thread only (the first call through {@code SoftNic.call}); the other
  * methods from the application thread.
  */
