@@ -37,6 +37,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -99,9 +100,9 @@ public final class NicEngine implements TestEngine {
     private final Config config;
     private final Supplier<NicAttachment> attach;
     private final Waiter waiter = new Waiter();
-    /** How a timed run's send loop checks each completion: an error completion ends the run with its message. */
+    /** How a bandwidth run's send loop checks each completion: an error completion ends the run with its message. */
     OwnerThreadSendLoop.Checker sendCheck = (wc, posted, completed) -> check(wc, side(), posted, completed);
-    /** WRs the last timed send loop left posted and not completed (0 once it drained); -1 before one ran. */
+    /** WRs the last send loop on the NIC's thread left posted and not completed (0 once it drained); -1 before one ran. */
     long lastLoopOutstanding = -1;
     private final List<WorkCompletion> wcs = new ArrayList<>(POLL_BATCH);
 
@@ -681,8 +682,8 @@ public final class NicEngine implements TestEngine {
                 BwMeasurement m = BwMeasurement.total(size, c - c0, t0, now, NS_PER_SECOND);
                 if (eachPeriod == null) {
                     // everything posted completes before the QPs are torn down
-                    awaitEnd(loop, 0);
                     ended = true;
+                    awaitEnd(loop, 0);
                     return m;
                 }
                 eachPeriod.accept(m);
@@ -711,7 +712,7 @@ public final class NicEngine implements TestEngine {
     private void awaitEnd(OwnerThreadSendLoop loop, long deadline) throws InterruptedException {
         try {
             while (!loop.done() && (deadline == Long.MAX_VALUE || deadline - System.nanoTime() > 0)) {
-                java.util.concurrent.locks.LockSupport.parkNanos(deadline == Long.MAX_VALUE ? 1_000_000_000L
+                LockSupport.parkNanos(deadline == Long.MAX_VALUE ? 1_000_000_000L
                         : Math.min(1_000_000_000L, deadline - System.nanoTime()));
                 Waiter.checkInterrupt();
             }
@@ -720,7 +721,7 @@ public final class NicEngine implements TestEngine {
                 loop.stop();
                 startOnNicThread(loop);
                 while (!loop.done()) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                    LockSupport.parkNanos(1_000_000);
                 }
             }
             lastLoopOutstanding = loop.outstanding();
@@ -734,7 +735,7 @@ public final class NicEngine implements TestEngine {
     private static void sleepUntil(OwnerThreadSendLoop loop, long deadline) throws InterruptedException {
         long left;
         while (!loop.done() && (left = deadline - System.nanoTime()) > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(left);
+            LockSupport.parkNanos(left);
             Waiter.checkInterrupt();
         }
         if (loop.failure() != null) {
