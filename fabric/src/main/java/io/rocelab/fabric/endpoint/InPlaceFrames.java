@@ -19,8 +19,8 @@ final class InPlaceFrames {
     private ByteBuf buffer;
     /** From this offset of {@link #buffer} up to the next datagram, no frame is held. */
     private int freeFrom;
-    /** The read buffer of the frame handed out and not yet returned, else null. */
-    private ByteBuf lent;
+    /** Whether a frame over {@link #buffer} was handed out and not yet returned. */
+    private boolean lent;
     /** The offset just past that frame's datagram. */
     private int lentEnd;
     /** The read buffer's reference count before that frame was made. */
@@ -35,7 +35,7 @@ final class InPlaceFrames {
      *         {@code null} if the datagram has to be copied
      */
     ByteBuf frame(ByteBuf payload) {
-        if (lent != null) {
+        if (lent) {
             returned(); // the last receiver did not return normally: its bytes count as kept
         }
         // a slice straight of the read buffer; not a buffer of its own (NIO reads), nor one behind a
@@ -62,7 +62,7 @@ final class InPlaceFrames {
         }
         refCntBefore = root.refCnt();
         final ByteBuf frame = root.retainedSlice(offset - DatagramFrames.HEADERS, DatagramFrames.HEADERS + length);
-        lent = root;
+        lent = true;
         lentEnd = offset + length;
         return frame;
     }
@@ -72,12 +72,11 @@ final class InPlaceFrames {
      * the frame's end stay untouched.
      */
     void returned() {
-        final ByteBuf root = lent;
-        if (root == null) {
+        if (!lent) {
             return;
         }
-        lent = null;
-        if (root == buffer && root.refCnt() != refCntBefore) {
+        lent = false;
+        if (buffer.refCnt() != refCntBefore) {
             freeFrom = lentEnd;
         }
     }
