@@ -477,8 +477,8 @@ public final class NicEngine implements TestEngine {
             // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
             OwnerThreadSendLoop loop = new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList, cqMod, sendCheck,
                     iters, posted, completed, noPeak);
-            startOnNicThread(loop);
-            awaitEnd(loop, Long.MAX_VALUE);
+            runOnNicThread(loop);
+            awaitEnd(loop, false);
             return new BwMeasurement(size, iters, n, postList, cqMod, noPeak, false, 1, posted, completed,
                     NS_PER_SECOND);
         }
@@ -669,7 +669,7 @@ public final class NicEngine implements TestEngine {
         long window = options.durationSeconds() * 1_000_000_000L;
         long start = System.nanoTime();
         long sampleStart = start + (eachPeriod == null ? options.marginSeconds() * 1_000_000_000L : 0);
-        startOnNicThread(loop);
+        runOnNicThread(loop);
         boolean ended = false;
         try {
             sleepUntil(loop, sampleStart);
@@ -683,7 +683,7 @@ public final class NicEngine implements TestEngine {
                 if (eachPeriod == null) {
                     // everything posted completes before the QPs are torn down
                     ended = true;
-                    awaitEnd(loop, 0);
+                    awaitEnd(loop, true);
                     return m;
                 }
                 eachPeriod.accept(m);
@@ -692,13 +692,16 @@ public final class NicEngine implements TestEngine {
             }
         } finally {
             if (!ended) {
-                awaitEnd(loop, 0);
+                awaitEnd(loop, true);
             }
         }
     }
 
-    /** Hands the send loop to the NIC's thread: from here on only that thread polls the send CQ and posts. */
-    private void startOnNicThread(OwnerThreadSendLoop loop) {
+    /**
+     * Runs the send loop once on the NIC's thread; the first run hands it over: from then on only
+     * that thread polls the send CQ and posts.
+     */
+    private void runOnNicThread(OwnerThreadSendLoop loop) {
         nic.call(() -> {
             loop.run();
             return null;
@@ -706,20 +709,19 @@ public final class NicEngine implements TestEngine {
     }
 
     /**
-     * Waits until the loop has ended, telling it to stop posting after {@code deadline} (nanoTime;
-     * 0: at once), so that what was posted completes; rethrows what ended it.
+     * Waits until the loop has ended; with {@code stopNow} (or on an interrupt) it first stops
+     * posting, and what was posted still completes. Rethrows what ended it.
      */
-    private void awaitEnd(OwnerThreadSendLoop loop, long deadline) throws InterruptedException {
+    private void awaitEnd(OwnerThreadSendLoop loop, boolean stopNow) throws InterruptedException {
         try {
-            while (!loop.done() && (deadline == Long.MAX_VALUE || deadline - System.nanoTime() > 0)) {
-                LockSupport.parkNanos(deadline == Long.MAX_VALUE ? 1_000_000_000L
-                        : Math.min(1_000_000_000L, deadline - System.nanoTime()));
+            while (!stopNow && !loop.done()) {
+                LockSupport.parkNanos(1_000_000_000L); // the loop unparks this thread when it ends
                 Waiter.checkInterrupt();
             }
         } finally {
             if (!loop.done()) {
                 loop.stop();
-                startOnNicThread(loop);
+                runOnNicThread(loop);
                 while (!loop.done()) {
                     LockSupport.parkNanos(1_000_000);
                 }
