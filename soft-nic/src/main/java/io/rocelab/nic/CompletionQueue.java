@@ -1,9 +1,11 @@
 package io.rocelab.nic;
 
+import io.rocelab.fabric.queue.MessageQueues;
+import org.jctools.queues.MessagePassingQueue;
+
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jctools.queues.SpscUnboundedArrayQueue;
 
 /**
  * A completion queue ({@code ibv_cq}). The NIC's owner thread is the only producer; one user thread
@@ -16,7 +18,7 @@ import org.jctools.queues.SpscUnboundedArrayQueue;
 public final class CompletionQueue {
     private final int handle;
     private final int capacity;
-    private final SpscUnboundedArrayQueue<WorkCompletion> queue = new SpscUnboundedArrayQueue<>(256);
+    private final MessagePassingQueue<WorkCompletion> queue = MessageQueues.spscUnbounded(256);
     /**
      * Completions pushed (written by the NIC thread only) and polled (by the polling thread only):
      * two single-writer counters instead of one shared read-modify-write counter, so neither side

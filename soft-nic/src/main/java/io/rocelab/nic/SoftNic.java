@@ -14,6 +14,7 @@ import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
 import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
@@ -21,7 +22,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.agrona.collections.Int2ObjectHashMap;
-import org.jctools.queues.MpscUnboundedArrayQueue;
+import org.jctools.queues.MessagePassingQueue;
 
 /**
  * A software RoCEv2 device with one port: MAC, IPv4 and IPv6 addresses, GID table, optional VLAN,
@@ -62,7 +63,7 @@ public final class SoftNic {
     private final L2Framing l2;
     private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
     private final AsyncEvents events = new AsyncEvents();
-    private final MpscUnboundedArrayQueue<Runnable> commands = new MpscUnboundedArrayQueue<>(256);
+    private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
     /** Rung after each command: a sleeping loop runs one drain per burst, a polling one looks every turn. */
     private final Doorbell commandBell;
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();

@@ -2,12 +2,13 @@ package io.rocelab.fabric.link;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.fabric.port.FrameReceiver;
+import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.queues.MessagePassingQueue;
 
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
@@ -56,8 +57,8 @@ public final class LinkDirection {
     private final FrameRing inFlight = new FrameRing();
     private final Runnable wakeup = this::onWakeup;
     /** Frames sent from other threads, waiting for the owner (see {@link #drainHandOff()}). */
-    private final MpscUnboundedXaddArrayQueue<ByteBuf> handOff =
-        new MpscUnboundedXaddArrayQueue<>(HAND_OFF_CHUNK, HAND_OFF_POOLED_CHUNKS);
+    private final MessagePassingQueue<ByteBuf> handOff =
+        MessageQueues.mpscUnboundedXadd(HAND_OFF_CHUNK, HAND_OFF_POOLED_CHUNKS);
     private final Doorbell doorbell;
     private volatile FaultProfile faults;
 

@@ -1,11 +1,12 @@
 package io.rocelab.fabric.time;
 
 import io.netty.util.concurrent.FastThreadLocalThread;
+import io.rocelab.fabric.queue.MessageQueues;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.queues.MessagePassingQueue;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
@@ -49,8 +50,8 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
 
     private final Thread thread;
     private final IdleStrategy idle;
-    private final MpscUnboundedXaddArrayQueue<Runnable> foreignTasks =
-        new MpscUnboundedXaddArrayQueue<>(FOREIGN_CHUNK, FOREIGN_POOLED_CHUNKS);
+    private final MessagePassingQueue<Runnable> foreignTasks =
+        MessageQueues.mpscUnboundedXadd(FOREIGN_CHUNK, FOREIGN_POOLED_CHUNKS);
     private volatile Drain[] drains = new Drain[0];
     private volatile boolean running = true;
     private volatile boolean terminated;
