@@ -24,6 +24,10 @@ public final class Icrc {
 
     private static final int LRH_STANDIN = 8;
     private static final int MAX_IP_HEADER = 60;
+    /** Whether Netty reads and writes memory by address here ({@code sun.misc.Unsafe}); not on Java 25+
+     *  by default, where direct buffers still have addresses but {@link PlatformDependent#getLong(long)}
+     *  and the like do not work. */
+    private static final boolean RAW_MEMORY = PlatformDependent.hasUnsafe();
 
     private final CRC32 crc = new CRC32();
     private final byte[] scratch = new byte[LRH_STANDIN + MAX_IP_HEADER + Udp.LENGTH + Bth.LENGTH];
@@ -51,7 +55,7 @@ public final class Icrc {
     /** Masks in place, runs one CRC over [l3 - 8, icrc), restores every byte it touched. */
     private int maskedCompute(ByteBuf b, int l3, int ipVersion, int udp, int bth, int icrcOffset) {
         int from = l3 - LRH_STANDIN;
-        if (b.hasMemoryAddress() && from >= 0 && icrcOffset <= b.capacity()) {
+        if (RAW_MEMORY && b.hasMemoryAddress() && from >= 0 && icrcOffset <= b.capacity()) {
             return maskedCompute(b, b.memoryAddress(), from, l3, ipVersion, udp, bth, icrcOffset);
         }
         long lrh = b.getLong(from);

@@ -2,9 +2,13 @@ package io.rocelab.fabric.buffer;
 
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledDirectByteBuf;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
 import io.netty.buffer.UnpooledUnsafeHeapByteBuf;
-import org.jctools.queues.MpmcArrayQueue;
+import io.netty.util.internal.PlatformDependent;
+import io.rocelab.fabric.queue.MessageQueues;
+import org.jctools.queues.MessagePassingQueue;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,18 +34,24 @@ import java.util.concurrent.atomic.AtomicReference;
  * free frames on a plain stack that only it touches, last freed first out, so the frame it builds
  * next is the one still in its cache. Frames freed on any other thread go to the lock-free list, which
  * the owner takes from when its stack is empty, and which other threads allocate from.
+ *
+ * <p>Buffers are Netty's {@code Unsafe} kind where Netty may use {@code sun.misc.Unsafe}, and its
+ * plain {@code ByteBuffer} kind where it may not (Java 24 and later, or {@code -Dio.netty.noUnsafe=true}):
+ * the first cannot even be created there.
  */
 public final class FramePoolAllocator extends AbstractByteBufAllocator {
+    /** Whether Netty may use {@code sun.misc.Unsafe} in this JVM. */
+    private static final boolean UNSAFE = PlatformDependent.hasUnsafe();
 
     private final int slotBytes;
     private final int maxPooled;
     /** Frames freed on threads other than the owner. */
-    private final MpmcArrayQueue<PooledFrame> free;
+    private final MessagePassingQueue<Slot> free;
     private final AtomicLong created = new AtomicLong();
     /** The thread that allocated the first pooled frame; it alone touches {@link #stack}. */
     private final AtomicReference<Thread> owner = new AtomicReference<>();
     /** The owner's free frames, last freed on top. */
-    private final PooledFrame[] stack;
+    private final Slot[] stack;
     /** Frames on {@link #stack}; written by the owner only (other threads read it for sizes, racily). */
     private int stackSize;
 
@@ -59,8 +69,8 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
         }
         this.slotBytes = slotBytes;
         this.maxPooled = maxPooled;
-        this.free = new MpmcArrayQueue<>(Math.max(2, maxPooled));
-        this.stack = new PooledFrame[maxPooled];
+        this.free = MessageQueues.mpmcBounded(Math.max(2, maxPooled));
+        this.stack = new Slot[maxPooled];
     }
 
     /**
@@ -92,10 +102,11 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
     @Override
     protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
         if (initialCapacity > slotBytes) {
-            return new UnpooledUnsafeDirectByteBuf(this, initialCapacity, maxCapacity);
+            return UNSAFE ? new UnpooledUnsafeDirectByteBuf(this, initialCapacity, maxCapacity)
+                : new UnpooledDirectByteBuf(this, initialCapacity, maxCapacity);
         }
         final int max = Math.max(maxCapacity, slotBytes);
-        PooledFrame frame = null;
+        Slot frame = null;
         if (isOwner(Thread.currentThread())) {
             final int n = stackSize;
             if (n > 0) {
@@ -108,11 +119,10 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
             frame = free.relaxedPoll();
         }
         if (frame != null) {
-            frame.reuse(max);
-            return frame;
+            return frame.reuse(max);
         }
         created.incrementAndGet();
-        return new PooledFrame(this, slotBytes, max);
+        return UNSAFE ? new UnsafeSlot(this, slotBytes, max) : new NioSlot(this, slotBytes, max);
     }
 
     /** Whether {@code t} owns the stack; the first thread that asks becomes the owner. */
@@ -122,7 +132,7 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
     }
 
     /** Takes a freed frame back; false if the lists are full and the frame must really be freed. */
-    private boolean recycle(PooledFrame frame) {
+    private boolean recycle(Slot frame) {
         if (owner.get() == Thread.currentThread()) {
             final int n = stackSize;
             if (n + free.size() < maxPooled) {
@@ -137,7 +147,8 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
 
     @Override
     protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-        return new UnpooledUnsafeHeapByteBuf(this, initialCapacity, maxCapacity);
+        return UNSAFE ? new UnpooledUnsafeHeapByteBuf(this, initialCapacity, maxCapacity)
+            : new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
     }
 
     @Override
@@ -145,27 +156,60 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
         return "FramePoolAllocator[slot " + slotBytes + " B, " + framesFree() + " free, " + created.get() + " created]";
     }
 
-    /** A slot: goes back on the free list, buffer object and memory, when its count reaches zero. */
-    private static final class PooledFrame extends UnpooledUnsafeDirectByteBuf {
+    /** A pooled frame of either kind: goes back on the free list, buffer object and memory, when its
+     *  count reaches zero, and is made new again when it is handed out. */
+    private interface Slot {
+        /** Resets the reference count, indexes and marks; returns the frame. */
+        ByteBuf reuse(int maxCapacity);
+    }
+
+    /** A slot whose memory Netty reads and writes through {@code sun.misc.Unsafe}. */
+    private static final class UnsafeSlot extends UnpooledUnsafeDirectByteBuf implements Slot {
         private final FramePoolAllocator pool;
 
-        PooledFrame(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
+        UnsafeSlot(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
             super(pool, slotBytes, maxCapacity);
             this.pool = pool;
         }
 
-        void reuse(int maxCapacity) {
+        @Override
+        public ByteBuf reuse(int maxCapacity) {
             maxCapacity(maxCapacity);
             resetRefCnt();
-            clear();
-            markReaderIndex();
-            markWriterIndex();
+            clear().markReaderIndex().markWriterIndex();
+            return this;
         }
 
         @Override
         protected void deallocate() {
             if (capacity() == pool.slotBytes && pool.recycle(this)) {
                 return; // back on the list; the memory stays allocated for the next frame
+            }
+            super.deallocate();
+        }
+    }
+
+    /** A slot whose memory Netty reads and writes through its {@code ByteBuffer}. */
+    private static final class NioSlot extends UnpooledDirectByteBuf implements Slot {
+        private final FramePoolAllocator pool;
+
+        NioSlot(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
+            super(pool, slotBytes, maxCapacity);
+            this.pool = pool;
+        }
+
+        @Override
+        public ByteBuf reuse(int maxCapacity) {
+            maxCapacity(maxCapacity);
+            resetRefCnt();
+            clear().markReaderIndex().markWriterIndex();
+            return this;
+        }
+
+        @Override
+        protected void deallocate() {
+            if (capacity() == pool.slotBytes && pool.recycle(this)) {
+                return;
             }
             super.deallocate();
         }
