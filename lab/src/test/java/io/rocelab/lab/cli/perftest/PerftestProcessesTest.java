@@ -3,10 +3,8 @@ package io.rocelab.lab.cli.perftest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
+import io.rocelab.lab.cli.ToolProcesses;
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +30,12 @@ class PerftestProcessesTest {
 
     @TempDir
     Path dir;
+    private ToolProcesses tools;
+
+    @BeforeEach
+    void tools() {
+        tools = new ToolProcesses(dir);
+    }
 
     @Test
     void writeBandwidthBetweenTwoProcessesOverFrameOverUdp() throws Exception {
@@ -172,47 +177,22 @@ class PerftestProcessesTest {
     }
 
     private Process start(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("io.rocelab.lab.cli.Rocelab");
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd)
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile())
-                .start();
+        return tools.start(name, args);
     }
 
     private String output(String name) throws IOException {
-        File out = dir.resolve(name + ".out").toFile();
-        File err = dir.resolve(name + ".err").toFile();
-        return Files.readString(out.toPath()) + "\n--- stderr\n" + Files.readString(err.toPath());
+        return tools.output(name);
     }
 
     private void awaitOutput(Process p, String name, String text, int seconds) throws Exception {
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < end) {
-            if (Files.readString(dir.resolve(name + ".out")).contains(text)) {
-                return;
-            }
-            if (!p.isAlive()) {
-                break;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
+        tools.awaitOutput(p, name, text, seconds);
     }
 
     private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return ToolProcesses.freeTcpPort();
     }
 
     private static int freeUdpPort() throws IOException {
-        try (DatagramSocket s = new DatagramSocket(0)) {
-            return s.getLocalPort();
-        }
+        return ToolProcesses.freeUdpPort();
     }
 }

@@ -1,0 +1,115 @@
+package io.rocelab.lab.cli;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code rocelab} launched as processes of their own, on a given Java, from this test run's class
+ * path or from a jar; each one's standard output and error go to NAME.out and NAME.err in a
+ * directory, which is also their working directory.
+ */
+public final class ToolProcesses {
+    private final Path dir;
+    private final Path java;
+    private final List<String> jvmOptions;
+    /** What follows the options: the class path and main class, or {@code -jar} and the jar. */
+    private final List<String> program;
+    private final List<Process> started = new ArrayList<>();
+
+    private ToolProcesses(Path dir, Path java, List<String> jvmOptions, List<String> program) {
+        this.dir = dir;
+        this.java = java;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.program = List.copyOf(program);
+    }
+
+    /** On the Java running the tests, from its class path, with no extra options. */
+    public ToolProcesses(Path dir) {
+        this(dir, Path.of(System.getProperty("java.home"), "bin", "java"), List.of(),
+            List.of("-cp", System.getProperty("java.class.path"), "io.rocelab.lab.cli.Rocelab"));
+    }
+
+    /**
+     * As {@code java OPTIONS -jar JAR}, the way the {@code rocelab} launcher runs it.
+     *
+     * @param java       the {@code java} executable
+     * @param jvmOptions options before {@code -jar}, e.g. system properties
+     */
+    public static ToolProcesses fromJar(Path dir, Path java, List<String> jvmOptions, Path jar) {
+        return new ToolProcesses(dir, java, jvmOptions, List.of("-jar", jar.toString()));
+    }
+
+    /** Starts {@code rocelab ARGS} in the output directory. */
+    public Process start(String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.toString());
+        cmd.addAll(jvmOptions);
+        cmd.addAll(program);
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile())
+                .start();
+        started.add(p);
+        return p;
+    }
+
+    /** What NAME printed so far on standard output. */
+    public String stdout(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8);
+    }
+
+    /** What NAME printed so far on standard error. */
+    public String stderr(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
+    }
+
+    /** Both, for a failure message. */
+    public String output(String name) throws IOException {
+        return stdout(name) + "\n--- stderr\n" + stderr(name);
+    }
+
+    /** Waits until NAME prints {@code text} on standard output; fails if it ends or the time runs out first. */
+    public void awaitOutput(Process p, String name, String text, int seconds) throws Exception {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (stdout(name).contains(text)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
+    }
+
+    /** Kills whatever is still running. */
+    public void stopAll() throws InterruptedException {
+        for (Process p : started) {
+            if (p.isAlive()) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    public static int freeTcpPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    public static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
