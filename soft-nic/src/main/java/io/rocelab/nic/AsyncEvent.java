@@ -17,6 +17,11 @@ public record AsyncEvent(AsyncEventType type, QueuePair qp, CompletionQueue cq, 
         return new AsyncEvent(type, null, null, srq);
     }
 
+    /** An event of the whole device ({@code IBV_EVENT_DEVICE_FATAL}). */
+    static AsyncEvent ofDevice(AsyncEventType type) {
+        return new AsyncEvent(type, null, null, null);
+    }
+
     @Override
     public String toString() {
         Object on = qp != null ? qp : cq != null ? cq : srq;

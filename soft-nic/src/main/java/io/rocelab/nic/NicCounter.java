@@ -60,7 +60,9 @@ public enum NicCounter {
     /** Frames with a VLAN tag the port is not on (or untagged frames on a VLAN port). */
     DROP_VLAN("drop_vlan"),
     /** Completions lost because a CQ was full; the CQ and its QPs went to the error state. */
-    CQ_OVERFLOW("cq_overflow");
+    CQ_OVERFLOW("cq_overflow"),
+    /** Internal errors on the NIC's thread; the first put the device in the fatal state. */
+    INTERNAL_ERRORS("internal_errors");
 
     private final String rxeName;
 

@@ -80,6 +80,8 @@ public final class SoftNic {
     private int nextHandle = 1;
     private int keyTag = 0x59;
     private volatile boolean closed;
+    /** Set by the first internal error ({@link #deviceFatal}); owner thread. */
+    private boolean fatal;
 
     private SoftNic(Builder b) {
         this.name = b.name;
@@ -399,10 +401,43 @@ public final class SoftNic {
     private int drainCommands() {
         int n = 0;
         for (Runnable c; (c = commands.poll()) != null; ) {
-            c.run();
+            try {
+                c.run();
+            } catch (RuntimeException e) {
+                deviceFatal(e);
+            }
             n++;
         }
         return n;
+    }
+
+    /**
+     * An internal error on the owner thread (a bug, never a peer's or a user's mistake: those are
+     * counted, completed with an error or thrown to the caller): the device fails as hardware does on
+     * a catastrophic error. It raises {@link AsyncEventType#DEVICE_FATAL} once, and every QP goes to
+     * the error state, its outstanding work requests completing with {@code IBV_WC_WR_FLUSH_ERR}, as
+     * mlx5 completes them in software after an internal error; so an application waiting on a CQ
+     * ends with an error instead of waiting for good. The error and its stack go to the log.
+     */
+    private void deviceFatal(RuntimeException e) {
+        counters.increment(NicCounter.INTERNAL_ERRORS);
+        if (fatal) {
+            return;
+        }
+        fatal = true;
+        System.getLogger(SoftNic.class.getName()).log(System.Logger.Level.ERROR,
+                name + ": internal error, the device is now in the fatal state", e);
+        raise(AsyncEvent.ofDevice(AsyncEventType.DEVICE_FATAL));
+        for (QueuePair qp : new java.util.ArrayList<>(qps.values())) {
+            if (qp.state() != QpState.RESET) {
+                qp.enterError();
+            }
+        }
+    }
+
+    /** Whether an internal error put the device in the fatal state ({@link #deviceFatal}). Owner thread. */
+    boolean isFatal() {
+        return fatal;
     }
 
     /**
@@ -519,6 +554,8 @@ public final class SoftNic {
                 return;
             }
             qp.receive(p);
+        } catch (RuntimeException e) {
+            deviceFatal(e);
         } finally {
             frame.release();
         }

@@ -31,6 +31,8 @@ final class WireTap extends ForwardingFramePort {
     private final List<Seen> log;
     /** Frames this tap loses instead of passing on (recorded all the same, as a capture on the sender would). */
     private volatile java.util.function.Predicate<Seen> lose = s -> false;
+    /** Frames whose send throws, as a port with a bug would. */
+    private volatile java.util.function.Predicate<Seen> fail = s -> false;
 
     WireTap(FramePort delegate, String name, List<Seen> log) {
         super(delegate);
@@ -65,8 +67,17 @@ final class WireTap extends ForwardingFramePort {
                 frame.release();
                 return;
             }
+            if (fail.test(s)) {
+                frame.release();
+                throw new IllegalStateException("injected failure of port " + name + " sending " + s);
+            }
         }
         delegate.send(frame);
+    }
+
+    /** From now on, throws from {@code send} of the RoCE frames {@code which} accepts (after releasing them). */
+    void fail(java.util.function.Predicate<Seen> which) {
+        this.fail = which;
     }
 
     /** From now on, loses the RoCE frames {@code which} accepts (a deterministic loss for one test). */
