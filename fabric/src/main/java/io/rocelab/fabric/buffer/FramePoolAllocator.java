@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * the owner takes from when its stack is empty, and which other threads allocate from.
  *
  * <p>Buffers are Netty's {@code Unsafe} kind where Netty may use {@code sun.misc.Unsafe}, and its
- * plain {@code ByteBuffer} kind where it may not (Java 24 and later, or {@code -Dio.netty.noUnsafe=true}):
+ * plain {@code ByteBuffer} kind where it may not (Java 25 and later, or {@code -Dio.netty.noUnsafe=true}):
  * the first cannot even be created there.
  */
 public final class FramePoolAllocator extends AbstractByteBufAllocator {

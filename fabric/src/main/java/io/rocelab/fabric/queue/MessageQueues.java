@@ -27,13 +27,6 @@ public final class MessageQueues {
     }
 
     /**
-     * @return whether the queues made here are the {@code Unsafe} kind
-     */
-    public static boolean unsafeKind() {
-        return UNSAFE;
-    }
-
-    /**
      * Many producers, one consumer, unbounded: linked chunks of {@code chunkSize}.
      */
     public static <E> MessagePassingQueue<E> mpscUnbounded(int chunkSize) {
