@@ -45,13 +45,15 @@ final class Completer {
     private long ackCheckAt;
     /** The check found the deadline passed and gave the responses already due one more turn. */
     private boolean expiryDeferred;
-    private final Runnable onAckCheck = this::onAckCheck;
+    /** A timer task: an internal error in it makes the device fatal (SoftNic#guarded). */
+    private final Runnable onAckCheck;
 
     private SendWqe wqe;
     private WcStatus errorStatus;
 
     Completer(QueuePair qp) {
         this.qp = qp;
+        this.onAckCheck = qp.nic.guarded(this::onAckCheck);
     }
 
     void resetRetryCounters() {

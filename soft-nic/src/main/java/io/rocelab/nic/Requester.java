@@ -405,13 +405,13 @@ final class Requester {
     /** Waits for the RNR timer, then goes back to {@code fromPsn} (IBA 9.7.5.2.8). */
     void rnrRetryAfter(long delayNanos, int fromPsn) {
         rnrWait = true;
-        rnrTimer = qp.nic.scheduler().schedule(delayNanos, () -> {
+        rnrTimer = qp.nic.scheduler().schedule(delayNanos, qp.nic.guarded(() -> {
             rnrTimer = null;
             rnrWait = false;
             if (qp.state.canSend()) {
                 retry(fromPsn);
             }
-        });
+        }));
     }
 
     void stop() {

@@ -435,9 +435,18 @@ public final class SoftNic {
         }
     }
 
-    /** Whether an internal error put the device in the fatal state ({@link #deviceFatal}). Owner thread. */
-    boolean isFatal() {
-        return fatal;
+    /**
+     * {@code task} for the scheduler (a QP's timers): an internal error in it makes the device fatal
+     * as in a command or a received frame, instead of ending in the scheduler's log.
+     */
+    Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                deviceFatal(e);
+            }
+        };
     }
 
     /**

@@ -7,13 +7,15 @@ import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.link.FaultProfile;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * An internal error on a NIC's thread (here its port throws, as a port with a bug would) puts the
  * device in the fatal state: {@code IBV_EVENT_DEVICE_FATAL}, every QP in ERR, its work requests
- * flushed; the application's CQ sees errors instead of waiting for good. Once on the path of a posted
- * work request, once on the receive path (the responder sending READ responses).
+ * flushed; the application's CQ sees errors instead of waiting for good. On the path of a posted
+ * work request, on the receive path (the responder sending READ responses) and in a timer's task
+ * (a retransmission after the local ACK timeout).
  */
 class InternalErrorTest {
     private static final long MS = 1_000_000L;
@@ -60,6 +62,26 @@ class InternalErrorTest {
             assertTrue(p.runUntil(() -> p.cqA.size() == 1, 100 * MS));
             assertEquals(WcStatus.WR_FLUSH_ERR, p.cqA.poll().status(), "A's own outstanding WR is flushed");
             assertEquals(QpState.ERR, p.qpA.state());
+            assertEquals(1, p.a.counters().get(NicCounter.INTERNAL_ERRORS));
+        }
+    }
+
+    @Test
+    void aFailureInATimerRaisesDeviceFatalToo() {
+        // local ACK timeout 2^10 x 4.096 us, about 4 ms: the first SEND is lost, its retransmission,
+        // sent by the timer's task, fails
+        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 63, 10, 7, 7, 12)) {
+            MemoryRegion mrA = p.pdA.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mrB = p.pdB.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
+            p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));
+            AtomicInteger sends = new AtomicInteger();
+            p.tapA.lose(s -> s.opcode() == Opcode.RC_SEND_ONLY && sends.getAndIncrement() == 0);
+            p.tapA.fail(s -> s.opcode() == Opcode.RC_SEND_ONLY);
+            p.qpA.postSend(SendWr.send(4, Sge.of(mrA)).signaled(true));
+            assertTrue(p.runUntil(() -> p.cqA.size() == 1, 1000 * MS));
+            assertEquals(WcStatus.WR_FLUSH_ERR, p.cqA.poll().status());
+            assertEquals(2, sends.get(), "sent, lost, and resent by the timer");
+            assertEquals(List.of(AsyncEventType.DEVICE_FATAL), events(p.a));
             assertEquals(1, p.a.counters().get(NicCounter.INTERNAL_ERRORS));
         }
     }
