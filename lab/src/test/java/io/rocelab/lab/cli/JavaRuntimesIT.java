@@ -19,13 +19,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The README's main command and a two-process {@code ib_write_bw} in UDP endpoint mode, run as the
- * launcher runs them ({@code java -jar rocelab.jar}, the jar this build made: failsafe runs this
- * after {@code package}), on the Java runtimes people run: this one without {@code sun.misc.Unsafe} ({@code -Dio.netty.noUnsafe=true},
- * how Netty runs on Java 25 and later, here even without direct buffers' addresses), and every
- * other JDK installed under {@code /usr/lib/jvm} (or named in {@code ROCELAB_TEST_JAVA_HOMES},
- * colon-separated), as it is. Each must finish with its results and print no warning: on Java 25,
- * buffers that need {@code Unsafe} once failed on the NIC's thread and the run hung, and JCTools'
+ * The README's main command ({@code demo}, without its capture) and a two-process
+ * {@code ib_write_bw} in UDP endpoint mode, run as the launcher runs them ({@code java -jar}, on the
+ * jar this build made: failsafe runs this after {@code package}), on the Java runtimes people run:
+ * this one without {@code sun.misc.Unsafe} ({@code -Dio.netty.noUnsafe=true}, how Netty runs on
+ * Java 25 and later; on Java 17 even without direct buffers' addresses), and every other JDK
+ * installed under {@code /usr/lib/jvm} (or named in {@code ROCELAB_TEST_JAVA_HOMES},
+ * colon-separated), as it is. Each must finish with its results and print no warning. On Java 25,
+ * buffers that need {@code Unsafe} once failed on the NIC's thread and the run hung; JCTools'
  * {@code Unsafe} queues printed JEP 498's warning on every start, and loading Netty's epoll library
  * JEP 472's (the jar's manifest now says {@code Enable-Native-Access: ALL-UNNAMED}).
  *
