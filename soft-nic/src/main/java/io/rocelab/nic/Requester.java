@@ -21,7 +21,8 @@ import io.rocelab.fabric.time.Cancellable;
  * <li>AckReq on the last packet of every message and on READ/ATOMIC requests, as rxe sets it
  *     (visible in every reference capture), and at least every {@value #MAX_PKT_PER_ACK} packets.
  *     A NIC built with an {@linkplain SoftNic.Builder#ackReqInterval ACK request interval} asks
- *     less often: see {@link #ackReqOnLast()}.</li>
+ *     less often: see {@link #ackReqOnLast()}; within long messages, then, at least every
+ *     max({@value #MAX_PKT_PER_ACK}, interval) packets.</li>
  * <li>At most {@link SoftNic.Builder#maxUnackedPsns max_unacked_psns} unacknowledged PSNs
  *     ({@value #MAX_UNACKED_PSNS} by default, as rxe) and max_rd_atomic outstanding READ/ATOMIC
  *     requests (IBA 9.5, o9-17); fenced WQEs wait for earlier READ/ATOMICs.</li>
@@ -38,6 +39,8 @@ final class Requester {
     private final int window;
     /** 0: AckReq on every message's last packet; else at most this many packets without one. */
     private final int ackReqInterval;
+    /** A packet inside a message asks when this many have gone without a request (rxe: 64). */
+    private final int maxPktPerAck;
     /** Next PSN to send. */
     int psn;
     /** The PSN after the highest ever sent: below it, a packet is sent again (go-back-N). */
@@ -52,6 +55,9 @@ final class Requester {
         this.qp = qp;
         this.window = window;
         this.ackReqInterval = ackReqInterval;
+        // with a longer interval, 64 would make the packets inside 64 KB messages ask every 64 PSNs
+        // whatever the interval says
+        this.maxPktPerAck = Math.max(MAX_PKT_PER_ACK, ackReqInterval);
     }
 
     void setInitialPsn(int p) {
@@ -235,7 +241,7 @@ final class Requester {
         int len = Math.min(mtu, w.length - w.offset);
         boolean last = w.offset + len >= w.length;
         Opcode op = Opcode.of(base + opcodeOffset(w.opcode, first, last));
-        boolean ackReq = reliable && (last ? ackReqOnLast() : noAckPkts + 1 >= MAX_PKT_PER_ACK);
+        boolean ackReq = reliable && (last ? ackReqOnLast() : noAckPkts + 1 >= maxPktPerAck);
         noAckPkts = ackReq ? 0 : noAckPkts + 1;
         boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
         PacketWriter pw = qp.nic.writer;

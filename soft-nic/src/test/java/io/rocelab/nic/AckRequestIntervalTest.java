@@ -65,6 +65,26 @@ class AckRequestIntervalTest {
     }
 
     @Test
+    void anIntervalAbove64SpacesTheRequestsAsWidelyAndOnlyLastPacketsAsk() {
+        // 128 packets between requests: a packet inside a message must not ask after 64 either
+        try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 76,
+                b -> b.maxUnackedPsns(512).ackReqInterval(128))) {
+            Stream s = Stream.post(p, 40, 76);
+            s.assertDelivered(p);
+            List<WireTap.Seen> sent = p.wireFrom("a");
+            assertEquals(160, sent.size());
+            List<Integer> asking = new ArrayList<>();
+            for (int i = 0; i < sent.size(); i++) {
+                if (sent.get(i).ackReq()) {
+                    asking.add(i);
+                }
+            }
+            assertEquals(List.of(127, 159), asking, "the 32nd message's last packet, and the last queued");
+            assertEquals(2, acks(p));
+        }
+    }
+
+    @Test
     void aStreamLongerThanTheWindowNeverWaitsForTheAckTimeout() {
         // the smallest window an interval of 64 allows: a full window always holds an AckReq packet
         try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 73,
