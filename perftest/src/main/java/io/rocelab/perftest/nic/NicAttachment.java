@@ -57,7 +57,7 @@ public interface NicAttachment extends AutoCloseable {
     /** UDP endpoint mode's requester window (PSNs). */
     int UDP_ENDPOINT_WINDOW = 512;
     /** UDP endpoint mode's packets per ACK request on a SEND/WRITE stream. */
-    int UDP_ENDPOINT_ACK_REQ_INTERVAL = 64;
+    int UDP_ENDPOINT_ACK_REQ_INTERVAL = 128;
 
     /**
      * UDP endpoint mode on its own event loop (epoll where it loads, else NIO, said in
@@ -98,7 +98,10 @@ public interface NicAttachment extends AutoCloseable {
                     // the peer is always another rocelab NIC (no other RoCE receiver accepts these
                     // ICRCs), and each ACK costs a recvmsg and an epoll round at the requester and a
                     // send at the responder: one ACK per 64 packets in a window of 512 PSNs took
-                    // 6-8 % less client CPU per byte than rxe's ACK per message in 128 PSNs
+                    // 6-8 % less client CPU per byte than rxe's ACK per message in 128 PSNs; one per
+                    // 128 (half the window, the most it allows) then gave ib_write_bw 64 KB +5.6 %
+                    // and the server -5.7 % CPU per byte (7 of 8 alternating runs), as each ACK's
+                    // sendto carries its whole delivery to the requester's socket (~5 us here)
                     .maxUnackedPsns(UDP_ENDPOINT_WINDOW).ackReqInterval(UDP_ENDPOINT_ACK_REQ_INTERVAL));
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);

@@ -155,9 +155,9 @@ class UdpEndpointToolTest {
             var nic = a.configure(io.rocelab.nic.SoftNic.builder().mac(0x0252_5400_9703L).ipv4("127.0.97.3")
                 .scheduler(a.scheduler()).port(a.port())).build();
             try {
-                // the peer is another rocelab NIC: a wider window, one ACK request per 64 packets
+                // the peer is another rocelab NIC: a wider window, one ACK request per 128 packets
                 assertEquals(512, nic.maxUnackedPsns());
-                assertEquals(64, nic.ackReqInterval());
+                assertEquals(128, nic.ackReqInterval());
                 // an ARP request goes to the port and is answered there; nothing is dropped for its ID
                 nic.addNeighbor(0, 0x0252_5400_9704L);
             } finally {
