@@ -252,13 +252,16 @@ public final class NicEngine implements TestEngine {
     }
 
     @Override
-    public io.rocelab.perftest.oob.OobLink connectRdmaCm(PerftestOptions o, java.time.Duration timeout)
-            throws Exception {
+    public io.rocelab.perftest.oob.OobLink connectRdmaCm(PerftestOptions o, java.time.Duration timeout,
+                                                         Runnable listening) throws Exception {
         if (o.connection() == ConnectionType.UD) {
             throw new io.rocelab.perftest.cli.OptionException(" rocelab's rdma_cm connects RC QPs only; UD over"
                     + " rdma_cm (SIDR) is not supported yet: run -c UD without -R");
         }
         rdmaCm = RdmaCm.start(nic, SplitMix64.mix(config.psnSeed() ^ 0x72646d615f636dL), o, timeout);
+        if (o.isServer()) {
+            listening.run(); // RdmaCm.start registered the listener
+        }
         return rdmaCm.connectExchange();
     }
 

@@ -108,11 +108,9 @@ public final class PerftestSession {
     private void runSession() throws Exception {
         DeviceInfo device = engine.open(options);
         Mtu portMtu = portMtu(device);
-        if (options.isServer()) {
-            out.print(PerftestHeader.waitingForClient());
-            out.flush();
-        }
-        try (OobLink channel = options.rdmaCm() ? engine.connectRdmaCm(options, ioTimeout) : open()) {
+        // the server says it waits once its listener exists: a client started on that line is not refused
+        try (OobLink channel = options.rdmaCm() ? engine.connectRdmaCm(options, ioTimeout, this::waitingForClient)
+                : open()) {
             channel.trace(trace);
             oob = new PerftestOob(channel);
             Negotiated negotiated = oob.setUp(PerftestVersion.rocelab(), SystemData.DEFAULT, portMtu,
@@ -211,7 +209,13 @@ public final class PerftestSession {
         OobServer server = listener != null ? listener
                 : OobServer.bind(options.sourceIp() == null ? new InetSocketAddress(options.port())
                         : new InetSocketAddress(options.sourceIp(), options.port()));
+        waitingForClient();
         return server.accept(Duration.ZERO, ioTimeout);
+    }
+
+    private void waitingForClient() {
+        out.print(PerftestHeader.waitingForClient());
+        out.flush();
     }
 
     private TestInfo testInfo() {

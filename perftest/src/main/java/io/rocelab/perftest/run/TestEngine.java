@@ -41,8 +41,11 @@ public interface TestEngine extends AutoCloseable {
      * {@code -R}: connects perftest's exchange QP through rdma_cm (the client to the host and port
      * of the options, the server accepting the first request on its port) and returns the link the
      * exchange then runs over. Called after {@link #open}.
+     *
+     * @param listening the server runs it once its listener takes connection requests (perftest's
+     *                  "Waiting for client" goes out then, so a client started on it is not refused)
      */
-    default OobLink connectRdmaCm(PerftestOptions options, Duration timeout) throws Exception {
+    default OobLink connectRdmaCm(PerftestOptions options, Duration timeout, Runnable listening) throws Exception {
         throw new UnsupportedOperationException("this engine does not connect through rdma_cm (-R)");
     }
 

@@ -119,6 +119,12 @@ final class NicSessions {
             pair.server.engine = engines.create(serverOptions);
             pair.client.engine = engines.create(clientOptions);
             Future<Integer> s = pool.submit(() -> session(pair.server, serverOptions).run());
+            // as with perftest, the client starts once the server says it waits (its rdma_cm listens
+            // then): a connect request before that is rejected, and perftest's client does not retry
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!pair.server.out().contains("Waiting for client") && !s.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
             Future<Integer> c = pool.submit(() -> session(pair.client, clientOptions).trace(clientTrace).run());
             pair.client.status = c.get(90, TimeUnit.SECONDS);
             pair.server.status = s.get(30, TimeUnit.SECONDS);
