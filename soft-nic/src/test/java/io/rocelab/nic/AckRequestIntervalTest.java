@@ -51,15 +51,8 @@ class AckRequestIntervalTest {
             s.assertDelivered(p);
             List<WireTap.Seen> sent = p.wireFrom("a");
             assertEquals(160, sent.size(), "the window of 512 PSNs holds the whole chain");
-            List<Integer> asking = new ArrayList<>();
-            for (int i = 0; i < sent.size(); i++) {
-                if (sent.get(i).ackReq()) {
-                    asking.add(i);
-                    assertEquals(Opcode.RC_RDMA_WRITE_LAST, sent.get(i).opcode(), "only a message's last packet asks");
-                }
-            }
             // the 16th and 32nd messages end the 64th and 128th packets; the 40th is the last queued
-            assertEquals(List.of(63, 127, 159), asking);
+            assertEquals(List.of(63, 127, 159), askingLastPackets(sent));
             assertEquals(3, acks(p), "one ACK per request: 40 messages acknowledged by 3");
         }
     }
@@ -73,13 +66,7 @@ class AckRequestIntervalTest {
             s.assertDelivered(p);
             List<WireTap.Seen> sent = p.wireFrom("a");
             assertEquals(160, sent.size());
-            List<Integer> asking = new ArrayList<>();
-            for (int i = 0; i < sent.size(); i++) {
-                if (sent.get(i).ackReq()) {
-                    asking.add(i);
-                }
-            }
-            assertEquals(List.of(127, 159), asking, "the 32nd message's last packet, and the last queued");
+            assertEquals(List.of(127, 159), askingLastPackets(sent), "the 32nd message's last packet, and the last queued");
             assertEquals(2, acks(p));
         }
     }
@@ -139,6 +126,18 @@ class AckRequestIntervalTest {
         assertThrows(IllegalArgumentException.class, () -> SoftNic.builder().maxUnackedPsns(0));
         assertThrows(IllegalArgumentException.class, () -> SoftNic.builder().maxUnackedPsns(1 << 23));
         assertThrows(IllegalArgumentException.class, () -> SoftNic.builder().ackReqInterval(-1));
+    }
+
+    /** The indexes of the packets with AckReq, each checked to be a message's last packet. */
+    private static List<Integer> askingLastPackets(List<WireTap.Seen> sent) {
+        List<Integer> asking = new ArrayList<>();
+        for (int i = 0; i < sent.size(); i++) {
+            if (sent.get(i).ackReq()) {
+                asking.add(i);
+                assertEquals(Opcode.RC_RDMA_WRITE_LAST, sent.get(i).opcode(), "only a message's last packet asks: " + i);
+            }
+        }
+        return asking;
     }
 
     /** ACKs NIC b sent (each answers one AckReq packet). */
