@@ -1,5 +1,6 @@
 package io.rocelab.fabric.buffer;
 
+import io.netty.buffer.AbstractByteBuf;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledDirectByteBuf;
@@ -46,12 +47,12 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
     private final int slotBytes;
     private final int maxPooled;
     /** Frames freed on threads other than the owner. */
-    private final MessagePassingQueue<Slot> free;
+    private final MessagePassingQueue<AbstractByteBuf> free;
     private final AtomicLong created = new AtomicLong();
     /** The thread that allocated the first pooled frame; it alone touches {@link #stack}. */
     private final AtomicReference<Thread> owner = new AtomicReference<>();
     /** The owner's free frames, last freed on top. */
-    private final Slot[] stack;
+    private final AbstractByteBuf[] stack;
     /** Frames on {@link #stack}; written by the owner only (other threads read it for sizes, racily). */
     private int stackSize;
 
@@ -70,7 +71,7 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
         this.slotBytes = slotBytes;
         this.maxPooled = maxPooled;
         this.free = MessageQueues.mpmcBounded(Math.max(2, maxPooled));
-        this.stack = new Slot[maxPooled];
+        this.stack = new AbstractByteBuf[maxPooled];
     }
 
     /**
@@ -106,7 +107,7 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
                 : new UnpooledDirectByteBuf(this, initialCapacity, maxCapacity);
         }
         final int max = Math.max(maxCapacity, slotBytes);
-        Slot frame = null;
+        AbstractByteBuf frame = null;
         if (isOwner(Thread.currentThread())) {
             final int n = stackSize;
             if (n > 0) {
@@ -119,7 +120,10 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
             frame = free.relaxedPoll();
         }
         if (frame != null) {
-            return frame.reuse(max);
+            // casts to the final classes: an exact class check, where a check against an interface
+            // goes through the class's one-entry secondary-supers cache, which Netty's own checks
+            // (ReferenceCounted, ByteBufConvertible, ...) keep overwriting (JDK-8180450, Java < 23)
+            return UNSAFE ? ((UnsafeSlot) frame).reuse(max) : ((NioSlot) frame).reuse(max);
         }
         created.incrementAndGet();
         return UNSAFE ? new UnsafeSlot(this, slotBytes, max) : new NioSlot(this, slotBytes, max);
@@ -132,7 +136,7 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
     }
 
     /** Takes a freed frame back; false if the lists are full and the frame must really be freed. */
-    private boolean recycle(Slot frame) {
+    private boolean recycle(AbstractByteBuf frame) {
         if (owner.get() == Thread.currentThread()) {
             final int n = stackSize;
             if (n + free.size() < maxPooled) {
@@ -156,15 +160,10 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
         return "FramePoolAllocator[slot " + slotBytes + " B, " + framesFree() + " free, " + created.get() + " created]";
     }
 
-    /** A pooled frame of either kind: goes back on the free list, buffer object and memory, when its
-     *  count reaches zero, and is made new again when it is handed out. */
-    private interface Slot {
-        /** Resets the reference count, indexes and marks; returns the frame. */
-        ByteBuf reuse(int maxCapacity);
-    }
-
-    /** A slot whose memory Netty reads and writes through {@code sun.misc.Unsafe}. */
-    private static final class UnsafeSlot extends UnpooledUnsafeDirectByteBuf implements Slot {
+    /** A pooled frame whose memory Netty reads and writes through {@code sun.misc.Unsafe}: goes back on
+     *  the free list, buffer object and memory, when its count reaches zero, and is made new again
+     *  when it is handed out. */
+    private static final class UnsafeSlot extends UnpooledUnsafeDirectByteBuf {
         private final FramePoolAllocator pool;
 
         UnsafeSlot(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
@@ -172,8 +171,8 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
             this.pool = pool;
         }
 
-        @Override
-        public ByteBuf reuse(int maxCapacity) {
+        /** Resets the reference count, indexes and marks; returns the frame. */
+        ByteBuf reuse(int maxCapacity) {
             maxCapacity(maxCapacity);
             resetRefCnt();
             clear().markReaderIndex().markWriterIndex();
@@ -189,8 +188,8 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
         }
     }
 
-    /** A slot whose memory Netty reads and writes through its {@code ByteBuffer}. */
-    private static final class NioSlot extends UnpooledDirectByteBuf implements Slot {
+    /** The same, for Netty's {@code ByteBuffer} kind. */
+    private static final class NioSlot extends UnpooledDirectByteBuf {
         private final FramePoolAllocator pool;
 
         NioSlot(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
@@ -198,8 +197,8 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
             this.pool = pool;
         }
 
-        @Override
-        public ByteBuf reuse(int maxCapacity) {
+        /** Resets the reference count, indexes and marks; returns the frame. */
+        ByteBuf reuse(int maxCapacity) {
             maxCapacity(maxCapacity);
             resetRefCnt();
             clear().markReaderIndex().markWriterIndex();
