@@ -135,8 +135,14 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
         return o == t || o == null && owner.compareAndSet(null, t);
     }
 
-    /** Takes a freed frame back; false if the lists are full and the frame must really be freed. */
-    private boolean recycle(AbstractByteBuf frame) {
+    /**
+     * Takes a freed slot back, buffer object and memory, for the next frame; false if it was grown
+     * beyond its slot or the lists are full, and it must really be freed.
+     */
+    private boolean takeBack(AbstractByteBuf frame) {
+        if (frame.capacity() != slotBytes) {
+            return false;
+        }
         if (owner.get() == Thread.currentThread()) {
             final int n = stackSize;
             if (n + free.size() < maxPooled) {
@@ -164,11 +170,8 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
      *  the free list, buffer object and memory, when its count reaches zero, and is made new again
      *  when it is handed out. */
     private static final class UnsafeSlot extends UnpooledUnsafeDirectByteBuf {
-        private final FramePoolAllocator pool;
-
         UnsafeSlot(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
             super(pool, slotBytes, maxCapacity);
-            this.pool = pool;
         }
 
         /** Resets the reference count, indexes and marks; returns the frame. */
@@ -181,20 +184,16 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
 
         @Override
         protected void deallocate() {
-            if (capacity() == pool.slotBytes && pool.recycle(this)) {
-                return; // back on the list; the memory stays allocated for the next frame
+            if (!((FramePoolAllocator) alloc()).takeBack(this)) {
+                super.deallocate();
             }
-            super.deallocate();
         }
     }
 
     /** The same, for Netty's {@code ByteBuffer} kind. */
     private static final class NioSlot extends UnpooledDirectByteBuf {
-        private final FramePoolAllocator pool;
-
         NioSlot(FramePoolAllocator pool, int slotBytes, int maxCapacity) {
             super(pool, slotBytes, maxCapacity);
-            this.pool = pool;
         }
 
         /** Resets the reference count, indexes and marks; returns the frame. */
@@ -207,10 +206,9 @@ public final class FramePoolAllocator extends AbstractByteBufAllocator {
 
         @Override
         protected void deallocate() {
-            if (capacity() == pool.slotBytes && pool.recycle(this)) {
-                return;
+            if (!((FramePoolAllocator) alloc()).takeBack(this)) {
+                super.deallocate();
             }
-            super.deallocate();
         }
     }
 }
