@@ -10,7 +10,11 @@
 #        4112-byte datagrams, the size of rocelab's WRITE MIDDLE packets at MTU 4096 (BTH 12 +
 #        payload 4096 + ICRC 4), 4 MiB socket buffers as the endpoint port asks, for SECONDS;
 #        payload Gb/s at the receiver;
-#     b. rocelab ib_write_bw --udp-endpoint: server in ns2, client in ns1, 64 KB messages,
+#     b. WRITE-shaped floor: the same blaster sending the datagrams of 64 KB RDMA WRITEs, a
+#        4128-byte datagram (the FIRST, with its RETH) before each GSO buffer of 15 x 4112 B; IBA
+#        keeps the FIRST out of the GSO buffer (UdpBlasterFloor says why), so this is the kernel
+#        and Netty work any RoCE endpoint on UDP sockets pays for this test;
+#     c. rocelab ib_write_bw --udp-endpoint: server in ns2, client in ns1, 64 KB messages,
 #        -D SECONDS, perftest's defaults otherwise (-u 14) plus EXTRA flags if given;
 #     and for each program the CPU time it used (user + system, all threads, read from /proc every
 #     quarter second) over the middle of its run (its last SECONDS, less one second at each end),
@@ -18,7 +22,8 @@
 #  3. with INPROCESS=1 in the environment, once: rocelab ib_write_bw --in-process beside the
 #     copy+CRC floor (bench/nic WriteDataPathFloor).
 #
-# It prints each run, then the median and range of the ratios rocelab / floor (goal >= 0.5).
+# It prints each run, then the median and range of the ratios rocelab / floor (goal >= 0.5), and
+# rocelab / WRITE-shaped floor.
 # Usage: bench/run-udp.sh [SECONDS (default 10)] [RUNS (default 3)] [EXTRA ib_write_bw flags...]
 # Pinning: with two or more CPUs and taskset, everything in ns1 (floor sender, rocelab client) runs on
 # CPU 0 and everything in ns2 (floor receiver, rocelab server) on CPU 1, the floor exactly as rocelab,
@@ -99,7 +104,7 @@ cpu_sampler() {
         local -a fields
         now=$EPOCHREALTIME
         for p in "$@"; do
-            if read -r stat < "/proc/$p/stat" 2>/dev/null; then
+            if read -r stat 2>/dev/null < "/proc/$p/stat"; then
                 # fields after the ") " of the command name: utime is the 12th, stime the 13th
                 read -r -a fields <<< "${stat##*) }"
                 echo "$now $p $(( fields[11] + fields[12] ))" >> "$file"
@@ -124,9 +129,10 @@ ns_per_byte() { awk -v c="$1" -v g="$2" -v s="$3" 'BEGIN { printf "%.3f", (g > 0
 rcvbuf_errors() { ip netns exec "$ns2" awk '/^Udp:/ {n++; if (n == 2) print $6}' /proc/net/snmp; }
 inner=$(( secs > 4 ? secs - 2 : secs ))   # the middle of a run, where CPU time is read
 
-# floor_run N: sets floor (Gb/s), floor_tx_ns, floor_rx_ns (CPU ns per delivered payload byte)
+# floor_run N [FIRST_BYTES]: sets floor (Gb/s), floor_tx_ns, floor_rx_ns (CPU ns per delivered payload
+# byte); with FIRST_BYTES, a datagram of that size goes before each GSO buffer
 floor_run() {
-    local n=$1
+    local n=$1 first=${2:-}
     ip netns exec "$ns2" ${pin2[@]+"${pin2[@]}"} "${bench[@]}" io.rocelab.bench.udp.UdpBlasterFloor receive "$ip2" 4791 $((secs + 30)) \
         > "$out/floor-rx.$n" 2>&1 &
     local rx=$!
@@ -136,7 +142,7 @@ floor_run() {
         waited=$((waited + 1))
     done
     ip netns exec "$ns1" ${pin1[@]+"${pin1[@]}"} "${bench[@]}" io.rocelab.bench.udp.UdpBlasterFloor send "$ip1" "$ip2" 4791 "$secs" 4112 \
-        > "$out/floor-tx.$n" 2>&1 &
+        $first > "$out/floor-tx.$n" 2>&1 &
     local tx=$!
     cpu_sampler "$out/floor-cpu.$n" "$tx" "$rx" &
     local sampler=$!
@@ -152,7 +158,7 @@ floor_run() {
     floor=${floor:-0}
     floor_tx_ns=$(ns_per_byte "$(cpu_seconds "$out/floor-cpu.$n" "$tx" "$from" "$to")" "$floor" "$inner")
     floor_rx_ns=$(ns_per_byte "$(cpu_seconds "$out/floor-cpu.$n" "$rx" "$from" "$to")" "$floor" "$inner")
-    echo "  floor    $(grep '^floor-rx: [0-9]' "$out/floor-rx.$n" | sed 's/^floor-rx: //'); sent $(grep '^floor-tx:' "$out/floor-tx.$n" | sed 's/^floor-tx: //')"
+    echo "  floor${first:+ (WRITE-shaped)}    $(grep '^floor-rx: [0-9]' "$out/floor-rx.$n" | sed 's/^floor-rx: //'); sent $(grep '^floor-tx:' "$out/floor-tx.$n" | sed 's/^floor-tx: //')"
 }
 
 # endpoint_run N: sets bw (Gb/s), tool_tx_ns, tool_rx_ns, retries
@@ -205,12 +211,16 @@ endpoint_run() {
 : > "$out/results"
 for ((i = 1; i <= runs; i++)); do
     echo "== run $i/$runs, load $(cut -d' ' -f1 /proc/loadavg)"
+    floor_run "w$i" 4128
+    wfloor=$floor wfloor_tx_ns=$floor_tx_ns wfloor_rx_ns=$floor_rx_ns
     floor_run "$i"
     endpoint_run "$i"
     printf '  run %d: floor %6.2f Gb/s (CPU %s ns/B send, %s ns/B receive)   rocelab %6.2f Gb/s (CPU %s ns/B client, %s ns/B server)   ratio %.2f\n' \
         "$i" "$floor" "$floor_tx_ns" "$floor_rx_ns" "$bw" "$tool_tx_ns" "$tool_rx_ns" \
         "$(awk -v u="$bw" -v f="$floor" 'BEGIN { print (f > 0 ? u / f : 0) }')"
-    echo "$floor $bw $floor_tx_ns $floor_rx_ns $tool_tx_ns $tool_rx_ns $retries" >> "$out/results"
+    printf '         WRITE-shaped floor %6.2f Gb/s (CPU %s ns/B send, %s ns/B receive)   ratio %.2f\n' \
+        "$wfloor" "$wfloor_tx_ns" "$wfloor_rx_ns" "$(awk -v u="$bw" -v f="$wfloor" 'BEGIN { print (f > 0 ? u / f : 0) }')"
+    echo "$floor $bw $floor_tx_ns $floor_rx_ns $tool_tx_ns $tool_rx_ns $retries $wfloor $wfloor_tx_ns $wfloor_rx_ns" >> "$out/results"
 done
 
 if [[ "${INPROCESS:-0}" == 1 ]]; then
@@ -239,7 +249,8 @@ awk '
     }
     { n++; f[n] = $1; u[n] = $2; r[n] = ($1 > 0 ? $2 / $1 : 0)
       ftx[n] = $3; frx[n] = $4; ttx[n] = $5; trx[n] = $6; ret[n] = $7
-      ctx[n] = ($3 > 0 ? $5 / $3 : 0); crx[n] = ($4 > 0 ? $6 / $4 : 0) }
+      ctx[n] = ($3 > 0 ? $5 / $3 : 0); crx[n] = ($4 > 0 ? $6 / $4 : 0)
+      w[n] = $8; wr[n] = ($8 > 0 ? $2 / $8 : 0); wtx[n] = $9; wrx[n] = $10 }
     END {
         if (n == 0) exit
         printf "floor (epoll GSO/GRO blaster) %6.2f Gb/s median, range %s\n", median(f, n), range(f, n)
@@ -249,5 +260,9 @@ awk '
         printf "CPU ns per payload byte: floor send %.3f / receive %.3f, rocelab client %.3f / server %.3f (medians)\n",
             median(ftx, n), median(frx, n), median(ttx, n), median(trx, n)
         printf "CPU per byte, rocelab / floor: client %.2f, server %.2f (medians)\n", median(ctx, n), median(crx, n)
+        printf "WRITE-shaped floor (a 4128 B datagram before each GSO buffer, as a 64 KB WRITE sends them):\n"
+        printf "  floor                       %6.2f Gb/s median, range %s; CPU ns/B send %.3f / receive %.3f\n",
+            median(w, n), range(w, n), median(wtx, n), median(wrx, n)
+        printf "  ratio                       %6.2f median, range %s\n", median(wr, n), range(wr, n)
     }' "$out/results"
 echo "(raw outputs in $out)"

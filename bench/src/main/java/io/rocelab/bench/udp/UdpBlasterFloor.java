@@ -31,9 +31,16 @@ import java.util.concurrent.TimeUnit;
  * bytes of every datagram, from the first one to the last. No protocol, no copies, no CRC: what
  * the kernel path and Netty cost per byte, which any UDP endpoint mode must also pay.
  *
+ * <p>With FIRST_BYTES, every GSO buffer follows one datagram of that size on its own: the datagrams
+ * of a 64 KB RDMA WRITE at MTU 4096 (a 4128-byte WRITE FIRST, then 14 MIDDLEs and the LAST of 4112
+ * bytes). The FIRST carries the RETH, 16 bytes more than the packets after it, while IBA fixes
+ * every FIRST and MIDDLE payload at the path MTU (9.7.2, C9-20): so it can never share a GSO
+ * buffer (equal segments, a shorter last one) with them, and every message costs two sends and two
+ * reads, which a RoCE endpoint on UDP sockets cannot avoid either.
+ *
  * <pre>
  *   UdpBlasterFloor receive LOCAL_IP PORT MAX_SECONDS
- *   UdpBlasterFloor send LOCAL_IP DEST_IP PORT SECONDS DATAGRAM_BYTES
+ *   UdpBlasterFloor send LOCAL_IP DEST_IP PORT SECONDS DATAGRAM_BYTES [FIRST_BYTES]
  * </pre>
  *
  * The receiver prints one line {@code floor-rx: <Gb/s> Gb/s <kpps> kpps <datagrams> datagrams in
@@ -53,11 +60,12 @@ public final class UdpBlasterFloor {
         }
         if (args.length == 4 && "receive".equals(args[0])) {
             receive(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
-        } else if (args.length == 6 && "send".equals(args[0])) {
-            send(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+        } else if ((args.length == 6 || args.length == 7) && "send".equals(args[0])) {
+            send(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                args.length == 7 ? Integer.parseInt(args[6]) : 0);
         } else {
             System.err.println("usage: UdpBlasterFloor receive LOCAL_IP PORT MAX_SECONDS"
-                + " | send LOCAL_IP DEST_IP PORT SECONDS DATAGRAM_BYTES");
+                + " | send LOCAL_IP DEST_IP PORT SECONDS DATAGRAM_BYTES [FIRST_BYTES]");
             System.exit(2);
         }
     }
@@ -120,13 +128,17 @@ public final class UdpBlasterFloor {
         }
     }
 
-    private static void send(String localIp, String destIp, int port, int seconds, int datagramBytes)
+    private static void send(String localIp, String destIp, int port, int seconds, int datagramBytes, int firstBytes)
         throws Exception {
         MultiThreadIoEventLoopGroup group = UdpTransport.EPOLL.newLoopGroup("floor-tx");
         ByteBuf burst = PooledByteBufAllocator.DEFAULT.directBuffer(SEGMENTS * datagramBytes);
+        ByteBuf first = firstBytes > 0 ? PooledByteBufAllocator.DEFAULT.directBuffer(firstBytes) : null;
         try {
             for (int i = 0; i < SEGMENTS * datagramBytes; i++) {
                 burst.writeByte(i);
+            }
+            for (int i = 0; i < firstBytes; i++) {
+                first.writeByte(i);
             }
             EpollDatagramChannel ch = new EpollDatagramChannel(SocketProtocolFamily.INET);
             ch.config().setOption(ChannelOption.SO_SNDBUF, 4 << 20);
@@ -134,18 +146,21 @@ public final class UdpBlasterFloor {
             InetSocketAddress dest = new InetSocketAddress(destIp, port);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             CountDownLatch done = new CountDownLatch(1);
-            Pump pump = new Pump(ch, burst, datagramBytes, dest, end, done);
+            Pump pump = new Pump(ch, first, burst, datagramBytes, dest, end, done);
             ch.pipeline().addLast(pump);
             EventLoop loop = group.next();
             loop.register(ch).sync();
             ch.bind(new InetSocketAddress(localIp, 0)).sync();
             loop.execute(pump::fill);
             done.await(seconds + 10L, TimeUnit.SECONDS);
-            System.err.printf(Locale.ROOT, "floor-tx: %d GSO writes of %d x %d B%n", pump.writes, SEGMENTS,
-                datagramBytes);
+            System.err.printf(Locale.ROOT, "floor-tx: %d GSO writes of %d x %d B%s%n", pump.writes, SEGMENTS,
+                datagramBytes, first != null ? ", each after a datagram of " + firstBytes + " B" : "");
             ch.close().sync();
         } finally {
             burst.release();
+            if (first != null) {
+                first.release();
+            }
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).sync();
         }
     }
@@ -153,6 +168,8 @@ public final class UdpBlasterFloor {
     /** Keeps the socket's outbound buffer between its water marks until the time is up. */
     private static final class Pump extends ChannelInboundHandlerAdapter {
         private final Channel ch;
+        /** The datagram sent before each GSO buffer, or null. */
+        private final ByteBuf first;
         private final ByteBuf burst;
         private final int segment;
         private final InetSocketAddress dest;
@@ -160,8 +177,10 @@ public final class UdpBlasterFloor {
         private final CountDownLatch done;
         volatile long writes;
 
-        Pump(Channel ch, ByteBuf burst, int segment, InetSocketAddress dest, long end, CountDownLatch done) {
+        Pump(Channel ch, ByteBuf first, ByteBuf burst, int segment, InetSocketAddress dest, long end,
+            CountDownLatch done) {
             this.ch = ch;
+            this.first = first;
             this.burst = burst;
             this.segment = segment;
             this.dest = dest;
@@ -176,6 +195,9 @@ public final class UdpBlasterFloor {
             }
             long n = 0;
             while (ch.isWritable() && n < 64) {
+                if (first != null) {
+                    ch.write(new DatagramPacket(first.retainedDuplicate(), dest), ch.voidPromise());
+                }
                 ch.write(new SegmentedDatagramPacket(burst.retainedDuplicate(), segment, dest), ch.voidPromise());
                 n++;
             }
