@@ -166,7 +166,7 @@ public final class UdpBlasterFloor {
     }
 
     /** Keeps the socket's outbound buffer between its water marks until the time is up. */
-    private static final class Pump extends ChannelInboundHandlerAdapter {
+    static final class Pump extends ChannelInboundHandlerAdapter {
         private final Channel ch;
         /** The datagram sent before each GSO buffer, or null. */
         private final ByteBuf first;

@@ -1,0 +1,104 @@
+package io.rocelab.bench.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.SegmentedDatagramPacket;
+import io.rocelab.fabric.endpoint.UdpTransport;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the floor's sender writes, read from an embedded channel: the datagrams, their sizes, their order. */
+class UdpBlasterFloorTest {
+    private static final InetSocketAddress DEST = new InetSocketAddress("10.99.0.2", 4791);
+    private static final int MIDDLE = 4112;
+    private static final int FIRST = 4128;
+
+    @BeforeEach
+    void epollPresent() {
+        // the sender writes Netty's epoll SegmentedDatagramPacket, which exists only where epoll loads
+        if (UdpTransport.best() != UdpTransport.EPOLL) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("epoll unavailable in CI: " + UdpTransport.epollUnavailableReason());
+            }
+            Assumptions.abort("epoll unavailable here: " + UdpTransport.epollUnavailableReason());
+        }
+    }
+
+    @Test
+    void writeShapedFloorSendsTheFirstBeforeEveryGsoBuffer() throws InterruptedException {
+        final EmbeddedChannel ch = new EmbeddedChannel();
+        final ByteBuf first = Unpooled.directBuffer(FIRST).writeZero(FIRST);
+        final ByteBuf burst = Unpooled.directBuffer(UdpBlasterFloor.SEGMENTS * MIDDLE)
+            .writeZero(UdpBlasterFloor.SEGMENTS * MIDDLE);
+        try {
+            final UdpBlasterFloor.Pump pump = run(ch, first, burst);
+            long buffers = 0;
+            for (Object msg; (msg = ch.readOutbound()) != null; buffers++) {
+                final DatagramPacket alone = assertInstanceOf(DatagramPacket.class, msg);
+                assertFalse(alone instanceof SegmentedDatagramPacket, "the FIRST goes alone, before GSO buffer " + buffers);
+                assertEquals(FIRST, alone.content().readableBytes());
+                assertEquals(DEST, alone.recipient());
+                alone.release();
+                final SegmentedDatagramPacket gso = assertInstanceOf(SegmentedDatagramPacket.class, ch.readOutbound(),
+                    "GSO buffer " + buffers + " after its FIRST");
+                assertEquals(MIDDLE, gso.segmentSize());
+                assertEquals(UdpBlasterFloor.SEGMENTS * MIDDLE, gso.content().readableBytes());
+                assertEquals(DEST, gso.recipient());
+                gso.release();
+            }
+            assertEquals(pump.writes, buffers, "GSO buffers counted");
+            assertTrue(buffers >= 64, "one fill's worth at least: " + buffers);
+        } finally {
+            ch.finishAndReleaseAll();
+            first.release();
+            burst.release();
+        }
+    }
+
+    @Test
+    void plainFloorSendsGsoBuffersOnly() throws InterruptedException {
+        final EmbeddedChannel ch = new EmbeddedChannel();
+        final ByteBuf burst = Unpooled.directBuffer(UdpBlasterFloor.SEGMENTS * MIDDLE)
+            .writeZero(UdpBlasterFloor.SEGMENTS * MIDDLE);
+        try {
+            final UdpBlasterFloor.Pump pump = run(ch, null, burst);
+            long buffers = 0;
+            for (Object msg; (msg = ch.readOutbound()) != null; buffers++) {
+                final SegmentedDatagramPacket gso = assertInstanceOf(SegmentedDatagramPacket.class, msg);
+                assertEquals(MIDDLE, gso.segmentSize());
+                assertEquals(UdpBlasterFloor.SEGMENTS * MIDDLE, gso.content().readableBytes());
+                gso.release();
+            }
+            assertEquals(pump.writes, buffers);
+            assertTrue(buffers >= 64, "one fill's worth at least: " + buffers);
+        } finally {
+            ch.finishAndReleaseAll();
+            burst.release();
+        }
+    }
+
+    /** Pumps for 50 ms: an embedded channel is always writable, and its loop runs each next fill at once. */
+    private static UdpBlasterFloor.Pump run(EmbeddedChannel ch, ByteBuf first, ByteBuf burst)
+        throws InterruptedException {
+        final CountDownLatch done = new CountDownLatch(1);
+        final UdpBlasterFloor.Pump pump = new UdpBlasterFloor.Pump(ch, first, burst, MIDDLE, DEST,
+            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50), done);
+        ch.pipeline().addLast(pump);
+        pump.fill();
+        ch.runPendingTasks();
+        assertTrue(done.await(10, TimeUnit.SECONDS), "the pump stops at its end time");
+        return pump;
+    }
+}
