@@ -57,6 +57,8 @@ public final class SoftNic {
     private final int maxUnackedPsns;
     private final int ackReqInterval;
     private final Scheduler scheduler;
+    /** {@link #scheduler} for the NIC's own agents: what their tasks throw fails the device. */
+    private final GuardedScheduler agents;
     private final FramePort port;
     private final ByteBufAllocator alloc;
     private final Gid[] gids;
@@ -97,6 +99,7 @@ public final class SoftNic {
                 + minWindow + ", not " + maxUnackedPsns);
         }
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+        this.agents = new GuardedScheduler(scheduler, this::deviceFatal);
         this.port = Objects.requireNonNull(b.port, "port");
         this.commandBell = scheduler.doorbell(this::drainCommands);
         this.alloc = b.alloc != null ? b.alloc : new FramePoolAllocator(frameSlotBytes(activeMtu), POOLED_FRAMES);
@@ -110,8 +113,8 @@ public final class SoftNic {
         this.l2 = new L2Framing(mac, b.vid, b.rocePcp);
         this.writer = new PacketWriter(alloc, l2, b.firstIpId, b.fixedIpId,
                 port instanceof UdpPayloadSink sink ? sink : null);
-        this.neighbors = new Neighbors(mac, ipv4, scheduler, port, alloc, counters, l2);
-        this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, scheduler, port, alloc, counters, l2);
+        this.neighbors = new Neighbors(mac, ipv4, agents, port, alloc, counters, l2);
+        this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, agents, port, alloc, counters, l2);
         port.setReceiver((p, frame) -> onFrame(frame));
         port.addLinkStateListener((p, up) -> {
             if (!up) {
@@ -188,6 +191,15 @@ public final class SoftNic {
 
     public Scheduler scheduler() {
         return scheduler;
+    }
+
+    /**
+     * The same scheduler for the NIC's own agents (the connection manager, QP1's agent): a task of
+     * theirs that throws is an internal error and puts the device in the fatal state, as one in a
+     * command or a received frame does. Applications use {@link #scheduler()}.
+     */
+    public Scheduler agentScheduler() {
+        return agents;
     }
 
     /** The next asynchronous event, or null ({@code ibv_get_async_event} without blocking). Any thread. */
@@ -440,13 +452,7 @@ public final class SoftNic {
      * as in a command or a received frame, instead of ending in the scheduler's log.
      */
     Runnable guarded(Runnable task) {
-        return () -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                deviceFatal(e);
-            }
-        };
+        return agents.guard(task);
     }
 
     /**

@@ -58,6 +58,25 @@ class ArpParkingTest {
         }
     }
 
+    @Test
+    void anArpRetryThatFailsInsideTheNicPutsTheDeviceInTheFatalState() {
+        // the first request is lost; the retry, sent a second later by a timer's task, throws in the
+        // port, as a bug there would: the application sees its work requests flushed, not a hang
+        try (Fixture f = new Fixture(1, true)) {
+            long start = f.sched.nanoTime();
+            f.postWrites();
+            assertTrue(f.runUntil(() -> f.cqA.size() >= 2, 10_000 * MS), "completions: " + f.cqA.size());
+            long elapsed = f.sched.nanoTime() - start;
+            assertTrue(elapsed >= 1_000 * MS && elapsed < 2_000 * MS, "failed at the retry, a second in: " + elapsed / MS);
+            for (WorkCompletion wc : NicPair.drain(f.cqA)) {
+                assertEquals(WcStatus.WR_FLUSH_ERR, wc.status(), wc.toString());
+            }
+            assertEquals(1, f.a.counters().get(NicCounter.INTERNAL_ERRORS));
+            assertEquals(AsyncEventType.DEVICE_FATAL, f.a.pollAsyncEvent().type());
+            assertEquals(QpState.ERR, f.qpA.state());
+        }
+    }
+
     /** A to B over an in-process link in virtual time; A's first {@code lostArps} ARP frames are lost. */
     private static final class Fixture implements AutoCloseable {
         final VirtualTimeScheduler sched = new VirtualTimeScheduler();
@@ -71,8 +90,13 @@ class ArpParkingTest {
         final MemoryRegion mrB;
 
         Fixture(int lostArps) {
+            this(lostArps, false);
+        }
+
+        /** With {@code thenFail}, each ARP frame after the lost ones throws in the port. */
+        Fixture(int lostArps, boolean thenFail) {
             a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(IP_A).activeMtu(4096).scheduler(sched)
-                    .port(new LosesArp(link.portA(), lostArps)).build();
+                    .port(new LosesArp(link.portA(), lostArps, thenFail)).build();
             b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(IP_B).activeMtu(4096).scheduler(sched)
                     .port(link.portB()).build();
             ProtectionDomain pdA = a.allocPd();
@@ -116,21 +140,29 @@ class ArpParkingTest {
         }
     }
 
-    /** Loses the first {@code n} ARP frames sent through it. */
+    /** Loses the first {@code n} ARP frames sent through it; then passes the others on, or throws. */
     private static final class LosesArp extends ForwardingFramePort {
         private int left;
+        private final boolean thenFail;
 
-        LosesArp(FramePort delegate, int n) {
+        LosesArp(FramePort delegate, int n, boolean thenFail) {
             super(delegate);
             this.left = n;
+            this.thenFail = thenFail;
         }
 
         @Override
         public void send(ByteBuf frame) {
-            if (frame.getUnsignedShort(12) == EtherType.ARP && left > 0) {
-                left--;
-                frame.release();
-                return;
+            if (frame.getUnsignedShort(12) == EtherType.ARP) {
+                if (left > 0) {
+                    left--;
+                    frame.release();
+                    return;
+                }
+                if (thenFail) {
+                    frame.release();
+                    throw new IllegalStateException("injected failure of the port sending an ARP request");
+                }
             }
             delegate.send(frame);
         }

@@ -279,6 +279,21 @@ class ConnectionManagerTest {
     }
 
     @Test
+    void aFailureInTheManagersTimerPutsTheDeviceInTheFatalState() {
+        ConnectionManager cmA = ConnectionManager.start(a, 1);
+        // the timer that gives up after the last resend hands UNREACHABLE to this handler, which fails
+        cmA.connect(qpA, IP_B, 18515, 0, PARAMS, e -> {
+            eventsA.add(e);
+            throw new IllegalStateException("injected failure of the event handler");
+        });
+        assertTrue(runUntil(() -> a.counters().get(NicCounter.INTERNAL_ERRORS) > 0, 200_000_000_000L));
+        assertEquals(List.of(CmEventType.UNREACHABLE), eventsA.stream().map(CmEvent::type).toList());
+        AsyncEvent event = a.pollAsyncEvent();
+        assertEquals(AsyncEventType.DEVICE_FATAL, event == null ? null : event.type());
+        assertEquals(QpState.ERR, qpA.state(), "the device's QPs are in error");
+    }
+
+    @Test
     void aRequestNeverAnsweredEndsUnreachableAfterFifteenRetries() {
         ConnectionManager cmA = ConnectionManager.start(a, 1);
         CmId id = cmA.connect(qpA, IP_B, 18515, 0, PARAMS, eventsA::add);

@@ -239,7 +239,7 @@ public final class ConnectionManager {
     private void arm(CmId id, Consumer<ByteBuf> mad) {
         long timeout = timeoutNanos(CM_RESPONSE_TIMEOUT) + 2 * timeoutNanos(PACKET_LIFETIME);
         CmState waitingIn = id.state;
-        id.timer = nic.scheduler().schedule(timeout, () -> {
+        id.timer = nic.agentScheduler().schedule(timeout, () -> {
             if (id.state != waitingIn) {
                 return;
             }

@@ -72,9 +72,9 @@ final class GsiAgent {
         for (int i = 0; i < RECVS; i++) {
             post(i);
         }
-        recvCq.onNotify(() -> nic.scheduler().execute(this::drain));
+        recvCq.onNotify(() -> nic.agentScheduler().execute(this::drain));
         recvCq.requestNotify(false);
-        sendCq.onNotify(() -> nic.scheduler().execute(this::reapSends));
+        sendCq.onNotify(() -> nic.agentScheduler().execute(this::reapSends));
         sendCq.requestNotify(false);
     }
 
@@ -121,7 +121,7 @@ final class GsiAgent {
         recvCq.requestNotify(false);
         // a completion that came between the last poll and the request would not fire it
         if (recvCq.size() > 0) {
-            nic.scheduler().execute(this::drain);
+            nic.agentScheduler().execute(this::drain);
         }
     }
 

@@ -7,6 +7,9 @@ import io.rocelab.codec.mad.CmAttribute;
 import io.rocelab.codec.mad.MadHeader;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.AsyncEvent;
+import io.rocelab.nic.AsyncEventType;
+import io.rocelab.nic.NicCounter;
 import io.rocelab.nic.SoftNic;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,5 +64,21 @@ class GsiAgentTest {
         sender.send(IP_B, m -> MadHeader.writeCm(m, 0, 2, CmAttribute.REQ));
         sched.runFor(10_000_000L);
         assertEquals(List.of(2L), seen, "handled once started");
+    }
+
+    @Test
+    void aHandlerThatThrowsPutsTheDeviceInTheFatalState() {
+        GsiAgent sender = new GsiAgent(a, (mad, from) -> { });
+        sender.start();
+        GsiAgent receiver = new GsiAgent(b, (mad, from) -> {
+            throw new IllegalStateException("injected failure of the MAD handler");
+        });
+        receiver.start();
+        sender.send(IP_B, m -> MadHeader.writeCm(m, 0, 3, CmAttribute.REQ));
+        sched.runFor(10_000_000L);
+        assertEquals(1, b.counters().get(NicCounter.INTERNAL_ERRORS), "an internal error, counted once");
+        AsyncEvent event = b.pollAsyncEvent();
+        assertEquals(AsyncEventType.DEVICE_FATAL, event == null ? null : event.type());
+        assertEquals(0, a.counters().get(NicCounter.INTERNAL_ERRORS), "the sender is another device");
     }
 }
