@@ -39,9 +39,8 @@ class UdpBlasterFloorTest {
     @Test
     void writeShapedFloorSendsTheFirstBeforeEveryGsoBuffer() throws InterruptedException {
         final EmbeddedChannel ch = new EmbeddedChannel();
-        final ByteBuf first = Unpooled.directBuffer(FIRST).writeZero(FIRST);
-        final ByteBuf burst = Unpooled.directBuffer(UdpBlasterFloor.SEGMENTS * MIDDLE)
-            .writeZero(UdpBlasterFloor.SEGMENTS * MIDDLE);
+        final ByteBuf first = zeros(FIRST);
+        final ByteBuf burst = zeros(UdpBlasterFloor.SEGMENTS * MIDDLE);
         try {
             final UdpBlasterFloor.Pump pump = run(ch, first, burst);
             long buffers = 0;
@@ -70,8 +69,7 @@ class UdpBlasterFloorTest {
     @Test
     void plainFloorSendsGsoBuffersOnly() throws InterruptedException {
         final EmbeddedChannel ch = new EmbeddedChannel();
-        final ByteBuf burst = Unpooled.directBuffer(UdpBlasterFloor.SEGMENTS * MIDDLE)
-            .writeZero(UdpBlasterFloor.SEGMENTS * MIDDLE);
+        final ByteBuf burst = zeros(UdpBlasterFloor.SEGMENTS * MIDDLE);
         try {
             final UdpBlasterFloor.Pump pump = run(ch, null, burst);
             long buffers = 0;
@@ -87,6 +85,10 @@ class UdpBlasterFloorTest {
             ch.finishAndReleaseAll();
             burst.release();
         }
+    }
+
+    private static ByteBuf zeros(int bytes) {
+        return Unpooled.directBuffer(bytes).writeZero(bytes);
     }
 
     /** Pumps for 50 ms: an embedded channel is always writable, and its loop runs each next fill at once. */
