@@ -237,6 +237,26 @@ class Ipv6TransferTest {
     }
 
     @Test
+    void aSolicitationRetryThatFailsInsideTheNicPutsTheDeviceInTheFatalState() {
+        try (Pair p = new Pair()) {
+            QueuePair[] qps = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),
+                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
+            MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
+            qps[0].postSend(SendWr.send(1, Sge.of(mrA)).signaled(true));
+            p.runUntil(() -> false, 10 * MS);
+            assertEquals(1, p.a.counters().get(NicCounter.ND_SOLICITS_SENT), "the first solicitation, unanswered");
+            // the retry, sent a second later by a timer's task, throws in the port
+            p.tapA.fail(b -> RawTap.etherType(b) == 0x86DD && (b[20] & 0xFF) == 58 && (b[54] & 0xFF) == 135);
+            assertTrue(p.runUntil(() -> p.cqA.size() == 1, 2000 * MS), "the SEND completes");
+            assertEquals(WcStatus.WR_FLUSH_ERR, p.cqA.poll().status());
+            assertEquals(1, p.a.counters().get(NicCounter.INTERNAL_ERRORS));
+            AsyncEvent event = p.a.pollAsyncEvent();
+            assertEquals(AsyncEventType.DEVICE_FATAL, event == null ? null : event.type());
+            assertTrue(p.sched.nanoTime() >= 1000 * MS, "at the retry, " + p.sched.nanoTime() / MS + " ms");
+        }
+    }
+
+    @Test
     void solicitationsForOtherAddressesAndFramesForOthersAreNotOurs() {
         try (Pair p = new Pair()) {
             QueuePair[] qps = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),

@@ -10,6 +10,8 @@ import java.util.List;
 /** A port decorator keeping a copy of every frame sent through it, whatever it carries (ARP, ND, RoCE). */
 final class RawTap extends ForwardingFramePort {
     final List<byte[]> sent = new ArrayList<>();
+    /** Frames whose send throws, as a port with a bug would (recorded all the same). */
+    private volatile java.util.function.Predicate<byte[]> fail = b -> false;
 
     RawTap(FramePort delegate) {
         super(delegate);
@@ -17,10 +19,20 @@ final class RawTap extends ForwardingFramePort {
 
     @Override
     public void send(ByteBuf frame) {
+        byte[] bytes = ByteBufUtil.getBytes(frame);
         synchronized (sent) {
-            sent.add(ByteBufUtil.getBytes(frame));
+            sent.add(bytes);
+        }
+        if (fail.test(bytes)) {
+            frame.release();
+            throw new IllegalStateException("injected failure of the port");
         }
         delegate.send(frame);
+    }
+
+    /** From now on, throws from {@code send} of the frames {@code which} accepts (after releasing them). */
+    void fail(java.util.function.Predicate<byte[]> which) {
+        this.fail = which;
     }
 
     /** Frames with EtherType {@code type} at offset 12 (untagged) or 16 (one 802.1Q tag). */
