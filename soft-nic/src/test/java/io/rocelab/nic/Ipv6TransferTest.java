@@ -236,13 +236,18 @@ class Ipv6TransferTest {
         }
     }
 
+    /** An RC QP from a to fd00:77::99, which nobody answers, with one signalled SEND from {@code mr} posted. */
+    private static QueuePair[] sendToNobody(Pair p, MemoryRegion mr) {
+        QueuePair[] qps = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),
+                AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
+        qps[0].postSend(SendWr.send(1, Sge.of(mr)).signaled(true));
+        return qps;
+    }
+
     @Test
     void aSolicitationRetryThatFailsInsideTheNicPutsTheDeviceInTheFatalState() {
         try (Pair p = new Pair()) {
-            QueuePair[] qps = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),
-                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
-            MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
-            qps[0].postSend(SendWr.send(1, Sge.of(mrA)).signaled(true));
+            sendToNobody(p, p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE));
             p.runUntil(() -> false, 10 * MS);
             assertEquals(1, p.a.counters().get(NicCounter.ND_SOLICITS_SENT), "the first solicitation, unanswered");
             // the retry, sent a second later by a timer's task, throws in the port
@@ -259,10 +264,8 @@ class Ipv6TransferTest {
     @Test
     void solicitationsForOtherAddressesAndFramesForOthersAreNotOurs() {
         try (Pair p = new Pair()) {
-            QueuePair[] qps = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),
-                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
-            qps[0].postSend(SendWr.send(1, Sge.of(mrA)).signaled(true));
+            QueuePair[] qps = sendToNobody(p, mrA);
             // just past the third second: the QP's retry (after the parked frames went) solicits again
             p.runUntil(() -> false, 3001 * MS);
             assertEquals(0, p.b.counters().get(NicCounter.ND_ADVERTS_SENT), "b does not answer for fd00:77::99");

@@ -50,12 +50,7 @@ class UdpBlasterFloorTest {
                 assertEquals(FIRST, alone.content().readableBytes());
                 assertEquals(DEST, alone.recipient());
                 alone.release();
-                final SegmentedDatagramPacket gso = assertInstanceOf(SegmentedDatagramPacket.class, ch.readOutbound(),
-                    "GSO buffer " + buffers + " after its FIRST");
-                assertEquals(MIDDLE, gso.segmentSize());
-                assertEquals(UdpBlasterFloor.SEGMENTS * MIDDLE, gso.content().readableBytes());
-                assertEquals(DEST, gso.recipient());
-                gso.release();
+                assertGsoBuffer(ch.readOutbound(), "GSO buffer " + buffers + " after its FIRST");
             }
             assertEquals(pump.writes, buffers, "GSO buffers counted");
             assertTrue(buffers >= 64, "one fill's worth at least: " + buffers);
@@ -74,16 +69,25 @@ class UdpBlasterFloorTest {
             final UdpBlasterFloor.Pump pump = run(ch, null, burst);
             long buffers = 0;
             for (Object msg; (msg = ch.readOutbound()) != null; buffers++) {
-                final SegmentedDatagramPacket gso = assertInstanceOf(SegmentedDatagramPacket.class, msg);
-                assertEquals(MIDDLE, gso.segmentSize());
-                assertEquals(UdpBlasterFloor.SEGMENTS * MIDDLE, gso.content().readableBytes());
-                gso.release();
+                assertGsoBuffer(msg, "GSO buffer " + buffers);
             }
             assertEquals(pump.writes, buffers);
             assertTrue(buffers >= 64, "one fill's worth at least: " + buffers);
         } finally {
             ch.finishAndReleaseAll();
             burst.release();
+        }
+    }
+
+    /** {@code msg} is one GSO buffer of the floor's 15 MIDDLE-sized datagrams to {@link #DEST}; releases it. */
+    private static void assertGsoBuffer(Object msg, String what) {
+        final SegmentedDatagramPacket gso = assertInstanceOf(SegmentedDatagramPacket.class, msg, what);
+        try {
+            assertEquals(MIDDLE, gso.segmentSize(), what);
+            assertEquals(UdpBlasterFloor.SEGMENTS * MIDDLE, gso.content().readableBytes(), what);
+            assertEquals(DEST, gso.recipient(), what);
+        } finally {
+            gso.release();
         }
     }
 
