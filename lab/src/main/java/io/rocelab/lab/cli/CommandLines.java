@@ -19,6 +19,7 @@ public final class CommandLines {
         CommandLine cl = new CommandLine(new Rocelab());
         PerftestCommands.addTo(cl);
         PingpongCommands.addTo(cl);
+        DcqcnCommand.addParamOptions(cl.getSubcommands().get("dcqcn").getSubcommands().get("replay"));
         cl.setParameterExceptionHandler((ex, args) -> {
             ex.getCommandLine().getErr().println("rocelab: " + ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
