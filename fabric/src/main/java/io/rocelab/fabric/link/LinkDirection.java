@@ -8,6 +8,7 @@ import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.fabric.tx.WireTimeline;
 import org.jctools.queues.MessagePassingQueue;
 
 import java.util.Objects;
@@ -40,13 +41,18 @@ public final class LinkDirection {
     /** Frames per chunk of the hand-off ring; a burst longer than one chunk takes another from the pool. */
     private static final int HAND_OFF_CHUNK = 256;
     private static final int HAND_OFF_POOLED_CHUNKS = 4;
+    /**
+     * Frames handed over from another thread and not yet taken by the receiver's loop beyond which
+     * the sending port says it is not writable (4 MB of 4 KB frames).
+     */
+    static final int HAND_OFF_HIGH_WATER = 1024;
     /** The arrival time of a frame on a link with no rate limit and no delay: due whatever the clock says. */
     private static final long DUE_NOW = Long.MIN_VALUE;
 
     private final String name;
     private final Scheduler owner;
     private final LinkPort receiverPort;
-    private final TransmitTimeline timeline;
+    private final WireTimeline timeline;
     private final long propagationDelayNanos;
     /** No rate limit and no propagation delay: frames arrive as they are sent ({@link #DUE_NOW}). */
     private final boolean instant;
@@ -61,6 +67,10 @@ public final class LinkDirection {
         MessageQueues.mpscUnboundedXadd(HAND_OFF_CHUNK, HAND_OFF_POOLED_CHUNKS);
     private final Doorbell doorbell;
     private volatile FaultProfile faults;
+    /** The sending port, told when it may send again after {@link #isWritable()} said no. */
+    private LinkPort senderPort;
+    /** Set when {@link #isWritable()} said no; the drain that follows tells the sender. */
+    private volatile boolean writabilityWanted;
 
     // owner-thread state
     private boolean up;
@@ -74,7 +84,7 @@ public final class LinkDirection {
         this.name = name;
         this.owner = owner;
         this.receiverPort = receiverPort;
-        this.timeline = new TransmitTimeline(rateBitsPerSecond);
+        this.timeline = new WireTimeline(rateBitsPerSecond);
         this.propagationDelayNanos = propagationDelayNanos;
         this.instant = rateBitsPerSecond == 0 && propagationDelayNanos == 0;
         this.minFrameBytes = minFrameBytes;
@@ -124,14 +134,19 @@ public final class LinkDirection {
     }
 
     /**
-     * When the transmitter has finished every frame queued so far, so a switch's egress scheduler
-     * can hand over the next frame just in time instead of filling the link's queue. Exact on the
-     * owner thread (always, in virtual time).
-     *
-     * @return the time, or a time in the past if the transmitter is idle
+     * Whether the sending port may hand over more frames: always on the receiver's own thread (the
+     * wire then only ever holds what the sender's transmitter paced onto it); from another thread,
+     * while fewer than {@value #HAND_OFF_HIGH_WATER} frames wait for the receiver's loop to take
+     * them. Once it said no, the sender's writability listener runs on the sender's thread when the
+     * receiver has taken them. Any thread.
      */
-    public long transmitterIdleAtNanos() {
-        return timeline.idleAtNanos();
+    boolean isWritable() {
+        if (handOff.size() < HAND_OFF_HIGH_WATER) {
+            return true;
+        }
+        writabilityWanted = true;
+        // the receiver may have drained between the size read and the flag: look again
+        return handOff.size() < HAND_OFF_HIGH_WATER;
     }
 
     /**
@@ -171,14 +186,22 @@ public final class LinkDirection {
         if (handOff.isEmpty()) {
             return 0;
         }
+        int n = 0;
         synchronized (handOff) {
-            int n = 0;
             for (ByteBuf frame; (frame = handOff.poll()) != null; ) {
                 transmit(frame, true);
                 n++;
             }
-            return n;
         }
+        if (writabilityWanted) {
+            writabilityWanted = false;
+            senderPort.tellWritable();
+        }
+        return n;
+    }
+
+    void connectSender(LinkPort sender) {
+        this.senderPort = sender;
     }
 
     /** The owner will never drain again: whoever finds that out frees what it left in the ring. */
@@ -208,7 +231,7 @@ public final class LinkDirection {
         final long wireBytes = EthernetFraming.wireBytes(length, minFrameBytes, overheadBytes);
         // an unlimited link with no delay delivers at once: no clock read per frame for that
         final long arrival = instant ? DUE_NOW
-            : timeline.transmit(owner.nanoTime(), wireBytes) + propagationDelayNanos;
+            : timeline.transmit(owner.nanoTime(), wireBytes, true) + propagationDelayNanos;
 
         final FaultProfile f = faults;
         if (random.nextBoolean(f.lossProbability())) {

@@ -27,6 +27,27 @@ public final class LinkPort extends AbstractFramePort {
     void connect(LinkDirection outgoing, LinkDirection incoming) {
         this.outgoing = outgoing;
         this.incoming = incoming;
+        outgoing.connectSender(this);
+    }
+
+    /** The link's speed: the sending device's transmitter paces at it. */
+    @Override
+    public long speedBitsPerSecond() {
+        return link.rateBitsPerSecond();
+    }
+
+    @Override
+    public boolean isWritable() {
+        return outgoing.isWritable();
+    }
+
+    /** The receiver has taken what this port handed over: tell the sending device, on its thread. */
+    void tellWritable() {
+        if (owner.inOwnerThread()) {
+            fireWritable();
+        } else {
+            owner.execute(this::fireWritable);
+        }
     }
 
     @Override

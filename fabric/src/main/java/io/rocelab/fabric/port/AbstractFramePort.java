@@ -16,6 +16,7 @@ public abstract class AbstractFramePort implements FramePort {
     private final List<LinkStateListener> listeners = new CopyOnWriteArrayList<>();
     private volatile FrameReceiver receiver;
     private volatile boolean up;
+    private volatile Runnable writabilityListener;
 
     /**
      * @param name        the port's name
@@ -56,6 +57,19 @@ public abstract class AbstractFramePort implements FramePort {
     @Override
     public final boolean removeLinkStateListener(LinkStateListener listener) {
         return listeners.remove(listener);
+    }
+
+    @Override
+    public final void setWritabilityListener(Runnable listener) {
+        this.writabilityListener = listener;
+    }
+
+    /** Tells the writability listener that the port is writable again. Call on the owner thread. */
+    protected final void fireWritable() {
+        Runnable l = writabilityListener;
+        if (l != null) {
+            l.run();
+        }
     }
 
     /**

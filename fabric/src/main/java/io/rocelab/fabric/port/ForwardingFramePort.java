@@ -43,4 +43,19 @@ public abstract class ForwardingFramePort implements FramePort {
     public boolean removeLinkStateListener(LinkStateListener listener) {
         return delegate.removeLinkStateListener(listener);
     }
+
+    @Override
+    public boolean isWritable() {
+        return delegate.isWritable();
+    }
+
+    @Override
+    public void setWritabilityListener(Runnable listener) {
+        delegate.setWritabilityListener(listener);
+    }
+
+    @Override
+    public long speedBitsPerSecond() {
+        return delegate.speedBitsPerSecond();
+    }
 }

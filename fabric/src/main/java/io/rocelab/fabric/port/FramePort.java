@@ -14,9 +14,18 @@ import io.netty.buffer.ByteBuf;
  * the link is down); {@link FrameReceiver#onFrame} gives ownership to the receiver. A port never
  * calls its receiver from inside {@code send}, so a NIC can answer a frame with a frame.
  *
+ * <p>Flow control, as Netty's {@code Channel.isWritable()}: a device sends while the port
+ * {@linkplain #isWritable() is writable} and, once it is not, stops pulling frames from its queues
+ * until the port's {@linkplain #setWritabilityListener writability listener} says it can take more.
+ * A port never refuses a frame for being full (send still takes it), but a device that ignores
+ * writability queues in the port without bound. The sending device paces itself at the port's
+ * {@linkplain #speedBitsPerSecond() speed} (its {@link io.rocelab.fabric.tx.Transmitter}); the port
+ * and the link below it only carry frames.
+ *
  * <p>Threading: each port has an owner thread (the scheduler or event loop of the NIC or switch
- * attached to it). The receiver and the link-state listeners are called on that thread.
- * {@code send} may be called from any thread; callers normally call it from their own owner thread.
+ * attached to it). The receiver, the link-state listeners and the writability listener are called
+ * on that thread. {@code send} may be called from any thread; callers normally call it from their
+ * own owner thread.
  */
 public interface FramePort {
 
@@ -55,4 +64,29 @@ public interface FramePort {
      * @return {@code true} if it was registered
      */
     boolean removeLinkStateListener(LinkStateListener listener);
+
+    /**
+     * @return whether the port takes more frames now without queueing them beyond its bound; a port
+     *         that never fills is always writable
+     */
+    default boolean isWritable() {
+        return true;
+    }
+
+    /**
+     * @param listener run on the owner thread each time the port becomes writable again after
+     *                 {@link #isWritable()} was false; {@code null} for none. One per port: the
+     *                 sending device's.
+     */
+    default void setWritabilityListener(Runnable listener) {
+        // a port that is always writable never calls it
+    }
+
+    /**
+     * @return the speed of the wire behind the port in bit/s, which the sending device's transmitter
+     *         paces at (as a NIC learns its link speed from the PHY); 0 if unknown or unlimited
+     */
+    default long speedBitsPerSecond() {
+        return 0;
+    }
 }

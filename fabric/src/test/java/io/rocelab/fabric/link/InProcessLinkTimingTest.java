@@ -210,14 +210,16 @@ class InProcessLinkTimingTest {
     }
 
     @Test
-    void theTransmitterReportsWhenItIsIdle() {
+    void framesSentBackToBackQueueOnTheWire() {
         final InProcessLink link = link(GBPS_100, 0);
-        link.portB().setReceiver(new RecordingReceiver(scheduler, frames, false));
+        final RecordingReceiver atB = new RecordingReceiver(scheduler, frames, false);
+        link.portB().setReceiver(atB);
         link.portA().send(frames.frame(1, 1500));
         link.portA().send(frames.frame(2, 1500));
-        assertEquals(ceilNanos(2 * 1524, GBPS_100), link.aToB().transmitterIdleAtNanos());
         assertEquals(2, link.aToB().framesInFlight());
         scheduler.runUntilIdle();
         assertEquals(0, link.aToB().framesInFlight());
+        assertEquals(List.of(ceilNanos(1524, GBPS_100), ceilNanos(2 * 1524, GBPS_100)), atB.times(),
+            "a wire carries no more than its speed, whoever over-drives it");
     }
 }

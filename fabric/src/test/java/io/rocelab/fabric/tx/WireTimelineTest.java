@@ -1,14 +1,14 @@
-package io.rocelab.fabric.link;
+package io.rocelab.fabric.tx;
 
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class TransmitTimelineTest {
+class WireTimelineTest {
 
     @Test
     void anIdleTransmitterStartsNowAndRoundsTheEndUp() {
-        final TransmitTimeline t = new TransmitTimeline(100_000_000_000L);
+        final WireTimeline t = new WireTimeline(100_000_000_000L);
         // 1524 bytes = 12192 bits = 121.92 ns at 100 Gb/s
         assertEquals(1_000 + 122, t.transmit(1_000, 1524));
         assertEquals(122, t.serializationNanos(1524));
@@ -16,7 +16,7 @@ class TransmitTimelineTest {
 
     @Test
     void backToBackFramesKeepTheExactFractionalTimeline() {
-        final TransmitTimeline t = new TransmitTimeline(100_000_000_000L);
+        final WireTimeline t = new WireTimeline(100_000_000_000L);
         long end = 0;
         for (int k = 1; k <= 1_000; k++) {
             end = t.transmit(0, 1524);
@@ -28,7 +28,7 @@ class TransmitTimelineTest {
 
     @Test
     void aFrameArrivingAfterTheQueueDrainedStartsWhenItArrives() {
-        final TransmitTimeline t = new TransmitTimeline(10_000_000_000L); // 10 Gb/s: 0.8 ns per byte
+        final WireTimeline t = new WireTimeline(10_000_000_000L); // 10 Gb/s: 0.8 ns per byte
         assertEquals(68, t.transmit(0, 84)); // 67.2 ns
         assertEquals(500 + 68, t.transmit(500, 84));
         // handed over at 567: the previous frame ends at 567.2, so this one starts then
@@ -37,7 +37,7 @@ class TransmitTimelineTest {
 
     @Test
     void unlimitedRateHasNoSerializationDelay() {
-        final TransmitTimeline t = new TransmitTimeline(0);
+        final WireTimeline t = new WireTimeline(0);
         assertEquals(7, t.transmit(7, 9_000));
         assertEquals(7, t.transmit(7, 9_000));
         assertEquals(0, t.serializationNanos(9_000));
@@ -45,7 +45,7 @@ class TransmitTimelineTest {
 
     @Test
     void resetForgetsTheBacklog() {
-        final TransmitTimeline t = new TransmitTimeline(1_000_000_000L); // 8 ns per byte
+        final WireTimeline t = new WireTimeline(1_000_000_000L); // 8 ns per byte
         assertEquals(8_000, t.transmit(0, 1_000));
         t.reset();
         assertEquals(10 + 8_000, t.transmit(10, 1_000));

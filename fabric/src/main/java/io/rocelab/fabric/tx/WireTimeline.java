@@ -1,8 +1,9 @@
-package io.rocelab.fabric.link;
+package io.rocelab.fabric.tx;
 
 /**
- * When the transmitter of one link direction is busy: a FIFO transmit queue reduced to the time
- * its last frame finishes.
+ * When a transmitter is busy: the frames it has started, reduced to the time the last one's last
+ * bit leaves the wire. A {@link Transmitter} keeps one to pace its device at the line rate; an
+ * in-process link keeps one as the wire's physics (a frame cannot cross it faster than its speed).
  *
  * <p>Why exact arithmetic: a 1524-byte wire frame at 100 Gb/s takes 121.92 ns. Rounding each frame
  * to whole nanoseconds would make a long burst run 0.07 % slow or fast. Instead the end of the
@@ -10,11 +11,17 @@ package io.rocelab.fabric.link;
  * delivery time handed to the scheduler is rounded, up (a frame is never delivered before its last
  * bit). A burst of n frames therefore ends within 1 ns of n × exact serialization time.
  */
-final class TransmitTimeline {
+public final class WireTimeline {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final long rateBitsPerSecond;
+
+    /** @return the line rate, 0 for unlimited */
+    public long rateBitsPerSecond() {
+        return rateBitsPerSecond;
+    }
+
     private long freeAtNanos = Long.MIN_VALUE;
     /** In units of 1/rate ns; always in [0, rate). */
     private long freeAtRemainder;
@@ -22,7 +29,7 @@ final class TransmitTimeline {
     /**
      * @param rateBitsPerSecond line rate, or 0 for unlimited (no serialization delay)
      */
-    TransmitTimeline(long rateBitsPerSecond) {
+    public WireTimeline(long rateBitsPerSecond) {
         this.rateBitsPerSecond = rateBitsPerSecond;
     }
 
@@ -33,11 +40,22 @@ final class TransmitTimeline {
      * @param wireBytes the octet times it occupies on the wire
      * @return the time its last bit has left, rounded up to a nanosecond
      */
-    long transmit(long nowNanos, long wireBytes) {
+    public long transmit(long nowNanos, long wireBytes) {
+        return transmit(nowNanos, wireBytes, false);
+    }
+
+    /**
+     * Like {@link #transmit(long, long)}; with {@code backToBack}, a frame handed over at the
+     * rounded-up time the wire became free ({@link #idleAtNanos()}) starts at the exact end of the
+     * one before it, so that a backlogged sender woken at whole nanoseconds keeps the exact line
+     * rate.
+     */
+    public long transmit(long nowNanos, long wireBytes, boolean backToBack) {
         if (rateBitsPerSecond == 0) {
             return nowNanos;
         }
-        if (nowNanos > freeAtNanos || (nowNanos == freeAtNanos && freeAtRemainder == 0)) {
+        boolean continues = backToBack && freeAtNanos != Long.MIN_VALUE && nowNanos <= idleAtNanos();
+        if (!continues && (nowNanos > freeAtNanos || (nowNanos == freeAtNanos && freeAtRemainder == 0))) {
             // the transmitter is idle: start now
             freeAtNanos = nowNanos;
             freeAtRemainder = 0;
@@ -52,7 +70,7 @@ final class TransmitTimeline {
     /**
      * @return when the transmitter is next idle, rounded up ({@link Long#MIN_VALUE} if never used)
      */
-    long idleAtNanos() {
+    public long idleAtNanos() {
         return freeAtRemainder == 0 ? freeAtNanos : freeAtNanos + 1;
     }
 
@@ -60,7 +78,7 @@ final class TransmitTimeline {
      * @param wireBytes octet times on the wire
      * @return the serialization time of that many bytes, rounded up to a nanosecond
      */
-    long serializationNanos(long wireBytes) {
+    public long serializationNanos(long wireBytes) {
         if (rateBitsPerSecond == 0) {
             return 0;
         }
@@ -70,7 +88,7 @@ final class TransmitTimeline {
     }
 
     /** Forgets the queue (the link went down and its frames were flushed). */
-    void reset() {
+    public void reset() {
         freeAtNanos = Long.MIN_VALUE;
         freeAtRemainder = 0;
     }
