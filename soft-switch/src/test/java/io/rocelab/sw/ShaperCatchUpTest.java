@@ -9,6 +9,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.sw.egress.EgressPort;
@@ -21,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The shaper's catch-up, deterministically: a backlogged 10 Gb/s port whose wake-ups all fire late
  * (as a loaded machine's event loop fires them) still drains at line rate, because each wake-up
  * sends every frame whose start time by line-rate accounting has come; and it never sends faster
- * than the line plus the bounded catch-up ({@link EgressPort#MAX_CATCH_UP_NANOS}). Without
+ * than the line plus the bounded catch-up ({@link Transmitter#MAX_CATCH_UP_NANOS}). Without
  * catch-up (each wake-up starting its frames at its own late time) this port drains at 2-5 Gb/s.
  */
 class ShaperCatchUpTest {
@@ -56,7 +57,7 @@ class ShaperCatchUpTest {
             long frameBits = SinkPort.wireBits(out.lengths[0]);
             for (long window : new long[] {10_000, 100_000, 1_000_000, 10_000_000}) {
                 long most = out.maxBitsInWindow(window);
-                long limit = (window + EgressPort.MAX_CATCH_UP_NANOS) * (RATE / 1_000_000_000L) + frameBits;
+                long limit = (window + Transmitter.MAX_CATCH_UP_NANOS) * (RATE / 1_000_000_000L) + frameBits;
                 assertTrue(most <= limit, "sent " + most + " bits within " + window + " ns, line rate plus burst allows "
                         + limit);
             }

@@ -4,10 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Pfc;
-import io.rocelab.fabric.link.LinkPort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.fabric.tx.TransmitSource;
+import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
@@ -17,27 +18,18 @@ import java.util.ArrayDeque;
 
 /**
  * The egress side of one port: eight queues, the pause state set by received PFC frames, WRED/ECN
- * at dequeue, the ETS scheduler and a shaper at the port's line rate.
+ * at dequeue, the ETS scheduler, and the port's {@link Transmitter}, which pulls the next frame
+ * from here ({@link TransmitSource}) whenever the wire at the port's line rate is free.
  *
- * <p>Why a shaper: the link below has an unbounded FIFO, so the port hands it a frame only when
- * the previous one has left the wire. Queues therefore build up here, in the switch's MMU, where
- * PFC and ECN can see them, exactly as in an ASIC. PFC frames go in a control queue ahead of data
- * and are never paused (IEEE 802.1Qbb MAC control frames). Owner thread only.
+ * <p>Why the port owns its transmitter: the link below only carries frames, so queues build up
+ * here, in the switch's MMU, where PFC and ECN can see them, exactly as in an ASIC. PFC frames go
+ * in a control queue ahead of data and are never paused (IEEE 802.1Qbb MAC control frames).
+ * Owner thread only.
  */
-public final class EgressPort implements EtsScheduler.Queues {
-    private static final int WIRE_OVERHEAD = 24;
-    private static final int MIN_FRAME = 60;
-    /**
-     * How far back a late wake-up may reclaim transmitter time (real time only). A real-time timer
-     * fires tens to hundreds of microseconds late; without catch-up a backlogged port would send one
-     * frame per wake-up. This bounds the burst that follows a long stall to this much line time.
-     */
-    public static final long MAX_CATCH_UP_NANOS = 1_000_000;
-    /** Frames one pump sends before it yields the owner thread (and continues at once). */
-    static final int MAX_FRAMES_PER_PUMP = 64;
+public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
     /**
      * Whether a frame reaching an idle port is sent in one step ({@code sendAtOnce}) rather than
-     * queued and pumped; the two must behave the same, and a test compares them. Tests only.
+     * queued and pulled; the two must behave the same, and a test compares them. Tests only.
      */
     static boolean cutThrough = true;
 
@@ -63,22 +55,9 @@ public final class EgressPort implements EtsScheduler.Queues {
     private final boolean[] dropAll = new boolean[8];
     /** Bit q set: queue q holds a frame. Kept on every add and poll, so a pick reads one int. */
     private int nonEmpty;
-    private final Runnable wakeup = this::pump;
-    /** The transmitter is an in-process link whose own timeline also gates sending, else null. */
-    private io.rocelab.fabric.link.LinkDirection link;
-    private final long picosPerByte;
     private FramePort port;
-    private long txFreeAtPicos;
-    /** {@link #txFreeAtPicos} rounded up to whole nanoseconds, kept beside it so a pump divides nothing. */
-    private long txFreeAtNanos;
-    private long wakeupAt = Long.MAX_VALUE;
-    /**
-     * When the transmitter was due to act next while frames waited (free again, or a pause
-     * expiring), or {@code Long.MAX_VALUE} if it was idle. A pump that runs later than this (a late
-     * real-time timer) sends from this time on, as if it had run on time.
-     */
-    private long dueAt = Long.MAX_VALUE;
-    /** The time of the pump in progress: one scheduling decision reads the clock once, not per queue. */
+    private Transmitter transmitter;
+    /** The time of the pull in progress: one scheduling decision reads the clock once, not per queue. */
     private long pickNow;
 
     /**
@@ -108,7 +87,6 @@ public final class EgressPort implements EtsScheduler.Queues {
         this.hooks = hooks;
         this.counters = counters;
         this.ets = new EtsScheduler(config.queues());
-        this.picosPerByte = 8_000_000_000_000L / config.speedBitsPerSecond();
         for (int q = 0; q < 8; q++) {
             queues[q] = new PacketQueue();
             if (config.queues()[q].wred() != null) {
@@ -117,14 +95,19 @@ public final class EgressPort implements EtsScheduler.Queues {
         }
     }
 
-    /** @param port the transmitter, once attached */
+    /** @param port the port the transmitter sends on, once attached; it paces at the configured speed */
     public void attach(FramePort port) {
         this.port = port;
-        this.link = port instanceof LinkPort lp ? lp.outgoing() : null;
+        this.transmitter = new Transmitter(scheduler, port, config.speedBitsPerSecond(), this);
     }
 
     public FramePort port() {
         return port;
+    }
+
+    /** @return the port's transmitter, or null before {@link #attach} */
+    public Transmitter transmitter() {
+        return transmitter;
     }
 
     public PortConfig config() {
@@ -162,7 +145,7 @@ public final class EgressPort implements EtsScheduler.Queues {
             hooks.dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
-        if (cutThrough && nonEmpty == 0 && dueAt == Long.MAX_VALUE && port != null && control.isEmpty()) {
+        if (cutThrough && nonEmpty == 0 && transmitter != null && control.isEmpty()) {
             if (sendAtOnce(ctx, now)) {
                 return;
             }
@@ -176,31 +159,30 @@ public final class EgressPort implements EtsScheduler.Queues {
             now = clock.fresh();
         }
         add(ctx);
-        pump(now);
+        if (transmitter != null) {
+            transmitter.kick(now);
+        }
     }
 
     /**
-     * A frame reaching a port with nothing queued: if the transmitter is free and the frame's queue
-     * not paused, {@link #pump} would queue it, pick it at once and send it now. This does the
-     * same in one step (the queue's watermark, the ETS scheduler's deficits, WRED, counters and
-     * the transmitter's time all change as they would), without linking the frame into the queue.
+     * A frame reaching a port with nothing queued: if the transmitter is idle and the frame's queue
+     * not paused, a pull would take it at once. This does the same in one step (the queue's
+     * watermark, the ETS scheduler's deficits, WRED, counters and the transmitter's time all change
+     * as they would), without linking the frame into the queue.
      *
-     * @return false (nothing changed) if the frame has to wait: queue it and pump
+     * @return false (nothing changed) if the frame has to wait: queue it and kick
      */
     private boolean sendAtOnce(PacketContext ctx, long now) {
         int q = ctx.queue;
-        if (Math.max(txFreeAtNanos, linkIdleAt(0)) > now
-                || (pausedQueues(now) & ~ignorePauseMask & (1 << q)) != 0) {
+        if (!transmitter.idleAt(now) || (pausedQueues(now) & ~ignorePauseMask & (1 << q)) != 0) {
             return false;
-        }
-        if (now >= wakeupAt) {
-            wakeupAt = Long.MAX_VALUE;
         }
         queues[q].passedThrough(ctx.length);
         ets.pickAlone(q, ctx.length);
-        // nothing waits behind it: dueAt stays MAX_VALUE and nothing is armed, as after a pump that
-        // emptied the port (also when WRED drops the frame)
-        sendData(ctx, q, now);
+        ByteBuf frame = dequeueData(ctx, q); // null when WRED drops it
+        if (frame != null) {
+            transmitter.startNow(frame, now);
+        }
         return true;
     }
 
@@ -316,7 +298,9 @@ public final class EgressPort implements EtsScheduler.Queues {
             control.poll().release();
             controlComments.poll();
         }
-        dueAt = Long.MAX_VALUE;
+        if (transmitter != null) {
+            transmitter.idle();
+        }
     }
 
     @Override
@@ -335,86 +319,60 @@ public final class EgressPort implements EtsScheduler.Queues {
     }
 
 
-    /**
-     * Sends frames while the transmitter is free; otherwise, if anything waits, arms one wakeup for
-     * when it frees. An idle port arms nothing: the next enqueue, PFC frame or control frame pumps.
-     *
-     * <p>Catch-up: if frames were waiting and the pump runs after the time the transmitter was due
-     * ({@link #dueAt}; a real-time timer that fired late), each frame starts at the time line-rate
-     * accounting gives it, not at the pump's time, and every frame whose start is not after now
-     * goes out in this pump, so the port keeps its line rate. At most {@link #MAX_CATCH_UP_NANOS}
-     * are reclaimed. In virtual time a wakeup runs exactly when due, so every frame starts at the
-     * pump's time, as without catch-up.
-     */
+    /** Starts the transmitter if it is idle and something may go (new work, a pause lifted). */
     public void pump() {
-        if (port != null) {
-            pump(scheduler.nanoTime());
+        if (transmitter != null) {
+            transmitter.kick();
         }
     }
 
-    private void pump(long now) {
-        if (port == null) {
-            return;
+    // ---- TransmitSource: the transmitter pulls when the wire is free ----
+
+    @Override
+    public ByteBuf pull(long now) {
+        if (!control.isEmpty()) {
+            ByteBuf frame = control.poll();
+            transmitting(frame, controlComments.poll());
+            return frame;
         }
-        if (now >= wakeupAt) {
-            wakeupAt = Long.MAX_VALUE;
-        }
-        // the time of the next transmit decision on the ideal (on-time) schedule, never after now
-        long t = dueAt <= now ? Math.max(dueAt, now - MAX_CATCH_UP_NANOS) : now;
-        // an in-process link started the first late frame at now, not at t: let it queue that much
-        long lag = now - t;
-        int sent = 0;
+        pickNow = now;
         while (true) {
-            long freeAt = Math.max(txFreeAtNanos, linkIdleAt(lag));
-            if (freeAt > now) {
-                dueAt = waiting() ? freeAt : Long.MAX_VALUE;
-                if (dueAt != Long.MAX_VALUE) {
-                    arm(freeAt);
-                }
-                return;
-            }
-            t = Math.max(t, freeAt);
-            if (sent == MAX_FRAMES_PER_PUMP) {
-                // let the owner's other work run; the continuation starts at t
-                dueAt = t;
-                arm(t);
-                return;
-            }
-            if (!control.isEmpty()) {
-                transmit(control.poll(), controlComments.poll(), t);
-                sent++;
-                continue;
-            }
-            pickNow = now;
             int q = ets.pick(this);
             if (q < 0) {
-                long resume = earliestResume(now);
-                dueAt = resume;
-                if (resume != Long.MAX_VALUE) {
-                    arm(resume);
-                }
-                return;
+                return null;
             }
-            if (sendData(poll(q), q, t)) {
-                sent++;
+            ByteBuf frame = dequeueData(poll(q), q);
+            if (frame != null) {
+                return frame;
             }
         }
+    }
+
+    @Override
+    public boolean hasWork() {
+        return !control.isEmpty() || nonEmpty != 0;
+    }
+
+    @Override
+    public long nextReadyNanos(long now) {
+        long resume = earliestResume(now);
+        return resume == Long.MAX_VALUE ? NEVER : resume;
     }
 
     /**
      * The dequeue of a data frame taken from queue {@code q}: gives its buffer back to the MMU,
-     * applies WRED/ECN to the depth it leaves behind, counts it and starts it at {@code t}.
+     * applies WRED/ECN to the depth it leaves behind and counts it.
      *
-     * @return false if WRED dropped it
+     * @return the frame to start, or null if WRED dropped it
      */
-    private boolean sendData(PacketContext ctx, int q, long t) {
+    private ByteBuf dequeueData(PacketContext ctx, int q) {
         hooks.dequeued(ctx);
         String comment = null;
         if (wred[q] != null) {
             Wred.Verdict v = wred[q].decide(queues[q].bytes() + ctx.length, ctx.ecn, ctx.color);
             if (v == Wred.Verdict.DROP) {
                 hooks.dropped(ctx, DropReason.WRED);
-                return false;
+                return null;
             }
             if (v == Wred.Verdict.MARK && ctx.ecn != 3) {
                 markCe(ctx);
@@ -427,8 +385,8 @@ public final class EgressPort implements EtsScheduler.Queues {
         ByteBuf frame = ctx.frame;
         ctx.frame = null;
         hooks.recycle(ctx);
-        transmit(frame, comment, t);
-        return true;
+        transmitting(frame, comment);
+        return frame;
     }
 
     private static void markCe(PacketContext ctx) {
@@ -440,28 +398,10 @@ public final class EgressPort implements EtsScheduler.Queues {
         ctx.ecn = 3;
     }
 
-    private void transmit(ByteBuf frame, String comment, long now) {
-        int len = frame.readableBytes();
-        long start = Math.max(txFreeAtPicos, now * 1000);
-        txFreeAtPicos = start + (long) (Math.max(len, MIN_FRAME) + WIRE_OVERHEAD) * picosPerByte;
-        txFreeAtNanos = (txFreeAtPicos + 999) / 1000;
+    private void transmitting(ByteBuf frame, String comment) {
         counters.txFrames++;
-        counters.txBytes += len;
+        counters.txBytes += frame.readableBytes();
         hooks.transmitting(index, frame, comment);
-        port.send(frame);
-    }
-
-    private boolean waiting() {
-        return !control.isEmpty() || nonEmpty != 0;
-    }
-
-    /** @return when an in-process link's transmitter is idle, less {@code lag}; far past for other ports */
-    private long linkIdleAt(long lag) {
-        if (link == null) {
-            return Long.MIN_VALUE;
-        }
-        long idle = link.transmitterIdleAtNanos();
-        return idle == Long.MIN_VALUE ? idle : idle - lag;
     }
 
     private long earliestResume(long now) {
@@ -476,12 +416,5 @@ public final class EgressPort implements EtsScheduler.Queues {
             }
         }
         return t;
-    }
-
-    private void arm(long at) {
-        if (at < wakeupAt) {
-            wakeupAt = at;
-            scheduler.scheduleUncancellable(Math.max(0, at - scheduler.nanoTime()), wakeup);
-        }
     }
 }

@@ -9,26 +9,28 @@ import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.link.LinkPort;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.fabric.tx.TransmitSource;
+import io.rocelab.fabric.tx.Transmitter;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A test host: blasts RoCEv2 frames at line rate (or a set rate), honours received PFC for its
  * priority, counts what it receives (and CE marks), and can itself pause its switch (a PFC storm).
- * Releases every frame it receives.
+ * Releases every frame it receives. Its {@link Transmitter} pulls the next frame when the wire is
+ * free, as a NIC's does.
  */
-public final class HostStub {
+public final class HostStub implements TransmitSource {
     private final Scheduler scheduler;
     private final LinkPort port;
     private final long speed;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
     private final ParsedFrame parsed = new ParsedFrame();
-    private final Runnable pumpTask = this::pump;
+    private final Transmitter transmitter;
     private ByteBuf template;
     private int priority = 3;
     private boolean sending;
     private long stopAt = Long.MAX_VALUE;
-    private long wakeAt = Long.MAX_VALUE;
     private long pausedUntil;
     private long gapNanos;
     private long nextAllowed;
@@ -53,6 +55,7 @@ public final class HostStub {
         this.scheduler = scheduler;
         this.port = port;
         this.speed = speedBitsPerSecond;
+        this.transmitter = new Transmitter(scheduler, port, speedBitsPerSecond, this);
         port.setReceiver((p, f) -> onFrame(f));
     }
 
@@ -82,7 +85,7 @@ public final class HostStub {
     public void start() {
         sending = true;
         stopAt = Long.MAX_VALUE;
-        scheduler.execute(pumpTask);
+        scheduler.execute(transmitter::kick);
     }
 
     public void stop() {
@@ -96,33 +99,26 @@ public final class HostStub {
         port.send(template.copy());
     }
 
-    private void pump() {
-        long now = scheduler.nanoTime();
-        if (now >= wakeAt) {
-            wakeAt = Long.MAX_VALUE;
+    @Override
+    public ByteBuf pull(long now) {
+        if (!sending || now >= stopAt || pausedUntil > now || nextAllowed > now) {
+            return null;
         }
-        if (!sending || now >= stopAt) {
-            return;
-        }
-        if (pausedUntil > now) {
-            arm(pausedUntil);
-            return;
-        }
-        long idle = Math.max(port.outgoing().transmitterIdleAtNanos(), nextAllowed);
-        if (idle > now) {
-            arm(idle);
-            return;
-        }
-        sendOne();
+        sentFrames++;
+        sentBytes += template.readableBytes();
         nextAllowed = now + gapNanos;
-        arm(Math.max(port.outgoing().transmitterIdleAtNanos(), nextAllowed));
+        return template.copy();
     }
 
-    private void arm(long at) {
-        if (at < wakeAt) {
-            wakeAt = at;
-            scheduler.scheduleUncancellable(Math.max(0, at - scheduler.nanoTime()), pumpTask);
-        }
+    @Override
+    public boolean hasWork() {
+        return sending;
+    }
+
+    @Override
+    public long nextReadyNanos(long now) {
+        long ready = Math.max(pausedUntil, nextAllowed);
+        return sending && now < stopAt && ready > now ? ready : NEVER;
     }
 
     private void onFrame(ByteBuf f) {
@@ -151,7 +147,7 @@ public final class HostStub {
                         pausedNanos += until - Math.max(now, pausedUntil);
                         pausedUntil = until;
                     }
-                    scheduler.execute(pumpTask);
+                    scheduler.execute(transmitter::kick);
                 }
                 return;
             }
