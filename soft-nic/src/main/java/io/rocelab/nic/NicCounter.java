@@ -62,7 +62,52 @@ public enum NicCounter {
     /** Completions lost because a CQ was full; the CQ and its QPs went to the error state. */
     CQ_OVERFLOW("cq_overflow"),
     /** Internal errors on the NIC's thread; the first put the device in the fatal state. */
-    INTERNAL_ERRORS("internal_errors");
+    INTERNAL_ERRORS("internal_errors"),
+
+    // ---- PFC (IEEE 802.1Qbb), mlx5's ethtool names: pause frames received per priority, the time
+    // paused (microseconds), paused-to-resumed transitions, pause frames sent ----
+    RX_PRIO0_PAUSE("rx_prio0_pause"),
+    RX_PRIO1_PAUSE("rx_prio1_pause"),
+    RX_PRIO2_PAUSE("rx_prio2_pause"),
+    RX_PRIO3_PAUSE("rx_prio3_pause"),
+    RX_PRIO4_PAUSE("rx_prio4_pause"),
+    RX_PRIO5_PAUSE("rx_prio5_pause"),
+    RX_PRIO6_PAUSE("rx_prio6_pause"),
+    RX_PRIO7_PAUSE("rx_prio7_pause"),
+    RX_PRIO0_PAUSE_DURATION("rx_prio0_pause_duration"),
+    RX_PRIO1_PAUSE_DURATION("rx_prio1_pause_duration"),
+    RX_PRIO2_PAUSE_DURATION("rx_prio2_pause_duration"),
+    RX_PRIO3_PAUSE_DURATION("rx_prio3_pause_duration"),
+    RX_PRIO4_PAUSE_DURATION("rx_prio4_pause_duration"),
+    RX_PRIO5_PAUSE_DURATION("rx_prio5_pause_duration"),
+    RX_PRIO6_PAUSE_DURATION("rx_prio6_pause_duration"),
+    RX_PRIO7_PAUSE_DURATION("rx_prio7_pause_duration"),
+    RX_PRIO0_PAUSE_TRANSITION("rx_prio0_pause_transition"),
+    RX_PRIO1_PAUSE_TRANSITION("rx_prio1_pause_transition"),
+    RX_PRIO2_PAUSE_TRANSITION("rx_prio2_pause_transition"),
+    RX_PRIO3_PAUSE_TRANSITION("rx_prio3_pause_transition"),
+    RX_PRIO4_PAUSE_TRANSITION("rx_prio4_pause_transition"),
+    RX_PRIO5_PAUSE_TRANSITION("rx_prio5_pause_transition"),
+    RX_PRIO6_PAUSE_TRANSITION("rx_prio6_pause_transition"),
+    RX_PRIO7_PAUSE_TRANSITION("rx_prio7_pause_transition"),
+    TX_PRIO0_PAUSE("tx_prio0_pause"),
+    TX_PRIO1_PAUSE("tx_prio1_pause"),
+    TX_PRIO2_PAUSE("tx_prio2_pause"),
+    TX_PRIO3_PAUSE("tx_prio3_pause"),
+    TX_PRIO4_PAUSE("tx_prio4_pause"),
+    TX_PRIO5_PAUSE("tx_prio5_pause"),
+    TX_PRIO6_PAUSE("tx_prio6_pause"),
+    TX_PRIO7_PAUSE("tx_prio7_pause"),
+
+    // ---- DCQCN, mlx5's congestion counters ----
+    /** RoCE packets received with ECN CE marked (notification point). */
+    NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),
+    /** CNPs sent by the notification point. */
+    NP_CNP_SENT("np_cnp_sent"),
+    /** CNPs the reaction point acted on. */
+    RP_CNP_HANDLED("rp_cnp_handled"),
+    /** CNPs received and ignored (no congestion control on the QP, or a QP type without it). */
+    RP_CNP_IGNORED("rp_cnp_ignored");
 
     private final String rxeName;
 

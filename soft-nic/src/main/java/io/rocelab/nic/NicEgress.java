@@ -1,0 +1,346 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.header.Pfc;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.tx.TransmitSource;
+import io.rocelab.fabric.tx.Transmitter;
+import java.util.ArrayDeque;
+import java.util.PriorityQueue;
+
+/**
+ * What the NIC's {@link Transmitter} pulls from (ns-3's {@code RdmaEgressQueue}, without its
+ * congestion-control branches): when the wire is free, the next frame is
+ *
+ * <ol>
+ * <li>a MAC control frame the NIC sends (PFC), never paused (IEEE 802.1Qbb);</li>
+ * <li>a control frame (ACK/NAK, ATOMIC ACK, CNP, ARP, neighbour discovery, QP1's MADs), highest
+ *     priority first among the priorities PFC does not pause;</li>
+ * <li>round robin, the next packet of a QP ({@link EgressFlow}) that has work, is inside its window,
+ *     is not paused on its priority and whose next send time (its congestion control's rate, its rate
+ *     limit) has come.</li>
+ * </ol>
+ *
+ * <p>A QP that cannot send costs nothing: it is in no list until it is {@linkplain #wake woken}
+ * (posted work, an ACK opening its window, an RNR timer ending), or it waits in a list that is
+ * looked at only when its time comes (the paced QPs by time, the paused ones by priority).
+ *
+ * <p>PFC at the host: a received PFC frame stops the priorities it names for its pause times, in
+ * quanta of 512 bit times at the NIC's link speed; a zero time resumes at once. mlx5's counters
+ * count it: {@code rx_prio<N>_pause} (pause frames), {@code rx_prio<N>_pause_duration} (µs paused),
+ * {@code rx_prio<N>_pause_transition} (paused to resumed), {@code tx_prio<N>_pause} (pause frames
+ * sent).
+ *
+ * <p>Owner thread only. Nothing here may kick the transmitter from inside {@link #pull}: work added
+ * while a pull runs (a completion that wakes another QP) is reported by {@link #nextReadyNanos} as
+ * ready now.
+ */
+final class NicEgress implements TransmitSource {
+    private static final int PRIORITIES = Pfc.PRIORITIES;
+
+    private final CounterSet<NicCounter> counters;
+    /** The speed PFC's quanta are counted at. */
+    private final long pfcBitsPerSecond;
+    private final ArrayDeque<ByteBuf> macControl = new ArrayDeque<>();
+    @SuppressWarnings("unchecked")
+    private final ArrayDeque<ByteBuf>[] control = new ArrayDeque[PRIORITIES];
+    /** Bit p set: control queue p holds a frame. */
+    private int controlNonEmpty;
+    @SuppressWarnings("unchecked")
+    private final ArrayDeque<EgressFlow>[] paused = new ArrayDeque[PRIORITIES];
+    /** Bit p set: a flow waits for priority p's pause to end. */
+    private int pausedNonEmpty;
+    private final long[] pausedUntil = new long[PRIORITIES];
+    private final long[] pausedNanos = new long[PRIORITIES];
+    /** Latest {@code pausedUntil} of any priority: before it nothing is paused. */
+    private long pauseHorizon = Long.MIN_VALUE;
+    private final PriorityQueue<EgressFlow> paced =
+        new PriorityQueue<>((a, b) -> Long.compare(a.pacedUntil, b.pacedUntil));
+    /** The round robin: a circular list; {@code readyHead} goes next. */
+    private EgressFlow readyHead;
+    private Transmitter transmitter;
+    private boolean pulling;
+    private boolean closed;
+
+    NicEgress(CounterSet<NicCounter> counters, long pfcBitsPerSecond) {
+        this.counters = counters;
+        this.pfcBitsPerSecond = pfcBitsPerSecond;
+        for (int p = 0; p < PRIORITIES; p++) {
+            control[p] = new ArrayDeque<>();
+            paused[p] = new ArrayDeque<>();
+            pausedUntil[p] = Long.MIN_VALUE;
+        }
+    }
+
+    void attach(Transmitter t) {
+        this.transmitter = t;
+    }
+
+    Transmitter transmitter() {
+        return transmitter;
+    }
+
+    /** Queues a control frame at priority {@code priority} and starts the transmitter if it is idle. */
+    void sendControl(ByteBuf frame, int priority) {
+        if (closed) {
+            frame.release();
+            return;
+        }
+        control[priority].add(frame);
+        controlNonEmpty |= 1 << priority;
+        kick();
+    }
+
+    /** Queues a MAC control frame (PFC) ahead of everything; it is never paused. */
+    void sendMacControl(ByteBuf frame) {
+        if (closed) {
+            frame.release();
+            return;
+        }
+        macControl.add(frame);
+        kick();
+    }
+
+    /** {@code flow} may have something to send: it joins the round robin if it was idle. */
+    void wake(EgressFlow flow) {
+        if (closed) {
+            return;
+        }
+        if (flow.place == EgressFlow.Place.IDLE) {
+            addReady(flow);
+        }
+        kick();
+    }
+
+    /** {@code flow} is gone (destroyed, reset): it leaves whatever list it is in. */
+    void forget(EgressFlow flow) {
+        switch (flow.place) {
+            case READY -> removeReady(flow);
+            case PACED -> paced.remove(flow);
+            case PAUSED -> paused[flow.priority()].remove(flow);
+            default -> {
+            }
+        }
+        flow.place = EgressFlow.Place.IDLE;
+    }
+
+    private void kick() {
+        if (!pulling && transmitter != null) {
+            transmitter.kick();
+        }
+    }
+
+    // ---- PFC (IEEE 802.1Qbb) ----
+
+    /**
+     * A PFC frame arrived: the priorities its class-enable vector names stop for its pause times
+     * (a zero time resumes).
+     *
+     * @param pfcOffset offset of the MAC control opcode
+     */
+    void onPfc(ByteBuf frame, int pfcOffset, long now) {
+        int cev = Pfc.classEnableVector(frame, pfcOffset);
+        for (int p = 0; p < PRIORITIES; p++) {
+            if ((cev & (1 << p)) == 0) {
+                continue;
+            }
+            long countedMicros = pausedNanos[p] / 1_000;
+            int quanta = Pfc.quanta(frame, pfcOffset, p);
+            boolean wasPaused = pausedUntil[p] > now;
+            if (wasPaused) {
+                // the time not paused after all comes off the duration counted when it began
+                pausedNanos[p] -= pausedUntil[p] - now;
+            }
+            if (quanta == 0) {
+                pausedUntil[p] = now;
+                if (wasPaused) {
+                    counters.increment(PfcCounters.rxTransition(p));
+                }
+            } else {
+                counters.increment(PfcCounters.rxPause(p));
+                pausedUntil[p] = now + Pfc.quantaToNanos(quanta, pfcBitsPerSecond);
+                pausedNanos[p] += pausedUntil[p] - now;
+                pauseHorizon = Math.max(pauseHorizon, pausedUntil[p]);
+            }
+            counters.add(PfcCounters.rxPauseDuration(p), pausedNanos[p] / 1_000 - countedMicros);
+        }
+        kick();
+    }
+
+    /** @return whether priority {@code p} is paused at {@code now} */
+    boolean isPaused(int p, long now) {
+        return pausedUntil[p] > now;
+    }
+
+    /** @return when priority {@code p}'s pause ends (in the past if it is not paused) */
+    long pausedUntilNanos(int p) {
+        return pausedUntil[p];
+    }
+
+    private int pausedMask(long now) {
+        if (now >= pauseHorizon) {
+            return 0;
+        }
+        int mask = 0;
+        for (int p = 0; p < PRIORITIES; p++) {
+            if (pausedUntil[p] > now) {
+                mask |= 1 << p;
+            }
+        }
+        return mask;
+    }
+
+    // ---- TransmitSource ----
+
+    @Override
+    public ByteBuf pull(long now) {
+        if (closed) {
+            return null;
+        }
+        if (!macControl.isEmpty()) {
+            return macControl.poll();
+        }
+        int pausedMask = pausedMask(now);
+        int eligible = controlNonEmpty & ~pausedMask;
+        if (eligible != 0) {
+            int p = 31 - Integer.numberOfLeadingZeros(eligible);
+            ByteBuf frame = control[p].poll();
+            if (control[p].isEmpty()) {
+                controlNonEmpty &= ~(1 << p);
+            }
+            return frame;
+        }
+        releasePaced(now);
+        releasePaused(pausedMask);
+        pulling = true;
+        try {
+            while (readyHead != null) {
+                EgressFlow f = readyHead;
+                int prio = f.priority();
+                if ((pausedMask & (1 << prio)) != 0) {
+                    removeReady(f);
+                    f.place = EgressFlow.Place.PAUSED;
+                    paused[prio].add(f);
+                    pausedNonEmpty |= 1 << prio;
+                    continue;
+                }
+                long at = f.nextSendAtNanos();
+                if (at > now) {
+                    removeReady(f);
+                    f.place = EgressFlow.Place.PACED;
+                    f.pacedUntil = at;
+                    paced.add(f);
+                    continue;
+                }
+                ByteBuf frame = f.nextPacket(now);
+                if (frame == null) {
+                    if (f.place == EgressFlow.Place.READY) {
+                        removeReady(f);
+                    }
+                    continue;
+                }
+                if (f.place == EgressFlow.Place.READY) {
+                    readyHead = f.next; // round robin: the next flow goes first next time
+                }
+                return frame;
+            }
+            return null;
+        } finally {
+            pulling = false;
+        }
+    }
+
+    @Override
+    public boolean hasWork() {
+        return !closed && (!macControl.isEmpty() || controlNonEmpty != 0 || readyHead != null || !paced.isEmpty()
+            || pausedNonEmpty != 0);
+    }
+
+    @Override
+    public long nextReadyNanos(long now) {
+        int pausedMask = pausedMask(now);
+        if (readyHead != null || !macControl.isEmpty() || (controlNonEmpty & ~pausedMask) != 0) {
+            return now; // work added while the pull ran
+        }
+        long t = paced.isEmpty() ? NEVER : paced.peek().pacedUntil;
+        int waiting = (pausedNonEmpty | controlNonEmpty) & pausedMask;
+        for (int p = 0; p < PRIORITIES; p++) {
+            if ((waiting & (1 << p)) != 0) {
+                t = Math.min(t, pausedUntil[p]);
+            }
+        }
+        return t;
+    }
+
+    private void releasePaced(long now) {
+        EgressFlow f;
+        while ((f = paced.peek()) != null && f.pacedUntil <= now) {
+            paced.poll();
+            addReady(f);
+        }
+    }
+
+    private void releasePaused(int pausedMask) {
+        int resumed = pausedNonEmpty & ~pausedMask;
+        if (resumed == 0) {
+            return;
+        }
+        for (int p = 0; p < PRIORITIES; p++) {
+            if ((resumed & (1 << p)) != 0) {
+                for (EgressFlow f; (f = paused[p].poll()) != null; ) {
+                    addReady(f);
+                }
+                pausedNonEmpty &= ~(1 << p);
+            }
+        }
+    }
+
+    private void addReady(EgressFlow f) {
+        f.place = EgressFlow.Place.READY;
+        if (readyHead == null) {
+            f.next = f;
+            f.prev = f;
+            readyHead = f;
+            return;
+        }
+        // at the tail: just before the head
+        EgressFlow tail = readyHead.prev;
+        f.prev = tail;
+        f.next = readyHead;
+        tail.next = f;
+        readyHead.prev = f;
+    }
+
+    private void removeReady(EgressFlow f) {
+        if (f.next == f) {
+            readyHead = null;
+        } else {
+            f.prev.next = f.next;
+            f.next.prev = f.prev;
+            if (readyHead == f) {
+                readyHead = f.next;
+            }
+        }
+        f.next = null;
+        f.prev = null;
+        f.place = EgressFlow.Place.IDLE;
+    }
+
+    /** Stops: queued frames are released, nothing more is sent. */
+    void close() {
+        closed = true;
+        for (ByteBuf b; (b = macControl.poll()) != null; ) {
+            b.release();
+        }
+        for (int p = 0; p < PRIORITIES; p++) {
+            for (ByteBuf b; (b = control[p].poll()) != null; ) {
+                b.release();
+            }
+            paused[p].clear();
+        }
+        controlNonEmpty = 0;
+        pausedNonEmpty = 0;
+        paced.clear();
+        readyHead = null;
+    }
+}

@@ -1,0 +1,50 @@
+package io.rocelab.nic;
+
+/**
+ * A QP's next send time: its rate (the lower of its congestion control's rate and its own rate
+ * limit) spread over the packets it sends, as a ConnectX NIC's per-QP packet pacing does. Virtual
+ * scheduling (the GCRA of ATM's traffic shaping): each packet pushes a theoretical send time on by
+ * its serialization time at the rate; a packet may go once that time, less the burst allowance,
+ * has come. Time is passed in.
+ */
+final class Pacer {
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    /** The theoretical time the next packet is due, in (fractional) nanoseconds. */
+    private double dueAt = Double.NEGATIVE_INFINITY;
+    /** How far ahead of its due time a packet may go: the burst, in nanoseconds at the rate. */
+    private double toleranceNanos;
+    private long burstBytes;
+
+    /** @param burstBytes bytes that may go back to back at the line rate before pacing starts */
+    void burst(long burstBytes) {
+        this.burstBytes = Math.max(0, burstBytes);
+    }
+
+    /**
+     * @return the earliest time the next packet may go (a time in the past when it may go now)
+     */
+    long readyAtNanos() {
+        double at = dueAt - toleranceNanos;
+        return at == Double.NEGATIVE_INFINITY ? Long.MIN_VALUE : (long) Math.ceil(at);
+    }
+
+    /**
+     * A packet of {@code wireBytes} left at {@code nowNanos} at {@code rateBitsPerSecond}; a rate at
+     * or above the line rate ({@code lineRateBitsPerSecond}, 0 for an unlimited line) paces nothing.
+     */
+    void sent(long nowNanos, int wireBytes, double rateBitsPerSecond, double lineRateBitsPerSecond) {
+        if (rateBitsPerSecond <= 0 || lineRateBitsPerSecond > 0 && rateBitsPerSecond >= lineRateBitsPerSecond) {
+            dueAt = Double.NEGATIVE_INFINITY;
+            return;
+        }
+        double nanosPerByte = 8 * NANOS_PER_SECOND / rateBitsPerSecond;
+        toleranceNanos = burstBytes * nanosPerByte;
+        dueAt = Math.max(dueAt, nowNanos) + wireBytes * nanosPerByte;
+    }
+
+    /** Forgets the history (the QP was reset). */
+    void reset() {
+        dueAt = Double.NEGATIVE_INFINITY;
+    }
+}
