@@ -92,6 +92,28 @@ final class PacketWriter {
                 return beginInPlace(b, length, srcPort, route, op, solicited, pkey, destQp, ackReq, psn, pad);
             }
         }
+        return beginFrame(srcPort, route, route.trafficClass, l2.rocePcp(), op, solicited, pkey, destQp, ackReq, psn,
+                payloadLength, pad);
+    }
+
+    /**
+     * Starts a congestion notification packet (IBA annex A17.9.2) to {@code destQp} along
+     * {@code route}, as a ConnectX NIC sends it: opcode 0x81, BECN set, P_Key 0xFFFF, PSN 0, no
+     * AckReq, UDP source port 0, 16 reserved zero bytes, with its own traffic class and priority
+     * ({@code np_cnp_dscp}, {@code np_cnp_prio}); always a frame of its own.
+     */
+    ByteBuf beginCnp(Route route, int destQp, int trafficClass, int pcp) {
+        inPlace = false;
+        claimed = null;
+        ByteBuf b = beginFrame(Cnp.UDP_SOURCE_PORT, route, trafficClass, pcp, Opcode.CNP, false, Cnp.PKEY, destQp,
+                false, 0, 0, 0);
+        b.setZero(payloadOffset() - Cnp.RESERVED_BYTES, Cnp.RESERVED_BYTES);
+        Bth.setBecn(b, bthOffset, 1);
+        return b;
+    }
+
+    private ByteBuf beginFrame(int srcPort, Route route, int trafficClass, int pcp, Opcode op, boolean solicited,
+                               int pkey, int destQp, boolean ackReq, int psn, int payloadLength, int pad) {
         int ip = l2.length();
         int ipLength = route.ipv6 ? Ipv6.LENGTH : Ipv4.MIN_LENGTH;
         int udp = ip + ipLength;
@@ -100,12 +122,12 @@ final class PacketWriter {
         ByteBuf b = alloc.buffer(total);
         b.writerIndex(total);
         if (route.ipv6) {
-            l2.write(b, 0L, EtherType.IPV6, l2.rocePcp());
-            Ipv6.write(b, ip, route.trafficClass, Route.FLOW_LABEL, total - udp, Ipv4.PROTO_UDP, Route.HOP_LIMIT,
+            l2.write(b, 0L, EtherType.IPV6, pcp);
+            Ipv6.write(b, ip, trafficClass, Route.FLOW_LABEL, total - udp, Ipv4.PROTO_UDP, Route.HOP_LIMIT,
                     route.srcGid.bytes(), route.dstGid.bytes());
         } else {
-            l2.write(b, 0L, EtherType.IPV4, l2.rocePcp());
-            Ipv4.write(b, ip, route.trafficClass, total - ip, ipId, Ipv4.FLAG_DF, Route.HOP_LIMIT, Ipv4.PROTO_UDP,
+            l2.write(b, 0L, EtherType.IPV4, pcp);
+            Ipv4.write(b, ip, trafficClass, total - ip, ipId, Ipv4.FLAG_DF, Route.HOP_LIMIT, Ipv4.PROTO_UDP,
                     route.srcIpv4, route.dstIpv4);
             ipId = (ipId + ipIdStep) & 0xFFFF;
         }

@@ -1,7 +1,12 @@
 package io.rocelab.nic;
 
+import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.link.EthernetFraming;
+import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.fabric.tx.TransmitSource;
+import io.rocelab.nic.cc.CongestionControl;
 import java.util.ArrayDeque;
 import java.util.Objects;
 
@@ -53,6 +58,21 @@ public final class QueuePair {
     final Requester requester;
     final Responder responder;
     final Completer completer;
+
+    /** The QP's place in the NIC's egress: its send side as the transmitter sees it. */
+    final EgressFlow egressFlow = new Flow();
+    /** The 802.1p priority of the QP's frames (what PFC pauses), from its route. */
+    private int priority;
+    /** The reaction point of its congestion control (RC and UC; UD QPs have none). */
+    private CongestionControl cc;
+    /** When {@link #cc}'s next timer event is due, as armed; {@link CongestionControl#NEVER} if none. */
+    private long ccTimerAt = CongestionControl.NEVER;
+    private Cancellable ccTimer;
+    private final Pacer pacer = new Pacer();
+    /** The QP's own rate limit in bit/s ({@code ibv_qp_attr.rate_limit}, packet pacing); 0: none. */
+    private long rateLimit;
+    /** When the notification point last sent a CNP for this QP. */
+    private long lastCnpAt = Long.MIN_VALUE;
 
     QueuePair(SoftNic nic, ProtectionDomain pd, QpType type, int qpn, CompletionQueue sendCq,
               CompletionQueue recvCq, QpCaps caps, SharedReceiveQueue srq) {
@@ -143,7 +163,8 @@ public final class QueuePair {
                 case ACCESS_FLAGS -> accessFlags = a.accessFlags;
                 case QKEY -> qkey = a.qkey;
                 case AV -> {
-                    route = Route.of(nic, a.av);
+                    route = Route.of(nic, a.av, type != QpType.UD && nic.markEct);
+                    priority = nic.priorityOf(route);
                     av = a.av;
                     if (a.av.destMac() >= 0) {
                         nic.learn(a.av.destGid(), a.av.destMac());
@@ -180,6 +201,9 @@ public final class QueuePair {
             case ERR -> flush();
             case RTS -> {
                 completer.resetRetryCounters();
+                if (cc == null && type != QpType.UD) {
+                    cc = nic.congestionControl.newInstance(lineRate());
+                }
                 requester.kick();
             }
             default -> {
@@ -388,6 +412,7 @@ public final class QueuePair {
         sqDraining = false; // ERR ends a drain without the SQ_DRAINED event
         requester.stop();
         completer.stop();
+        stopEgress();
         for (int i = 0; i < sq.size(); i++) {
             SendWqe w = sq.get(i);
             if (!w.done) {
@@ -415,6 +440,10 @@ public final class QueuePair {
     private void reset() {
         requester.stop();
         completer.stop();
+        stopEgress();
+        cc = null;
+        pacer.reset();
+        lastCnpAt = Long.MIN_VALUE;
         sq.clear();
         sqNext = 0;
         if (srq == null) {
@@ -426,6 +455,7 @@ public final class QueuePair {
     void shutdown() {
         requester.stop();
         completer.stop();
+        stopEgress();
         state = QpState.ERR;
     }
 
@@ -441,6 +471,150 @@ public final class QueuePair {
     void completeRecv(long wrId, WcStatus status, WcOpcode op, int byteLen, int imm, int invRkey, int srcQp,
                       int flags, boolean solicited) {
         recvCq.push(new WorkCompletion(wrId, status, op, byteLen, imm, invRkey, qpn, srcQp, flags), solicited);
+    }
+
+    /** The QP leaves the egress: nothing more of it is pulled, its READ responses and CC timer go. */
+    private void stopEgress() {
+        nic.egress.forget(egressFlow);
+        responder.dropReadResponses();
+        if (ccTimer != null) {
+            ccTimer.cancel();
+            ccTimer = null;
+        }
+        ccTimerAt = CongestionControl.NEVER;
+    }
+
+    /** The speed the QP's rates are counted against: the NIC's link speed, or 100 Gb/s if unlimited. */
+    private double lineRate() {
+        long speed = nic.linkSpeedBitsPerSecond();
+        return speed > 0 ? speed : SoftNic.DEFAULT_PFC_SPEED;
+    }
+
+    /**
+     * Limits the QP's send rate ({@code ibv_modify_qp_rate_limit}: mlx5's packet pacing, what
+     * perftest's {@code --rate_limit_type HW} asks for), {@code burstBytes} allowed back to back.
+     * 0 removes the limit. Any thread.
+     */
+    public void setRateLimit(long bitsPerSecond, int burstBytes) {
+        if (bitsPerSecond < 0 || burstBytes < 0) {
+            throw new IllegalArgumentException("rate limit and burst must be >= 0: " + bitsPerSecond + ", " + burstBytes);
+        }
+        nic.call(() -> {
+            rateLimit = bitsPerSecond;
+            pacer.burst(burstBytes);
+            return null;
+        });
+    }
+
+    /** The rate the QP sends at now, in bit/s: its congestion control's, below its own limit. */
+    public double currentRateBitsPerSecond() {
+        return nic.call(this::rate);
+    }
+
+    /** The QP's congestion control (owner thread), or null before RTS and for UD QPs. */
+    CongestionControl congestionControl() {
+        return cc;
+    }
+
+    /** The 802.1p priority the QP's frames leave at. */
+    public int priority() {
+        return priority;
+    }
+
+    private double rate() {
+        double r = cc != null ? cc.rateBitsPerSecond() : lineRate();
+        return rateLimit > 0 ? Math.min(r, rateLimit) : r;
+    }
+
+    /**
+     * A CE-marked packet for this QP arrived (notification point): a CNP goes to the peer QP,
+     * unless one went less than {@code np_min_time_between_cnps} ago.
+     */
+    void notifyCongestion(long now) {
+        if (route == null || lastCnpAt != Long.MIN_VALUE && now - lastCnpAt < nic.cnpMinGapNanos()) {
+            return;
+        }
+        lastCnpAt = now;
+        nic.sendCnp(this);
+    }
+
+    /** A CNP for this QP (reaction point). */
+    void onCnp(long now) {
+        if (cc == null || !cc.onCnp(now)) {
+            nic.counters().increment(NicCounter.RP_CNP_IGNORED);
+            return;
+        }
+        nic.counters().increment(NicCounter.RP_CNP_HANDLED);
+        armCcTimer();
+    }
+
+    /** Keeps one timer at the congestion control's next deadline, re-armed only when it moves earlier. */
+    private void armCcTimer() {
+        long at = cc.nextTimerNanos();
+        if (at >= ccTimerAt) {
+            return;
+        }
+        if (ccTimer != null) {
+            ccTimer.cancel();
+        }
+        ccTimerAt = at;
+        ccTimer = at == CongestionControl.NEVER ? null : nic.scheduler().scheduleAt(at, nic.guarded(this::onCcTimer));
+    }
+
+    private void onCcTimer() {
+        ccTimer = null;
+        ccTimerAt = CongestionControl.NEVER;
+        if (cc != null) {
+            cc.onTimer(nic.scheduler().nanoTime());
+            armCcTimer();
+        }
+    }
+
+    /** What the egress sees of this QP: READ responses first, then the requester's packets. */
+    private final class Flow extends EgressFlow {
+        @Override
+        int priority() {
+            return priority;
+        }
+
+        @Override
+        long nextSendAtNanos() {
+            return pacer.readyAtNanos();
+        }
+
+        @Override
+        ByteBuf nextPacket(long now) {
+            if (!state.canSend() && !responder.hasReadResponses()) {
+                return null;
+            }
+            ByteBuf frame = null;
+            if (responder.hasReadResponses()) {
+                responder.sendNextReadResponse();
+                frame = nic.takePulled();
+            }
+            while (frame == null && requester.sendOne()) {
+                frame = nic.takePulled(); // null when the packet was parked for ARP: go on
+            }
+            if (frame != null && frame != TransmitSource.WRITTEN_TO_PORT) {
+                sent(now, frame.readableBytes());
+            }
+            return frame;
+        }
+
+        private void sent(long now, int frameBytes) {
+            if (cc != null) {
+                cc.onBytesSent(now, frameBytes);
+                if (cc.nextTimerNanos() < ccTimerAt) {
+                    armCcTimer();
+                }
+            }
+            double r = rate();
+            double line = nic.linkSpeedBitsPerSecond();
+            if (r < (line > 0 ? line : Double.MAX_VALUE)) {
+                pacer.sent(now, (int) EthernetFraming.wireBytes(frameBytes, EthernetFraming.MIN_FRAME_BYTES,
+                    EthernetFraming.DEFAULT_OVERHEAD_BYTES), r, line);
+            }
+        }
     }
 
     @Override

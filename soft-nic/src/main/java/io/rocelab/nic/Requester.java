@@ -106,14 +106,20 @@ final class Requester {
         return true;
     }
 
-    /** Sends as much as the window, the rd/atomic limit and the QP state allow. */
+    /**
+     * The QP may have something to send (work posted, the window opened, a wait ended): the NIC's
+     * egress pulls its packets as the wire allows ({@link #sendOne()} each).
+     */
     void kick() {
-        while (sendOne()) {
-            // keep going
-        }
+        qp.nic.egress.wake(qp.egressFlow);
     }
 
-    private boolean sendOne() {
+    /**
+     * Sends the next packet, if the window, the rd/atomic limit and the QP state allow one: it is
+     * emitted to the NIC's transmitter ({@link SoftNic#emit}). Returns whether it made progress (a
+     * packet emitted or parked for ARP, a local operation done); false when nothing may go now.
+     */
+    boolean sendOne() {
         if (!qp.state.canSend() || rnrWait || qp.sqNext >= qp.sq.size()) {
             return false;
         }
@@ -256,7 +262,7 @@ final class Requester {
             Ieth.write(b, pw.ext(ExtHeader.IETH), w.invRkey);
         }
         payload(w, b, pw.payloadOffset(), w.offset, len);
-        qp.nic.transmit(qp.route, pw.finish());
+        qp.nic.emit(qp.route, pw.finish());
         advance(1);
         w.offset += len;
         if (last) {
@@ -301,7 +307,7 @@ final class Requester {
         ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey, qp.destQpn,
                 true, psn, 0);
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
-        qp.nic.transmit(qp.route, pw.finish());
+        qp.nic.emit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(pkts);
         w.offset = w.length;
@@ -315,7 +321,7 @@ final class Requester {
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
-        qp.nic.transmit(qp.route, pw.finish());
+        qp.nic.emit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
@@ -369,7 +375,7 @@ final class Requester {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
         }
         payload(w, b, pw.payloadOffset(), 0, w.length);
-        qp.nic.transmit(w.route, pw.finish());
+        qp.nic.emit(w.route, pw.finish());
         advance(1);
         w.offset = w.length;
         w.done = true;

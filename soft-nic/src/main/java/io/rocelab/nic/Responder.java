@@ -53,6 +53,8 @@ final class Responder {
     private long writeLength;
 
     private RdAtomicResource[] resources = new RdAtomicResource[0];
+    /** READ responses waiting for the transmitter, oldest first. */
+    private final java.util.ArrayDeque<ReadResponse> readResponses = new java.util.ArrayDeque<>();
     private int nextResource;
 
     Responder(QueuePair qp) {
@@ -490,7 +492,7 @@ final class Responder {
         PacketWriter pw = qp.nic.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false, psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
-        qp.nic.transmit(qp.route, pw.finish());
+        qp.nic.sendControl(qp.route, pw.finish());
     }
 
     private void sendAtomicAck(int psn, long orig) {
@@ -499,32 +501,72 @@ final class Responder {
                 psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
         AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
-        qp.nic.transmit(qp.route, pw.finish());
+        qp.nic.sendControl(qp.route, pw.finish());
     }
 
-    /** READ responses FIRST(AETH) MIDDLE.. LAST(AETH), or ONLY(AETH), from {@code psn} (IBA 9.7.5.1.5). */
+    /**
+     * Queues the READ responses FIRST(AETH) MIDDLE.. LAST(AETH), or ONLY(AETH), from {@code psn}
+     * (IBA 9.7.5.1.5): the NIC's transmitter pulls them one packet at a time, with the QP's other
+     * data, each read from memory as it leaves (as a NIC's DMA reads it). The MSN they carry is the
+     * one of this moment.
+     */
     private void sendReadResponses(int psn, long va, int rkey, int len) {
         MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
+        readResponses.add(new ReadResponse(psn, mr, va, len, msn));
+        qp.requester.kick();
+    }
+
+    /** Whether READ responses wait to be sent. */
+    boolean hasReadResponses() {
+        return !readResponses.isEmpty();
+    }
+
+    /** Emits the next READ response packet (owner thread, from the QP's egress flow). */
+    void sendNextReadResponse() {
+        ReadResponse r = readResponses.peek();
         int mtu = qp.pathMtu;
-        int sent = 0;
-        do {
-            int n = Math.min(mtu, len - sent);
-            boolean first = sent == 0;
-            boolean last = sent + n >= len;
-            Opcode op = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
-                    : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
-                    : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-            PacketWriter pw = qp.nic.writer;
-            ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, false, psn, n);
-            if (op.hasHeader(ExtHeader.AETH)) {
-                Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
-            }
-            if (n > 0) {
-                b.setBytes(pw.payloadOffset(), mr.buffer(), mr.index(va + sent), n);
-            }
-            qp.nic.transmit(qp.route, pw.finish());
-            sent += n;
-            psn = Psn.next(psn);
-        } while (sent < len);
+        int n = Math.min(mtu, r.length - r.sent);
+        boolean first = r.sent == 0;
+        boolean last = r.sent + n >= r.length;
+        Opcode op = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
+                : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
+                : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, false, r.psn, n);
+        if (op.hasHeader(ExtHeader.AETH)) {
+            Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, r.msn);
+        }
+        if (n > 0) {
+            b.setBytes(pw.payloadOffset(), r.mr.buffer(), r.mr.index(r.va + r.sent), n);
+        }
+        r.sent += n;
+        r.psn = Psn.next(r.psn);
+        if (last) {
+            readResponses.poll();
+        }
+        qp.nic.emit(qp.route, pw.finish());
+    }
+
+    /** Drops the READ responses not yet sent (the QP left RTS/RTR: IBA 10.3.1.7). */
+    void dropReadResponses() {
+        readResponses.clear();
+    }
+
+    /** A READ being answered: where its next response packet comes from. */
+    private static final class ReadResponse {
+        int psn;
+        final MemoryRegion mr;
+        final long va;
+        final int length;
+        final int msn;
+        int sent;
+
+        ReadResponse(int psn, MemoryRegion mr, long va, int length, int msn) {
+            this.psn = psn;
+            this.mr = mr;
+            this.va = va;
+            this.length = length;
+            this.msn = msn;
+        }
     }
 }

@@ -9,11 +9,21 @@ import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.MacAddress;
+import io.rocelab.codec.header.Pfc;
+import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
 import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.port.ForwardingFramePort;
+import io.rocelab.fabric.tx.TransmitSource;
+import io.rocelab.fabric.tx.Transmitter;
+import io.rocelab.nic.cc.CongestionControl;
+import io.rocelab.nic.cc.DcqcnParam;
+import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.cc.NoCongestionControl;
 import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Doorbell;
@@ -60,6 +70,26 @@ public final class SoftNic {
     /** {@link #scheduler} for the NIC's own agents: what their tasks throw fails the device. */
     private final GuardedScheduler agents;
     private final FramePort port;
+    /** The link speed: the transmitter's line rate and PFC's quanta; 0 for an unlimited port. */
+    private final long linkSpeed;
+    /** The speed PFC's pause quanta are counted at ({@link #linkSpeed}, or 100 Gb/s if unlimited). */
+    private final long pfcSpeed;
+    /** What the transmitter pulls: MAC control, control frames, the QPs (see {@link NicEgress}). */
+    final NicEgress egress;
+    private final Transmitter transmitter;
+    /** Where frames built on the NIC's thread go: the frame a pull emits, or the control queue. */
+    private final FramePort out;
+    /** The data frame {@link #emit} is handing over, and the frame the pull takes when it got out. */
+    private ByteBuf emitting;
+    private ByteBuf pulled;
+    final CongestionControl.Factory congestionControl;
+    /** Whether QPs with congestion control send ECN-capable (ECT(0)) packets, as mlx5 does. */
+    final boolean markEct;
+    final DcqcnParams dcqcn;
+    private final long cnpMinGapNanos;
+    private final int cnpTrafficClass;
+    private final int cnpPriority;
+    private PfcStorm storm;
     private final ByteBufAllocator alloc;
     private final Gid[] gids;
     private final L2Framing l2;
@@ -113,8 +143,29 @@ public final class SoftNic {
         this.l2 = new L2Framing(mac, b.vid, b.rocePcp);
         this.writer = new PacketWriter(alloc, l2, b.firstIpId, b.fixedIpId,
                 port instanceof UdpPayloadSink sink ? sink : null);
-        this.neighbors = new Neighbors(mac, ipv4, agents, port, alloc, counters, l2);
-        this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, agents, port, alloc, counters, l2);
+        this.linkSpeed = b.linkSpeed >= 0 ? b.linkSpeed : port.speedBitsPerSecond();
+        this.pfcSpeed = linkSpeed > 0 ? linkSpeed : DEFAULT_PFC_SPEED;
+        this.congestionControl = b.congestionControl;
+        this.markEct = b.markEct;
+        this.dcqcn = b.dcqcn;
+        this.cnpMinGapNanos = dcqcn.get(DcqcnParam.NP_MIN_TIME_BETWEEN_CNPS) * 1_000;
+        this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Cnp.ECT_0;
+        this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
+        this.egress = new NicEgress(counters, pfcSpeed);
+        this.transmitter = new Transmitter(agents, port, linkSpeed, egress);
+        egress.attach(transmitter);
+        this.out = new ForwardingFramePort(port) {
+            @Override
+            public void send(ByteBuf frame) {
+                if (frame == emitting) {
+                    pulled = frame;
+                } else {
+                    egress.sendControl(frame, priorityOf(frame));
+                }
+            }
+        };
+        this.neighbors = new Neighbors(mac, ipv4, agents, out, alloc, counters, l2);
+        this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, agents, out, alloc, counters, l2);
         port.setReceiver((p, frame) -> onFrame(frame));
         port.addLinkStateListener((p, up) -> {
             if (!up) {
@@ -482,10 +533,53 @@ public final class SoftNic {
         }
     }
 
-    /** Sends a finished RoCE frame along {@code route} (ARP or neighbour discovery first if needed). Owner thread. */
-    void transmit(Route route, ByteBuf frame) {
+    /**
+     * Hands over the data packet of the QP the transmitter is pulling ({@link #takePulled}): a frame
+     * whose next hop is known is what the pull returns; one waiting for ARP or neighbour discovery
+     * is parked there and later goes out through the control queue, in order. Owner thread.
+     */
+    void emit(Route route, ByteBuf frame) {
         if (writer.takeClaim(frame)) {
             // written in place in the port's send buffer (UDP endpoint mode): no frame, no neighbour
+            if (closed) {
+                writer.sink().abort();
+                return;
+            }
+            counters.increment(NicCounter.SENT_PKTS);
+            writer.sink().commit();
+            pulled = TransmitSource.WRITTEN_TO_PORT;
+            return;
+        }
+        if (closed) {
+            frame.release();
+            return;
+        }
+        counters.increment(NicCounter.SENT_PKTS);
+        emitting = frame;
+        try {
+            if (route.ipv6) {
+                nd.send(route.dstGid, frame);
+            } else {
+                neighbors.send(route.dstIpv4, frame);
+            }
+        } finally {
+            emitting = null;
+        }
+    }
+
+    /** The packet {@link #emit} handed over since the last call, or null; forgets it. Owner thread. */
+    ByteBuf takePulled() {
+        ByteBuf f = pulled;
+        pulled = null;
+        return f;
+    }
+
+    /**
+     * Sends a control frame (an ACK, NAK or ATOMIC ACK, a CNP) along {@code route}: it goes ahead
+     * of the QPs' data, at its own priority, after ARP or neighbour discovery if needed. Owner thread.
+     */
+    void sendControl(Route route, ByteBuf frame) {
+        if (writer.takeClaim(frame)) {
             if (closed) {
                 writer.sink().abort();
                 return;
@@ -507,6 +601,48 @@ public final class SoftNic {
     }
 
     /**
+     * The 802.1p priority a frame leaves at, read from its own header as a NIC's egress classifies
+     * it: the PCP of its VLAN tag; untagged, its DSCP's priority (mlx5's default DSCP-to-priority
+     * map, DSCP / 8: DSCP 26 is priority 3, DSCP 48 priority 6); anything else (ARP) priority 0.
+     */
+    int priorityOf(ByteBuf frame) {
+        int type = frame.getUnsignedShort(Ethernet.ETHER_TYPE);
+        if (type == EtherType.VLAN) {
+            return Vlan.pcp(frame, Ethernet.ETHER_TYPE);
+        }
+        if (type == EtherType.IPV4) {
+            return Ipv4.dscp(frame, Ethernet.LENGTH) >> 3;
+        }
+        if (type == EtherType.IPV6) {
+            return Ipv6.dscp(frame, Ethernet.LENGTH) >> 3;
+        }
+        return 0;
+    }
+
+    /** The priority a QP's frames along {@code route} leave at (see {@link #priorityOf}). */
+    int priorityOf(Route route) {
+        return l2.vid() != L2Framing.NO_VLAN ? l2.rocePcp() : (route.trafficClass >> 2) >> 3;
+    }
+
+    /** The link speed the NIC's transmitter paces at (0: an unlimited port). */
+    public long linkSpeedBitsPerSecond() {
+        return linkSpeed;
+    }
+
+    /** The NIC's transmitter (the line-rate pacer its egress feeds). */
+    public Transmitter transmitter() {
+        return transmitter;
+    }
+
+    /** Whether a received PFC frame pauses priority {@code p} now. Any thread (a snapshot). */
+    public boolean isPaused(int priority) {
+        if (priority < 0 || priority >= Pfc.PRIORITIES) {
+            throw new IllegalArgumentException("priority must be 0..7: " + priority);
+        }
+        return call(() -> egress.isPaused(priority, scheduler.nanoTime()));
+    }
+
+    /**
      * Whether frames along {@code route} are parked while ARP or neighbour discovery resolves the
      * next hop (owner thread): they have not left, so they cannot have been lost.
      */
@@ -524,6 +660,10 @@ public final class SoftNic {
             DecodeError err = f.parse(frame);
             if (err != null) {
                 counters.increment(NicCounter.DROP_MALFORMED);
+                return;
+            }
+            if (f.kind() == FrameKind.PFC) {
+                onPfc(frame, f);
                 return;
             }
             if (!l2.accepts(f)) {
@@ -559,6 +699,10 @@ public final class SoftNic {
             RxPacket p = rxPacket;
             p.load(f);
             QueuePair qp = qps.get(p.destQp);
+            if (f.opcode().code() == Opcode.CNP_CODE) {
+                onCnp(qp);
+                return;
+            }
             if (qp == null || !qp.state().canReceive() && qp.state() != QpState.ERR) {
                 counters.increment(NicCounter.DROP_UNKNOWN_QP);
                 return;
@@ -568,6 +712,10 @@ public final class SoftNic {
                 counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
                 return;
             }
+            if (f.ecn() == Cnp.CE && qp.type() != QpType.UD && isCongestionSignal(f.opcode())) {
+                counters.increment(NicCounter.NP_ECN_MARKED_ROCE_PACKETS);
+                qp.notifyCongestion(scheduler.nanoTime());
+            }
             qp.receive(p);
         } catch (RuntimeException e) {
             deviceFatal(e);
@@ -576,10 +724,141 @@ public final class SoftNic {
         }
     }
 
+    /** A PFC frame for us (to the MAC control group, or our MAC): the egress pauses its priorities. */
+    private void onPfc(ByteBuf frame, ParsedFrame f) {
+        long dst = f.dstMac();
+        if (dst != MacAddress.PAUSE_MULTICAST && dst != mac) {
+            counters.increment(NicCounter.DROP_NOT_FOR_US);
+            return;
+        }
+        if (frame.readableBytes() < f.l3Offset() + Pfc.LENGTH) {
+            counters.increment(NicCounter.DROP_MALFORMED);
+            return;
+        }
+        egress.onPfc(frame, f.l3Offset(), scheduler.nanoTime());
+    }
+
+    /**
+     * A CNP (the reaction point's input): handed to the QP's congestion control if it is an RC or
+     * UC QP; a CNP for an unknown QP, or one that has no congestion control (UD), is counted and
+     * dropped.
+     */
+    private void onCnp(QueuePair qp) {
+        if (qp == null) {
+            counters.increment(NicCounter.DROP_UNKNOWN_QP);
+            return;
+        }
+        if (qp.type() == QpType.UD || !qp.state().canReceive()) {
+            counters.increment(NicCounter.RP_CNP_IGNORED);
+            return;
+        }
+        qp.onCnp(scheduler.nanoTime());
+    }
+
+    /**
+     * Whether a CE mark on a packet with this opcode is congestion on the data path the CNP should
+     * slow: requests and READ responses; not ACKs, whose sender has nothing to slow down.
+     */
+    private static boolean isCongestionSignal(Opcode op) {
+        return op.has(Opcode.REQUEST) || op.has(Opcode.READ);
+    }
+
+    /** A CNP to the source QP of a CE-marked packet (notification point). Owner thread. */
+    void sendCnp(QueuePair qp) {
+        ByteBuf b = writer.beginCnp(qp.route, qp.destQpn, cnpTrafficClass, l2.vid() == L2Framing.NO_VLAN ? 0 : cnpPriority);
+        counters.increment(NicCounter.NP_CNP_SENT);
+        sendControl(qp.route, writer.finish());
+    }
+
+    /** {@code np_min_time_between_cnps}: at most one CNP per QP in this time. */
+    long cnpMinGapNanos() {
+        return cnpMinGapNanos;
+    }
+
+    /**
+     * Sends one PFC frame (IEEE 802.1Qbb) to the link partner: the priorities in
+     * {@code classEnableVector} paused for their {@code quanta} (units of 512 bit times at the link
+     * speed; 0 resumes). As a NIC whose receive buffer is full would; a lab uses it to make a host
+     * pause its switch. Any thread.
+     */
+    public void sendPfc(int classEnableVector, int[] quanta) {
+        if ((classEnableVector & ~0xFF) != 0) {
+            throw new IllegalArgumentException("classEnableVector must be 0..0xFF: " + classEnableVector);
+        }
+        Objects.requireNonNull(quanta, "quanta");
+        if (quanta.length != Pfc.PRIORITIES) {
+            throw new IllegalArgumentException("quanta must have 8 entries, not " + quanta.length);
+        }
+        for (int q : quanta) {
+            if (q < 0 || q > 0xFFFF) {
+                throw new IllegalArgumentException("a pause time must be 0..65535 quanta: " + q);
+            }
+        }
+        int[] copy = quanta.clone();
+        call(() -> {
+            transmitPfc(classEnableVector, copy);
+            return null;
+        });
+    }
+
+    private void transmitPfc(int cev, int[] quanta) {
+        if (closed) {
+            return;
+        }
+        ByteBuf b = alloc.buffer(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
+        b.writerIndex(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
+        b.setZero(0, b.writerIndex());
+        Ethernet.write(b, 0, MacAddress.PAUSE_MULTICAST, mac, EtherType.MAC_CONTROL);
+        Pfc.write(b, Ethernet.LENGTH, cev, quanta);
+        for (int p = 0; p < Pfc.PRIORITIES; p++) {
+            if ((cev & (1 << p)) != 0 && quanta[p] != 0) {
+                counters.increment(PfcCounters.txPause(p));
+            }
+        }
+        egress.sendMacControl(b);
+    }
+
+    /**
+     * Starts a PFC storm (a fault a lab injects): the NIC pauses its link partner's priority
+     * {@code priority} with the longest pause time (65535 quanta) and repeats it before it runs out,
+     * until {@link #stopPfcStorm()}. Any thread.
+     */
+    public void startPfcStorm(int priority) {
+        if (priority < 0 || priority >= Pfc.PRIORITIES) {
+            throw new IllegalArgumentException("priority must be 0..7: " + priority);
+        }
+        int[] quanta = new int[Pfc.PRIORITIES];
+        quanta[priority] = 0xFFFF;
+        // repeat at half the pause time, as a stuck receiver's PFC generator refreshes its XOFF
+        long period = Math.max(1, Pfc.quantaToNanos(0xFFFF, pfcSpeed) / 2);
+        call(() -> {
+            if (storm != null) {
+                storm.stop();
+            }
+            storm = new PfcStorm(agents, () -> transmitPfc(1 << priority, quanta), period);
+            return null;
+        });
+    }
+
+    /** Stops a storm started by {@link #startPfcStorm}; the partner resumes when the last pause runs out. */
+    public void stopPfcStorm() {
+        call(() -> {
+            if (storm != null) {
+                storm.stop();
+                storm = null;
+            }
+            return null;
+        });
+    }
+
     /** Stops the NIC: parked frames are released; later frames and posts are dropped. Owner thread. */
     public void close() {
         call(() -> {
             closed = true;
+            if (storm != null) {
+                storm.stop();
+            }
+            egress.close();
             neighbors.releaseAll();
             nd.releaseAll();
             for (QueuePair qp : qps.values()) {
@@ -614,6 +893,10 @@ public final class SoftNic {
         private final java.util.List<Gid> ipv6 = new java.util.ArrayList<>();
         private int vid = L2Framing.NO_VLAN;
         private int rocePcp;
+        private long linkSpeed = -1;
+        private CongestionControl.Factory congestionControl = NoCongestionControl::new;
+        private boolean markEct;
+        private DcqcnParams dcqcn = DcqcnParams.defaults();
 
         public Builder name(String n) {
             name = Objects.requireNonNull(n, "name");
@@ -751,11 +1034,53 @@ public final class SoftNic {
             return this;
         }
 
+        /**
+         * The link speed the NIC's transmitter sends at and PFC's pause quanta are counted at (512 bit
+         * times each). By default the port's speed ({@link FramePort#speedBitsPerSecond()}, as a
+         * NIC learns it from its PHY); 0 for an unlimited port (PFC then counts at 100 Gb/s).
+         */
+        public Builder linkSpeedBitsPerSecond(long bitsPerSecond) {
+            if (bitsPerSecond < 0) {
+                throw new IllegalArgumentException("linkSpeed must be >= 0: " + bitsPerSecond);
+            }
+            linkSpeed = bitsPerSecond;
+            return this;
+        }
+
+        /**
+         * DCQCN on every RC and UC QP (mlx5's {@code roce_cc} enabled): the reaction point with
+         * these parameters sets each QP's rate, the notification point answers CE-marked packets
+         * with CNPs ({@code np_*} parameters), and the QPs' packets are ECN-capable (ECT(0)) so
+         * that switches mark them instead of dropping them.
+         */
+        public Builder dcqcn(DcqcnParams params) {
+            dcqcn = Objects.requireNonNull(params, "params");
+            congestionControl = io.rocelab.nic.cc.DcqcnReactionPoint.factory(params);
+            markEct = true;
+            return this;
+        }
+
+        /**
+         * Another congestion control for the QPs (a strategy of its own); the notification point's
+         * parameters stay {@code np_*} of {@link #dcqcn}. {@code markEct}: whether the QPs'
+         * packets are ECN-capable.
+         */
+        public Builder congestionControl(CongestionControl.Factory factory, boolean markEct) {
+            congestionControl = Objects.requireNonNull(factory, "factory");
+            this.markEct = markEct;
+            return this;
+        }
+
         public SoftNic build() {
             SoftNic nic = new SoftNic(this);
             return nic;
         }
     }
+
+    /** PFC's quanta on a port without a speed are counted at this speed. */
+    static final long DEFAULT_PFC_SPEED = 100_000_000_000L;
+    /** A PFC frame is padded to the 60-byte minimum: 14 + 20 + 26. */
+    private static final int PFC_PADDING = 26;
 
     /** Free frames a NIC's own frame pool keeps at most (a window of 4 KB frames is 128). */
     public static final int POOLED_FRAMES = 1024;

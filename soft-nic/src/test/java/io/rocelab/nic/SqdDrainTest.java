@@ -32,10 +32,12 @@ class SqdDrainTest {
             MemoryRegion mrA = p.pdA.registerMr(new byte[big], 0x100000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[big], 0x900000, AccessFlags.ALL);
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA), 0x900000, mrB.rkey()).signaled(true));
+            // the NIC's transmitter sends at the line rate: let part of the message go first
+            assertTrue(p.runUntil(() -> writesOnWire(p) >= 64, 100 * MS));
             p.qpA.modify(new QpAttr().state(QpState.SQD).enSqdAsyncNotify(true));
             assertEquals(QpState.SQD, p.qpA.state());
             assertTrue(p.qpA.isSqDraining());
-            assertEquals(128, writesOnWire(p), "the window was full when SQD came");
+            assertTrue(writesOnWire(p) < 200, "the message was in progress when SQD came: " + writesOnWire(p));
             p.qpA.postSend(SendWr.write(2, Sge.of(mrA, 0, 1000), 0x900000, mrB.rkey()).signaled(true));
             assertThrows(IllegalArgumentException.class, () -> p.qpA.modify(new QpAttr().state(QpState.RTS)),
                     "no SQD to RTS while draining");
