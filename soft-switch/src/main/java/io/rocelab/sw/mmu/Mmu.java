@@ -168,14 +168,25 @@ public final class Mmu {
         return p.staticTh() >= 0 ? p.staticTh() : Long.MAX_VALUE / 4;
     }
 
-    /** Gives back what {@link #admit} charged, when the frame leaves its queue or is flushed. */
+    /**
+     * Gives back what {@link #admit} charged, when the frame leaves its queue or is flushed. The
+     * PG's headroom is emptied first, then its shared part, then its reserved part, whichever part
+     * paid for this frame (as ns-3's {@code SwitchMmu::RemoveFromIngressAdmission} and switch ASICs
+     * do): the headroom is for what arrives after the next XOFF, and it must be whole again once the
+     * PG is back below XON, though the frames it took may still sit deep in a congested queue.
+     */
     public void release(PacketContext ctx) {
         PgState pg = pgs[ctx.ingressPort * 8 + ctx.priorityGroup];
         Pool pool = pools[pg.pool];
-        pg.reservedUsed -= ctx.chargedReserved;
-        pg.sharedUsed -= ctx.chargedShared;
-        pool.sharedUsed -= ctx.chargedShared;
-        pg.headroomUsed -= ctx.chargedHeadroom;
+        long left = ctx.length;
+        long fromHeadroom = Math.min(pg.headroomUsed, left);
+        pg.headroomUsed -= fromHeadroom;
+        left -= fromHeadroom;
+        long fromShared = Math.min(pg.sharedUsed, left);
+        pg.sharedUsed -= fromShared;
+        pool.sharedUsed -= fromShared;
+        left -= fromShared;
+        pg.reservedUsed -= Math.min(pg.reservedUsed, left);
         pool.totalUsed -= ctx.length;
         queueBytes[ctx.egressPort * 8 + ctx.queue] -= ctx.length;
         if (pg.xoffSent && pg.used() <= pg.xon) {
