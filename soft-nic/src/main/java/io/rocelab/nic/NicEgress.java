@@ -124,6 +124,21 @@ final class NicEgress implements TransmitSource {
         flow.place = EgressFlow.Place.IDLE;
     }
 
+    /** {@code flow}'s next send time moved (its rate changed): a paced flow waits for the new time. */
+    void repace(EgressFlow flow) {
+        if (flow.place != EgressFlow.Place.PACED) {
+            return;
+        }
+        long at = flow.nextSendAtNanos();
+        if (at == flow.pacedUntil) {
+            return;
+        }
+        paced.remove(flow);
+        flow.pacedUntil = at;
+        paced.add(flow);
+        kick();
+    }
+
     private void kick() {
         if (!pulling && transmitter != null) {
             transmitter.kick();

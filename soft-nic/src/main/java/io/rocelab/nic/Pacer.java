@@ -43,6 +43,18 @@ final class Pacer {
         dueAt = Math.max(dueAt, nowNanos) + wireBytes * nanosPerByte;
     }
 
+    /**
+     * The rate changed from {@code oldRate} to {@code newRate} (bit/s) while a packet's pacing time
+     * was still to come: the wait left is stretched or shrunk to what the new rate gives, so a QP
+     * whose rate recovers does not sit out a wait computed at the rate of its deepest cut.
+     */
+    void rateChanged(long nowNanos, double oldRate, double newRate) {
+        if (dueAt > nowNanos && oldRate > 0 && newRate > 0) {
+            dueAt = nowNanos + (dueAt - nowNanos) * oldRate / newRate;
+            toleranceNanos = toleranceNanos * oldRate / newRate;
+        }
+    }
+
     /** Forgets the history (the QP was reset). */
     void reset() {
         dueAt = Double.NEGATIVE_INFINITY;

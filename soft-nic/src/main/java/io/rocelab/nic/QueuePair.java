@@ -540,12 +540,23 @@ public final class QueuePair {
 
     /** A CNP for this QP (reaction point). */
     void onCnp(long now) {
+        double before = rate();
         if (cc == null || !cc.onCnp(now)) {
             nic.counters().increment(NicCounter.RP_CNP_IGNORED);
             return;
         }
         nic.counters().increment(NicCounter.RP_CNP_HANDLED);
+        rateMayHaveChanged(now, before);
         armCcTimer();
+    }
+
+    /** The congestion control's rate may have moved: the wait for the next packet follows it. */
+    private void rateMayHaveChanged(long now, double before) {
+        double after = rate();
+        if (after != before) {
+            pacer.rateChanged(now, before, after);
+            nic.egress.repace(egressFlow);
+        }
     }
 
     /** Keeps one timer at the congestion control's next deadline, re-armed only when it moves earlier. */
@@ -565,7 +576,10 @@ public final class QueuePair {
         ccTimer = null;
         ccTimerAt = CongestionControl.NEVER;
         if (cc != null) {
-            cc.onTimer(nic.scheduler().nanoTime());
+            long now = nic.scheduler().nanoTime();
+            double before = rate();
+            cc.onTimer(now);
+            rateMayHaveChanged(now, before);
             armCcTimer();
         }
     }

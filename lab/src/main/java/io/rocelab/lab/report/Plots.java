@@ -28,6 +28,9 @@ public final class Plots {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
             .xAxisTitle("time (us)").yAxisTitle(yAxis).build();
         chart.getStyler().setMarkerSize(0);
+        chart.getStyler().setXAxisDecimalPattern("#");
+        chart.getStyler().setXAxisTickMarkSpacingHint(120);
+        chart.getStyler().setPlotMargin(4);
         chart.getStyler().setChartTitleVisible(true);
         chart.getStyler().setLegendVisible(series.size() > 1);
         for (TimeSeries s : series) {

@@ -1,0 +1,80 @@
+package io.rocelab.lab.experiment;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.SwitchConfig;
+
+/**
+ * The SONiC-shaped configuration of the incast's leaf: ports Ethernet0 (the receiver) and Ethernet4,
+ * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 (PFC on priority 3,
+ * per-PG XOFF at {@value #XOFF_BYTES} bytes with the headroom the cable needs), DSCP 48 (CNPs) in TC
+ * 6 served strictly, WRED/ECN on queue 3 with the experiment's Kmin/Kmax/Pmax.
+ */
+final class IncastLeaf {
+    static final String ROUTER_MAC = "02:00:00:00:00:fe";
+    /** PFC XOFF threshold of each lossless PG: well above an ECN-converged share of the queue. */
+    static final long XOFF_BYTES = 200_000;
+    static final int CABLE_METRES = 200;
+    static final int MTU = 9100;
+
+    private IncastLeaf() {
+    }
+
+    static String portName(int i) {
+        return "Ethernet" + 4 * i;
+    }
+
+    static SwitchConfig config(IncastSpec spec) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        int ports = spec.senders() + 1;
+        String all = String.join(",", java.util.stream.IntStream.range(0, ports).mapToObj(IncastLeaf::portName)
+            .toList());
+        root.putObject("DEVICE_METADATA").putObject("localhost").put("hostname", "leaf").put("mac", ROUTER_MAC);
+        ObjectNode port = root.putObject("PORT");
+        ObjectNode cable = root.putObject("CABLE_LENGTH").putObject("AZURE");
+        for (int i = 0; i < ports; i++) {
+            port.putObject(portName(i)).put("speed", String.valueOf(spec.linkGbps() * 1000L)).put("mtu",
+                String.valueOf(MTU)).put("admin_status", "up");
+            cable.put(portName(i), CABLE_METRES + "m");
+        }
+        ObjectNode dscp = root.putObject("DSCP_TO_TC_MAP").putObject("AZURE");
+        for (int d = 0; d < 64; d++) {
+            dscp.put(String.valueOf(d), d == 26 ? "3" : d == 48 ? "6" : "0");
+        }
+        ObjectNode pgMap = root.putObject("TC_TO_PRIORITY_GROUP_MAP").putObject("AZURE");
+        ObjectNode queueMap = root.putObject("TC_TO_QUEUE_MAP").putObject("AZURE");
+        for (int tc = 0; tc < 8; tc++) {
+            pgMap.put(String.valueOf(tc), tc == 3 ? "3" : "0");
+            queueMap.put(String.valueOf(tc), String.valueOf(tc));
+        }
+        root.putObject("PORT_QOS_MAP").putObject(all).put("dscp_to_tc_map", "AZURE").put("tc_to_pg_map", "AZURE")
+            .put("tc_to_queue_map", "AZURE").put("pfc_enable", "3");
+        long headroom = ConfigLoader.requiredHeadroom(spec.linkGbps() * 1_000_000_000L, CABLE_METRES, MTU);
+        root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool").put("size", String.valueOf(64L << 20))
+            .put("type", "ingress").put("mode", "dynamic");
+        ObjectNode profiles = root.putObject("BUFFER_PROFILE");
+        profiles.putObject("pg_lossless").put("pool", "ingress_lossless_pool").put("size", "0")
+            .put("xoff", String.valueOf(XOFF_BYTES)).put("xon", String.valueOf(XOFF_BYTES - 2 * MTU))
+            .put("headroom", String.valueOf(headroom));
+        profiles.putObject("ingress_lossy").put("pool", "ingress_lossless_pool").put("size", "0")
+            .put("dynamic_th", "3");
+        ObjectNode bufferPg = root.putObject("BUFFER_PG");
+        bufferPg.putObject(all + "|3").put("profile", "pg_lossless");
+        bufferPg.putObject(all + "|0").put("profile", "ingress_lossy");
+        root.putObject("WRED_PROFILE").putObject("ROCE").put("wred_green_enable", "false").put("ecn", "ecn_all")
+            .put("green_min_threshold", String.valueOf(spec.ecnMinBytes()))
+            .put("green_max_threshold", String.valueOf(spec.ecnMaxBytes()))
+            .put("green_drop_probability", String.valueOf(spec.ecnMaxPercent()));
+        ObjectNode sched = root.putObject("SCHEDULER");
+        sched.putObject("scheduler.0").put("type", "DWRR").put("weight", "1");
+        sched.putObject("scheduler.roce").put("type", "DWRR").put("weight", "1");
+        sched.putObject("scheduler.cnp").put("type", "STRICT");
+        ObjectNode queue = root.putObject("QUEUE");
+        queue.putObject(all + "|0").put("scheduler", "scheduler.0");
+        queue.putObject(all + "|3").put("scheduler", "scheduler.roce").put("wred_profile", "ROCE");
+        queue.putObject(all + "|6").put("scheduler", "scheduler.cnp");
+        return ConfigLoader.parse(root.toString());
+    }
+}

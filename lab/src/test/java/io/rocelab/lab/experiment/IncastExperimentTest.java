@@ -1,0 +1,113 @@
+package io.rocelab.lab.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.nic.cc.DcqcnParams;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Incast on one 100 Gb/s leaf with soft NICs, in virtual time (the lossless class with PFC on
+ * priority 3, WRED/ECN at 100-400 KB on its queue). With DCQCN the flows converge to a fair share,
+ * the queue stays near the marking thresholds and PFC stops once they have converged; without it
+ * the switch keeps pausing the senders. Lossless either way: no drop, no retransmission.
+ */
+class IncastExperimentTest {
+
+    private static String summary(IncastResult r) {
+        StringWriter w = new StringWriter();
+        r.printSummary(new PrintWriter(w, true));
+        System.out.print(w);
+        return w.toString();
+    }
+
+    private static void lossless(IncastResult r, String s) {
+        assertEquals(0, r.switchDrops(), "no drop in the lossless class\n" + s);
+        assertEquals(0, r.retransmissions(), "no retransmission\n" + s);
+        assertEquals(0, r.errorCompletions(), "no error completion\n" + s);
+    }
+
+    @Test
+    void twoToOneWithDcqcnConvergesAndStopsPausing() {
+        IncastResult r = IncastExperiment.run(IncastSpec.defaults(2, true).withDuration(4_000));
+        String s = summary(r);
+        lossless(r, s);
+        assertTrue(r.jainSteady() >= 0.99, "fair share\n" + s);
+        assertTrue(r.maxQueueKb(r.steadyFromUs(), 4_000) <= 400, "queue bounded by Kmax\n" + s);
+        assertEquals(0, r.switchXoffBetween(r.steadyFromUs(), 4_000), "no PFC once converged\n" + s);
+        assertTrue(r.cnpsSent() > 0 && r.cnpsHandled() == r.cnpsSent(), "CNPs sent and handled\n" + s);
+        assertTrue(r.totalGoodputGbps(r.steadyFromUs(), 4_000) >= 85, "the link stays busy\n" + s);
+    }
+
+    @Test
+    void sixteenToOneWithDcqcnConvergesAndStopsPausing() {
+        IncastResult r = IncastExperiment.run(IncastSpec.defaults(16, true).withDuration(10_000));
+        String s = summary(r);
+        lossless(r, s);
+        assertTrue(r.pfcXoffFrames() > 0, "the first burst is held by PFC\n" + s);
+        assertTrue(r.jainSteady() >= 0.99, "fair share\n" + s);
+        assertTrue(r.maxQueueKb(r.steadyFromUs(), 10_000) <= 400, "queue bounded by Kmax\n" + s);
+        assertEquals(0, r.switchXoffBetween(r.steadyFromUs(), 10_000), "no PFC once converged\n" + s);
+        assertTrue(r.totalGoodputGbps(r.steadyFromUs(), 10_000) >= 90, "the link stays busy\n" + s);
+    }
+
+    @Test
+    void withoutCongestionControlPfcKeepsPausingAndStillLosesNothing() {
+        for (int n : new int[] {2, 16}) {
+            IncastResult r = IncastExperiment.run(IncastSpec.defaults(n, false).withDuration(4_000));
+            String s = summary(r);
+            lossless(r, s);
+            assertTrue(r.switchXoffBetween(r.steadyFromUs(), 4_000) > 50, "sustained PFC pausing\n" + s);
+            assertTrue(r.pausedTime(r.steadyFromUs(), 4_000) > 0.3, "senders paused much of the time\n" + s);
+            // no ECN to slow anyone: the queue fills until every sender's PG crosses its XOFF
+            assertTrue(r.meanQueueKb(r.steadyFromUs(), 4_000) >= 0.9 * n * IncastLeaf.XOFF_BYTES / 1e3,
+                "the queue sits at the PFC thresholds\n" + s);
+            assertEquals(0, r.cnpsSent(), "no ECN-capable traffic, no CNP\n" + s);
+        }
+    }
+
+    /** Faster increase than the firmware's: the late flow's 0.1 Gb/s per 100 us steps let it catch up. */
+    private static final DcqcnParams QUICK = DcqcnParams.defaults().with("rp_ai_rate", "100")
+        .with("rp_hai_rate", "1000").with("rp_time_reset", "100");
+
+    @Test
+    void aFlowThatStartsLateConvergesToItsShare() {
+        IncastResult r = IncastExperiment.run(IncastSpec.defaults(4, true).withParams(QUICK).withDuration(20_000)
+            .withStartStop(5_000, 0));
+        String s = summary(r);
+        lossless(r, s);
+        assertTrue(r.completedBytes(0) > 0);
+        double late = r.goodputGbps(0, 10_000, 20_000);
+        assertTrue(late >= 20 && late <= 30, "the late flow has about a quarter of 100 Gb/s: " + late + "\n" + s);
+        assertTrue(r.jain(10_000, 20_000, 0, 1, 2, 3) >= 0.98, "all four share fairly\n" + s);
+    }
+
+    @Test
+    void aFlowThatStopsFreesItsShare() {
+        IncastResult r = IncastExperiment.run(IncastSpec.defaults(4, true).withParams(QUICK).withDuration(20_000)
+            .withStartStop(0, 8_000));
+        String s = summary(r);
+        lossless(r, s);
+        assertTrue(r.goodputGbps(1, 12_000, 20_000) == 0, "sender 2 stopped\n" + s);
+        double rest = r.goodputGbps(0, 12_000, 20_000) + r.goodputGbps(2, 12_000, 20_000)
+            + r.goodputGbps(3, 12_000, 20_000);
+        assertTrue(rest >= 90, "the other three took its share: " + rest + "\n" + s);
+        for (int f : new int[] {0, 2, 3}) {
+            assertTrue(r.goodputGbps(f, 12_000, 20_000) >= 20, "each of the three has more than a quarter\n" + s);
+        }
+    }
+
+    @Test
+    void theSameSpecGivesTheSameRunBitForBit() {
+        IncastSpec spec = IncastSpec.defaults(4, true).withDuration(1_000);
+        IncastResult a = IncastExperiment.run(spec);
+        IncastResult b = IncastExperiment.run(spec);
+        assertEquals(summary(a), summary(b));
+        for (int f = 0; f < 4; f++) {
+            assertEquals(a.completedBytes(f), b.completedBytes(f));
+        }
+        assertEquals(a.events(), b.events());
+    }
+}
