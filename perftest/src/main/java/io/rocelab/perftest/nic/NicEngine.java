@@ -862,18 +862,23 @@ public final class NicEngine implements TestEngine {
 
     /**
      * {@code run_iter_lat_write}: each side writes its iteration number into the last byte of the
-     * peer's buffer and waits for the peer's write to show in its own; the client starts.
+     * message, which lands in the last byte of the peer's slot (the key record's {@code vaddr} plus
+     * {@code size - 1}), and waits for the peer's count to show in the same byte of its own slot;
+     * the server starts. Unlike {@code run_iter_lat_send}, where the client sends first, perftest's
+     * write ping-pong skips the first wait on the server ({@code !(scnt < 1 && machine == SERVER)}):
+     * a client that wrote first would wait forever for a perftest client, and overrun a perftest
+     * server (its second write replaces the 1 the server is about to look for).
      */
     private long writePingPong(long size, long iters, long deadline, long[] posted) throws Exception {
-        boolean client = options.isClient();
+        boolean server = options.isServer();
         int postIdx = (int) size - 1;
-        int pollIdx = qps.length * slot + (int) size - 1;
+        int pollIdx = remoteSlotOffset(0) + (int) size - 1;
         SendWr wr = batch(0, size)[0].signaled(true);
         long scnt = 0;
         long rcnt = 0;
         long ccnt = 0;
         while (scnt < iters || rcnt < iters || ccnt < iters) {
-            if (rcnt < iters && !(scnt < 1 && client)) {
+            if (rcnt < iters && !(scnt < 1 && server)) {
                 rcnt++;
                 byte want = (byte) rcnt;
                 waiter.reset();

@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.fabric.port.FramePort;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
@@ -89,6 +90,41 @@ final class NicSessions {
             pool.shutdownNow();
         }
         return pair;
+    }
+
+    /**
+     * The same, each NIC's port seen through {@code tap} (given whether it is the server's): the
+     * engines are made as {@link NicEngineFactory#inProcess} makes them, on the taps.
+     */
+    static NicSessions runTapped(TestKind kind, java.util.function.BiFunction<Boolean, FramePort, FramePort> tap,
+                                 String... args) throws Exception {
+        NicSessions pair = new NicSessions();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (InProcessFabric fabric = InProcessFabric.create();
+             OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            PerftestOptions serverOptions = options(kind, List.of(args));
+            List<String> clientArgs = new ArrayList<>(List.of(args));
+            clientArgs.addAll(List.of("127.0.0.1", "-p", String.valueOf(listener.port())));
+            PerftestOptions clientOptions = options(kind, clientArgs);
+            pair.server.engine = tappedEngine(true, fabric.sideA(), tap);
+            pair.client.engine = tappedEngine(false, fabric.sideB(), tap);
+            Future<Integer> s = pool.submit(() -> session(pair.server, serverOptions).listener(listener).run());
+            Future<Integer> c = pool.submit(() -> session(pair.client, clientOptions).run());
+            pair.client.status = c.get(90, TimeUnit.SECONDS);
+            pair.server.status = s.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        return pair;
+    }
+
+    private static NicEngine tappedEngine(boolean server, NicAttachment side,
+                                          java.util.function.BiFunction<Boolean, FramePort, FramePort> tap) {
+        NicOptions nic = new NicOptions(NicOptions.DataPath.IN_PROCESS, 0, null, 0, null, null,
+                NicOptions.DEFAULT_ACTIVE_MTU, null, false);
+        NicEngine.Config config = PingpongTool.config(nic, server);
+        FramePort port = tap.apply(server, side.port());
+        return new NicEngine(config, () -> PlainAttachment.borrowed(side.scheduler(), port, side.describe() + ", tapped"));
     }
 
     /**
