@@ -54,7 +54,9 @@ import org.junit.jupiter.api.TestFactory;
  * rocelab's own soft NIC and tools against real Linux Soft-RoCE: one qemu VM (Debian's kernel,
  * rdma_rxe on eth0, 10.77.0.1) runs rdma-core's {@code ibv_rc_pingpong}, {@code ibv_uc_pingpong},
  * {@code ibv_ud_pingpong} and perftest's {@code ib_write_bw}, {@code ib_read_bw},
- * {@code ib_send_bw}; this JVM runs rocelab's {@code ibv_*_pingpong} / {@code ib_*_bw} on a soft
+ * {@code ib_send_bw} (also over rdma_cm) and the four latency tools {@code ib_write_lat},
+ * {@code ib_read_lat}, {@code ib_send_lat}, {@code ib_atomic_lat}; this JVM runs rocelab's
+ * {@code ibv_*_pingpong} / {@code ib_*_bw} / {@code ib_*_lat} on a soft
  * NIC (10.77.0.100, its own MAC) whose frames go to the VM's {@code -netdev socket,udp=} link. Each tool runs twice: the real tool as server
  * and rocelab as client, then rocelab as server and the real tool as client.
  *
@@ -93,6 +95,8 @@ class RocelabVsRxeInteropTest {
     private static final int PACE_BURST_BYTES = 16 * 1024;
     private static final int PINGPONG_ITERS = 100;
     private static final int BW_ITERS = 50;
+    /** One message in flight per side: 200 round trips take ~0.1-0.3 s under TCG. */
+    private static final int LAT_ITERS = 200;
 
     /** A tool, as the VM runs it and as rocelab runs it, and what its capture must hold. */
     private record Tool(String name, String vmCommand, String[] rocelabArgs, PingpongKind pingpong, TestKind perftest,
@@ -132,7 +136,14 @@ class RocelabVsRxeInteropTest {
             perftest("send_bw", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"),
             perftestCm("write_bw_cm", "ib_write_bw", TestKind.WRITE_BW, "RC_RDMA_WRITE_", "RC_ACKNOWLEDGE"),
             perftestCm("read_bw_cm", "ib_read_bw", TestKind.READ_BW, "RC_RDMA_READ_REQUEST", "RC_RDMA_READ_RESPONSE_"),
-            perftestCm("send_bw_cm", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"));
+            perftestCm("send_bw_cm", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"),
+            // ib_write_lat: each side writes its count into the last byte of the other's buffer,
+            // the server first (perftest's run_iter_lat_write), so both send WRITEs
+            latency("write_lat", "ib_write_lat", TestKind.WRITE_LAT, 2, "RC_RDMA_WRITE_ONLY", "RC_RDMA_WRITE_ONLY"),
+            latency("read_lat", "ib_read_lat", TestKind.READ_LAT, 2, "RC_RDMA_READ_REQUEST",
+                    "RC_RDMA_READ_RESPONSE_ONLY"),
+            latency("send_lat", "ib_send_lat", TestKind.SEND_LAT, 2, "RC_SEND_ONLY", "RC_SEND_ONLY"),
+            latency("atomic_lat", "ib_atomic_lat", TestKind.ATOMIC_LAT, 8, "RC_FETCH_ADD", "RC_ATOMIC_ACKNOWLEDGE"));
 
     /** A pingpong tool, with -c: the server checks the first byte of each page the client sent. */
     private static Tool pingpong(String name, PingpongKind kind, String extra, String sends) {
@@ -155,6 +166,22 @@ class RocelabVsRxeInteropTest {
         // Losses are still repaired at once by rxe's sequence NAKs; only a lost tail waits for the timer.
         return new Tool(name, tool + " -d rxe0 -F -x $G4 -n " + BW_ITERS,
                 new String[] {"-F", "-x", "1", "-n", String.valueOf(BW_ITERS), "-u", "18"}, null, kind, List.of(row),
+                clientSends, serverSends, false);
+    }
+
+    /**
+     * A perftest latency tool (2 bytes, 8 for atomics), one message in flight, so no pacing matters
+     * and perftest's ACK timeout stays. The row: #bytes #iterations t_min t_max t_typical t_avg
+     * t_stdev 99% 99.9%; perftest in the VM turns cycles into µs with a CPU clock it measures
+     * itself, and under TCG that can fail ("Correlation coefficient r^2 < 0.9") and print the times
+     * as inf/-nan with every iteration still done, so the row proves completion either way.
+     */
+    private static Tool latency(String name, String tool, TestKind kind, int bytes, String clientSends,
+                                String serverSends) {
+        Pattern row = Pattern.compile("(?m)^\\s*" + bytes + "\\s+" + LAT_ITERS
+                + "(\\s+(?:[\\d.]+|inf|-?nan)){7}\\s*$");
+        return new Tool(name, tool + " -d rxe0 -F -x $G4 -n " + LAT_ITERS,
+                new String[] {"-F", "-x", "1", "-n", String.valueOf(LAT_ITERS)}, null, kind, List.of(row),
                 clientSends, serverSends, false);
     }
 
@@ -439,8 +466,11 @@ class RocelabVsRxeInteropTest {
         if (o.status() != 0 || !"0".equals(vmRc)) {
             fail(st.title() + " did not complete on both sides" + both + "\n" + vm.diagnostics() + "\n" + report);
         }
-        // the client prints the result lines; pingpong's server and ib_send_bw's (the receiver) too
-        boolean serverReports = st.tool().pingpong() != null || st.tool().perftest() == TestKind.SEND_BW;
+        // the client prints the result lines; pingpong's server, ib_send_bw's (the receiver) and the
+        // ping-pong latency tools' (ib_write_lat, ib_send_lat) too
+        TestKind kind = st.tool().perftest();
+        boolean serverReports = st.tool().pingpong() != null || kind == TestKind.SEND_BW
+                || kind == TestKind.WRITE_LAT || kind == TestKind.SEND_LAT;
         boolean rocelabReports = st.vmServer() || serverReports;
         boolean vmReports = !st.vmServer() || serverReports;
         List<Pattern> expected = new ArrayList<>(st.tool().output());
