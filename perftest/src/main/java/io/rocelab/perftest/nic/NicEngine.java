@@ -26,14 +26,13 @@ import io.rocelab.perftest.oob.Gid;
 import io.rocelab.perftest.oob.KeyRecord;
 import io.rocelab.perftest.report.BwMeasurement;
 import io.rocelab.perftest.report.LatMeasurement;
+import io.rocelab.perftest.run.BestGidIndex;
 import io.rocelab.perftest.run.DeviceInfo;
 import io.rocelab.perftest.run.LatDuration;
 import io.rocelab.perftest.run.RunContext;
 import io.rocelab.perftest.run.TestEngine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -80,20 +79,35 @@ public final class NicEngine implements TestEngine {
             java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /**
-     * What the NIC is.
+     * What the NIC is. Its GID table is rxe's: 0 the link-local IPv6 GID from the MAC, 1 the
+     * IPv4-mapped GID of {@code ip}, then one per global IPv6 address.
      *
      * @param ip        IPv4 address
      * @param mac       MAC address
      * @param activeMtu port MTU in bytes
      * @param psnSeed   seed of the first PSNs
+     * @param ipv6      global IPv6 addresses, GID index 2 on; empty for none
      */
-    public record Config(String ip, String mac, int activeMtu, long psnSeed) {
+    public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6) {
         public Config {
             Objects.requireNonNull(ip, "ip");
             Objects.requireNonNull(mac, "mac");
             if (Mtu.ofBytes(activeMtu) == null) {
                 throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + activeMtu);
             }
+            ipv6 = List.copyOf(ipv6);
+        }
+
+        /** Without global IPv6 addresses: GIDs 0 and 1 only. */
+        public Config(String ip, String mac, int activeMtu, long psnSeed) {
+            this(ip, mac, activeMtu, psnSeed, List.of());
+        }
+
+        /** The NIC's builder with these addresses and MTU (scheduler and port still to set). */
+        SoftNic.Builder nic() {
+            SoftNic.Builder b = SoftNic.builder().name(DEVICE_NAME).mac(mac).ipv4(ip).activeMtu(activeMtu);
+            ipv6.forEach(b::ipv6);
+            return b;
         }
     }
 
@@ -192,10 +206,18 @@ public final class NicEngine implements TestEngine {
         this.options = o;
         Warmup.once();
         attachment = attach.get();
-        nic = attachment.configure(SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
-                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port())).build();
+        nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
-                SoftNic.GID_INDEX_IPV4);
+                BestGidIndex.of(gidTable(), o.ipv6()));
+    }
+
+    /** The NIC's GID table, as perftest reads it with {@code ibv_query_gid}. */
+    private List<Gid> gidTable() {
+        List<Gid> table = new ArrayList<>(nic.gidTableSize());
+        for (int i = 0; i < nic.gidTableSize(); i++) {
+            table.add(Gid.of(nic.gid(i).toBytes()));
+        }
+        return table;
     }
 
     @Override
@@ -233,7 +255,8 @@ public final class NicEngine implements TestEngine {
         srq = o.srq() ? nic.createSrq(pd, rxDepth + 16, 1) : null;
         QpType type = qpType(o.connection());
         int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
-        Gid gid = Gid.of(inet(config.ip()));
+        // the GID of -x (or perftest's choice without it), which the peer's packets are addressed to
+        Gid gid = Gid.of(nic.gid(ctx.gidIndex()).toBytes());
         qps = new QueuePair[n];
         recvPosted = new long[n];
         List<KeyRecord> keys = new ArrayList<>(n);
@@ -306,15 +329,16 @@ public final class NicEngine implements TestEngine {
         int tclass = options.tos() >= 0 ? options.tos() : defaultTrafficClass;
         for (int i = 0; i < qps.length; i++) {
             KeyRecord r = peer.get(i);
-            if (r.gid() == null || !r.gid().isIpv4Mapped()) {
-                throw new IllegalArgumentException("the peer's GID " + r.gid() + " is not an IPv4-mapped GID;"
-                        + " rocelab's NIC speaks RoCEv2 over IPv4 (use the peer's IPv4 GID index with -x)");
-            }
-            AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), SoftNic.GID_INDEX_IPV4, 64,
-                    tclass, -1);
             if (qps[i].state() == QpState.RTS) {
                 continue; // rdma_cm connected it: only the peer's keys were needed
             }
+            if (r.gid() == null || r.gid().isIpv4Mapped() != mine.get(i).gid().isIpv4Mapped()) {
+                throw new IllegalArgumentException("the peer's GID " + r.gid() + " and this side's "
+                        + mine.get(i).gid() + " (GID index " + context.gidIndex() + ") are not of one IP version");
+            }
+            // from the GID of -x to the peer's, as perftest's ctx_modify_qp_to_rtr (sgid_index = gid_index)
+            AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), context.gidIndex(), 64,
+                    tclass, -1);
             QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
             if (ud) {
                 // a UD QP is not connected (IBA 10.3.1 table 91: RTR takes no address); each send names
@@ -380,14 +404,6 @@ public final class NicEngine implements TestEngine {
 
     private long remoteSlotAddr(int qp) {
         return base + (long) (qps.length + qp) * slot;
-    }
-
-    private static InetAddress inet(String ip) {
-        try {
-            return InetAddress.getByName(ip);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("bad IPv4 address " + ip, e);
-        }
     }
 
     // ---- work requests ----

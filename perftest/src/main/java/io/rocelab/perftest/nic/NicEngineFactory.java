@@ -7,6 +7,7 @@ import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.run.EngineFactory;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -76,7 +77,8 @@ public final class NicEngineFactory implements EngineFactory {
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
+        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server)),
+                () -> attachments.apply(o));
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
             engine.defaultQpTimeout(UDP_ENDPOINT_QP_TIMEOUT);
         }
@@ -90,11 +92,46 @@ public final class NicEngineFactory implements EngineFactory {
                     + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
                     + " and client in this process)");
         }
-        checkSupported(o);
+        checkSupported(o, nic.ip6For(o.isServer()));
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.gidIndex() != -1
+                && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
+            throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only: use GID index "
+                    + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID), not " + o.gidIndex());
+        }
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.ipv6()) {
+            throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only; --ipv6 needs --udp-frame"
+                    + " or --in-process");
+        }
     }
 
-    /** What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it. */
+    /**
+     * The NIC's GID table in words, for a message about a GID index that is not in it: "rocelab0's
+     * GID table has 3 entries (0 link-local IPv6, 1 IPv4-mapped, 2 fd77::100); --ip6 ADDR gives
+     * the NIC a global IPv6 address, GID index 3".
+     */
+    static String describeGidTable(List<String> ipv6) {
+        StringBuilder sb = new StringBuilder(NicEngine.DEVICE_NAME).append("'s GID table has ")
+                .append(SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size()).append(" entries (")
+                .append(SoftNic.GID_INDEX_LINK_LOCAL).append(" link-local IPv6, ")
+                .append(SoftNic.GID_INDEX_IPV4).append(" IPv4-mapped");
+        for (int i = 0; i < ipv6.size(); i++) {
+            sb.append(", ").append(SoftNic.GID_INDEX_FIRST_IPV6 + i).append(' ').append(ipv6.get(i));
+        }
+        return sb.append("); --ip6 ADDR gives the NIC a global IPv6 address, GID index ")
+                .append(SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size()).toString();
+    }
+
+    /** What a soft NIC with no global IPv6 address cannot do: one line, as perftest says it. */
     static void checkSupported(PerftestOptions o) {
+        checkSupported(o, List.of());
+    }
+
+    /**
+     * What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it.
+     *
+     * @param ipv6 the NIC's global IPv6 addresses (GID index 2 on)
+     */
+    static void checkSupported(PerftestOptions o, List<String> ipv6) {
         if (o.srq() && o.connection() == ConnectionType.UC) {
             // IBA 10.2.9.2 lets only RC (and XRC) and UD QPs take receives from an SRQ
             throw new OptionException(" UC QPs cannot use an SRQ (--use-srq): use RC or UD");
@@ -107,12 +144,13 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" " + NicEngine.DEVICE_NAME + " has one port; -i " + o.ibPort()
                     + " does not exist");
         }
-        if (o.gidIndex() != -1 && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
-            throw new OptionException(" rocelab sends RoCEv2 over IPv4: use GID index " + SoftNic.GID_INDEX_IPV4
-                    + " (the IPv4-mapped GID), not " + o.gidIndex());
+        int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
+        if (o.gidIndex() >= tableSize) {
+            throw new OptionException(" GID index " + o.gidIndex() + " does not exist: " + describeGidTable(ipv6));
         }
-        if (o.ipv6()) {
-            throw new OptionException(" rocelab's soft NIC has no IPv6 GID yet (--ipv6)");
+        if (o.rdmaCm() && (o.ipv6() || o.gidIndex() != -1 && o.gidIndex() != SoftNic.GID_INDEX_IPV4)) {
+            throw new OptionException(" rocelab's rdma_cm (-R) connects over IPv4: use GID index "
+                    + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID) and no --ipv6");
         }
     }
 }

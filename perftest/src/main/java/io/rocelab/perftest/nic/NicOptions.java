@@ -26,6 +26,10 @@ import java.util.regex.Pattern;
  *   --in-process                   server and client in this process, over an in-memory link;
  *                                  prints the client's output
  *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
+ *   --ip6 ADDR                     a global IPv6 address of the NIC: GID index 2 (a second one 3, ...),
+ *                                  as rxe's table holds the netdev's addresses (default none; in-process
+ *                                  fd77::1 server, fd77::2 client); not perftest's --ipv6, which only
+ *                                  makes the automatic GID choice prefer an IPv6 GID
  *   --mac XX:XX:XX:XX:XX:XX        the NIC's MAC (default 52:54:00:77:01:01 server, :02 client)
  *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; perftest's -m
  *                                  and the peer's MTU lower the path MTU)
@@ -43,9 +47,12 @@ import java.util.regex.Pattern;
  * @param mac        the NIC's MAC, or null for the role's default
  * @param activeMtu  the port's active MTU in bytes
  * @param psnSeed    seed of the first PSNs, or null for one derived from the addresses
+ * @param busyPoll   with in-process: both NICs on one polling thread
+ * @param ip6        the NIC's global IPv6 addresses ({@code --ip6}), GID index 2 on, in order; empty for none
+ *                   (in-process: the role's default)
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
-                         int activeMtu, Long psnSeed, boolean busyPoll) {
+                         int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -69,6 +76,14 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     public static final String DEFAULT_CLIENT_IP = "10.77.0.2";
     public static final String DEFAULT_SERVER_MAC = "52:54:00:77:01:01";
     public static final String DEFAULT_CLIENT_MAC = "52:54:00:77:01:02";
+    /**
+     * The in-process server's global IPv6 address (GID index 2), beside {@link #DEFAULT_SERVER_IP};
+     * the client has {@link #DEFAULT_CLIENT_IP6}. Other data paths have none unless {@code --ip6}
+     * gives one: a NIC on a shared link answers neighbour solicitations for its addresses, and a
+     * default one could claim a neighbour's.
+     */
+    public static final String DEFAULT_SERVER_IP6 = "fd77::1";
+    public static final String DEFAULT_CLIENT_IP6 = "fd77::2";
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern MAC = Pattern.compile("[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}");
@@ -90,12 +105,23 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + DEFAULT_CLIENT_IP + " client)",
             "  --mac XX:XX:XX:XX:XX:XX       NIC MAC (default " + DEFAULT_SERVER_MAC + " server, "
                     + DEFAULT_CLIENT_MAC + " client)",
+            "  --ip6 ADDR                    a global IPv6 address of the NIC: GID index 2 (again for 3, ...);"
+                    + " GID 0 is the link-local address from the MAC, GID 1 the IPv4-mapped one, as on rxe"
+                    + " (default none; --in-process: " + DEFAULT_SERVER_IP6 + " server, " + DEFAULT_CLIENT_IP6
+                    + " client). Use it with -x 2 / -g 2; perftest's --ipv6 picks GID 0",
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
             "");
 
     public NicOptions {
         Objects.requireNonNull(dataPath, "dataPath");
+        ip6 = ip6 == null ? List.of() : List.copyOf(ip6);
+    }
+
+    /** Without global IPv6 addresses of its own ({@code --ip6}). */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, List.of());
     }
 
     /** The command line split in two: rocelab's flags, and what is left for perftest. */
@@ -113,6 +139,17 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     }
 
     /**
+     * This NIC's global IPv6 addresses for a side of the test (GID index 2 on): {@code --ip6}'s, or
+     * in-process the role's default.
+     */
+    public List<String> ip6For(boolean server) {
+        if (!ip6.isEmpty() || dataPath != DataPath.IN_PROCESS) {
+            return ip6;
+        }
+        return List.of(server ? DEFAULT_SERVER_IP6 : DEFAULT_CLIENT_IP6);
+    }
+
+    /**
      * Takes rocelab's flags out of a tool's command line.
      *
      * @throws OptionException one line naming the bad flag, value or combination
@@ -126,6 +163,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         String host = null;
         String ip = null;
         String mac = null;
+        List<String> ip6 = new ArrayList<>();
         int mtu = DEFAULT_ACTIVE_MTU;
         Long seed = null;
         boolean udpGiven = false;
@@ -185,6 +223,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     ip = checkIpv4(v);
                     break;
                 }
+                case "--ip6": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    ip6.add(checkIpv6(v));
+                    break;
+                }
                 case "--mac": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     if (!MAC.matcher(v).matches()) {
@@ -231,6 +274,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 throw new OptionException(" --udp-endpoint " + endpoint + " is the NIC's address; --ip " + ip
                         + " cannot differ from it");
             }
+            if (!ip6.isEmpty()) {
+                throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only; --ip6 is for --udp-frame");
+            }
             ip = endpoint;
         } else if (udpGiven) {
             path = DataPath.UDP_FRAME;
@@ -240,12 +286,13 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             }
         } else if (inProcessGiven) {
             path = DataPath.IN_PROCESS;
-            if (ip != null || mac != null) {
-                throw new OptionException(" --ip and --mac are for one side of a test; --in-process runs both sides"
-                        + " with the default addresses");
+            if (ip != null || mac != null || !ip6.isEmpty()) {
+                throw new OptionException(" --ip, --ip6 and --mac are for one side of a test; --in-process runs both"
+                        + " sides with the default addresses");
             }
         }
-        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll), rest.toArray(new String[0]));
+        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6),
+                rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {
@@ -290,6 +337,30 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         int first = Integer.parseInt(m.group(1));
         if (first == 0 || first >= 224) {
             throw new OptionException(" --udp-endpoint must be a unicast address of this host, got '" + v + "'");
+        }
+        return v;
+    }
+
+    /** {@code --ip6}: a global unicast IPv6 address (the link-local one comes from the MAC), as typed. */
+    private static String checkIpv6(String v) {
+        io.rocelab.nic.Gid g;
+        try {
+            g = v.indexOf(':') < 0 ? null : io.rocelab.nic.Gid.ipv6(v);
+        } catch (IllegalArgumentException e) {
+            g = null;
+        }
+        if (g == null) {
+            throw new OptionException(" --ip6 wants an IPv6 address like fd77::100, got '" + v + "'");
+        }
+        byte[] b = g.toBytes();
+        boolean loopback = b[15] == 1 && java.util.Arrays.equals(java.util.Arrays.copyOf(b, 15), new byte[15]);
+        if (g.isLinkLocal()) {
+            throw new OptionException(" --ip6 " + v + " is link-local; the NIC's link-local address (GID index 0)"
+                    + " comes from its MAC: give a global address like fd77::100");
+        }
+        if (g.isIpv4Mapped() || g.isMulticast() || g.isUnspecified() || loopback) {
+            throw new OptionException(" --ip6 must be a global unicast address (not ::, ::1, IPv4-mapped or"
+                    + " multicast), got '" + v + "'");
         }
         return v;
     }

@@ -2,6 +2,7 @@ package io.rocelab.perftest.nic;
 
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.oob.OobServer;
@@ -67,6 +68,11 @@ public final class PingpongTool {
                 return run(options, nic, server -> NicAttachment.udpFrame("rocelab-" + (server ? "server" : "client"),
                         nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err, Duration.ZERO, null);
             case UDP_ENDPOINT:
+                if (options.gidIndex() >= 0 && options.gidIndex() != SoftNic.GID_INDEX_IPV4) {
+                    err.println(kind.toolName() + ": --udp-endpoint carries RoCEv2 over IPv4 only: use GID index "
+                            + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID), not " + options.gidIndex());
+                    return PerftestTool.FAILURE;
+                }
                 return run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-" + (server ? "server" : "client"),
                         nic.ip(), MacAddress.parse(nic.macFor(server))), out, err, Duration.ZERO, null);
             default:
@@ -117,7 +123,7 @@ public final class PingpongTool {
         String ip = nic.ipFor(server);
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed() : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed);
+        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server));
     }
 
     /**

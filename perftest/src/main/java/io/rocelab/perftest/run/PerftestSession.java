@@ -253,7 +253,7 @@ public final class PerftestSession {
     /** ib_write_bw, ib_read_bw, ib_atomic_bw. */
     private void rdmaBandwidth() throws Exception {
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         printLocal();
         exchangeAndPrintRemote();
         barrier();
@@ -293,7 +293,7 @@ public final class PerftestSession {
     /** ib_send_bw: both sides run, the server measuring what it receives; no report exchange one-way. */
     private void sendBandwidth() throws Exception {
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         barrier();
         printLocal();
         exchangeAndPrintRemote();
@@ -324,7 +324,7 @@ public final class PerftestSession {
     private void writeLatency() throws Exception {
         barrier();
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         printLocal();
         exchangeAndPrintRemote();
         barrier();
@@ -336,7 +336,7 @@ public final class PerftestSession {
     private void readLatency() throws Exception {
         barrier();
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         printLocal();
         exchangeAndPrintRemote();
         barrier();
@@ -353,7 +353,7 @@ public final class PerftestSession {
     /** ib_send_lat: a ping-pong on both sides, with a barrier before each size so receives are posted. */
     private void sendLatency() throws Exception {
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         barrier();
         printLocal();
         exchangeAndPrintRemote();
@@ -437,6 +437,20 @@ public final class PerftestSession {
             remote.add(oob.handshake(k));
         }
         return remote;
+    }
+
+    /**
+     * Connects the QPs to the peer's records. Without rdma_cm perftest first checks that both
+     * sides' GIDs are of one IP version ({@code ctx_check_gid_compatibility}: IPv4-mapped or not),
+     * and stops with its message when they are not (one side chose an IPv6 GID, the other an IPv4 one).
+     */
+    private void connect(List<KeyRecord> remote) throws Exception {
+        if (!run.rdmaCm() && !remote.isEmpty() && mine.get(0).gid() != null && remote.get(0).gid() != null
+                && mine.get(0).gid().isIpv4Mapped() != remote.get(0).gid().isIpv4Mapped()) {
+            throw new io.rocelab.perftest.cli.OptionException(" Found Incompatibility issue with GID types."
+                    + " Please Try to use a different IP version.");
+        }
+        engine.connect(remote);
     }
 
     /** A key exchange used only to wait for the peer. */

@@ -66,6 +66,23 @@ class NicToolTest {
     }
 
     @Test
+    void ip6GivesTheNicGlobalIpv6AddressesInGidOrder() {
+        NicOptions.Split s = NicOptions.split(new String[] {"--udp-frame", "40000:40001", "--ip6", "fd77::100",
+                "-x", "2", "--ip6=2001:db8::7"});
+        assertEquals(java.util.List.of("fd77::100", "2001:db8::7"), s.nic().ip6For(true));
+        assertEquals(java.util.List.of("fd77::100", "2001:db8::7"), s.nic().ip6For(false));
+        assertEquals(java.util.List.of("-x", "2"), java.util.List.of(s.perftestArgs()));
+        // perftest's own --ipv6 is left to perftest
+        assertEquals(java.util.List.of("--ipv6"), java.util.List.of(NicOptions.split(
+                new String[] {"--udp-frame", "40000:40001", "--ipv6"}).perftestArgs()));
+        assertTrue(NicOptions.split(new String[] {"--udp-frame", "40000:40001"}).nic().ip6For(true).isEmpty(),
+                "a NIC on a shared link has no global IPv6 address unless given one");
+        NicOptions inProcess = NicOptions.split(new String[] {"--in-process"}).nic();
+        assertEquals(java.util.List.of("fd77::1"), inProcess.ip6For(true));
+        assertEquals(java.util.List.of("fd77::2"), inProcess.ip6For(false));
+    }
+
+    @Test
     void mistakesAreOneLineAndStatusOne() {
         String[][] cases = {
             {"-s", "4096"},
@@ -78,7 +95,15 @@ class NicToolTest {
             {"--udp-frame", "40000:40001", "--active-mtu", "1500"},
             {"--udp-frame", "40000:40001", "--ip"},
             {"--in-process", "--use-srq", "-c", "UC"},
-            {"--in-process", "--ipv6"},
+            {"--in-process", "--ip6", "fd77::5"},
+            {"--udp-frame", "40000:40001", "--ip6", "fe80::1"},
+            {"--udp-frame", "40000:40001", "--ip6", "10.0.0.1"},
+            {"--udp-frame", "40000:40001", "--ip6", "ff02::1"},
+            {"--udp-frame", "40000:40001", "-x", "2"},
+            {"--udp-endpoint", "127.0.0.1", "--ip6", "fd77::5"},
+            {"--udp-endpoint", "127.0.0.1", "-x", "2"},
+            {"--udp-endpoint", "127.0.0.1", "--ipv6"},
+            {"--in-process", "-R", "-x", "2"},
             {"--udp-frame", "40000:40001", "--busy-poll"},
             {"--in-process", "--busy-poll=yes"},
             {"--in-process", "-x", "3"},
