@@ -29,10 +29,30 @@ public final class NicEngineFactory implements EngineFactory {
 
     private final NicOptions nic;
     private final Function<PerftestOptions, NicAttachment> attachments;
+    /** Both sides of the test come from this factory (in-process): each NIC has a role in messages. */
+    private final boolean bothSides;
+    /** The run that watches the engines' NICs and captures their frames, or null. */
+    private final ToolRun run;
 
-    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments) {
+    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments, boolean bothSides,
+                             ToolRun run) {
         this.nic = Objects.requireNonNull(nic, "nic");
         this.attachments = attachments;
+        this.bothSides = bothSides;
+        this.run = run;
+    }
+
+    /**
+     * The same engines, each NIC watched by {@code run} (its counters printed if the run fails or is
+     * interrupted) and its port tapped into the run's {@code --capture}.
+     */
+    NicEngineFactory watchedBy(ToolRun toolRun) {
+        Objects.requireNonNull(toolRun, "toolRun");
+        return new NicEngineFactory(nic, o -> toolRun.attach(attachments.apply(o), role(o)), bothSides, toolRun);
+    }
+
+    private String role(PerftestOptions o) {
+        return !bothSides ? "" : o.isServer() ? "server" : "client";
     }
 
     /**
@@ -50,7 +70,7 @@ public final class NicEngineFactory implements EngineFactory {
             }
             return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
                     nic.udpHost(), nic.udpRemote());
-        });
+        }, false, null);
     }
 
     /**
@@ -65,7 +85,7 @@ public final class NicEngineFactory implements EngineFactory {
     /** Engines on an in-process fabric with the given NIC settings (MTU, PSN seed). */
     public static NicEngineFactory inProcess(InProcessFabric fabric, NicOptions nic) {
         Objects.requireNonNull(fabric, "fabric");
-        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB());
+        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB(), true, null);
     }
 
     @Override
@@ -79,6 +99,10 @@ public final class NicEngineFactory implements EngineFactory {
         NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
             engine.defaultQpTimeout(UDP_ENDPOINT_QP_TIMEOUT);
+        }
+        if (run != null) {
+            run.openCapture();
+            run.watch(role(o), engine::nic);
         }
         return engine;
     }

@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; perftest's -m
  *                                  and the peer's MTU lower the path MTU)
  *   --psn-seed N                   seed of the QPs' random first PSNs (default: from the MAC and IP)
+ *   --capture FILE                 a pcapng of the frames the NIC sent and received (both NICs
+ *                                  in-process), bounded: the first and the last N frames
+ *   --capture-frames N             that N (default 1000)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
@@ -43,9 +46,12 @@ import java.util.regex.Pattern;
  * @param mac        the NIC's MAC, or null for the role's default
  * @param activeMtu  the port's active MTU in bytes
  * @param psnSeed    seed of the first PSNs, or null for one derived from the addresses
+ * @param busyPoll   in-process: both NICs on one polling thread
+ * @param capture    the pcapng to write ({@code --capture}), or null
+ * @param captureFrames frames kept at each end of the run in the capture
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
-                         int activeMtu, Long psnSeed, boolean busyPoll) {
+                         int activeMtu, Long psnSeed, boolean busyPoll, String capture, int captureFrames) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -69,18 +75,30 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     public static final String DEFAULT_CLIENT_IP = "10.77.0.2";
     public static final String DEFAULT_SERVER_MAC = "52:54:00:77:01:01";
     public static final String DEFAULT_CLIENT_MAC = "52:54:00:77:01:02";
+    /** Frames {@code --capture} keeps at the start and at the end of a run unless {@code --capture-frames} says. */
+    public static final int DEFAULT_CAPTURE_FRAMES = 1000;
+    static final int MAX_CAPTURE_FRAMES = 1_000_000;
+
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern MAC = Pattern.compile("[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}");
 
-    /** The help lines of rocelab's flags, shown under perftest's own usage by the launcher. */
-    public static final String USAGE = String.join("\n",
+    /**
+     * The help lines of rocelab's flags, shown under the tool's own usage.
+     *
+     * @param tool     the tool's name, e.g. "ib_write_bw"
+     * @param perftest a perftest tool (GID index {@code -x}, ACK timeout {@code -u}), else an
+     *                 rdma-core pingpong ({@code -g})
+     */
+    public static String usage(String tool, boolean perftest) {
+        return java.util.stream.Stream.of(
             "rocelab data path (one of them is required):",
             "  --udp-frame LPORT:RPORT       frames as UDP datagrams on 127.0.0.1 (qemu -netdev socket,udp=):"
                     + " receive on LPORT, send to RPORT",
             "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
-                    + " of this host; the NIC's IP); without -u, a 1 s local ACK timeout (-u 18, not 14)",
+                    + " of this host; the NIC's IP)" + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18,"
+                    + " not 14)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
@@ -92,10 +110,28 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + DEFAULT_CLIENT_MAC + " client)",
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
-            "");
+            "rocelab diagnostics:",
+            "  --capture FILE                pcapng of the frames the NIC sent and received (both NICs with"
+                    + " --in-process), bounded: the first and the last N frames, the gap commented",
+            "  --capture-frames N            that N (default " + DEFAULT_CAPTURE_FRAMES + ")",
+            "  a run that fails or is interrupted (Ctrl-C) prints the NIC's non-zero counters on stderr",
+            (perftest ? "  -W hw_counters/NAME,...       perftest's counter report: the soft NIC's counters under rxe's"
+                    + " names (sent_pkts, rcvd_pkts, duplicate_request, completer_retry_err, ...)" : null))
+            .filter(Objects::nonNull).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+    }
 
     public NicOptions {
         Objects.requireNonNull(dataPath, "dataPath");
+        if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+            throw new IllegalArgumentException("captureFrames must be 1.." + MAX_CAPTURE_FRAMES + ": " + captureFrames);
+        }
+    }
+
+    /** Options without a capture. */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, null,
+                DEFAULT_CAPTURE_FRAMES);
     }
 
     /** The command line split in two: rocelab's flags, and what is left for perftest. */
@@ -132,6 +168,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         boolean inProcessGiven = false;
         boolean busyPoll = false;
         String endpoint = null;
+        String capture = null;
+        Integer captureFrames = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--".equals(a)) {
@@ -205,6 +243,27 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     };
                     break;
                 }
+                case "--capture": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (v.isEmpty()) {
+                        throw new OptionException(" --capture needs a file name");
+                    }
+                    capture = v;
+                    break;
+                }
+                case "--capture-frames": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        captureFrames = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        captureFrames = 0;
+                    }
+                    if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+                        throw new OptionException(" --capture-frames wants a whole number 1.." + MAX_CAPTURE_FRAMES
+                                + ", got '" + v + "'");
+                    }
+                    break;
+                }
                 case "--psn-seed": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     try {
@@ -245,7 +304,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                         + " with the default addresses");
             }
         }
-        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll), rest.toArray(new String[0]));
+        if (captureFrames != null && capture == null) {
+            throw new OptionException(" --capture-frames is for --capture FILE");
+        }
+        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, capture,
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES), rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {
