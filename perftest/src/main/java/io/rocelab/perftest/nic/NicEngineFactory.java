@@ -16,16 +16,19 @@ import java.util.function.Function;
  */
 public final class NicEngineFactory implements EngineFactory {
     /**
-     * The local ACK timeout exponent of UDP endpoint mode when {@code -u} is not given: 18, 4.096 µs ×
-     * 2^18 = 1.07 s, instead of perftest's 14 (67 ms). Why: there the round trip runs through two
-     * JVMs and the host's scheduler, not a NIC's pipeline; on a loaded machine a young collection or a
-     * loop thread waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and
-     * every such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a
-     * 551 ms pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). A lost packet
-     * is still found: by the receiver's NAK on the next packet, or by this timer. NCCL's default
-     * (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
+     * The local ACK timeout exponent of the UDP data paths ({@code --udp-endpoint},
+     * {@code --udp-frame}) when {@code -u} is not given: 18, 4.096 µs × 2^18 = 1.07 s, instead of
+     * perftest's 14 (67 ms). Why: there the round trip runs through two JVMs and the host's
+     * scheduler, not a NIC's pipeline; on a loaded machine a young collection or a loop thread
+     * waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and every
+     * such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a 551 ms
+     * pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). Frame-over-UDP's
+     * other peer is a qemu VM, whose rxe under TCG took over 100 ms to acknowledge a 64 KiB message
+     * at load 10 (interop/README.md): the interop runs and the recipe for a VM used {@code -u 18}.
+     * A lost packet is still found: by the receiver's NAK on the next packet, or by this timer.
+     * NCCL's default (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
      */
-    static final int UDP_ENDPOINT_QP_TIMEOUT = 18;
+    static final int UDP_QP_TIMEOUT = 18;
 
     private final NicOptions nic;
     private final Function<PerftestOptions, NicAttachment> attachments;
@@ -97,8 +100,8 @@ public final class NicEngineFactory implements EngineFactory {
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
         NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
-        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
-            engine.defaultQpTimeout(UDP_ENDPOINT_QP_TIMEOUT);
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME) {
+            engine.defaultQpTimeout(UDP_QP_TIMEOUT);
         }
         if (run != null) {
             run.openCapture();

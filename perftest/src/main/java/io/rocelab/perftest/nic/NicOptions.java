@@ -84,17 +84,21 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     private static final Pattern MAC = Pattern.compile("[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}");
 
     /**
-     * The help lines of rocelab's flags, shown under the tool's own usage.
+     * The help lines of rocelab's flags, shown under the tool's own usage, with worked examples
+     * against a qemu VM running rdma_rxe in both directions.
      *
      * @param tool     the tool's name, e.g. "ib_write_bw"
      * @param perftest a perftest tool (GID index {@code -x}, ACK timeout {@code -u}), else an
      *                 rdma-core pingpong ({@code -g})
      */
     public static String usage(String tool, boolean perftest) {
+        String gid = perftest ? "-d rxe0 -F -x 1" : "-g 1";
+        String here = perftest ? " -F" : "";
         return java.util.stream.Stream.of(
             "rocelab data path (one of them is required):",
             "  --udp-frame LPORT:RPORT       frames as UDP datagrams on 127.0.0.1 (qemu -netdev socket,udp=):"
-                    + " receive on LPORT, send to RPORT",
+                    + " receive on LPORT, send to RPORT" + (perftest ? "; without -u, a 1 s local ACK timeout"
+                    + " (-u 18, not 14)" : ""),
             "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
                     + " of this host; the NIC's IP)" + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18,"
@@ -116,7 +120,20 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --capture-frames N            that N (default " + DEFAULT_CAPTURE_FRAMES + ")",
             "  a run that fails or is interrupted (Ctrl-C) prints the NIC's non-zero counters on stderr",
             (perftest ? "  -W hw_counters/NAME,...       perftest's counter report: the soft NIC's counters under rxe's"
-                    + " names (sent_pkts, rcvd_pkts, duplicate_request, completer_retry_err, ...)" : null))
+                    + " names (sent_pkts, rcvd_pkts, duplicate_request, completer_retry_err, ...)" : null),
+            "rocelab against a qemu VM with rdma_rxe on 10.77.0.0/24 (the defaults above are on it: rocelab's"
+                    + " server is 10.77.0.1, its client 10.77.0.2; give the VM the other address or set --ip/--mac):",
+            "  the VM's RoCE NIC   -netdev socket,id=n0,udp=127.0.0.1:41001,localaddr=127.0.0.1:41000"
+                    + " (it receives on 41000, sends to 41001): rocelab takes the pair reversed, --udp-frame 41001:41000",
+            "  the TCP exchange    a second NIC, -netdev user,id=n1,hostfwd=tcp:127.0.0.1:18515-:18515; from the VM"
+                    + " the host's 127.0.0.1 is 10.0.2.2",
+            "  rocelab client, VM server (VM 10.77.0.1; once the VM's server listens):",
+            "    in the VM:  " + tool + " " + gid,
+            "    here:       ./rocelab " + tool + " --udp-frame 41001:41000" + here + " 127.0.0.1",
+            "  VM client, rocelab server (VM 10.77.0.2; once rocelab's server waits):",
+            "    here:       ./rocelab " + tool + " --udp-frame 41001:41000" + here,
+            "    in the VM:  " + tool + " " + gid + " 10.0.2.2",
+            "  (interop/README.md does the same with interop/boot-vm.sh)")
             .filter(Objects::nonNull).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
     }
 
