@@ -73,6 +73,11 @@ class DemoTest {
         long[] rcvd = counter(out, "rcvd_pkts");
         assertTrue(sent[0] >= 300 + 100 && rcvd[1] >= 300 + 100, out);
         assertTrue(sent[1] > 0 && rcvd[0] > 0, "ACKs and read responses: " + out);
+        // a lossless fabric with nothing injected: nothing resent, nothing received twice, no NAK
+        for (String resent : new String[] {"completer_retry_err", "duplicate_request", "out_of_seq_request",
+            "rcvd_seq_err", "retry_exceeded_err"}) {
+            assertFalse(Pattern.compile("(?m)^" + resent + " ").matcher(out).find(), resent + " in " + out);
+        }
 
         // the leaf's SONiC views; RoCE went through lossless queue 3 (DSCP 26 -> TC 3)
         for (String view : new String[] {"leaf# show pfc counters", "leaf# show queue counters",

@@ -393,7 +393,8 @@ class RocelabVsRxeInteropTest {
         // different first PSNs keep a late frame of one run from passing for one of the next
         long psnSeed = 0x5eed_0000L + st.hostPort();
         NicOptions nic = new NicOptions(NicOptions.DataPath.UDP_FRAME, 0, null, 0, ROCELAB_IP, ROCELAB_MAC,
-                NicOptions.DEFAULT_ACTIVE_MTU, psnSeed, false, List.of(ROCELAB_IP6));
+                NicOptions.DEFAULT_ACTIVE_MTU, psnSeed, false, List.of(ROCELAB_IP6), null,
+                NicOptions.DEFAULT_CAPTURE_FRAMES);
         boolean cm = st.tool().rdmaCm();
         OobServer listener = st.vmServer() || cm ? null
                 : OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), st.hostPort()));

@@ -5,6 +5,7 @@ import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
 import io.rocelab.nic.MemoryRegion;
+import io.rocelab.nic.NicCounter;
 import io.rocelab.nic.ProtectionDomain;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpCaps;
@@ -36,6 +37,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -1001,6 +1003,28 @@ public final class NicEngine implements TestEngine {
                 return null;
             }
         }
+    }
+
+    /** {@code -W}'s directory of the soft NIC's counters, as rxe's are in {@code ports/1/hw_counters/}. */
+    static final String HW_COUNTERS = "hw_counters/";
+
+    /**
+     * {@code -W hw_counters/NAME}: the soft NIC's counter of that name ({@link NicCounter#rxeName()}:
+     * rxe's {@code sent_pkts}, {@code rcvd_pkts}, {@code duplicate_request}, ..., and the soft NIC's
+     * own drop counters). The NIC has no IB port counters ({@code counters/}), as rxe has none.
+     */
+    @Override
+    public OptionalLong portCounter(String name) {
+        if (nic == null || !name.startsWith(HW_COUNTERS)) {
+            return OptionalLong.empty();
+        }
+        String leaf = name.substring(HW_COUNTERS.length());
+        for (NicCounter c : NicCounter.values()) {
+            if (c.rxeName().equals(leaf)) {
+                return OptionalLong.of(nic.counters().get(c));
+            }
+        }
+        return OptionalLong.empty();
     }
 
     // ---- what tests look at ----

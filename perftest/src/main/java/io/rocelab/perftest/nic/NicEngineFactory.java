@@ -17,23 +17,46 @@ import java.util.function.Function;
  */
 public final class NicEngineFactory implements EngineFactory {
     /**
-     * The local ACK timeout exponent of UDP endpoint mode when {@code -u} is not given: 18, 4.096 µs ×
-     * 2^18 = 1.07 s, instead of perftest's 14 (67 ms). Why: there the round trip runs through two
-     * JVMs and the host's scheduler, not a NIC's pipeline; on a loaded machine a young collection or a
-     * loop thread waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and
-     * every such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a
-     * 551 ms pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). A lost packet
-     * is still found: by the receiver's NAK on the next packet, or by this timer. NCCL's default
-     * (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
+     * The local ACK timeout exponent of the UDP data paths ({@code --udp-endpoint},
+     * {@code --udp-frame}) when {@code -u} is not given: 18, 4.096 µs × 2^18 = 1.07 s, instead of
+     * perftest's 14 (67 ms). Why: there the round trip runs through two JVMs and the host's
+     * scheduler, not a NIC's pipeline; on a loaded machine a young collection or a loop thread
+     * waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and every
+     * such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a 551 ms
+     * pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). Frame-over-UDP's
+     * other peer is a qemu VM, whose rxe under TCG took over 100 ms to acknowledge a 64 KiB message
+     * at load 10 (interop/README.md): the interop runs and the recipe for a VM used {@code -u 18}.
+     * A lost packet is still found: by the receiver's NAK on the next packet, or by this timer.
+     * NCCL's default (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
      */
-    static final int UDP_ENDPOINT_QP_TIMEOUT = 18;
+    static final int UDP_QP_TIMEOUT = 18;
 
     private final NicOptions nic;
     private final Function<PerftestOptions, NicAttachment> attachments;
+    /** Both sides of the test come from this factory (in-process): each NIC has a role in messages. */
+    private final boolean bothSides;
+    /** The run that watches the engines' NICs and captures their frames, or null. */
+    private final ToolRun run;
 
-    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments) {
+    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments, boolean bothSides,
+                             ToolRun run) {
         this.nic = Objects.requireNonNull(nic, "nic");
         this.attachments = attachments;
+        this.bothSides = bothSides;
+        this.run = run;
+    }
+
+    /**
+     * The same engines, each NIC watched by {@code run} (its counters printed if the run fails or is
+     * interrupted) and its port tapped into the run's {@code --capture}.
+     */
+    NicEngineFactory watchedBy(ToolRun toolRun) {
+        Objects.requireNonNull(toolRun, "toolRun");
+        return new NicEngineFactory(nic, o -> toolRun.attach(attachments.apply(o), role(o)), bothSides, toolRun);
+    }
+
+    private String role(PerftestOptions o) {
+        return !bothSides ? "" : o.isServer() ? "server" : "client";
     }
 
     /**
@@ -51,7 +74,7 @@ public final class NicEngineFactory implements EngineFactory {
             }
             return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
                     nic.udpHost(), nic.udpRemote());
-        });
+        }, false, null);
     }
 
     /**
@@ -66,7 +89,7 @@ public final class NicEngineFactory implements EngineFactory {
     /** Engines on an in-process fabric with the given NIC settings (MTU, PSN seed). */
     public static NicEngineFactory inProcess(InProcessFabric fabric, NicOptions nic) {
         Objects.requireNonNull(fabric, "fabric");
-        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB());
+        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB(), true, null);
     }
 
     @Override
@@ -79,8 +102,12 @@ public final class NicEngineFactory implements EngineFactory {
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
         NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server)),
                 () -> attachments.apply(o));
-        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
-            engine.defaultQpTimeout(UDP_ENDPOINT_QP_TIMEOUT);
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME) {
+            engine.defaultQpTimeout(UDP_QP_TIMEOUT);
+        }
+        if (run != null) {
+            run.openCapture();
+            run.watch(role(o), engine::nic);
         }
         return engine;
     }

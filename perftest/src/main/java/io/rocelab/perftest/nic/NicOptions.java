@@ -34,6 +34,9 @@ import java.util.regex.Pattern;
  *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; perftest's -m
  *                                  and the peer's MTU lower the path MTU)
  *   --psn-seed N                   seed of the QPs' random first PSNs (default: from the MAC and IP)
+ *   --capture FILE                 a pcapng of the frames the NIC sent and received (both NICs
+ *                                  in-process), bounded: the first and the last N frames
+ *   --capture-frames N             that N (default 1000)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
@@ -47,12 +50,15 @@ import java.util.regex.Pattern;
  * @param mac        the NIC's MAC, or null for the role's default
  * @param activeMtu  the port's active MTU in bytes
  * @param psnSeed    seed of the first PSNs, or null for one derived from the addresses
- * @param busyPoll   with in-process: both NICs on one polling thread
+ * @param busyPoll   in-process: both NICs on one polling thread
  * @param ip6        the NIC's global IPv6 addresses ({@code --ip6}), GID index 2 on, in order; empty for none
  *                   (in-process: the role's default)
+ * @param capture    the pcapng to write ({@code --capture}), or null
+ * @param captureFrames frames kept at each end of the run in the capture
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
-                         int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6) {
+                         int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                         int captureFrames) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -84,18 +90,34 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
      */
     public static final String DEFAULT_SERVER_IP6 = "fd77::1";
     public static final String DEFAULT_CLIENT_IP6 = "fd77::2";
+    /** Frames {@code --capture} keeps at the start and at the end of a run unless {@code --capture-frames} says. */
+    public static final int DEFAULT_CAPTURE_FRAMES = 1000;
+    static final int MAX_CAPTURE_FRAMES = 1_000_000;
+
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern MAC = Pattern.compile("[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}");
 
-    /** The help lines of rocelab's flags, shown under perftest's own usage by the launcher. */
-    public static final String USAGE = String.join("\n",
+    /**
+     * The help lines of rocelab's flags, shown under the tool's own usage, with worked examples
+     * against a qemu VM running rdma_rxe in both directions.
+     *
+     * @param tool     the tool's name, e.g. "ib_write_bw"
+     * @param perftest a perftest tool (GID index {@code -x}, ACK timeout {@code -u}), else an
+     *                 rdma-core pingpong ({@code -g})
+     */
+    public static String usage(String tool, boolean perftest) {
+        String gid = perftest ? "-d rxe0 -F -x 1" : "-g 1";
+        String here = perftest ? " -F" : "";
+        return java.util.stream.Stream.of(
             "rocelab data path (one of them is required):",
             "  --udp-frame LPORT:RPORT       frames as UDP datagrams on 127.0.0.1 (qemu -netdev socket,udp=):"
-                    + " receive on LPORT, send to RPORT",
+                    + " receive on LPORT, send to RPORT" + (perftest ? "; without -u, a 1 s local ACK timeout"
+                    + " (-u 18, not 14)" : ""),
             "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
-                    + " of this host; the NIC's IP); without -u, a 1 s local ACK timeout (-u 18, not 14)",
+                    + " of this host; the NIC's IP)" + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18,"
+                    + " not 14)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
@@ -111,17 +133,42 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + " client). Use it with -x 2 / -g 2; perftest's --ipv6 picks GID 0",
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
-            "");
+            "rocelab diagnostics:",
+            "  --capture FILE                pcapng of the frames the NIC sent and received (both NICs with"
+                    + " --in-process), bounded: the first and the last N frames, the gap commented",
+            "  --capture-frames N            that N (default " + DEFAULT_CAPTURE_FRAMES + ")",
+            "  a run that fails or is interrupted (Ctrl-C) prints the NIC's non-zero counters on stderr",
+            (perftest ? "  -W hw_counters/NAME,...       perftest's counter report: the soft NIC's counters under rxe's"
+                    + " names (sent_pkts, rcvd_pkts, duplicate_request, completer_retry_err, ...)" : null),
+            "rocelab against a qemu VM with rdma_rxe on 10.77.0.0/24 (the defaults above are on it: rocelab's"
+                    + " server is 10.77.0.1, its client 10.77.0.2; give the VM the other address or set --ip/--mac):",
+            "  the VM's RoCE NIC   -netdev socket,id=n0,udp=127.0.0.1:41001,localaddr=127.0.0.1:41000"
+                    + " (it receives on 41000, sends to 41001): rocelab takes the pair reversed, --udp-frame 41001:41000",
+            "  the TCP exchange    a second NIC, -netdev user,id=n1,hostfwd=tcp:127.0.0.1:18515-:18515; from the VM"
+                    + " the host's 127.0.0.1 is 10.0.2.2",
+            "  rocelab client, VM server (VM 10.77.0.1; once the VM's server listens):",
+            "    in the VM:  " + tool + " " + gid,
+            "    here:       ./rocelab " + tool + " --udp-frame 41001:41000" + here + " 127.0.0.1",
+            "  VM client, rocelab server (VM 10.77.0.2; once rocelab's server waits):",
+            "    here:       ./rocelab " + tool + " --udp-frame 41001:41000" + here,
+            "    in the VM:  " + tool + " " + gid + " 10.0.2.2",
+            "  (interop/README.md does the same with interop/boot-vm.sh)")
+            .filter(Objects::nonNull).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+    }
 
     public NicOptions {
         Objects.requireNonNull(dataPath, "dataPath");
         ip6 = ip6 == null ? List.of() : List.copyOf(ip6);
+        if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+            throw new IllegalArgumentException("captureFrames must be 1.." + MAX_CAPTURE_FRAMES + ": " + captureFrames);
+        }
     }
 
-    /** Without global IPv6 addresses of its own ({@code --ip6}). */
+    /** Without global IPv6 addresses of its own ({@code --ip6}) and without a capture. */
     public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                       int activeMtu, Long psnSeed, boolean busyPoll) {
-        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, List.of());
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, List.of(), null,
+                DEFAULT_CAPTURE_FRAMES);
     }
 
     /** The command line split in two: rocelab's flags, and what is left for perftest. */
@@ -170,6 +217,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         boolean inProcessGiven = false;
         boolean busyPoll = false;
         String endpoint = null;
+        String capture = null;
+        Integer captureFrames = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--".equals(a)) {
@@ -248,6 +297,27 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     };
                     break;
                 }
+                case "--capture": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (v.isEmpty()) {
+                        throw new OptionException(" --capture needs a file name");
+                    }
+                    capture = v;
+                    break;
+                }
+                case "--capture-frames": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        captureFrames = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        captureFrames = 0;
+                    }
+                    if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+                        throw new OptionException(" --capture-frames wants a whole number 1.." + MAX_CAPTURE_FRAMES
+                                + ", got '" + v + "'");
+                    }
+                    break;
+                }
                 case "--psn-seed": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     try {
@@ -291,8 +361,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                         + " sides with the default addresses");
             }
         }
-        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6),
-                rest.toArray(new String[0]));
+        if (captureFrames != null && capture == null) {
+            throw new OptionException(" --capture-frames is for --capture FILE");
+        }
+        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES), rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {

@@ -116,6 +116,46 @@ class NicToolTest {
         }
     }
 
+    /**
+     * The help's worked example against a qemu VM, each direction: the rocelab command is the one
+     * shown, with no --ip, --mac or -u, and what it sets fits the VM the example describes.
+     */
+    @Test
+    void helpShowsHowToReachAQemuVmInBothDirectionsWithTheDefaults() {
+        for (TestKind kind : new TestKind[] {TestKind.WRITE_BW, TestKind.SEND_LAT}) {
+            Run r = run(kind, "-h");
+            String help = r.out();
+            assertTrue(help.contains("-netdev socket,id=n0,udp=127.0.0.1:41001,localaddr=127.0.0.1:41000"), help);
+            assertTrue(help.contains("hostfwd=tcp:127.0.0.1:18515-:18515"), help);
+            assertTrue(help.contains("10.0.2.2"), help);
+            java.util.regex.Matcher here = java.util.regex.Pattern.compile("(?m)^    here: +\\./rocelab (\\S+) (.*)$")
+                    .matcher(help);
+            assertTrue(here.find(), help);
+            assertEquals(kind.toolName(), here.group(1));
+            NicOptions.Split client = NicOptions.split(here.group(2).split(" "));
+            assertTrue(here.find(), help);
+            NicOptions.Split server = NicOptions.split(here.group(2).split(" "));
+            assertTrue(help.contains("rocelab client, VM server (VM 10.77.0.1"), help);
+            assertTrue(help.contains("VM client, rocelab server (VM 10.77.0.2"), help);
+            for (NicOptions.Split s : new NicOptions.Split[] {client, server}) {
+                assertEquals(NicOptions.DataPath.UDP_FRAME, s.nic().dataPath());
+                assertEquals(41001, s.nic().udpLocal(), "where the VM sends");
+                assertEquals(41000, s.nic().udpRemote(), "where the VM receives");
+            }
+            var clientOptions = io.rocelab.perftest.PerftestTool.parse(kind, client.perftestArgs(),
+                    SessionRunner.nullStream(), SessionRunner.nullStream()).options();
+            var serverOptions = io.rocelab.perftest.PerftestTool.parse(kind, server.perftestArgs(),
+                    SessionRunner.nullStream(), SessionRunner.nullStream()).options();
+            assertTrue(clientOptions.isClient() && "127.0.0.1".equals(clientOptions.host()), "through qemu's forward");
+            assertEquals(18515, clientOptions.port());
+            assertTrue(serverOptions.isServer());
+            assertEquals("10.77.0.2", client.nic().ipFor(false), "not the VM's 10.77.0.1");
+            assertEquals("10.77.0.1", server.nic().ipFor(true), "not the VM's 10.77.0.2");
+            assertEquals(18, NicEngine.qpTimeout(clientOptions,
+                    NicEngineFactory.of(client.nic()).create(clientOptions).defaultQpTimeout()), "a VM under TCG");
+        }
+    }
+
     @Test
     void helpShowsRocelabsFlagsUnderPerftests() {
         Run r = run(TestKind.READ_LAT, "-h");
