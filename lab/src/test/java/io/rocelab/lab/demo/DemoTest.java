@@ -75,10 +75,14 @@ class DemoTest {
         assertTrue(sent[1] > 0 && rcvd[0] > 0, "ACKs and read responses: " + out);
 
         // the leaf's SONiC views; RoCE went through lossless queue 3 (DSCP 26 -> TC 3)
-        for (String view : new String[] {"leaf# show pfc counters", "leaf# show queue counters",
-            "leaf# show pfcwd stats", "leaf# show buffer_pool watermark"}) {
+        for (String view : new String[] {"leaf# show interfaces counters", "leaf# show pfc counters",
+            "leaf# show queue counters", "leaf# show pfcwd stats", "leaf# show buffer_pool watermark"}) {
             assertTrue(out.contains(view), view);
         }
+        // host-a's frames came in on Ethernet0 with no error, runt or oversize frame
+        Matcher eth0 = Pattern.compile("(?m)^  Ethernet0 +U +(\\d+) +N/A +N/A +0 +0 +0 +\\d+").matcher(out);
+        assertTrue(eth0.find(), out);
+        assertTrue(Long.parseLong(eth0.group(1)) >= 400, out);
         assertTrue(out.contains("    Port Rx    PFC0    PFC1"), out);
         assertTrue(out.contains("QUEUE        STATUS   STORM DETECTED/RESTORED"), out);
         assertTrue(out.contains("Ethernet0:3   operational"), out);
