@@ -33,6 +33,7 @@ import io.rocelab.sw.pipeline.TaskClock;
 import io.rocelab.sw.pipeline.ParseStage;
 import io.rocelab.sw.pipeline.VlanStage;
 import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
 import java.io.IOException;
@@ -47,7 +48,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A software datacenter switch configured for RoCE: frame size checks (runts and frames over the
- * port MTU are dropped), parse, classify, forward, buffer admission
+ * port MTU are dropped), parse, classify, forward (a bounded FDB, aged in the background), buffer admission
  * (MMU with PFC), egress queues, WRED/ECN at dequeue, ETS scheduling and a line-rate shaper per
  * port, plus the PFC watchdog, SONiC-shaped counters and capture taps (pcapng of the whole switch,
  * classic pcap per port).
@@ -103,7 +104,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.frameSize = new FrameSizeStage(portConfigs);
         this.classify = new ClassifyStage(portConfigs);
         this.vlan = new VlanStage(portConfigs, alloc);
-        this.fdb = new FdbTable(config.fdbAgingNanos());
+        this.fdb = new FdbTable(config.fdbAgingNanos(), config.fdbTableSize(), scheduler);
         RouteTable routes = new RouteTable();
         for (RouteConfig r : config.routes()) {
             routes.add(r.prefix(), r.length(), group(config, r.nextHops()));
@@ -427,8 +428,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         for (QueueWatch w : watchdog.watches()) {
             watches.add(w.copy());
         }
+        FdbCounters f = new FdbCounters(fdb.size(), fdb.capacity(), fdb.learnRefused(), fdb.agedOut());
         return new SwitchCounters(scheduler.nanoTime(), List.copyOf(names), List.copyOf(up), List.copyOf(copies),
-            List.copyOf(watches));
+            List.copyOf(watches), f);
     }
 
     public EgressPort egress(int port) {

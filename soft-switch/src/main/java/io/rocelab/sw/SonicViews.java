@@ -4,13 +4,14 @@ import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PgState;
 import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.pipeline.DropReason;
+import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
 
 /**
  * Text views of a switch's counters laid out like SONiC's CLI, so that what a lab shows reads the
  * same as on a real switch: {@code show interfaces counters}, {@code show pfc counters},
- * {@code show queue counters}, {@code show pfcwd stats},
+ * {@code show queue counters}, {@code show pfcwd stats}, {@code crm show resources fdb},
  * {@code show buffer_pool watermark} and {@code show priority-group watermark shared}. The
  * counter views work from any thread: they print a
  * {@link SoftSwitch#countersSnapshot() snapshot} taken on the switch's owner thread, so a CLI can
@@ -56,6 +57,21 @@ public final class SonicViews {
                 queueDrops, NA));
         }
         return sb.toString();
+    }
+
+    /** @return {@code crm show resources fdb}, and the MACs not learned because the table was full */
+    public static String crmFdb(SoftSwitch sw) {
+        return crmFdb(sw.countersSnapshot());
+    }
+
+    /** {@code crm show resources fdb} of a snapshot, with rocelab's {@code fdb_learn_refused} under it. */
+    public static String crmFdb(SwitchCounters s) {
+        FdbCounters f = s.fdb();
+        String row = "%-15s  %12s  %17s%n";
+        return String.format(row, "Resource Name", "Used Count", "Available Count")
+            + String.format(row, "-".repeat(15), "-".repeat(12), "-".repeat(17))
+            + String.format(row, "fdb_entry", f.entries(), f.available())
+            + String.format("%nfdb_learn_refused (new MACs not learned, table full): %d%n", f.learnRefused());
     }
 
     /** @return {@code show pfc counters} */

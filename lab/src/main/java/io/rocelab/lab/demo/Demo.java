@@ -63,7 +63,9 @@ public final class Demo {
             out.println();
             section("leaf# show pfcwd stats");
             out.print(lab.onLeaf(() -> SonicViews.pfcwdStats(lab.leaf)));
-
+            out.println();
+            section("leaf# crm show resources fdb");
+            out.print(lab.onLeaf(() -> SonicViews.crmFdb(lab.leaf)));
             out.println();
             section("leaf# show buffer_pool watermark / show priority-group watermark");
             out.print(lab.onLeaf(() -> SonicViews.watermarks(lab.leaf)));

@@ -14,7 +14,8 @@ import java.util.List;
  * @param portsUp      whether each port's link is up (attached and up), by index
  * @param ports        copies of the port counters, by index
  * @param watches      copies of the watched queues
+ * @param fdb          the FDB's occupancy and refusals
  */
 public record SwitchCounters(long takenAtNanos, List<String> portNames, List<Boolean> portsUp,
-                             List<PortCounters> ports, List<QueueWatch> watches) {
+                             List<PortCounters> ports, List<QueueWatch> watches, FdbCounters fdb) {
 }
