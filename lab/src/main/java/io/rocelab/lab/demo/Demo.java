@@ -52,6 +52,9 @@ public final class Demo {
             section("NIC counters, per host (rxe's names as `rdma statistic show` prints them; non-zero only)");
             out.print(nicCounters(a, b));
             out.println();
+            section("leaf# show interfaces counters");
+            out.print(lab.onLeaf(() -> SonicViews.interfaceCounters(lab.leaf)));
+            out.println();
             section("leaf# show pfc counters");
             out.print(lab.onLeaf(() -> SonicViews.pfcCounters(lab.leaf)));
             out.println();
@@ -60,6 +63,9 @@ public final class Demo {
             out.println();
             section("leaf# show pfcwd stats");
             out.print(lab.onLeaf(() -> SonicViews.pfcwdStats(lab.leaf)));
+            out.println();
+            section("leaf# crm show resources fdb");
+            out.print(lab.onLeaf(() -> SonicViews.crmFdb(lab.leaf)));
             out.println();
             section("leaf# show buffer_pool watermark / show priority-group watermark");
             out.print(lab.onLeaf(() -> SonicViews.watermarks(lab.leaf)));

@@ -80,10 +80,18 @@ class DemoTest {
         }
 
         // the leaf's SONiC views; RoCE went through lossless queue 3 (DSCP 26 -> TC 3)
-        for (String view : new String[] {"leaf# show pfc counters", "leaf# show queue counters",
-            "leaf# show pfcwd stats", "leaf# show buffer_pool watermark"}) {
+        for (String view : new String[] {"leaf# show interfaces counters", "leaf# show pfc counters",
+            "leaf# show queue counters", "leaf# show pfcwd stats", "leaf# crm show resources fdb",
+            "leaf# show buffer_pool watermark"}) {
             assertTrue(out.contains(view), view);
         }
+        // host-a's frames came in on Ethernet0 with no error, runt or oversize frame
+        Matcher eth0 = Pattern.compile("(?m)^  Ethernet0 +U +(\\d+) +N/A +N/A +0 +0 +0 +\\d+").matcher(out);
+        assertTrue(eth0.find(), out);
+        assertTrue(Long.parseLong(eth0.group(1)) >= 400, out);
+        // the leaf learned the two hosts' MACs and refused none
+        assertTrue(out.contains("fdb_entry                   2              32766"), out);
+        assertTrue(out.contains("fdb_learn_refused (new MACs not learned, table full): 0"), out);
         assertTrue(out.contains("    Port Rx    PFC0    PFC1"), out);
         assertTrue(out.contains("QUEUE        STATUS   STORM DETECTED/RESTORED"), out);
         assertTrue(out.contains("Ethernet0:3   operational"), out);
