@@ -10,6 +10,8 @@ import io.rocelab.codec.header.Ipv6;
  */
 final class Icmpv6 {
     static final int NEXT_HEADER = 58;
+    /** Type, code and checksum: the shortest ICMPv6 message (RFC 4443 2.1). */
+    static final int HEADER_LENGTH = 4;
 
     private Icmpv6() {
     }

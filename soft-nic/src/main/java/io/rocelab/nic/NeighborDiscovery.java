@@ -146,10 +146,16 @@ final class NeighborDiscovery {
     /**
      * Handles a received ICMPv6 message (IPv6 header at {@code ip}); the caller keeps the buffer.
      * Only neighbour solicitations and advertisements are looked at; a bad one is counted and dropped.
+     * The frame's parse checked that the IPv6 payload length fits the frame; nothing here reads
+     * beyond that length, which may be anything down to 0.
      */
     void onIcmpv6(ByteBuf b, int ip, long ethSrc) {
         int icmp = ip + Ipv6.LENGTH;
         int len = Ipv6.payloadLength(b, ip);
+        if (len < Icmpv6.HEADER_LENGTH) {
+            counters.increment(NicCounter.DROP_MALFORMED); // RFC 4443 2.1: type, code and checksum at least
+            return;
+        }
         int type = b.getUnsignedByte(icmp);
         if (type != NS && type != NA) {
             return;

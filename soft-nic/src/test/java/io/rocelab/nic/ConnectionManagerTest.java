@@ -263,6 +263,38 @@ class ConnectionManagerTest {
     }
 
     @Test
+    void oversizedSendsToQp1DoNotStarveItAndRdmaCmStillConnects() {
+        ConnectionManager cmA = ConnectionManager.start(a, 1);
+        listeningB();
+        // a UD QP on a sends QP1 of b, with QP1's Q_Key, more SENDs longer than a MAD than QP1 has
+        // receives: each one completes a receive with IBV_WC_LOC_LEN_ERR (IBA 9.8.3). A Q_Key with
+        // its top bit set in a WR means "the QP's own" (IBA 10.2.5), so the QP has QP1's.
+        CompletionQueue cq = a.createCq(256);
+        QueuePair ud = a.createQp(pdA, QpType.UD, cq, cq, QpCaps.defaults());
+        ud.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(MadHeader.GSI_QKEY));
+        ud.modify(new QpAttr().state(QpState.RTR));
+        ud.modify(new QpAttr().state(QpState.RTS).sqPsn(0));
+        MemoryRegion big = pdA.registerMr(new byte[300], 0x8000, AccessFlags.LOCAL_WRITE);
+        int flood = 100;
+        for (int i = 0; i < flood; i++) {
+            ud.postSend(SendWr.send(i, Sge.of(big)).ud(AddressHandle.ipv4(IP_B), SoftNic.GSI_QPN, MadHeader.GSI_QKEY));
+        }
+        assertTrue(runUntil(() -> b.counters().get(NicCounter.RCVD_PKTS) >= flood, 1_000_000_000L));
+        assertEquals(flood, wire.stream().filter(s -> s.from().equals("a") && s.destQp() == SoftNic.GSI_QPN
+                && s.payloadLength() == 300).count());
+        assertEquals(0, b.counters().get(NicCounter.DROP_BAD_QKEY), "QP1 took them all");
+
+        // every receive came back: rdma_cm connects as before, not RDMA_CM_EVENT_UNREACHABLE
+        CmId id = cmA.connect(qpA, IP_B, 18515, 0, PARAMS, eventsA::add);
+        assertTrue(runUntil(() -> !eventsA.isEmpty(), 200_000_000_000L));
+        assertEquals(CmEventType.ESTABLISHED, eventsA.get(0).type());
+        assertEquals(CmState.ESTABLISHED, id.state());
+        assertEquals(1, mads("a").stream().filter(s -> s.payloadLength() == MadHeader.MAD_SIZE
+                && attribute(s) == CmAttribute.REQ.id()).count(), "the first REQ was taken, not resent");
+        assertEquals(0, b.counters().get(NicCounter.INTERNAL_ERRORS));
+    }
+
+    @Test
     void aLostRequestIsSentAgainAfterTheResponseTimeout() {
         ConnectionManager cmA = ConnectionManager.start(a, 1);
         cmA.connect(qpA, IP_B, 18515, 0, PARAMS, eventsA::add);

@@ -27,11 +27,13 @@ import io.rocelab.sw.pfcwd.PfcWatchdog;
 import io.rocelab.sw.pipeline.ClassifyStage;
 import io.rocelab.sw.pipeline.ContextPool;
 import io.rocelab.sw.pipeline.DropReason;
+import io.rocelab.sw.pipeline.FrameSizeStage;
 import io.rocelab.sw.pipeline.PacketContext;
 import io.rocelab.sw.pipeline.TaskClock;
 import io.rocelab.sw.pipeline.ParseStage;
 import io.rocelab.sw.pipeline.VlanStage;
 import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
 import java.io.IOException;
@@ -45,7 +47,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A software datacenter switch configured for RoCE: parse, classify, forward, buffer admission
+ * A software datacenter switch configured for RoCE: frame size checks (runts and frames over the
+ * port MTU are dropped), parse, classify, forward (a bounded FDB, aged in the background), buffer admission
  * (MMU with PFC), egress queues, WRED/ECN at dequeue, ETS scheduling and a line-rate shaper per
  * port, plus the PFC watchdog, SONiC-shaped counters and capture taps (pcapng of the whole switch,
  * classic pcap per port).
@@ -64,6 +67,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final EgressPort[] egress;
     private final TaskClock clock;
     private final ContextPool contexts = new ContextPool();
+    private final FrameSizeStage frameSize;
     private final ParseStage parse = new ParseStage();
     private final VlanStage vlan;
     private final ClassifyStage classify;
@@ -97,9 +101,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             egress[i] = new EgressPort(i, portConfigs[i], scheduler, clock, this, counters[i], seed + i);
             macs[i] = config.routerMac();
         }
+        this.frameSize = new FrameSizeStage(portConfigs);
         this.classify = new ClassifyStage(portConfigs);
         this.vlan = new VlanStage(portConfigs, alloc);
-        this.fdb = new FdbTable(config.fdbAgingNanos());
+        this.fdb = new FdbTable(config.fdbAgingNanos(), config.fdbTableSize(), scheduler);
         RouteTable routes = new RouteTable();
         for (RouteConfig r : config.routes()) {
             routes.add(r.prefix(), r.length(), group(config, r.nextHops()));
@@ -194,6 +199,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             tap.record(in, now, frame, null, false);
         }
         PacketContext ctx = contexts.acquireForParse(frame, in, now);
+        DropReason size = frameSize.apply(ctx);
+        if (size != null) {
+            dropped(ctx, size);
+            return;
+        }
         if (!parse.apply(ctx)) {
             dropped(ctx, DropReason.MALFORMED);
             return;
@@ -407,16 +417,20 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     private SwitchCounters takeSnapshot() {
         List<String> names = new ArrayList<>();
+        List<Boolean> up = new ArrayList<>();
         List<PortCounters> copies = new ArrayList<>();
         for (int i = 0; i < portConfigs.length; i++) {
             names.add(portConfigs[i].name());
+            up.add(isUp(i));
             copies.add(counters[i].copy());
         }
         List<QueueWatch> watches = new ArrayList<>();
         for (QueueWatch w : watchdog.watches()) {
             watches.add(w.copy());
         }
-        return new SwitchCounters(scheduler.nanoTime(), List.copyOf(names), List.copyOf(copies), List.copyOf(watches));
+        FdbCounters f = new FdbCounters(fdb.size(), fdb.capacity(), fdb.learnRefused(), fdb.agedOut());
+        return new SwitchCounters(scheduler.nanoTime(), List.copyOf(names), List.copyOf(up), List.copyOf(copies),
+            List.copyOf(watches), f);
     }
 
     public EgressPort egress(int port) {

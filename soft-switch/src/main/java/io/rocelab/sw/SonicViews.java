@@ -3,19 +3,75 @@ package io.rocelab.sw;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PgState;
 import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.pipeline.DropReason;
+import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
 
 /**
  * Text views of a switch's counters laid out like SONiC's CLI, so that what a lab shows reads the
- * same as on a real switch: {@code show pfc counters}, {@code show queue counters},
- * {@code show pfcwd stats}, {@code show buffer_pool watermark} and {@code show priority-group
- * watermark shared}. The counter views work from any thread: they print a
+ * same as on a real switch: {@code show interfaces counters}, {@code show pfc counters},
+ * {@code show queue counters}, {@code show pfcwd stats}, {@code crm show resources fdb},
+ * {@code show buffer_pool watermark} and {@code show priority-group watermark shared}. The
+ * counter views work from any thread: they print a
  * {@link SoftSwitch#countersSnapshot() snapshot} taken on the switch's owner thread, so a CLI can
  * show them while traffic runs. The watermark view reads the MMU: owner thread or after the run.
  */
 public final class SonicViews {
     private SonicViews() {
+    }
+
+    /** SONiC prints this for a counter the platform does not have, as here the rates (they need two samples). */
+    private static final String NA = "N/A";
+
+    /** @return {@code show interfaces counters} */
+    public static String interfaceCounters(SoftSwitch sw) {
+        return interfaceCounters(sw.countersSnapshot());
+    }
+
+    /**
+     * {@code show interfaces counters} of a snapshot, SONiC's portstat columns. RX_ERR are frames
+     * with errors ({@code SAI_PORT_STAT_IF_IN_ERRORS}): runts and malformed headers; RX_OVR frames
+     * over the port's MTU ({@code SAI_PORT_STAT_ETHER_RX_OVERSIZE_PKTS}); RX_DRP every other frame
+     * the switch dropped after it came in on the port ({@code SAI_PORT_STAT_IF_IN_DISCARDS}); RX_OK
+     * the frames without an error. TX_DRP are the port's queue drops. The rates, and the transmit
+     * errors the switch has no cause for, print {@code N/A}.
+     */
+    public static String interfaceCounters(SwitchCounters s) {
+        String row = "%11s  %5s  %10s  %10s  %7s  %8s  %8s  %8s  %10s  %10s  %7s  %8s  %8s  %8s%n";
+        String head = String.format(row, "IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP",
+            "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR");
+        StringBuilder sb = new StringBuilder(head);
+        sb.append("-".repeat(head.length() - System.lineSeparator().length())).append(System.lineSeparator());
+        for (int i = 0; i < s.ports().size(); i++) {
+            PortCounters c = s.ports().get(i);
+            long errors = c.drops(DropReason.UNDERSIZE) + c.drops(DropReason.MALFORMED);
+            long oversize = c.drops(DropReason.OVERSIZE);
+            long discards = c.totalDrops() - errors - oversize;
+            long queueDrops = 0;
+            for (long d : c.queueDropPackets) {
+                queueDrops += d;
+            }
+            sb.append(String.format(row, s.portNames().get(i), s.portsUp().get(i) ? "U" : "D",
+                c.rxFrames - errors - oversize, NA, NA, errors, discards, oversize, c.txFrames, NA, NA, NA,
+                queueDrops, NA));
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code crm show resources fdb}, and the MACs not learned because the table was full */
+    public static String crmFdb(SoftSwitch sw) {
+        return crmFdb(sw.countersSnapshot());
+    }
+
+    /** {@code crm show resources fdb} of a snapshot, with rocelab's {@code fdb_learn_refused} under it. */
+    public static String crmFdb(SwitchCounters s) {
+        FdbCounters f = s.fdb();
+        String row = "%-15s  %12s  %17s%n";
+        return String.format(row, "Resource Name", "Used Count", "Available Count")
+            + String.format(row, "-".repeat(15), "-".repeat(12), "-".repeat(17))
+            + String.format(row, "fdb_entry", f.entries(), f.available())
+            + String.format("%nfdb_learn_refused (new MACs not learned, table full): %d%n", f.learnRefused());
     }
 
     /** @return {@code show pfc counters} */

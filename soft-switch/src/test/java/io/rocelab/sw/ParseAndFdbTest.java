@@ -104,7 +104,7 @@ class ParseAndFdbTest {
 
     @Test
     void fdbCacheFollowsAgeingAndFlush() {
-        FdbTable fdb = new FdbTable(1_000);
+        FdbTable fdb = new FdbTable(1_000, 16);
         fdb.learn(0xA, 1, 0);
         fdb.learn(0xA, 1, 500);     // refreshed through the per-port cache
         assertEquals(1, fdb.lookup(0xA, 1_400));

@@ -14,9 +14,8 @@ import io.rocelab.codec.capture.LinkType;
 import io.rocelab.codec.header.Ipv4;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,7 +28,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code rocelab decode FILE}: one line per frame of a pcap or pcapng file, RoCEv2 in detail with
  * its ICRC checked, then totals. Exit 0 when every RoCEv2 frame is well-formed with a good ICRC,
- * 1 otherwise, 2 when the file cannot be read.
+ * 1 otherwise, 2 when the file cannot be read or turns out corrupt: one line that names the file
+ * once and the offset where it went wrong, after the frames decoded up to there.
  */
 @Command(name = "decode",
         description = {"Decode a pcap or pcapng capture: one line per frame, RoCEv2 in detail with its ICRC checked.",
@@ -78,13 +78,22 @@ public final class DecodeCommand implements Callable<Integer> {
             }
         } catch (CaptureFormatException e) {
             out.flush();
-            throw new UserError(file + ": " + e.getMessage());
+            throw new UserError(e.getMessage()); // it starts with the file's name, then the offset
         } catch (IOException e) {
-            throw new UserError("cannot read " + file + ": " + e.getMessage());
+            out.flush();
+            throw new UserError("cannot read " + file + ": " + reason(e));
         }
         out.println(totals.describe());
         out.flush();
         return totals.allRoceGood() ? 0 : 1;
+    }
+
+    /** What went wrong, without the path a file system exception's message starts with. */
+    private static String reason(IOException e) {
+        if (e instanceof FileSystemException f) {
+            return f.getReason() != null ? f.getReason() : f.getClass().getSimpleName();
+        }
+        return e.getMessage();
     }
 
     private static void checkReadable(Path file) {

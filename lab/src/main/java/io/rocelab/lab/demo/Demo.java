@@ -52,6 +52,9 @@ public final class Demo {
             section("NIC counters, per host (rxe's names as `rdma statistic show` prints them; non-zero only)");
             out.print(nicCounters(a, b));
             out.println();
+            section("leaf# show interfaces counters");
+            out.print(lab.onLeaf(() -> SonicViews.interfaceCounters(lab.leaf)));
+            out.println();
             section("leaf# show pfc counters");
             out.print(lab.onLeaf(() -> SonicViews.pfcCounters(lab.leaf)));
             out.println();
@@ -60,6 +63,9 @@ public final class Demo {
             out.println();
             section("leaf# show pfcwd stats");
             out.print(lab.onLeaf(() -> SonicViews.pfcwdStats(lab.leaf)));
+            out.println();
+            section("leaf# crm show resources fdb");
+            out.print(lab.onLeaf(() -> SonicViews.crmFdb(lab.leaf)));
             out.println();
             section("leaf# show buffer_pool watermark / show priority-group watermark");
             out.print(lab.onLeaf(() -> SonicViews.watermarks(lab.leaf)));
@@ -91,7 +97,8 @@ public final class Demo {
             LeafFabric.ACTIVE_MTU);
         out.println("  leaf    soft switch, SONiC config " + LeafFabric.CONFIG_RESOURCE.substring(1)
             + ": DSCP 26 -> TC 3 -> queue 3, PFC on priority 3, WRED/ECN on queue 3, PFC watchdog");
-        out.println("  threads one event loop per NIC and one for the leaf, real time");
+        out.println("  threads one event loop per NIC and one for the leaf, real time; the QPs' ACK timeout is -u "
+            + DemoOptions.QP_TIMEOUT + " (1.07 s), as a thread here may wait for a core longer than perftest's 67 ms");
         out.println("  capture " + (capture == null ? "off" : capture + " (bounded: first " + options.framesPerPort()
             + " frames per leaf port in each test)"));
     }

@@ -23,6 +23,15 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
     static final long MAX_SIZE = 8L << 20;
     static final int MAX_ITERATIONS = 100_000;
     static final int MAX_DURATION = 30;
+    /**
+     * The QPs' local ACK timeout exponent, perftest's {@code -u}: 18 (4.096 µs × 2^18 = 1.07 s), not
+     * perftest's 14 (67 ms). Why: both hosts, the leaf and the tools are threads of this process on
+     * the machine's shared cores, not a NIC's pipeline; at load 7-8 on 2 cores a thread here waited
+     * 90-130 ms for a core with nothing lost, past 67 ms, and host-a resent its whole window (1-5
+     * times per run). UDP endpoint mode does the same for the same reason; a lost frame is still
+     * found by the receiver's sequence NAK on the next one, or by this timer for a lost tail.
+     */
+    static final int QP_TIMEOUT = 18;
 
     public static DemoOptions defaults() {
         return new DemoOptions(DEFAULT_SIZE, DEFAULT_ITERATIONS, 0, DEFAULT_LAT_ITERATIONS, Path.of(DEFAULT_CAPTURE),
@@ -98,13 +107,13 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
     /** perftest's flags for ib_write_bw (no server address). */
     public List<String> writeBwArgs() {
         return durationSeconds > 0
-            ? List.of("-s", String.valueOf(size), "-D", String.valueOf(durationSeconds))
-            : List.of("-s", String.valueOf(size), "-n", String.valueOf(iterations));
+            ? List.of("-s", String.valueOf(size), "-D", String.valueOf(durationSeconds), "-u", String.valueOf(QP_TIMEOUT))
+            : List.of("-s", String.valueOf(size), "-n", String.valueOf(iterations), "-u", String.valueOf(QP_TIMEOUT));
     }
 
     /** perftest's flags for ib_read_lat (no server address). */
     public List<String> readLatArgs() {
-        return List.of("-n", String.valueOf(latIterations));
+        return List.of("-n", String.valueOf(latIterations), "-u", String.valueOf(QP_TIMEOUT));
     }
 
     private static String value(List<String> args, int i, String name) {

@@ -1,9 +1,10 @@
 package io.rocelab.lab.demo;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.rocelab.codec.capture.PcapngWriter;
+import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.RealTimeScheduler;
+import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.nic.HostPair;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.config.ConfigLoader;
@@ -23,6 +24,13 @@ import java.util.concurrent.TimeoutException;
  * The demo's lab in this process: host-a — leaf — host-b. Each host's NIC and the switch have their
  * own event loop (one owner thread each); each host is joined to its switch port by an in-process
  * link (rate and cable delay modelled, in real time). The switch runs {@code demo/leaf.json}.
+ *
+ * <p>The frames the switch builds itself (PFC pauses, flood copies) come from a {@link
+ * FramePoolAllocator} of its own, as the NICs' frames do, not from Netty's default allocator: Netty
+ * 4.2's pool records a JFR event for each chunk it allocates, and the first one in a JVM makes the
+ * JDK initialize the Flight Recorder's metadata on the allocating thread, 130-500 ms here. The
+ * leaf's first PFC XOFF was that allocation, so the leaf forwarded nothing for longer than host-a's
+ * local ACK timeout (67 ms, perftest's {@code -u 14}) and host-a resent its whole window.
  */
 final class LeafFabric implements AutoCloseable {
     /** The switch configuration shipped with rocelab. */
@@ -37,6 +45,8 @@ final class LeafFabric implements AutoCloseable {
     static final int ACTIVE_MTU = 4096;
     /** Frames with a switch decision kept in the capture beyond the first frames of each test. */
     static final int CAPTURE_DECISIONS = 2000;
+    /** Free frames the switch's own pool keeps (it builds few: PFC pauses, flood copies). */
+    static final int SWITCH_POOLED_FRAMES = 256;
 
     static final String HOST_A_IP = "10.0.0.1";
     static final String HOST_B_IP = "10.0.0.2";
@@ -50,6 +60,9 @@ final class LeafFabric implements AutoCloseable {
     private final RealTimeScheduler loopLeaf;
     final SoftSwitch leaf;
     final HostPair hosts;
+    /** host-a -- leaf:Ethernet0 (side A host-a, side B the leaf) and host-b -- leaf:Ethernet4. */
+    final InProcessLink linkA;
+    final InProcessLink linkB;
     private final BoundedCapture capture;
 
     /**
@@ -58,7 +71,14 @@ final class LeafFabric implements AutoCloseable {
      * @throws IOException if the capture cannot be created
      */
     LeafFabric(Path capturePath, int framesPerPort) throws IOException {
-        this.config = loadConfig();
+        this(loadConfig(), capturePath, framesPerPort);
+    }
+
+    /**
+     * @param config the switch's configuration, which must have {@link #PORT_A} and {@link #PORT_B}
+     */
+    LeafFabric(SwitchConfig config, Path capturePath, int framesPerPort) throws IOException {
+        this.config = config;
         this.speedBitsPerSecond = config.ports().get(config.portIndex(PORT_A)).speedBitsPerSecond();
         RealTimeScheduler a = null;
         RealTimeScheduler b = null;
@@ -73,6 +93,8 @@ final class LeafFabric implements AutoCloseable {
             InProcessLink linkB = InProcessLink.builder().name("host-b--leaf").portNames("host-b", "leaf:" + PORT_B)
                 .rateBitsPerSecond(config.ports().get(config.portIndex(PORT_B)).speedBitsPerSecond())
                 .propagationDelayNanos(CABLE_DELAY_NANOS).build(b, s);
+            this.linkA = linkA;
+            this.linkB = linkB;
             if (capturePath != null) {
                 c = new BoundedCapture(PcapngWriter.create(capturePath), framesPerPort, CAPTURE_DECISIONS);
             }
@@ -80,7 +102,8 @@ final class LeafFabric implements AutoCloseable {
             RealTimeScheduler owner = s;
             long epochOffset = System.currentTimeMillis() * 1_000_000L - owner.nanoTime();
             this.leaf = on(s, () -> {
-                SoftSwitch sw = new SoftSwitch(config, owner, ByteBufAllocator.DEFAULT, 26);
+                SoftSwitch sw = new SoftSwitch(config, owner,
+                    new FramePoolAllocator(SoftNic.frameSlotBytes(ACTIVE_MTU), SWITCH_POOLED_FRAMES), 26);
                 sw.attach(PORT_A, linkA.portB());
                 sw.attach(PORT_B, linkB.portB());
                 if (tapInto != null) {

@@ -129,6 +129,49 @@ class DecodeCommandTest {
         assertTrue(run.err().contains("not a pcap or pcapng file"), run.err());
     }
 
+    /** A pcap (little-endian, microseconds, Ethernet) whose first record claims {@code capturedLength} bytes. */
+    private Path pcapClaiming(String name, int snapLen, int capturedLength, long fileLength) throws IOException {
+        Path file = dir.resolve(name);
+        ByteBuf h = Unpooled.buffer(40);
+        h.writeIntLE(0xA1B2C3D4).writeShortLE(2).writeShortLE(4).writeIntLE(0).writeIntLE(0).writeIntLE(snapLen)
+                .writeIntLE(1);
+        h.writeIntLE(1).writeIntLE(0).writeIntLE(capturedLength).writeIntLE(capturedLength);
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            f.write(h.array(), 0, h.writerIndex());
+            f.setLength(fileLength); // the rest reads as zeros, without taking the disk space
+        }
+        return file;
+    }
+
+    @Test
+    void aCorruptRecordIsOneLineThatNamesTheFileOnce() throws IOException {
+        Path file = pcapClaiming("corrupt.pcap", 65535, 1_000_000, 40 + 100);
+        CliRun run = CliRun.of("decode", file.toString());
+        assertEquals(2, run.exitCode(), run.err());
+        assertEquals(1, run.err().lines().count(), run.err());
+        assertTrue(run.err().startsWith("rocelab: " + file + ": at offset 32 (0x20): record captured length 1000000"),
+                run.err());
+        assertEquals(1, run.err().split(java.util.regex.Pattern.quote(file.toString()), -1).length - 1,
+                "the path once: " + run.err());
+    }
+
+    @Test
+    void aSixtyFourMebibyteRecordIsOneLineAndExitTwoEvenInASixtyFourMebibyteHeap() throws Exception {
+        int huge = 64 << 20;
+        Path file = pcapClaiming("huge.pcap", huge, huge, 40L + huge);
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-cp", System.getProperty("java.class.path"), "io.rocelab.lab.cli.Rocelab", "decode", file.toString())
+                .redirectOutput(dir.resolve("decode.out").toFile()).redirectError(dir.resolve("decode.err").toFile())
+                .start();
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "decode ended");
+        String err = Files.readString(dir.resolve("decode.err"));
+        assertEquals(2, p.exitValue(), err);
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("rocelab: " + file + ": at offset 32 (0x20): record captured length 67108864 is"
+                + " larger than any packet a capture holds (262144)"), err);
+        assertFalse(err.contains("Exception") || err.contains("Error:") || err.contains("\tat "), err);
+    }
+
     @Test
     void aMissingArgumentIsAUsageError() {
         CliRun run = CliRun.of("decode");

@@ -46,12 +46,12 @@ class DemoConfigTest {
     void optionsHaveTheDefaultsOfTheReadme() {
         DemoOptions d = DemoOptions.parse(List.of());
         assertEquals(DemoOptions.defaults(), d);
-        assertEquals(List.of("-s", "65536", "-n", "2000"), d.writeBwArgs());
-        assertEquals(List.of("-n", "1000"), d.readLatArgs());
+        assertEquals(List.of("-s", "65536", "-n", "2000", "-u", "18"), d.writeBwArgs());
+        assertEquals(List.of("-n", "1000", "-u", "18"), d.readLatArgs());
         assertEquals(Path.of("rocelab-demo.pcapng"), d.capture());
 
         DemoOptions o = DemoOptions.parse(List.of("--size=4096", "--duration", "2", "--capture", "/tmp/x.pcapng"));
-        assertEquals(List.of("-s", "4096", "-D", "2"), o.writeBwArgs());
+        assertEquals(List.of("-s", "4096", "-D", "2", "-u", "18"), o.writeBwArgs());
         assertEquals(Path.of("/tmp/x.pcapng"), o.capture());
         assertNull(DemoOptions.parse(List.of("--no-capture")).capture());
 

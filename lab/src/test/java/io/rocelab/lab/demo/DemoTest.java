@@ -73,12 +73,25 @@ class DemoTest {
         long[] rcvd = counter(out, "rcvd_pkts");
         assertTrue(sent[0] >= 300 + 100 && rcvd[1] >= 300 + 100, out);
         assertTrue(sent[1] > 0 && rcvd[0] > 0, "ACKs and read responses: " + out);
+        // a lossless fabric with nothing injected: nothing resent, nothing received twice, no NAK
+        for (String resent : new String[] {"completer_retry_err", "duplicate_request", "out_of_seq_request",
+            "rcvd_seq_err", "retry_exceeded_err"}) {
+            assertFalse(Pattern.compile("(?m)^" + resent + " ").matcher(out).find(), resent + " in " + out);
+        }
 
         // the leaf's SONiC views; RoCE went through lossless queue 3 (DSCP 26 -> TC 3)
-        for (String view : new String[] {"leaf# show pfc counters", "leaf# show queue counters",
-            "leaf# show pfcwd stats", "leaf# show buffer_pool watermark"}) {
+        for (String view : new String[] {"leaf# show interfaces counters", "leaf# show pfc counters",
+            "leaf# show queue counters", "leaf# show pfcwd stats", "leaf# crm show resources fdb",
+            "leaf# show buffer_pool watermark"}) {
             assertTrue(out.contains(view), view);
         }
+        // host-a's frames came in on Ethernet0 with no error, runt or oversize frame
+        Matcher eth0 = Pattern.compile("(?m)^  Ethernet0 +U +(\\d+) +N/A +N/A +0 +0 +0 +\\d+").matcher(out);
+        assertTrue(eth0.find(), out);
+        assertTrue(Long.parseLong(eth0.group(1)) >= 400, out);
+        // the leaf learned the two hosts' MACs and refused none
+        assertTrue(out.contains("fdb_entry                   2              32766"), out);
+        assertTrue(out.contains("fdb_learn_refused (new MACs not learned, table full): 0"), out);
         assertTrue(out.contains("    Port Rx    PFC0    PFC1"), out);
         assertTrue(out.contains("QUEUE        STATUS   STORM DETECTED/RESTORED"), out);
         assertTrue(out.contains("Ethernet0:3   operational"), out);

@@ -54,9 +54,14 @@ import org.junit.jupiter.api.TestFactory;
  * rocelab's own soft NIC and tools against real Linux Soft-RoCE: one qemu VM (Debian's kernel,
  * rdma_rxe on eth0, 10.77.0.1) runs rdma-core's {@code ibv_rc_pingpong}, {@code ibv_uc_pingpong},
  * {@code ibv_ud_pingpong} and perftest's {@code ib_write_bw}, {@code ib_read_bw},
- * {@code ib_send_bw}; this JVM runs rocelab's {@code ibv_*_pingpong} / {@code ib_*_bw} on a soft
+ * {@code ib_send_bw} (also over rdma_cm) and the four latency tools {@code ib_write_lat},
+ * {@code ib_read_lat}, {@code ib_send_lat}, {@code ib_atomic_lat}; this JVM runs rocelab's
+ * {@code ibv_*_pingpong} / {@code ib_*_bw} / {@code ib_*_lat} on a soft
  * NIC (10.77.0.100, its own MAC) whose frames go to the VM's {@code -netdev socket,udp=} link. Each tool runs twice: the real tool as server
- * and rocelab as client, then rocelab as server and the real tool as client.
+ * and rocelab as client, then rocelab as server and the real tool as client. Two tools run over
+ * IPv6 as well: {@code ibv_rc_pingpong} between the global GIDs (rxe's fd77::1, rocelab's
+ * {@code --ip6 fd77::100}, GID index 2 on both) and {@code ib_write_bw --ipv6}, which on both sides
+ * picks the link-local GID 0.
  *
  * <p>The tools' TCP exchange goes over a second NIC of the VM on qemu's user networking
  * ({@code boot-vm.sh --oob}): rocelab's clients reach the VM's servers through qemu's forwards of
@@ -75,6 +80,8 @@ class RocelabVsRxeInteropTest {
     private static final int VM_HOST = 1;
     private static final String VM_IP = "10.77.0." + VM_HOST;
     private static final String ROCELAB_IP = "10.77.0.100";
+    /** The NIC's global IPv6 address ({@code --ip6}), GID index 2 as the VM's fd77::1 is on rxe0. */
+    private static final String ROCELAB_IP6 = "fd77::100";
     private static final String ROCELAB_MAC = "52:54:00:77:01:64";
     /** Per run: the VM's limit for its tool, and this JVM's for its side. */
     private static final int STEP_SECONDS = 60;
@@ -93,10 +100,33 @@ class RocelabVsRxeInteropTest {
     private static final int PACE_BURST_BYTES = 16 * 1024;
     private static final int PINGPONG_ITERS = 100;
     private static final int BW_ITERS = 50;
+    /** One message in flight per side: 200 round trips take ~0.1-0.3 s under TCG. */
+    private static final int LAT_ITERS = 200;
+
+    /** Which GIDs a tool's RoCEv2 packets run between, and so which addresses the capture shows. */
+    private enum Gids {
+        /** GID index 1 on both: IPv4. */
+        IPV4(VM_IP, ROCELAB_IP, true),
+        /** GID index 2 on both (rxe's {@code gid-index 6}, rocelab's {@code --ip6}): the global IPv6 addresses. */
+        IPV6_GLOBAL("fd77::" + VM_HOST, ROCELAB_IP6, false),
+        /** perftest's {@code --ipv6} on both: GID index 0 on rxe and on rocelab, the link-local addresses. */
+        IPV6_LINK_LOCAL("fe80::5054:ff:fe77:" + VM_HOST, "fe80::5054:ff:fe77:164", false);
+
+        final String vm;
+        final String rocelab;
+        /** As pingpong prints the GID: {@code ::ffff:10.77.0.1}, or the IPv6 address itself. */
+        final boolean mapped;
+
+        Gids(String vm, String rocelab, boolean mapped) {
+            this.vm = vm;
+            this.rocelab = rocelab;
+            this.mapped = mapped;
+        }
+    }
 
     /** A tool, as the VM runs it and as rocelab runs it, and what its capture must hold. */
     private record Tool(String name, String vmCommand, String[] rocelabArgs, PingpongKind pingpong, TestKind perftest,
-                        List<Pattern> output, String clientSends, String serverSends, boolean rdmaCm) {
+                        List<Pattern> output, String clientSends, String serverSends, boolean rdmaCm, Gids gids) {
     }
 
     /** One run: a tool with the real one on one side and rocelab on the other. */
@@ -132,7 +162,17 @@ class RocelabVsRxeInteropTest {
             perftest("send_bw", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"),
             perftestCm("write_bw_cm", "ib_write_bw", TestKind.WRITE_BW, "RC_RDMA_WRITE_", "RC_ACKNOWLEDGE"),
             perftestCm("read_bw_cm", "ib_read_bw", TestKind.READ_BW, "RC_RDMA_READ_REQUEST", "RC_RDMA_READ_RESPONSE_"),
-            perftestCm("send_bw_cm", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"));
+            perftestCm("send_bw_cm", "ib_send_bw", TestKind.SEND_BW, "RC_SEND_", "RC_ACKNOWLEDGE"),
+            // ib_write_lat: each side writes its count into the last byte of the other's buffer,
+            // the server first (perftest's run_iter_lat_write), so both send WRITEs
+            latency("write_lat", "ib_write_lat", TestKind.WRITE_LAT, 2, "RC_RDMA_WRITE_ONLY", "RC_RDMA_WRITE_ONLY"),
+            latency("read_lat", "ib_read_lat", TestKind.READ_LAT, 2, "RC_RDMA_READ_REQUEST",
+                    "RC_RDMA_READ_RESPONSE_ONLY"),
+            latency("send_lat", "ib_send_lat", TestKind.SEND_LAT, 2, "RC_SEND_ONLY", "RC_SEND_ONLY"),
+            latency("atomic_lat", "ib_atomic_lat", TestKind.ATOMIC_LAT, 8, "RC_FETCH_ADD", "RC_ATOMIC_ACKNOWLEDGE"),
+            // IPv6: the global GIDs (GID index 2, rocelab's --ip6) and perftest's --ipv6 (GID 0)
+            pingpong6("rc_pingpong6"),
+            perftestIpv6("write_bw6"));
 
     /** A pingpong tool, with -c: the server checks the first byte of each page the client sent. */
     private static Tool pingpong(String name, PingpongKind kind, String extra, String sends) {
@@ -142,7 +182,14 @@ class RocelabVsRxeInteropTest {
         }
         return new Tool(name, kind.toolName() + " -g $G4 -n " + PINGPONG_ITERS + " -c" + extra,
                 args.toArray(new String[0]), kind, null, List.of(PINGPONG_BYTES, PINGPONG_ITERS_LINE), sends, sends,
-                false);
+                false, Gids.IPV4);
+    }
+
+    /** rc_pingpong over the global IPv6 GIDs: rxe's fd77::1 (gid-index 6) and rocelab's --ip6 (GID 2). */
+    private static Tool pingpong6(String name) {
+        return new Tool(name, "ibv_rc_pingpong -g $G6 -n " + PINGPONG_ITERS + " -c",
+                new String[] {"-g", "2", "-n", String.valueOf(PINGPONG_ITERS), "-c"}, PingpongKind.RC, null,
+                List.of(PINGPONG_BYTES, PINGPONG_ITERS_LINE), "RC_SEND_", "RC_SEND_", false, Gids.IPV6_GLOBAL);
     }
 
     private static Tool perftest(String name, String tool, TestKind kind, String clientSends, String serverSends) {
@@ -155,7 +202,35 @@ class RocelabVsRxeInteropTest {
         // Losses are still repaired at once by rxe's sequence NAKs; only a lost tail waits for the timer.
         return new Tool(name, tool + " -d rxe0 -F -x $G4 -n " + BW_ITERS,
                 new String[] {"-F", "-x", "1", "-n", String.valueOf(BW_ITERS), "-u", "18"}, null, kind, List.of(row),
-                clientSends, serverSends, false);
+                clientSends, serverSends, false, Gids.IPV4);
+    }
+
+    /**
+     * ib_write_bw with perftest's {@code --ipv6} on both sides and no {@code -x}: perftest 4.5's
+     * automatic choice then prefers an IPv6 GID, index 0 (the link-local one) on rxe's table and on
+     * rocelab's, which both print as their GID index.
+     */
+    private static Tool perftestIpv6(String name) {
+        Pattern row = Pattern.compile("(?m)^\\s*65536\\s+" + BW_ITERS + "\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s*$");
+        return new Tool(name, "ib_write_bw -d rxe0 -F --ipv6 -n " + BW_ITERS,
+                new String[] {"-F", "--ipv6", "-n", String.valueOf(BW_ITERS), "-u", "18"}, null, TestKind.WRITE_BW,
+                List.of(row), "RC_RDMA_WRITE_", "RC_ACKNOWLEDGE", false, Gids.IPV6_LINK_LOCAL);
+    }
+
+    /**
+     * A perftest latency tool (2 bytes, 8 for atomics), one message in flight, so no pacing matters
+     * and perftest's ACK timeout stays. The row: #bytes #iterations t_min t_max t_typical t_avg
+     * t_stdev 99% 99.9%; perftest in the VM turns cycles into µs with a CPU clock it measures
+     * itself, and under TCG that can fail ("Correlation coefficient r^2 < 0.9") and print the times
+     * as inf/-nan with every iteration still done, so the row proves completion either way.
+     */
+    private static Tool latency(String name, String tool, TestKind kind, int bytes, String clientSends,
+                                String serverSends) {
+        Pattern row = Pattern.compile("(?m)^\\s*" + bytes + "\\s+" + LAT_ITERS
+                + "(\\s+(?:[\\d.]+|inf|-?nan)){7}\\s*$");
+        return new Tool(name, tool + " -d rxe0 -F -x $G4 -n " + LAT_ITERS,
+                new String[] {"-F", "-x", "1", "-n", String.valueOf(LAT_ITERS)}, null, kind, List.of(row),
+                clientSends, serverSends, false, Gids.IPV4);
     }
 
     /**
@@ -167,7 +242,7 @@ class RocelabVsRxeInteropTest {
         Pattern row = Pattern.compile("(?m)^\\s*65536\\s+" + BW_ITERS + "\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s*$");
         return new Tool(name, tool + " -d rxe0 -F -R -n " + BW_ITERS,
                 new String[] {"-F", "-R", "-n", String.valueOf(BW_ITERS)}, null, kind, List.of(row), clientSends,
-                serverSends, true);
+                serverSends, true, Gids.IPV4);
     }
 
     private static List<Step> steps = List.of();
@@ -180,7 +255,7 @@ class RocelabVsRxeInteropTest {
     /** The VM's script: each run in turn; a server run says when it listens (NAME.ready). */
     private static String script(List<Step> all) {
         StringBuilder s = new StringBuilder();
-        s.append("G4=$(gid-index 4); failed=0\n");
+        s.append("G4=$(gid-index 4); G6=$(gid-index 6); failed=0\n");
         s.append("done_step() {\n");
         s.append("  echo \"$2\" > \"$1.rc\"\n");
         s.append("  echo \"$1: exit $2, uptime $3 -> $(cut -d' ' -f1 /proc/uptime) s\"\n");
@@ -318,7 +393,8 @@ class RocelabVsRxeInteropTest {
         // different first PSNs keep a late frame of one run from passing for one of the next
         long psnSeed = 0x5eed_0000L + st.hostPort();
         NicOptions nic = new NicOptions(NicOptions.DataPath.UDP_FRAME, 0, null, 0, ROCELAB_IP, ROCELAB_MAC,
-                NicOptions.DEFAULT_ACTIVE_MTU, psnSeed, false);
+                NicOptions.DEFAULT_ACTIVE_MTU, psnSeed, false, List.of(ROCELAB_IP6), null,
+                NicOptions.DEFAULT_CAPTURE_FRAMES);
         boolean cm = st.tool().rdmaCm();
         OobServer listener = st.vmServer() || cm ? null
                 : OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), st.hostPort()));
@@ -343,7 +419,7 @@ class RocelabVsRxeInteropTest {
                 throw new AssertionError(st.title() + ": rocelab refused its own command line: " + err);
             }
             engine[0] = new NicEngine(new NicEngine.Config(ROCELAB_IP, ROCELAB_MAC, NicOptions.DEFAULT_ACTIVE_MTU,
-                    psnSeed), () -> shared);
+                    psnSeed, List.of(ROCELAB_IP6)), () -> shared);
             PerftestSession session = new PerftestSession(options, engine[0], o, e, Duration.ofSeconds(STEP_SECONDS));
             if (listener != null) {
                 session.listener(listener);
@@ -439,18 +515,30 @@ class RocelabVsRxeInteropTest {
         if (o.status() != 0 || !"0".equals(vmRc)) {
             fail(st.title() + " did not complete on both sides" + both + "\n" + vm.diagnostics() + "\n" + report);
         }
-        // the client prints the result lines; pingpong's server and ib_send_bw's (the receiver) too
-        boolean serverReports = st.tool().pingpong() != null || st.tool().perftest() == TestKind.SEND_BW;
+        // the client prints the result lines; pingpong's server, ib_send_bw's (the receiver) and the
+        // ping-pong latency tools' (ib_write_lat, ib_send_lat) too
+        TestKind kind = st.tool().perftest();
+        boolean serverReports = st.tool().pingpong() != null || kind == TestKind.SEND_BW
+                || kind == TestKind.WRITE_LAT || kind == TestKind.SEND_LAT;
         boolean rocelabReports = st.vmServer() || serverReports;
         boolean vmReports = !st.vmServer() || serverReports;
+        Gids gids = st.tool().gids();
         List<Pattern> expected = new ArrayList<>(st.tool().output());
         if (st.tool().pingpong() != null) {
             expected.add(Pattern.compile("(?m)^  remote address: LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID "
-                    + "::ffff:PEER$"));
+                    + (gids.mapped ? "::ffff:" : "") + "PEER$"));
+        }
+        if (gids == Gids.IPV6_LINK_LOCAL) {
+            // --ipv6 without -x: perftest's choice, on both sides, is the link-local GID
+            for (String side : List.of(o.out(), vmOut)) {
+                if (!side.contains(" GID index       : 0\n")) {
+                    fail(st.title() + ": with --ipv6 both sides should use GID index 0" + both);
+                }
+            }
         }
         for (Pattern p : expected) {
-            Pattern forRocelab = Pattern.compile(p.pattern().replace("PEER", Pattern.quote(VM_IP)));
-            Pattern forVm = Pattern.compile(p.pattern().replace("PEER", Pattern.quote(ROCELAB_IP)));
+            Pattern forRocelab = Pattern.compile(p.pattern().replace("PEER", Pattern.quote(gids.vm)));
+            Pattern forVm = Pattern.compile(p.pattern().replace("PEER", Pattern.quote(gids.rocelab)));
             if (rocelabReports && !forRocelab.matcher(o.out()).find()) {
                 fail(st.title() + ": rocelab's output lacks /" + forRocelab + "/" + both);
             }
@@ -472,8 +560,8 @@ class RocelabVsRxeInteropTest {
             fail(st.title() + ": the capture holds " + d.frames() + " frames, the tap wrote " + o.captured());
         }
         // what each NIC put on the wire: the client's requests and the server's answers, both ways
-        String client = st.vmServer() ? ROCELAB_IP : VM_IP;
-        String server = st.vmServer() ? VM_IP : ROCELAB_IP;
+        String client = st.vmServer() ? gids.rocelab : gids.vm;
+        String server = st.vmServer() ? gids.vm : gids.rocelab;
         expectFrames(st, d, client, server, st.tool().clientSends());
         expectFrames(st, d, server, client, st.tool().serverSends());
         if (st.tool().rdmaCm()) {
@@ -498,7 +586,9 @@ class RocelabVsRxeInteropTest {
     }
 
     private static void expectFrames(Step st, RocelabDecode d, String from, String to, String opcode) {
-        Pattern p = Pattern.compile("(?m) " + Pattern.quote(from) + ":\\d+ > " + Pattern.quote(to) + ":4791 "
+        // decode writes 10.77.0.1:4791 for IPv4 and fd77::1.4791 for IPv6, as tcpdump does
+        String port = from.contains(":") ? "\\." : ":";
+        Pattern p = Pattern.compile("(?m) " + Pattern.quote(from) + port + "\\d+ > " + Pattern.quote(to) + port + "4791 "
                 + opcode + "\\S* .*ICRC OK");
         if (!p.matcher(d.out()).find()) {
             fail(st.title() + ": the capture has no " + opcode + "* frame from " + from + " to " + to + " with a good ICRC"

@@ -5,6 +5,7 @@ import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
 import io.rocelab.nic.MemoryRegion;
+import io.rocelab.nic.NicCounter;
 import io.rocelab.nic.ProtectionDomain;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpCaps;
@@ -26,17 +27,17 @@ import io.rocelab.perftest.oob.Gid;
 import io.rocelab.perftest.oob.KeyRecord;
 import io.rocelab.perftest.report.BwMeasurement;
 import io.rocelab.perftest.report.LatMeasurement;
+import io.rocelab.perftest.run.BestGidIndex;
 import io.rocelab.perftest.run.DeviceInfo;
 import io.rocelab.perftest.run.LatDuration;
 import io.rocelab.perftest.run.RunContext;
 import io.rocelab.perftest.run.TestEngine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -80,20 +81,35 @@ public final class NicEngine implements TestEngine {
             java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /**
-     * What the NIC is.
+     * What the NIC is. Its GID table is rxe's: 0 the link-local IPv6 GID from the MAC, 1 the
+     * IPv4-mapped GID of {@code ip}, then one per global IPv6 address.
      *
      * @param ip        IPv4 address
      * @param mac       MAC address
      * @param activeMtu port MTU in bytes
      * @param psnSeed   seed of the first PSNs
+     * @param ipv6      global IPv6 addresses, GID index 2 on; empty for none
      */
-    public record Config(String ip, String mac, int activeMtu, long psnSeed) {
+    public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6) {
         public Config {
             Objects.requireNonNull(ip, "ip");
             Objects.requireNonNull(mac, "mac");
             if (Mtu.ofBytes(activeMtu) == null) {
                 throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + activeMtu);
             }
+            ipv6 = List.copyOf(ipv6);
+        }
+
+        /** Without global IPv6 addresses: GIDs 0 and 1 only. */
+        public Config(String ip, String mac, int activeMtu, long psnSeed) {
+            this(ip, mac, activeMtu, psnSeed, List.of());
+        }
+
+        /** The NIC's builder with these addresses and MTU (scheduler and port still to set). */
+        SoftNic.Builder nic() {
+            SoftNic.Builder b = SoftNic.builder().name(DEVICE_NAME).mac(mac).ipv4(ip).activeMtu(activeMtu);
+            ipv6.forEach(b::ipv6);
+            return b;
         }
     }
 
@@ -192,10 +208,18 @@ public final class NicEngine implements TestEngine {
         this.options = o;
         Warmup.once();
         attachment = attach.get();
-        nic = attachment.configure(SoftNic.builder().name(DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
-                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port())).build();
+        nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
-                SoftNic.GID_INDEX_IPV4);
+                BestGidIndex.of(gidTable(), o.ipv6()));
+    }
+
+    /** The NIC's GID table, as perftest reads it with {@code ibv_query_gid}. */
+    private List<Gid> gidTable() {
+        List<Gid> table = new ArrayList<>(nic.gidTableSize());
+        for (int i = 0; i < nic.gidTableSize(); i++) {
+            table.add(Gid.of(nic.gid(i).toBytes()));
+        }
+        return table;
     }
 
     @Override
@@ -233,7 +257,8 @@ public final class NicEngine implements TestEngine {
         srq = o.srq() ? nic.createSrq(pd, rxDepth + 16, 1) : null;
         QpType type = qpType(o.connection());
         int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
-        Gid gid = Gid.of(inet(config.ip()));
+        // the GID of -x (or perftest's choice without it), which the peer's packets are addressed to
+        Gid gid = Gid.of(nic.gid(ctx.gidIndex()).toBytes());
         qps = new QueuePair[n];
         recvPosted = new long[n];
         List<KeyRecord> keys = new ArrayList<>(n);
@@ -306,15 +331,16 @@ public final class NicEngine implements TestEngine {
         int tclass = options.tos() >= 0 ? options.tos() : defaultTrafficClass;
         for (int i = 0; i < qps.length; i++) {
             KeyRecord r = peer.get(i);
-            if (r.gid() == null || !r.gid().isIpv4Mapped()) {
-                throw new IllegalArgumentException("the peer's GID " + r.gid() + " is not an IPv4-mapped GID;"
-                        + " rocelab's NIC speaks RoCEv2 over IPv4 (use the peer's IPv4 GID index with -x)");
-            }
-            AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), SoftNic.GID_INDEX_IPV4, 64,
-                    tclass, -1);
             if (qps[i].state() == QpState.RTS) {
                 continue; // rdma_cm connected it: only the peer's keys were needed
             }
+            if (r.gid() == null || r.gid().isIpv4Mapped() != mine.get(i).gid().isIpv4Mapped()) {
+                throw new IllegalArgumentException("the peer's GID " + r.gid() + " and this side's "
+                        + mine.get(i).gid() + " (GID index " + context.gidIndex() + ") are not of one IP version");
+            }
+            // from the GID of -x to the peer's, as perftest's ctx_modify_qp_to_rtr (sgid_index = gid_index)
+            AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), context.gidIndex(), 64,
+                    tclass, -1);
             QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
             if (ud) {
                 // a UD QP is not connected (IBA 10.3.1 table 91: RTR takes no address); each send names
@@ -380,14 +406,6 @@ public final class NicEngine implements TestEngine {
 
     private long remoteSlotAddr(int qp) {
         return base + (long) (qps.length + qp) * slot;
-    }
-
-    private static InetAddress inet(String ip) {
-        try {
-            return InetAddress.getByName(ip);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("bad IPv4 address " + ip, e);
-        }
     }
 
     // ---- work requests ----
@@ -862,18 +880,23 @@ public final class NicEngine implements TestEngine {
 
     /**
      * {@code run_iter_lat_write}: each side writes its iteration number into the last byte of the
-     * peer's buffer and waits for the peer's write to show in its own; the client starts.
+     * message, which lands in the last byte of the peer's slot (the key record's {@code vaddr} plus
+     * {@code size - 1}), and waits for the peer's count to show in the same byte of its own slot;
+     * the server starts. Unlike {@code run_iter_lat_send}, where the client sends first, perftest's
+     * write ping-pong skips the first wait on the server ({@code !(scnt < 1 && machine == SERVER)}):
+     * a client that wrote first would wait forever for a perftest client, and overrun a perftest
+     * server (its second write replaces the 1 the server is about to look for).
      */
     private long writePingPong(long size, long iters, long deadline, long[] posted) throws Exception {
-        boolean client = options.isClient();
+        boolean server = options.isServer();
         int postIdx = (int) size - 1;
-        int pollIdx = qps.length * slot + (int) size - 1;
+        int pollIdx = remoteSlotOffset(0) + (int) size - 1;
         SendWr wr = batch(0, size)[0].signaled(true);
         long scnt = 0;
         long rcnt = 0;
         long ccnt = 0;
         while (scnt < iters || rcnt < iters || ccnt < iters) {
-            if (rcnt < iters && !(scnt < 1 && client)) {
+            if (rcnt < iters && !(scnt < 1 && server)) {
                 rcnt++;
                 byte want = (byte) rcnt;
                 waiter.reset();
@@ -980,6 +1003,28 @@ public final class NicEngine implements TestEngine {
                 return null;
             }
         }
+    }
+
+    /** {@code -W}'s directory of the soft NIC's counters, as rxe's are in {@code ports/1/hw_counters/}. */
+    static final String HW_COUNTERS = "hw_counters/";
+
+    /**
+     * {@code -W hw_counters/NAME}: the soft NIC's counter of that name ({@link NicCounter#rxeName()}:
+     * rxe's {@code sent_pkts}, {@code rcvd_pkts}, {@code duplicate_request}, ..., and the soft NIC's
+     * own drop counters). The NIC has no IB port counters ({@code counters/}), as rxe has none.
+     */
+    @Override
+    public OptionalLong portCounter(String name) {
+        if (nic == null || !name.startsWith(HW_COUNTERS)) {
+            return OptionalLong.empty();
+        }
+        String leaf = name.substring(HW_COUNTERS.length());
+        for (NicCounter c : NicCounter.values()) {
+            if (c.rxeName().equals(leaf)) {
+                return OptionalLong.of(nic.counters().get(c));
+            }
+        }
+        return OptionalLong.empty();
     }
 
     // ---- what tests look at ----

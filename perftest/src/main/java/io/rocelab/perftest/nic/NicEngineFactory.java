@@ -7,6 +7,7 @@ import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.run.EngineFactory;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -16,23 +17,46 @@ import java.util.function.Function;
  */
 public final class NicEngineFactory implements EngineFactory {
     /**
-     * The local ACK timeout exponent of UDP endpoint mode when {@code -u} is not given: 18, 4.096 µs ×
-     * 2^18 = 1.07 s, instead of perftest's 14 (67 ms). Why: there the round trip runs through two
-     * JVMs and the host's scheduler, not a NIC's pipeline; on a loaded machine a young collection or a
-     * loop thread waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and
-     * every such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a
-     * 551 ms pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). A lost packet
-     * is still found: by the receiver's NAK on the next packet, or by this timer. NCCL's default
-     * (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
+     * The local ACK timeout exponent of the UDP data paths ({@code --udp-endpoint},
+     * {@code --udp-frame}) when {@code -u} is not given: 18, 4.096 µs × 2^18 = 1.07 s, instead of
+     * perftest's 14 (67 ms). Why: there the round trip runs through two JVMs and the host's
+     * scheduler, not a NIC's pipeline; on a loaded machine a young collection or a loop thread
+     * waiting for a core holds the peer's ACKs for longer than 67 ms with nothing lost, and every
+     * such wait became a go-back-N resend of the whole window (4–27 per 10 s run measured, a 551 ms
+     * pause once took all 7 retries and failed the run with IBV_WC_RETRY_EXC_ERR). Frame-over-UDP's
+     * other peer is a qemu VM, whose rxe under TCG took over 100 ms to acknowledge a 64 KiB message
+     * at load 10 (interop/README.md): the interop runs and the recipe for a VM used {@code -u 18}.
+     * A lost packet is still found: by the receiver's NAK on the next packet, or by this timer.
+     * NCCL's default (NCCL_IB_TIMEOUT) is also 18. An explicit {@code -u} is used as given.
      */
-    static final int UDP_ENDPOINT_QP_TIMEOUT = 18;
+    static final int UDP_QP_TIMEOUT = 18;
 
     private final NicOptions nic;
     private final Function<PerftestOptions, NicAttachment> attachments;
+    /** Both sides of the test come from this factory (in-process): each NIC has a role in messages. */
+    private final boolean bothSides;
+    /** The run that watches the engines' NICs and captures their frames, or null. */
+    private final ToolRun run;
 
-    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments) {
+    private NicEngineFactory(NicOptions nic, Function<PerftestOptions, NicAttachment> attachments, boolean bothSides,
+                             ToolRun run) {
         this.nic = Objects.requireNonNull(nic, "nic");
         this.attachments = attachments;
+        this.bothSides = bothSides;
+        this.run = run;
+    }
+
+    /**
+     * The same engines, each NIC watched by {@code run} (its counters printed if the run fails or is
+     * interrupted) and its port tapped into the run's {@code --capture}.
+     */
+    NicEngineFactory watchedBy(ToolRun toolRun) {
+        Objects.requireNonNull(toolRun, "toolRun");
+        return new NicEngineFactory(nic, o -> toolRun.attach(attachments.apply(o), role(o)), bothSides, toolRun);
+    }
+
+    private String role(PerftestOptions o) {
+        return !bothSides ? "" : o.isServer() ? "server" : "client";
     }
 
     /**
@@ -50,7 +74,7 @@ public final class NicEngineFactory implements EngineFactory {
             }
             return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
                     nic.udpHost(), nic.udpRemote());
-        });
+        }, false, null);
     }
 
     /**
@@ -65,7 +89,7 @@ public final class NicEngineFactory implements EngineFactory {
     /** Engines on an in-process fabric with the given NIC settings (MTU, PSN seed). */
     public static NicEngineFactory inProcess(InProcessFabric fabric, NicOptions nic) {
         Objects.requireNonNull(fabric, "fabric");
-        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB());
+        return new NicEngineFactory(nic, o -> o.isServer() ? fabric.sideA() : fabric.sideB(), true, null);
     }
 
     @Override
@@ -76,9 +100,14 @@ public final class NicEngineFactory implements EngineFactory {
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed), () -> attachments.apply(o));
-        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
-            engine.defaultQpTimeout(UDP_ENDPOINT_QP_TIMEOUT);
+        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server)),
+                () -> attachments.apply(o));
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME) {
+            engine.defaultQpTimeout(UDP_QP_TIMEOUT);
+        }
+        if (run != null) {
+            run.openCapture();
+            run.watch(role(o), engine::nic);
         }
         return engine;
     }
@@ -90,11 +119,46 @@ public final class NicEngineFactory implements EngineFactory {
                     + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
                     + " and client in this process)");
         }
-        checkSupported(o);
+        checkSupported(o, nic.ip6For(o.isServer()));
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.gidIndex() != -1
+                && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
+            throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only: use GID index "
+                    + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID), not " + o.gidIndex());
+        }
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.ipv6()) {
+            throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only; --ipv6 needs --udp-frame"
+                    + " or --in-process");
+        }
     }
 
-    /** What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it. */
+    /**
+     * The NIC's GID table in words, for a message about a GID index that is not in it: "rocelab0's
+     * GID table has 3 entries (0 link-local IPv6, 1 IPv4-mapped, 2 fd77::100); --ip6 ADDR gives
+     * the NIC a global IPv6 address, GID index 3".
+     */
+    static String describeGidTable(List<String> ipv6) {
+        StringBuilder sb = new StringBuilder(NicEngine.DEVICE_NAME).append("'s GID table has ")
+                .append(SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size()).append(" entries (")
+                .append(SoftNic.GID_INDEX_LINK_LOCAL).append(" link-local IPv6, ")
+                .append(SoftNic.GID_INDEX_IPV4).append(" IPv4-mapped");
+        for (int i = 0; i < ipv6.size(); i++) {
+            sb.append(", ").append(SoftNic.GID_INDEX_FIRST_IPV6 + i).append(' ').append(ipv6.get(i));
+        }
+        return sb.append("); --ip6 ADDR gives the NIC a global IPv6 address, GID index ")
+                .append(SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size()).toString();
+    }
+
+    /** What a soft NIC with no global IPv6 address cannot do: one line, as perftest says it. */
     static void checkSupported(PerftestOptions o) {
+        checkSupported(o, List.of());
+    }
+
+    /**
+     * What the soft NIC engine cannot do, whatever its data path: one line, as perftest says it.
+     *
+     * @param ipv6 the NIC's global IPv6 addresses (GID index 2 on)
+     */
+    static void checkSupported(PerftestOptions o, List<String> ipv6) {
         if (o.srq() && o.connection() == ConnectionType.UC) {
             // IBA 10.2.9.2 lets only RC (and XRC) and UD QPs take receives from an SRQ
             throw new OptionException(" UC QPs cannot use an SRQ (--use-srq): use RC or UD");
@@ -107,12 +171,13 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" " + NicEngine.DEVICE_NAME + " has one port; -i " + o.ibPort()
                     + " does not exist");
         }
-        if (o.gidIndex() != -1 && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
-            throw new OptionException(" rocelab sends RoCEv2 over IPv4: use GID index " + SoftNic.GID_INDEX_IPV4
-                    + " (the IPv4-mapped GID), not " + o.gidIndex());
+        int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
+        if (o.gidIndex() >= tableSize) {
+            throw new OptionException(" GID index " + o.gidIndex() + " does not exist: " + describeGidTable(ipv6));
         }
-        if (o.ipv6()) {
-            throw new OptionException(" rocelab's soft NIC has no IPv6 GID yet (--ipv6)");
+        if (o.rdmaCm() && (o.ipv6() || o.gidIndex() != -1 && o.gidIndex() != SoftNic.GID_INDEX_IPV4)) {
+            throw new OptionException(" rocelab's rdma_cm (-R) connects over IPv4: use GID index "
+                    + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID) and no --ipv6");
         }
     }
 }

@@ -26,10 +26,17 @@ import java.util.regex.Pattern;
  *   --in-process                   server and client in this process, over an in-memory link;
  *                                  prints the client's output
  *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
+ *   --ip6 ADDR                     a global IPv6 address of the NIC: GID index 2 (a second one 3, ...),
+ *                                  as rxe's table holds the netdev's addresses (default none; in-process
+ *                                  fd77::1 server, fd77::2 client); not perftest's --ipv6, which only
+ *                                  makes the automatic GID choice prefer an IPv6 GID
  *   --mac XX:XX:XX:XX:XX:XX        the NIC's MAC (default 52:54:00:77:01:01 server, :02 client)
  *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; perftest's -m
  *                                  and the peer's MTU lower the path MTU)
  *   --psn-seed N                   seed of the QPs' random first PSNs (default: from the MAC and IP)
+ *   --capture FILE                 a pcapng of the frames the NIC sent and received (both NICs
+ *                                  in-process), bounded: the first and the last N frames
+ *   --capture-frames N             that N (default 1000)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
@@ -43,9 +50,15 @@ import java.util.regex.Pattern;
  * @param mac        the NIC's MAC, or null for the role's default
  * @param activeMtu  the port's active MTU in bytes
  * @param psnSeed    seed of the first PSNs, or null for one derived from the addresses
+ * @param busyPoll   in-process: both NICs on one polling thread
+ * @param ip6        the NIC's global IPv6 addresses ({@code --ip6}), GID index 2 on, in order; empty for none
+ *                   (in-process: the role's default)
+ * @param capture    the pcapng to write ({@code --capture}), or null
+ * @param captureFrames frames kept at each end of the run in the capture
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
-                         int activeMtu, Long psnSeed, boolean busyPoll) {
+                         int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                         int captureFrames) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -69,18 +82,42 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     public static final String DEFAULT_CLIENT_IP = "10.77.0.2";
     public static final String DEFAULT_SERVER_MAC = "52:54:00:77:01:01";
     public static final String DEFAULT_CLIENT_MAC = "52:54:00:77:01:02";
+    /**
+     * The in-process server's global IPv6 address (GID index 2), beside {@link #DEFAULT_SERVER_IP};
+     * the client has {@link #DEFAULT_CLIENT_IP6}. Other data paths have none unless {@code --ip6}
+     * gives one: a NIC on a shared link answers neighbour solicitations for its addresses, and a
+     * default one could claim a neighbour's.
+     */
+    public static final String DEFAULT_SERVER_IP6 = "fd77::1";
+    public static final String DEFAULT_CLIENT_IP6 = "fd77::2";
+    /** Frames {@code --capture} keeps at the start and at the end of a run unless {@code --capture-frames} says. */
+    public static final int DEFAULT_CAPTURE_FRAMES = 1000;
+    static final int MAX_CAPTURE_FRAMES = 1_000_000;
+
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern MAC = Pattern.compile("[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}");
 
-    /** The help lines of rocelab's flags, shown under perftest's own usage by the launcher. */
-    public static final String USAGE = String.join("\n",
+    /**
+     * The help lines of rocelab's flags, shown under the tool's own usage, with worked examples
+     * against a qemu VM running rdma_rxe in both directions.
+     *
+     * @param tool     the tool's name, e.g. "ib_write_bw"
+     * @param perftest a perftest tool (GID index {@code -x}, ACK timeout {@code -u}), else an
+     *                 rdma-core pingpong ({@code -g})
+     */
+    public static String usage(String tool, boolean perftest) {
+        String gid = perftest ? "-d rxe0 -F -x 1" : "-g 1";
+        String here = perftest ? " -F" : "";
+        return java.util.stream.Stream.of(
             "rocelab data path (one of them is required):",
             "  --udp-frame LPORT:RPORT       frames as UDP datagrams on 127.0.0.1 (qemu -netdev socket,udp=):"
-                    + " receive on LPORT, send to RPORT",
+                    + " receive on LPORT, send to RPORT" + (perftest ? "; without -u, a 1 s local ACK timeout"
+                    + " (-u 18, not 14)" : ""),
             "  --udp-frame LPORT:HOST:RPORT  the same, sending to HOST",
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
-                    + " of this host; the NIC's IP); without -u, a 1 s local ACK timeout (-u 18, not 14)",
+                    + " of this host; the NIC's IP)" + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18,"
+                    + " not 14)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
@@ -90,12 +127,48 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + DEFAULT_CLIENT_IP + " client)",
             "  --mac XX:XX:XX:XX:XX:XX       NIC MAC (default " + DEFAULT_SERVER_MAC + " server, "
                     + DEFAULT_CLIENT_MAC + " client)",
+            "  --ip6 ADDR                    a global IPv6 address of the NIC: GID index 2 (again for 3, ...);"
+                    + " GID 0 is the link-local address from the MAC, GID 1 the IPv4-mapped one, as on rxe"
+                    + " (default none; --in-process: " + DEFAULT_SERVER_IP6 + " server, " + DEFAULT_CLIENT_IP6
+                    + " client). Use it with -x 2 / -g 2; perftest's --ipv6 picks GID 0",
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
-            "");
+            "rocelab diagnostics:",
+            "  --capture FILE                pcapng of the frames the NIC sent and received (both NICs with"
+                    + " --in-process), bounded: the first and the last N frames, the gap commented",
+            "  --capture-frames N            that N (default " + DEFAULT_CAPTURE_FRAMES + ")",
+            "  a run that fails or is interrupted (Ctrl-C) prints the NIC's non-zero counters on stderr",
+            (perftest ? "  -W hw_counters/NAME,...       perftest's counter report: the soft NIC's counters under rxe's"
+                    + " names (sent_pkts, rcvd_pkts, duplicate_request, completer_retry_err, ...)" : null),
+            "rocelab against a qemu VM with rdma_rxe on 10.77.0.0/24 (the defaults above are on it: rocelab's"
+                    + " server is 10.77.0.1, its client 10.77.0.2; give the VM the other address or set --ip/--mac):",
+            "  the VM's RoCE NIC   -netdev socket,id=n0,udp=127.0.0.1:41001,localaddr=127.0.0.1:41000"
+                    + " (it receives on 41000, sends to 41001): rocelab takes the pair reversed, --udp-frame 41001:41000",
+            "  the TCP exchange    a second NIC, -netdev user,id=n1,hostfwd=tcp:127.0.0.1:18515-:18515; from the VM"
+                    + " the host's 127.0.0.1 is 10.0.2.2",
+            "  rocelab client, VM server (VM 10.77.0.1; once the VM's server listens):",
+            "    in the VM:  " + tool + " " + gid,
+            "    here:       ./rocelab " + tool + " --udp-frame 41001:41000" + here + " 127.0.0.1",
+            "  VM client, rocelab server (VM 10.77.0.2; once rocelab's server waits):",
+            "    here:       ./rocelab " + tool + " --udp-frame 41001:41000" + here,
+            "    in the VM:  " + tool + " " + gid + " 10.0.2.2",
+            "  (interop/README.md does the same with interop/boot-vm.sh)")
+            .filter(Objects::nonNull).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+    }
 
     public NicOptions {
         Objects.requireNonNull(dataPath, "dataPath");
+        ip6 = ip6 == null ? List.of() : List.copyOf(ip6);
+        if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+            throw new IllegalArgumentException("captureFrames must be 1.." + MAX_CAPTURE_FRAMES + ": " + captureFrames);
+        }
+    }
+
+    /** Without global IPv6 addresses of its own ({@code --ip6}) and without a capture. */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, List.of(), null,
+                DEFAULT_CAPTURE_FRAMES);
     }
 
     /** The command line split in two: rocelab's flags, and what is left for perftest. */
@@ -113,6 +186,17 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     }
 
     /**
+     * This NIC's global IPv6 addresses for a side of the test (GID index 2 on): {@code --ip6}'s, or
+     * in-process the role's default.
+     */
+    public List<String> ip6For(boolean server) {
+        if (!ip6.isEmpty() || dataPath != DataPath.IN_PROCESS) {
+            return ip6;
+        }
+        return List.of(server ? DEFAULT_SERVER_IP6 : DEFAULT_CLIENT_IP6);
+    }
+
+    /**
      * Takes rocelab's flags out of a tool's command line.
      *
      * @throws OptionException one line naming the bad flag, value or combination
@@ -126,12 +210,15 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         String host = null;
         String ip = null;
         String mac = null;
+        List<String> ip6 = new ArrayList<>();
         int mtu = DEFAULT_ACTIVE_MTU;
         Long seed = null;
         boolean udpGiven = false;
         boolean inProcessGiven = false;
         boolean busyPoll = false;
         String endpoint = null;
+        String capture = null;
+        Integer captureFrames = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--".equals(a)) {
@@ -185,6 +272,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     ip = checkIpv4(v);
                     break;
                 }
+                case "--ip6": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    ip6.add(checkIpv6(v));
+                    break;
+                }
                 case "--mac": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     if (!MAC.matcher(v).matches()) {
@@ -203,6 +295,27 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                         default -> throw new OptionException(" --active-mtu must be 256, 512, 1024, 2048 or 4096, got '"
                                 + v + "'");
                     };
+                    break;
+                }
+                case "--capture": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (v.isEmpty()) {
+                        throw new OptionException(" --capture needs a file name");
+                    }
+                    capture = v;
+                    break;
+                }
+                case "--capture-frames": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        captureFrames = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        captureFrames = 0;
+                    }
+                    if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+                        throw new OptionException(" --capture-frames wants a whole number 1.." + MAX_CAPTURE_FRAMES
+                                + ", got '" + v + "'");
+                    }
                     break;
                 }
                 case "--psn-seed": {
@@ -231,6 +344,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 throw new OptionException(" --udp-endpoint " + endpoint + " is the NIC's address; --ip " + ip
                         + " cannot differ from it");
             }
+            if (!ip6.isEmpty()) {
+                throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only; --ip6 is for --udp-frame");
+            }
             ip = endpoint;
         } else if (udpGiven) {
             path = DataPath.UDP_FRAME;
@@ -240,12 +356,16 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             }
         } else if (inProcessGiven) {
             path = DataPath.IN_PROCESS;
-            if (ip != null || mac != null) {
-                throw new OptionException(" --ip and --mac are for one side of a test; --in-process runs both sides"
-                        + " with the default addresses");
+            if (ip != null || mac != null || !ip6.isEmpty()) {
+                throw new OptionException(" --ip, --ip6 and --mac are for one side of a test; --in-process runs both"
+                        + " sides with the default addresses");
             }
         }
-        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll), rest.toArray(new String[0]));
+        if (captureFrames != null && capture == null) {
+            throw new OptionException(" --capture-frames is for --capture FILE");
+        }
+        return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES), rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {
@@ -290,6 +410,30 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         int first = Integer.parseInt(m.group(1));
         if (first == 0 || first >= 224) {
             throw new OptionException(" --udp-endpoint must be a unicast address of this host, got '" + v + "'");
+        }
+        return v;
+    }
+
+    /** {@code --ip6}: a global unicast IPv6 address (the link-local one comes from the MAC), as typed. */
+    private static String checkIpv6(String v) {
+        io.rocelab.nic.Gid g;
+        try {
+            g = v.indexOf(':') < 0 ? null : io.rocelab.nic.Gid.ipv6(v);
+        } catch (IllegalArgumentException e) {
+            g = null;
+        }
+        if (g == null) {
+            throw new OptionException(" --ip6 wants an IPv6 address like fd77::100, got '" + v + "'");
+        }
+        byte[] b = g.toBytes();
+        boolean loopback = b[15] == 1 && java.util.Arrays.equals(java.util.Arrays.copyOf(b, 15), new byte[15]);
+        if (g.isLinkLocal()) {
+            throw new OptionException(" --ip6 " + v + " is link-local; the NIC's link-local address (GID index 0)"
+                    + " comes from its MAC: give a global address like fd77::100");
+        }
+        if (g.isIpv4Mapped() || g.isMulticast() || g.isUnspecified() || loopback) {
+            throw new OptionException(" --ip6 must be a global unicast address (not ::, ::1, IPv4-mapped or"
+                    + " multicast), got '" + v + "'");
         }
         return v;
     }

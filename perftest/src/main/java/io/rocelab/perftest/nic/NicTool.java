@@ -50,13 +50,19 @@ public final class NicTool {
         String[] rest = split.perftestArgs();
         if (wantsHelp(rest)) {
             int status = PerftestTool.run(kind, rest, out, err, NicEngineFactory.of(split.nic()));
-            out.print(NicOptions.USAGE);
+            out.print(NicOptions.usage(kind.toolName(), true));
             return status;
         }
-        if (split.nic().dataPath() == NicOptions.DataPath.IN_PROCESS) {
-            return runInProcess(kind, split.nic(), rest, out, err);
+        ToolRun run = ToolRun.start(kind.toolName(), split.nic(), err);
+        int status = PerftestTool.FAILURE;
+        try {
+            status = split.nic().dataPath() == NicOptions.DataPath.IN_PROCESS
+                    ? runInProcess(kind, split.nic(), rest, out, err, run)
+                    : PerftestTool.run(kind, rest, out, err, NicEngineFactory.of(split.nic()).watchedBy(run));
+        } finally {
+            status = run.finish(status);
         }
-        return PerftestTool.run(kind, rest, out, err, NicEngineFactory.of(split.nic()));
+        return status;
     }
 
     private static boolean wantsHelp(String[] args) {
@@ -76,7 +82,8 @@ public final class NicTool {
      * exchange on a loopback TCP port chosen by the system. The client's output is the tool's;
      * the server's errors are added when the run fails.
      */
-    static int runInProcess(TestKind kind, NicOptions nic, String[] args, PrintStream out, PrintStream err) {
+    static int runInProcess(TestKind kind, NicOptions nic, String[] args, PrintStream out, PrintStream err,
+                            ToolRun run) {
         PerftestTool.Parsed serverParsed = PerftestTool.parse(kind, args, out, err);
         if (serverParsed.options() == null) {
             return serverParsed.exitStatus();
@@ -110,7 +117,7 @@ public final class NicTool {
                 err.println(" --in-process: the client's command line was refused");
                 return PerftestTool.FAILURE;
             }
-            NicEngineFactory engines = NicEngineFactory.inProcess(fabric, nic);
+            NicEngineFactory engines = NicEngineFactory.inProcess(fabric, nic).watchedBy(run);
             NicEngine serverEngine;
             NicEngine clientEngine;
             try {

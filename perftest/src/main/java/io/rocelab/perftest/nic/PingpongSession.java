@@ -141,9 +141,11 @@ public final class PingpongSession {
                     + o.ibPort());
         }
         gidIndex = o.gidIndex() < 0 ? SoftNic.GID_INDEX_IPV4 : o.gidIndex();
-        if (gidIndex != SoftNic.GID_INDEX_IPV4) {
-            throw new OptionException("can't use sgid of index " + gidIndex + ": rocelab's soft NIC sends RoCEv2 over"
-                    + " IPv4, from GID index " + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID)");
+        int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + config.ipv6().size();
+        if (gidIndex >= tableSize) {
+            // rdma-core: "can't read sgid of index N" when ibv_query_gid fails
+            throw new OptionException("can't read sgid of index " + gidIndex + ": "
+                    + NicEngineFactory.describeGidTable(config.ipv6()));
         }
         if (o.kind() == PingpongKind.UD && o.size() > config.activeMtu()) {
             throw new OptionException("Requested size larger than port MTU (" + config.activeMtu() + ")");
@@ -158,8 +160,7 @@ public final class PingpongSession {
     private void open() {
         Warmup.once();
         attachment = attach.get();
-        nic = attachment.configure(SoftNic.builder().name(NicEngine.DEVICE_NAME).mac(config.mac()).ipv4(config.ip())
-                .activeMtu(config.activeMtu()).scheduler(attachment.scheduler()).port(attachment.port())).build();
+        nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         ProtectionDomain pd = nic.allocPd();
         boolean ud = o.kind() == PingpongKind.UD;
         buf = new byte[o.size() + (ud ? PingpongKind.GRH_BYTES : 0)];
@@ -202,10 +203,15 @@ public final class PingpongSession {
     /** RTR and RTS with the peer's record, as rdma-core's {@code pp_connect_ctx}. */
     private void connect(PingpongRecord mine, PingpongRecord theirs) {
         Gid g = theirs.gid();
-        if (!g.isIpv4Mapped()) {
-            throw new IllegalStateException("Failed to modify QP to RTR: the peer's GID " + g + " is "
-                    + (isZero(g) ? "empty (run the peer with -g <its IPv4 GID index>)"
-                    : "not IPv4-mapped; rocelab's soft NIC sends RoCEv2 over IPv4"));
+        if (isZero(g)) {
+            throw new IllegalStateException("Failed to modify QP to RTR: the peer's GID is empty (run the peer with"
+                    + " -g <its GID index>; RoCE has no LIDs)");
+        }
+        if (g.isIpv4Mapped() != mine.gid().isIpv4Mapped()) {
+            // a RoCEv2 packet is IPv4 or IPv6 from end to end: the source GID's version must be the peer's
+            throw new IllegalStateException("Failed to modify QP to RTR: the peer's GID " + g.toIpv6Text() + " and"
+                    + " this side's " + mine.gid().toIpv6Text() + " (-g " + gidIndex + ") are not of one IP version;"
+                    + " give both sides GIDs of one version with -g");
         }
         io.rocelab.nic.Gid dgid = io.rocelab.nic.Gid.of(g.bytes());
         if (o.kind() == PingpongKind.UD) {

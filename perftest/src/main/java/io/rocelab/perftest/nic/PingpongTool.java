@@ -2,6 +2,7 @@ package io.rocelab.perftest.nic;
 
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.oob.OobServer;
@@ -56,25 +57,44 @@ public final class PingpongTool {
         }
         if (options.help()) {
             out.print(kind.usage());
-            out.print(NicOptions.USAGE);
+            out.print(NicOptions.usage(kind.toolName(), false));
             return 0;
         }
         NicOptions nic = split.nic();
-        switch (nic.dataPath()) {
-            case IN_PROCESS:
-                return runInProcess(options, nic, out, err);
-            case UDP_FRAME:
-                return run(options, nic, server -> NicAttachment.udpFrame("rocelab-" + (server ? "server" : "client"),
-                        nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err, Duration.ZERO, null);
-            case UDP_ENDPOINT:
-                return run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-" + (server ? "server" : "client"),
-                        nic.ip(), MacAddress.parse(nic.macFor(server))), out, err, Duration.ZERO, null);
-            default:
-                err.println(kind.toolName() + ": rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
-                        + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
-                        + " and client in this process)");
-                return PerftestTool.FAILURE;
+        if (nic.dataPath() == NicOptions.DataPath.NONE) {
+            err.println(kind.toolName() + ": rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
+                    + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
+                    + " and client in this process)");
+            return PerftestTool.FAILURE;
         }
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && options.gidIndex() >= 0
+                && options.gidIndex() != SoftNic.GID_INDEX_IPV4) {
+            err.println(kind.toolName() + ": --udp-endpoint carries RoCEv2 over IPv4 only: use GID index "
+                    + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID), not " + options.gidIndex());
+            return PerftestTool.FAILURE;
+        }
+        ToolRun run = ToolRun.start(kind.toolName(), nic, err);
+        int status = PerftestTool.FAILURE;
+        try {
+            try {
+                run.openCapture();
+            } catch (OptionException e) {
+                err.println(kind.toolName() + ":" + e.getMessage());
+                return status;
+            }
+            status = switch (nic.dataPath()) {
+                case IN_PROCESS -> runInProcess(options, nic, out, err, run);
+                case UDP_FRAME -> run(options, nic, server -> NicAttachment.udpFrame("rocelab-"
+                        + (server ? "server" : "client"), nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err,
+                        Duration.ZERO, null, run, "");
+                default -> run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-"
+                        + (server ? "server" : "client"), nic.ip(), MacAddress.parse(nic.macFor(server))), out, err,
+                        Duration.ZERO, null, run, "");
+            };
+        } finally {
+            status = run.finish(status);
+        }
+        return status;
     }
 
     /**
@@ -90,11 +110,22 @@ public final class PingpongTool {
      */
     public static int run(PingpongOptions options, NicOptions nic, Function<Boolean, NicAttachment> attach,
                           PrintStream out, PrintStream err, Duration ioTimeout, OobServer listener) {
+        return run(options, nic, attach, out, err, ioTimeout, listener, null, "");
+    }
+
+    /** The same, with the NIC watched by {@code run} (its capture and counters), under {@code role}. */
+    private static int run(PingpongOptions options, NicOptions nic, Function<Boolean, NicAttachment> attach,
+                           PrintStream out, PrintStream err, Duration ioTimeout, OobServer listener, ToolRun run,
+                           String role) {
         String tool = options.kind().toolName();
         try {
             boolean server = options.isServer();
             NicEngine.Config config = config(nic, server);
-            PingpongSession s = new PingpongSession(options, config, () -> attach.apply(server), out, ioTimeout);
+            PingpongSession s = new PingpongSession(options, config,
+                    () -> run == null ? attach.apply(server) : run.attach(attach.apply(server), role), out, ioTimeout);
+            if (run != null) {
+                run.watch(role, s::nic);
+            }
             if (listener != null) {
                 s.listener(listener);
             }
@@ -117,7 +148,7 @@ public final class PingpongTool {
         String ip = nic.ipFor(server);
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed() : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed);
+        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server));
     }
 
     /**
@@ -125,7 +156,8 @@ public final class PingpongTool {
      * the system picks. The client's output is the tool's; the server's errors are added when the
      * run fails.
      */
-    private static int runInProcess(PingpongOptions options, NicOptions nic, PrintStream out, PrintStream err) {
+    private static int runInProcess(PingpongOptions options, NicOptions nic, PrintStream out, PrintStream err,
+                                    ToolRun run) {
         String tool = options.kind().toolName();
         if (!options.isServer()) {
             err.println(tool + ": --in-process runs the server and the client itself; give no server address ("
@@ -143,8 +175,8 @@ public final class PingpongTool {
             PingpongOptions client = options.asClientOf("127.0.0.1", listener.port());
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);
             Future<Integer> server = pool.submit(() -> run(options, nic, s -> fabric.sideA(),
-                    SessionRunner.nullStream(), serverErrStream, IN_PROCESS_TIMEOUT, listener));
-            int clientStatus = run(client, nic, s -> fabric.sideB(), out, err, IN_PROCESS_TIMEOUT, null);
+                    SessionRunner.nullStream(), serverErrStream, IN_PROCESS_TIMEOUT, listener, run, "server"));
+            int clientStatus = run(client, nic, s -> fabric.sideB(), out, err, IN_PROCESS_TIMEOUT, null, run, "client");
             int serverStatus;
             try {
                 serverStatus = server.get(clientStatus == 0 ? 30 : 5, TimeUnit.SECONDS);

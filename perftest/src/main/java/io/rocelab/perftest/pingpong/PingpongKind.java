@@ -112,7 +112,7 @@ public enum PingpongKind {
         sb.append("  -l, --sl=<sl>          service level value\n");
         sb.append("  -e, --events           sleep on CQ events (default poll)\n");
         sb.append("  -g, --gid-idx=<gid index> local port gid index (default 1, the IPv4-mapped GID;"
-                + " RoCE needs one)\n");
+                + " 0 link-local IPv6, 2 --ip6's IPv6 address; RoCE needs one)\n");
         sb.append("  -c, --chk              validate received buffer\n");
         if (this == RC) {
             sb.append("  -N, --new_send         use new post send WR API\n");

@@ -3,6 +3,7 @@ package io.rocelab.perftest.run;
 import io.rocelab.perftest.Mtu;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.Verb;
+import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.KeyRecord;
 import io.rocelab.perftest.oob.Negotiated;
@@ -18,6 +19,7 @@ import io.rocelab.perftest.report.AddressReport;
 import io.rocelab.perftest.report.BwMeasurement;
 import io.rocelab.perftest.report.BwReport;
 import io.rocelab.perftest.report.BwResult;
+import io.rocelab.perftest.report.CounterReport;
 import io.rocelab.perftest.report.LatReport;
 import io.rocelab.perftest.report.PerftestFormats;
 import io.rocelab.perftest.report.PerftestHeader;
@@ -58,6 +60,8 @@ public final class PerftestSession {
     private List<KeyRecord> mine;
     private RunContext context;
     private PerftestOptions run;
+    /** {@code -W}'s counters, or null without. */
+    private CounterReport counters;
     private boolean bwLimitPassed;
     private boolean rateLimitPassed;
 
@@ -107,6 +111,13 @@ public final class PerftestSession {
 
     private void runSession() throws Exception {
         DeviceInfo device = engine.open(options);
+        if (!options.reportCounters().isEmpty()) {
+            // perftest opens them when it sets up the exchange (create_comm_struct), before any traffic
+            counters = CounterReport.open(options.reportCounters(), engine::portCounter);
+            if (counters == null) {
+                throw new OptionException(" Unable to access performance counters");
+            }
+        }
         Mtu portMtu = portMtu(device);
         // the server says it waits once its listener exists: a client started on that line is not refused
         try (OobLink channel = options.rdmaCm() ? engine.connectRdmaCm(options, ioTimeout, this::waitingForClient)
@@ -253,7 +264,7 @@ public final class PerftestSession {
     /** ib_write_bw, ib_read_bw, ib_atomic_bw. */
     private void rdmaBandwidth() throws Exception {
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         printLocal();
         exchangeAndPrintRemote();
         barrier();
@@ -261,7 +272,7 @@ public final class PerftestSession {
         if (run.isServer() && !run.bidirectional()) {
             barrier();
             BwResult client = oob.exchangeBwReport(new BwResult(0, 0, 0, 0, 0));
-            out.print(BwReport.line(client, run.reportUnit()));
+            result(BwReport.line(client, run.reportUnit()));
             oob.close(mine.get(0));
             out.print(BwReport.footer());
             return;
@@ -293,7 +304,7 @@ public final class PerftestSession {
     /** ib_send_bw: both sides run, the server measuring what it receives; no report exchange one-way. */
     private void sendBandwidth() throws Exception {
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         barrier();
         printLocal();
         exchangeAndPrintRemote();
@@ -307,7 +318,7 @@ public final class PerftestSession {
                 BwResult r = BwReport.compute(engine.runBandwidth(size), run.reportUnit());
                 if (!run.bidirectional() || run.durationMode()) {
                     checkLimits(r);
-                    out.print(BwReport.line(r, run.reportUnit()));
+                    result(BwReport.line(r, run.reportUnit()));
                 } else {
                     printBandwidth(r);
                 }
@@ -324,7 +335,7 @@ public final class PerftestSession {
     private void writeLatency() throws Exception {
         barrier();
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         printLocal();
         exchangeAndPrintRemote();
         barrier();
@@ -336,7 +347,7 @@ public final class PerftestSession {
     private void readLatency() throws Exception {
         barrier();
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         printLocal();
         exchangeAndPrintRemote();
         barrier();
@@ -353,7 +364,7 @@ public final class PerftestSession {
     /** ib_send_lat: a ping-pong on both sides, with a barrier before each size so receives are posted. */
     private void sendLatency() throws Exception {
         List<KeyRecord> remote = exchangeAll();
-        engine.connect(remote);
+        connect(remote);
         barrier();
         printLocal();
         exchangeAndPrintRemote();
@@ -376,10 +387,10 @@ public final class PerftestSession {
     private void printLatency(long size) throws Exception {
         if (run.durationMode()) {
             LatDuration d = engine.runLatencyForDuration(size);
-            out.print(LatReport.durationLine(size, d.iterations(), run.kind().verb(), d.totalTicks(),
+            result(LatReport.durationLine(size, d.iterations(), run.kind().verb(), d.totalTicks(),
                     d.ticksPerMicro()));
         } else {
-            out.print(LatReport.render(engine.runLatency(size), run.reportCycles(), run.unsorted(), run.histogram()));
+            result(LatReport.render(engine.runLatency(size), run.reportCycles(), run.unsorted(), run.histogram()));
         }
         out.flush();
     }
@@ -388,19 +399,30 @@ public final class PerftestSession {
         if (run.bidirectional()) {
             BwResult remote = oob.exchangeBwReport(r);
             checkLimits(r.plus(remote));
-            out.print(BwReport.line(r, remote, run.reportUnit()));
+            result(BwReport.line(r, remote, run.reportUnit()));
         } else {
             checkLimits(r);
-            out.print(BwReport.line(r, run.reportUnit()));
+            result(BwReport.line(r, run.reportUnit()));
         }
         out.flush();
     }
 
     private void runInfinitely() throws Exception {
         engine.runInfinitely(run.size(), m -> {
-            out.print(BwReport.line(BwReport.compute(m, run.reportUnit()), run.reportUnit()));
+            result(BwReport.line(BwReport.compute(m, run.reportUnit()), run.reportUnit()));
             out.flush();
         });
+    }
+
+    /**
+     * Prints a result line, and after it the change of {@code -W}'s counters, as perftest's
+     * {@code print_full_bw_report} and {@code print_report_lat} do after every line they print.
+     */
+    private void result(String line) {
+        out.print(line);
+        if (counters != null) {
+            out.print(counters.render());
+        }
     }
 
     /**
@@ -437,6 +459,20 @@ public final class PerftestSession {
             remote.add(oob.handshake(k));
         }
         return remote;
+    }
+
+    /**
+     * Connects the QPs to the peer's records. Without rdma_cm perftest first checks that both
+     * sides' GIDs are of one IP version ({@code ctx_check_gid_compatibility}: IPv4-mapped or not),
+     * and stops with its message when they are not (one side chose an IPv6 GID, the other an IPv4 one).
+     */
+    private void connect(List<KeyRecord> remote) throws Exception {
+        if (!run.rdmaCm() && !remote.isEmpty() && mine.get(0).gid() != null && remote.get(0).gid() != null
+                && mine.get(0).gid().isIpv4Mapped() != remote.get(0).gid().isIpv4Mapped()) {
+            throw new io.rocelab.perftest.cli.OptionException(" Found Incompatibility issue with GID types."
+                    + " Please Try to use a different IP version.");
+        }
+        engine.connect(remote);
     }
 
     /** A key exchange used only to wait for the peer. */

@@ -7,6 +7,7 @@ import io.rocelab.perftest.report.BwMeasurement;
 import io.rocelab.perftest.report.LatMeasurement;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -59,6 +60,14 @@ public interface TestEngine extends AutoCloseable {
      * little for the peer's side of it.
      */
     default void disconnectRdmaCm() throws Exception {
+    }
+
+    /**
+     * {@code -W}: a counter of the open device's port by its name under the port's sysfs directory
+     * ({@code hw_counters/sent_pkts}), or empty if the device has no such counter.
+     */
+    default OptionalLong portCounter(String name) {
+        return OptionalLong.empty();
     }
 
     /** One bandwidth measurement of the given size (an iteration or {@code -D} run). */

@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.fabric.port.FramePort;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
@@ -89,6 +90,55 @@ final class NicSessions {
             pool.shutdownNow();
         }
         return pair;
+    }
+
+    /**
+     * The same, each NIC's port seen through {@code tap} (given whether it is the server's): the
+     * engines are made as {@link NicEngineFactory#inProcess} makes them, on the taps.
+     */
+    static NicSessions runTapped(TestKind kind, java.util.function.BiFunction<Boolean, FramePort, FramePort> tap,
+                                 String... args) throws Exception {
+        return runTapped(kind, tap, List.of(), args);
+    }
+
+    /** The same, with flags only the client gets (after the shared ones, so they win). */
+    static NicSessions runTapped(TestKind kind, java.util.function.BiFunction<Boolean, FramePort, FramePort> tap,
+                                 List<String> clientOnly, String... args) throws Exception {
+        NicSessions pair = new NicSessions();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (InProcessFabric fabric = InProcessFabric.create();
+             OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            PerftestOptions serverOptions = options(kind, List.of(args));
+            List<String> clientArgs = new ArrayList<>(List.of(args));
+            clientArgs.addAll(clientOnly);
+            clientArgs.addAll(List.of("127.0.0.1", "-p", String.valueOf(listener.port())));
+            PerftestOptions clientOptions = options(kind, clientArgs);
+            pair.server.engine = tappedEngine(true, fabric.sideA(), tap);
+            pair.client.engine = tappedEngine(false, fabric.sideB(), tap);
+            // as the tools run a side: a failure is perftest's one line on err and status 1
+            Future<Integer> s = pool.submit(() -> SessionRunner.run(kind, serverOptions, pair.server.engine,
+                    stream(pair.server.out), stream(pair.server.err), listener));
+            Future<Integer> c = pool.submit(() -> SessionRunner.run(kind, clientOptions, pair.client.engine,
+                    stream(pair.client.out), stream(pair.client.err), null));
+            pair.client.status = c.get(90, TimeUnit.SECONDS);
+            pair.server.status = s.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        return pair;
+    }
+
+    private static PrintStream stream(ByteArrayOutputStream b) {
+        return new PrintStream(b, true, StandardCharsets.UTF_8);
+    }
+
+    private static NicEngine tappedEngine(boolean server, NicAttachment side,
+                                          java.util.function.BiFunction<Boolean, FramePort, FramePort> tap) {
+        NicOptions nic = new NicOptions(NicOptions.DataPath.IN_PROCESS, 0, null, 0, null, null,
+                NicOptions.DEFAULT_ACTIVE_MTU, null, false);
+        NicEngine.Config config = PingpongTool.config(nic, server); // the factory's addresses and PSN seed
+        FramePort port = tap.apply(server, side.port());
+        return new NicEngine(config, () -> PlainAttachment.borrowed(side.scheduler(), port, side.describe() + ", tapped"));
     }
 
     /**

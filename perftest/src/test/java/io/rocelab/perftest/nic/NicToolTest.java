@@ -66,6 +66,23 @@ class NicToolTest {
     }
 
     @Test
+    void ip6GivesTheNicGlobalIpv6AddressesInGidOrder() {
+        NicOptions.Split s = NicOptions.split(new String[] {"--udp-frame", "40000:40001", "--ip6", "fd77::100",
+                "-x", "2", "--ip6=2001:db8::7"});
+        assertEquals(java.util.List.of("fd77::100", "2001:db8::7"), s.nic().ip6For(true));
+        assertEquals(java.util.List.of("fd77::100", "2001:db8::7"), s.nic().ip6For(false));
+        assertEquals(java.util.List.of("-x", "2"), java.util.List.of(s.perftestArgs()));
+        // perftest's own --ipv6 is left to perftest
+        assertEquals(java.util.List.of("--ipv6"), java.util.List.of(NicOptions.split(
+                new String[] {"--udp-frame", "40000:40001", "--ipv6"}).perftestArgs()));
+        assertTrue(NicOptions.split(new String[] {"--udp-frame", "40000:40001"}).nic().ip6For(true).isEmpty(),
+                "a NIC on a shared link has no global IPv6 address unless given one");
+        NicOptions inProcess = NicOptions.split(new String[] {"--in-process"}).nic();
+        assertEquals(java.util.List.of("fd77::1"), inProcess.ip6For(true));
+        assertEquals(java.util.List.of("fd77::2"), inProcess.ip6For(false));
+    }
+
+    @Test
     void mistakesAreOneLineAndStatusOne() {
         String[][] cases = {
             {"-s", "4096"},
@@ -78,7 +95,15 @@ class NicToolTest {
             {"--udp-frame", "40000:40001", "--active-mtu", "1500"},
             {"--udp-frame", "40000:40001", "--ip"},
             {"--in-process", "--use-srq", "-c", "UC"},
-            {"--in-process", "--ipv6"},
+            {"--in-process", "--ip6", "fd77::5"},
+            {"--udp-frame", "40000:40001", "--ip6", "fe80::1"},
+            {"--udp-frame", "40000:40001", "--ip6", "10.0.0.1"},
+            {"--udp-frame", "40000:40001", "--ip6", "ff02::1"},
+            {"--udp-frame", "40000:40001", "-x", "2"},
+            {"--udp-endpoint", "127.0.0.1", "--ip6", "fd77::5"},
+            {"--udp-endpoint", "127.0.0.1", "-x", "2"},
+            {"--udp-endpoint", "127.0.0.1", "--ipv6"},
+            {"--in-process", "-R", "-x", "2"},
             {"--udp-frame", "40000:40001", "--busy-poll"},
             {"--in-process", "--busy-poll=yes"},
             {"--in-process", "-x", "3"},
@@ -88,6 +113,46 @@ class NicToolTest {
             Run r = run(TestKind.SEND_BW, args);
             assertEquals(1, r.status(), String.join(" ", args) + ": " + r.err());
             assertEquals(1, r.err().strip().lines().count(), String.join(" ", args) + ": " + r.err());
+        }
+    }
+
+    /**
+     * The help's worked example against a qemu VM, each direction: the rocelab command is the one
+     * shown, with no --ip, --mac or -u, and what it sets fits the VM the example describes.
+     */
+    @Test
+    void helpShowsHowToReachAQemuVmInBothDirectionsWithTheDefaults() {
+        for (TestKind kind : new TestKind[] {TestKind.WRITE_BW, TestKind.SEND_LAT}) {
+            Run r = run(kind, "-h");
+            String help = r.out();
+            assertTrue(help.contains("-netdev socket,id=n0,udp=127.0.0.1:41001,localaddr=127.0.0.1:41000"), help);
+            assertTrue(help.contains("hostfwd=tcp:127.0.0.1:18515-:18515"), help);
+            assertTrue(help.contains("10.0.2.2"), help);
+            java.util.regex.Matcher here = java.util.regex.Pattern.compile("(?m)^    here: +\\./rocelab (\\S+) (.*)$")
+                    .matcher(help);
+            assertTrue(here.find(), help);
+            assertEquals(kind.toolName(), here.group(1));
+            NicOptions.Split client = NicOptions.split(here.group(2).split(" "));
+            assertTrue(here.find(), help);
+            NicOptions.Split server = NicOptions.split(here.group(2).split(" "));
+            assertTrue(help.contains("rocelab client, VM server (VM 10.77.0.1"), help);
+            assertTrue(help.contains("VM client, rocelab server (VM 10.77.0.2"), help);
+            for (NicOptions.Split s : new NicOptions.Split[] {client, server}) {
+                assertEquals(NicOptions.DataPath.UDP_FRAME, s.nic().dataPath());
+                assertEquals(41001, s.nic().udpLocal(), "where the VM sends");
+                assertEquals(41000, s.nic().udpRemote(), "where the VM receives");
+            }
+            var clientOptions = io.rocelab.perftest.PerftestTool.parse(kind, client.perftestArgs(),
+                    SessionRunner.nullStream(), SessionRunner.nullStream()).options();
+            var serverOptions = io.rocelab.perftest.PerftestTool.parse(kind, server.perftestArgs(),
+                    SessionRunner.nullStream(), SessionRunner.nullStream()).options();
+            assertTrue(clientOptions.isClient() && "127.0.0.1".equals(clientOptions.host()), "through qemu's forward");
+            assertEquals(18515, clientOptions.port());
+            assertTrue(serverOptions.isServer());
+            assertEquals("10.77.0.2", client.nic().ipFor(false), "not the VM's 10.77.0.1");
+            assertEquals("10.77.0.1", server.nic().ipFor(true), "not the VM's 10.77.0.2");
+            assertEquals(18, NicEngine.qpTimeout(clientOptions,
+                    NicEngineFactory.of(client.nic()).create(clientOptions).defaultQpTimeout()), "a VM under TCG");
         }
     }
 

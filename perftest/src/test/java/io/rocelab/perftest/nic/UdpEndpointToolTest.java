@@ -127,8 +127,8 @@ class UdpEndpointToolTest {
     void withoutDashUTheQpsWaitASecondForAnAckAndDashUIsKept() {
         NicOptions.Split plain = NicOptions.split(new String[] {"--udp-endpoint", "127.0.97.1"});
         NicEngine engine = NicEngineFactory.of(plain.nic()).create(options(plain.perftestArgs()));
-        assertEquals(18, NicEngineFactory.UDP_ENDPOINT_QP_TIMEOUT);
-        assertEquals(NicEngineFactory.UDP_ENDPOINT_QP_TIMEOUT, engine.defaultQpTimeout());
+        assertEquals(18, NicEngineFactory.UDP_QP_TIMEOUT);
+        assertEquals(NicEngineFactory.UDP_QP_TIMEOUT, engine.defaultQpTimeout());
         assertEquals(18, NicEngine.qpTimeout(options(plain.perftestArgs()), engine.defaultQpTimeout()));
 
         for (String u : new String[] {"14", "20"}) {
@@ -140,12 +140,20 @@ class UdpEndpointToolTest {
     }
 
     @Test
-    void otherDataPathsKeepPerftestsDefaultTimeout() {
+    void frameOverUdpWaitsASecondTooAndInProcessKeepsPerftestsDefault() {
         NicOptions.Split frame = NicOptions.split(new String[] {"--udp-frame", "40000:40001"});
         NicEngine engine = NicEngineFactory.of(frame.nic()).create(options(frame.perftestArgs()));
-        assertEquals(-1, engine.defaultQpTimeout());
-        assertEquals(14, NicEngine.qpTimeout(options(frame.perftestArgs()), engine.defaultQpTimeout()));
+        assertEquals(NicEngineFactory.UDP_QP_TIMEOUT, engine.defaultQpTimeout(), "a qemu VM or another process");
+        assertEquals(18, NicEngine.qpTimeout(options(frame.perftestArgs()), engine.defaultQpTimeout()));
+        NicOptions.Split given = NicOptions.split(new String[] {"--udp-frame", "40000:40001", "-u", "14"});
+        assertEquals(14, NicEngine.qpTimeout(options(given.perftestArgs()),
+            NicEngineFactory.of(given.nic()).create(options(given.perftestArgs())).defaultQpTimeout()));
+        try (InProcessFabric fabric = InProcessFabric.create()) {
+            NicEngine inProcess = NicEngineFactory.inProcess(fabric).create(options(new String[0]));
+            assertEquals(14, NicEngine.qpTimeout(options(new String[0]), inProcess.defaultQpTimeout()));
+        }
     }
+
 
     @Test
     void theNicIsBuiltWithTheFixedIdentificationThePeerRebuilds() throws Exception {

@@ -1,5 +1,6 @@
 package io.rocelab.codec.capture;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.io.IOException;
@@ -11,6 +12,13 @@ import java.util.Objects;
  * problem instead of reading on from a position that is no longer trustworthy.
  */
 abstract class FileCaptureReader implements CaptureReader {
+
+    /**
+     * The largest packet either reader takes, whatever a header says: libpcap's MAXIMUM_SNAPLEN,
+     * beyond which libpcap and Wireshark refuse an Ethernet record too. A length field above it is
+     * corruption (or an attack), reported before a byte of memory is taken for it.
+     */
+    static final int MAX_PACKET_LENGTH = 262_144;
 
     final FileInput in;
     final ByteBufAllocator allocator;
@@ -40,6 +48,22 @@ abstract class FileCaptureReader implements CaptureReader {
 
     /** The next record, or null at the end of the file. */
     abstract CaptureRecord readNext() throws IOException;
+
+    /**
+     * The next {@code length} bytes of the file (at most {@link #MAX_PACKET_LENGTH}, checked by
+     * the caller) in a buffer of the allocator, read into it directly: one copy of the packet in
+     * memory, not two.
+     */
+    final ByteBuf readPacketData(int length, String what) throws IOException {
+        ByteBuf content = allocator.buffer(length);
+        try {
+            in.readInto(content, length, what);
+            return content;
+        } catch (IOException | RuntimeException e) {
+            content.release();
+            throw e;
+        }
+    }
 
     @Override
     public void close() throws IOException {

@@ -1,5 +1,6 @@
 package io.rocelab.codec.capture;
 
+import io.netty.buffer.ByteBuf;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -105,6 +106,27 @@ final class FileInput implements Closeable {
             done += chunk;
         }
         return dst;
+    }
+
+    /**
+     * Appends the next {@code n} bytes to {@code dst}, straight from the read buffer: packet data
+     * goes into its record's buffer with no array of its own on the way.
+     */
+    void readInto(ByteBuf dst, int n, String what) throws IOException {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative length " + n + " for " + what);
+        }
+        require(n, what);
+        int done = 0;
+        while (done < n) {
+            if (!buffer.hasRemaining()) {
+                fill(what);
+            }
+            int chunk = Math.min(n - done, buffer.remaining());
+            dst.writeBytes(buffer.array(), buffer.arrayOffset() + buffer.position(), chunk);
+            buffer.position(buffer.position() + chunk);
+            done += chunk;
+        }
     }
 
     /**

@@ -13,7 +13,9 @@ import java.util.List;
  * Reads classic pcap files (draft-ietf-opsawg-pcap): a 24-byte file header, then per packet a
  * 16-byte record header and the captured bytes. Both magics are understood, 0xa1b2c3d4
  * (microsecond timestamps) and 0xa1b23c4d (nanosecond timestamps), each in either byte order.
- * Records have interface id 0, no comment and no direction.
+ * Records have interface id 0, no comment and no direction. A record longer than 262144 bytes is
+ * refused, whatever the file's snap length, as libpcap refuses it; the packet data is read straight
+ * into the record's buffer.
  */
 public final class PcapReader extends FileCaptureReader {
 
@@ -24,14 +26,9 @@ public final class PcapReader extends FileCaptureReader {
 
     private static final int FILE_HEADER_LENGTH = 24;
     private static final int RECORD_HEADER_LENGTH = 16;
-    /** Largest captured length accepted when the header's snap length is smaller (libpcap's limit). */
-    private static final long DEFAULT_MAX_CAPTURED_LENGTH = 262_144;
-    /** Largest captured length accepted whatever the header says, as for pcapng blocks. */
-    private static final long MAX_CAPTURED_LENGTH = PcapngReader.MAX_BLOCK_LENGTH;
 
     private final ByteOrder order;
     private final long ticksToNanos;
-    private final long maxCapturedLength;
     private final CaptureInterface captureInterface;
 
     /** Opens a pcap file; packet buffers come from {@link ByteBufAllocator#DEFAULT}. */
@@ -72,7 +69,6 @@ public final class PcapReader extends FileCaptureReader {
         long snapLen = Integer.toUnsignedLong(header.getInt(16));
         // The low 16 bits are the link type; the upper bits may carry FCS information.
         int linkType = header.getInt(20) & 0xFFFF;
-        maxCapturedLength = Math.min(Math.max(snapLen, DEFAULT_MAX_CAPTURED_LENGTH), MAX_CAPTURED_LENGTH);
         captureInterface = new CaptureInterface(0, null, null, linkType,
                 (int) Math.min(snapLen, Integer.MAX_VALUE), 0);
     }
@@ -94,16 +90,16 @@ public final class PcapReader extends FileCaptureReader {
         long fraction = Integer.toUnsignedLong(header.getInt(4));
         long capturedLength = Integer.toUnsignedLong(header.getInt(8));
         long originalLength = Integer.toUnsignedLong(header.getInt(12));
-        if (capturedLength > maxCapturedLength) {
+        if (capturedLength > MAX_PACKET_LENGTH) {
+            // whatever the header's snap length says, as libpcap refuses such a record
             throw in.error(start + 8, "record captured length " + capturedLength
-                    + " is larger than any packet this file can hold (" + maxCapturedLength + ")");
+                    + " is larger than any packet a capture holds (" + MAX_PACKET_LENGTH + ")");
         }
-        in.require(capturedLength, "packet data of the record at offset " + start);
-        byte[] data = in.readBytes((int) capturedLength, "packet data of the record at offset " + start);
+        String what = "packet data of the record at offset " + start;
+        in.require(capturedLength, what);
         // At most 2^32 s * 10^9 + 2^32 * 1000 ns: fits a long.
         long timestampNanos = seconds * 1_000_000_000L + fraction * ticksToNanos;
-        ByteBuf content = allocator.buffer(data.length);
-        content.writeBytes(data);
+        ByteBuf content = readPacketData((int) capturedLength, what);
         return new CaptureRecord(0, timestampNanos, content, originalLength, captureInterface.linkType(), null,
                 PacketDirection.UNKNOWN);
     }

@@ -23,12 +23,22 @@ import java.util.List;
  *
  * <p>Each block's total length is checked before anything is read past it: at least the size of
  * the block's fixed fields, a multiple of 4, inside the file, and equal to the copy at the block's
- * end.
+ * end. A packet's data goes straight into its record's buffer, at most 262144 bytes of it (as for
+ * pcap), and no more than {@value #MAX_BUFFERED_LENGTH} bytes of anything else of a block are held
+ * in memory: a length field cannot make the reader take more memory than that.
  */
 public final class PcapngReader extends FileCaptureReader {
 
-    /** Blocks larger than this are refused rather than read into memory. */
+    /** Blocks longer than this are refused, even those skipped unread. */
     static final long MAX_BLOCK_LENGTH = 64L << 20;
+    /**
+     * What of a block is held in memory besides its packet data (the body of a section header or
+     * interface description, a packet's options) is at most this long: a longer one is refused
+     * before anything is taken for it.
+     */
+    static final int MAX_BUFFERED_LENGTH = 1 << 20;
+    /** The fields an Enhanced Packet Block and a Packet Block have before their packet data (§4.3, Appendix A). */
+    private static final int PACKET_FIELDS_LENGTH = 20;
 
     private final List<CaptureInterface> interfaces = new ArrayList<>();
     private final List<TimestampScale> scales = new ArrayList<>();
@@ -127,16 +137,13 @@ public final class PcapngReader extends FileCaptureReader {
                 return null;
             }
             case Pcapng.ENHANCED_PACKET_BLOCK -> {
-                ByteBuffer body = readBody(start, total, Pcapng.MIN_ENHANCED_PACKET_LENGTH, name);
-                return readPacket(body, start + 8, name, Integer.toUnsignedLong(body.getInt(0)));
+                return readPacket(start, total, Pcapng.MIN_ENHANCED_PACKET_LENGTH, name, true);
             }
             case Pcapng.PACKET_BLOCK -> {
-                ByteBuffer body = readBody(start, total, Pcapng.MIN_PACKET_BLOCK_LENGTH, name);
-                return readPacket(body, start + 8, name, Short.toUnsignedLong(body.getShort(0)));
+                return readPacket(start, total, Pcapng.MIN_PACKET_BLOCK_LENGTH, name, false);
             }
             case Pcapng.SIMPLE_PACKET_BLOCK -> {
-                ByteBuffer body = readBody(start, total, Pcapng.MIN_SIMPLE_PACKET_LENGTH, name);
-                return readSimplePacket(body, start + 8, name);
+                return readSimplePacket(start, total, name);
             }
             default -> {
                 skipBlock(start, total, name);
@@ -161,6 +168,7 @@ public final class PcapngReader extends FileCaptureReader {
         }
         long total = Integer.toUnsignedLong(header.order(sectionOrder).getInt(4));
         checkLength(start, total, Pcapng.MIN_SECTION_HEADER_LENGTH, name);
+        checkBuffered(start + 4, total - 12, name + " body");
         // index 0 of body is file offset start + 12: just after the byte-order magic
         ByteBuffer body = in.read((int) total - 12, sectionOrder, name);
         checkTrailer(start, total, body, start + 12, name);
@@ -198,20 +206,29 @@ public final class PcapngReader extends FileCaptureReader {
     }
 
     /**
-     * §4.3 Enhanced Packet Block and Appendix A Packet Block: both have the timestamp at body
-     * offset 4, the captured and original lengths at 12 and 16, and the packet data at 20.
+     * §4.3 Enhanced Packet Block and Appendix A Packet Block: both have the interface at body
+     * offset 0 (32 or 16 bits), the timestamp at 4, the captured and original lengths at 12 and 16,
+     * and the packet data at 20. Every field is checked before the packet data is read, straight
+     * into the record's buffer; the options after it are read on their own.
      */
-    private CaptureRecord readPacket(ByteBuffer body, long bodyOffset, String name, long interfaceId)
+    private CaptureRecord readPacket(long start, long total, int minimum, String name, boolean enhanced)
             throws IOException {
+        checkLength(start, total, minimum, name);
+        long bodyOffset = start + 8;
+        ByteBuffer fields = in.read(PACKET_FIELDS_LENGTH, order, name);
+        long interfaceId = enhanced ? Integer.toUnsignedLong(fields.getInt(0)) : Short.toUnsignedLong(fields.getShort(0));
         checkInterface(interfaceId, bodyOffset, name);
-        int end = body.limit() - 4;
-        long ticks = Integer.toUnsignedLong(body.getInt(4)) << 32 | Integer.toUnsignedLong(body.getInt(8));
-        long capturedLength = Integer.toUnsignedLong(body.getInt(12));
-        long originalLength = Integer.toUnsignedLong(body.getInt(16));
-        int dataStart = 20;
-        if (capturedLength > end - dataStart) {
+        long ticks = Integer.toUnsignedLong(fields.getInt(4)) << 32 | Integer.toUnsignedLong(fields.getInt(8));
+        long capturedLength = Integer.toUnsignedLong(fields.getInt(12));
+        long originalLength = Integer.toUnsignedLong(fields.getInt(16));
+        long room = total - minimum;
+        if (capturedLength > room) {
             throw in.error(bodyOffset + 12, name + " captured length " + capturedLength
-                    + " runs past the end of the block, which has room for " + (end - dataStart));
+                    + " runs past the end of the block, which has room for " + room);
+        }
+        if (capturedLength > MAX_PACKET_LENGTH) {
+            throw in.error(bodyOffset + 12, name + " captured length " + capturedLength
+                    + " is larger than any packet a capture holds (" + MAX_PACKET_LENGTH + ")");
         }
         int id = (int) interfaceId;
         TimestampScale scale = scales.get(id);
@@ -222,42 +239,65 @@ public final class PcapngReader extends FileCaptureReader {
             throw in.error(bodyOffset + 4, name + " timestamp " + Long.toUnsignedString(ticks) + " at "
                     + scale.describe() + " is out of range for nanoseconds since 1970");
         }
-        PacketOptions options = new PacketOptions();
-        PcapngOptions reader = new PcapngOptions(in, name);
-        reader.forEach(body, dataStart + Pcapng.pad4((int) capturedLength), end, bodyOffset, (code, value, at) -> {
-            switch (code) {
-                case Pcapng.OPT_COMMENT -> options.addComment(PcapngOptions.string(value));
-                case Pcapng.EPB_FLAGS -> options.flags = reader.fixed(code, "epb_flags", value, at, 4).getInt(0);
-                default -> { }
-            }
-        });
-        return record(id, timestampNanos, body, dataStart, (int) capturedLength, originalLength,
-                options.comment, PacketDirection.fromFlags(options.flags));
+        int length = (int) capturedLength;
+        long dataEnd = bodyOffset + PACKET_FIELDS_LENGTH + length;
+        // the padding, the options and the trailing block length
+        long rest = total - 8 - PACKET_FIELDS_LENGTH - length;
+        checkBuffered(dataEnd, rest, name + " options");
+        ByteBuf content = readPacketData(length, name + " packet data");
+        try {
+            ByteBuffer tail = in.read((int) rest, order, name);
+            checkTrailer(start, total, tail, dataEnd, name);
+            PacketOptions options = new PacketOptions();
+            PcapngOptions reader = new PcapngOptions(in, name);
+            reader.forEach(tail, Pcapng.pad4(length) - length, tail.limit() - 4, dataEnd, (code, value, at) -> {
+                switch (code) {
+                    case Pcapng.OPT_COMMENT -> options.addComment(PcapngOptions.string(value));
+                    case Pcapng.EPB_FLAGS -> options.flags = reader.fixed(code, "epb_flags", value, at, 4).getInt(0);
+                    default -> { }
+                }
+            });
+            return new CaptureRecord(id, timestampNanos, content, originalLength, interfaces.get(id).linkType(),
+                    options.comment, PacketDirection.fromFlags(options.flags));
+        } catch (IOException | RuntimeException e) {
+            content.release();
+            throw e;
+        }
     }
 
     /**
      * §4.4: the packet belongs to the first interface; its captured length is the original length
      * cut to that interface's snap length. There is no timestamp: the record reports 0.
      */
-    private CaptureRecord readSimplePacket(ByteBuffer body, long bodyOffset, String name) throws IOException {
+    private CaptureRecord readSimplePacket(long start, long total, String name) throws IOException {
+        checkLength(start, total, Pcapng.MIN_SIMPLE_PACKET_LENGTH, name);
+        long bodyOffset = start + 8;
         checkInterface(0, bodyOffset, name);
-        long originalLength = Integer.toUnsignedLong(body.getInt(0));
+        long originalLength = Integer.toUnsignedLong(in.read(4, order, name).getInt(0));
         int snapLen = interfaces.get(0).snapLen();
         long capturedLength = snapLen == 0 ? originalLength : Math.min(originalLength, snapLen);
-        int room = body.limit() - 4 - 4;
+        long room = total - Pcapng.MIN_SIMPLE_PACKET_LENGTH;
         if (capturedLength > room) {
             throw in.error(bodyOffset, name + " original length " + originalLength + " needs " + capturedLength
                     + " captured bytes but the block has room for " + room);
         }
-        return record(0, 0, body, 4, (int) capturedLength, originalLength, null, PacketDirection.UNKNOWN);
-    }
-
-    private CaptureRecord record(int interfaceId, long timestampNanos, ByteBuffer body, int dataStart,
-                                 int capturedLength, long originalLength, String comment, PacketDirection direction) {
-        ByteBuf content = allocator.buffer(capturedLength);
-        content.writeBytes(body.array(), body.arrayOffset() + dataStart, capturedLength);
-        return new CaptureRecord(interfaceId, timestampNanos, content, originalLength,
-                interfaces.get(interfaceId).linkType(), comment, direction);
+        if (capturedLength > MAX_PACKET_LENGTH) {
+            throw in.error(bodyOffset, name + " original length " + originalLength + " needs " + capturedLength
+                    + " captured bytes, more than any packet a capture holds (" + MAX_PACKET_LENGTH + ")");
+        }
+        int length = (int) capturedLength;
+        long dataEnd = bodyOffset + 4 + length;
+        long rest = room - length + 4;
+        checkBuffered(dataEnd, rest, name + " padding");
+        ByteBuf content = readPacketData(length, name + " packet data");
+        try {
+            checkTrailer(start, total, in.read((int) rest, order, name), dataEnd, name);
+            return new CaptureRecord(0, 0, content, originalLength, interfaces.get(0).linkType(), null,
+                    PacketDirection.UNKNOWN);
+        } catch (IOException | RuntimeException e) {
+            content.release();
+            throw e;
+        }
     }
 
     private void checkInterface(long interfaceId, long bodyOffset, String name) throws CaptureFormatException {
@@ -272,6 +312,7 @@ public final class PcapngReader extends FileCaptureReader {
     /** Reads the rest of a block whose 8-byte header was read: index 0 is file offset start + 8. */
     private ByteBuffer readBody(long start, long total, int minimum, String name) throws IOException {
         checkLength(start, total, minimum, name);
+        checkBuffered(start + 4, total - 8, name + " body");
         ByteBuffer body = in.read((int) total - 8, order, name);
         checkTrailer(start, total, body, start + 8, name);
         return body;
@@ -301,6 +342,14 @@ public final class PcapngReader extends FileCaptureReader {
         if (total > left) {
             throw in.error(start + 4, "truncated " + name + ": its block total length is " + total
                     + " but the file ends " + left + " bytes after the block's start");
+        }
+    }
+
+    /** Refuses to hold more than {@link #MAX_BUFFERED_LENGTH} bytes of a block in memory at once. */
+    private void checkBuffered(long offset, long length, String what) throws CaptureFormatException {
+        if (length > MAX_BUFFERED_LENGTH) {
+            throw in.error(offset, what + " of " + length + " bytes is more than the " + MAX_BUFFERED_LENGTH
+                    + " bytes this reader holds in memory");
         }
     }
 

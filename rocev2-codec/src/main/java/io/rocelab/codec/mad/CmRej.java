@@ -17,6 +17,10 @@ public record CmRej(int localCommId, int remoteCommId, int messageRejected, int 
     public static final int REASON_CONSUMER_REJECT = 28;
     /** No listener for the service ID. */
     public static final int REASON_INVALID_SERVICE_ID = 8;
+    /** The REQ asks for a transport service the passive side does not offer (e.g. UC to an RC listener). */
+    public static final int REASON_INVALID_TRANSPORT_TYPE = 9;
+    /** The REQ's path MTU is not one of IBA's five (256 to 4096 bytes, enum 1 to 5). */
+    public static final int REASON_INVALID_MTU = 26;
 
     public CmRej {
         additionalRejectInfo = Bits.copy(additionalRejectInfo, ARI_LENGTH, "additionalRejectInfo");

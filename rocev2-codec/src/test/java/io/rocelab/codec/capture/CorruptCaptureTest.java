@@ -235,9 +235,9 @@ class CorruptCaptureTest {
         // a snap length of 2^32-1 in the header does not make a 2.5 GB record acceptable
         bytes = CaptureBytes.pcap(LE, true, -1, 1).pcapRecord(1, 2, FRAME, 5).toByteArray();
         putInt(bytes, 24 + 8, 0x9900_0005);
-        assertMessage(ReadOutcome.of(bytes), 32, "captured length 2566914053 is larger than any packet this file can hold (67108864)");
-        putInt(bytes, 24 + 8, 1_000_000);
-        assertMessage(ReadOutcome.of(bytes), 40, "truncated packet data of the record at offset 24: it needs 1000000 bytes");
+        assertMessage(ReadOutcome.of(bytes), 32, "captured length 2566914053 is larger than any packet a capture holds (262144)");
+        putInt(bytes, 24 + 8, 200_000);
+        assertMessage(ReadOutcome.of(bytes), 40, "truncated packet data of the record at offset 24: it needs 200000 bytes");
 
         bytes = CaptureBytes.pcap(LE, true, 65535, 1).pcapRecord(1, 2, FRAME, 5).toByteArray();
         putInt(bytes, 24 + 8, 6);

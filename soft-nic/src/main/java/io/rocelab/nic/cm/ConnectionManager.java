@@ -29,7 +29,8 @@ import java.util.function.Consumer;
 /**
  * The connection manager of one soft NIC, as Linux's ib_cm and rdma_cm behave over RoCEv2: it
  * connects RC QPs with REQ, REP and RTU and disconnects them with DREQ and DREP on QP1,
- * retransmits an unanswered message, rejects a REQ for a port nobody listens on, and moves the QPs
+ * retransmits an unanswered message, rejects a REQ for a port nobody listens on or with a field no
+ * connection could be made with ({@link RequestRule}; the listener never sees it), and moves the QPs
  * through RTR and RTS itself with the attributes both sides agreed on. The field values are
  * Linux 6.1's (rdma_cm's timeouts and retry counts, rxe's ACK delay, EUI-64 CA GUIDs, the flow label
  * from the two ports), so the MADs look like the ones rxe hosts exchange.
@@ -329,6 +330,12 @@ public final class ConnectionManager {
         if (listener == null) {
             // nobody listens: ib_cm answers IB_CM_REJ_INVALID_SERVICE_ID
             sendRej(sender, tid, (int) (random.nextLong() | 1), r.localCommId(), CmRej.REASON_INVALID_SERVICE_ID);
+            return;
+        }
+        int reason = RequestRule.rejectReason(r);
+        if (reason != 0) {
+            // a REQ no QP could be connected with (a path MTU of enum 0): REJ, and the listener never sees it
+            sendRej(sender, tid, (int) (random.nextLong() | 1), r.localCommId(), reason);
             return;
         }
         CmId id = newId(false, listener);

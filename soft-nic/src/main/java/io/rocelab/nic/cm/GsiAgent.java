@@ -17,6 +17,7 @@ import io.rocelab.nic.RecvWr;
 import io.rocelab.nic.SendWr;
 import io.rocelab.nic.Sge;
 import io.rocelab.nic.SoftNic;
+import io.rocelab.nic.WcStatus;
 import io.rocelab.nic.WorkCompletion;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +114,10 @@ final class GsiAgent {
                     int sender = Ipv4.src(grh, GRH - Ipv4.MIN_LENGTH);
                     handler.onMad(Unpooled.wrappedBuffer(recvBuf, base + GRH, MadHeader.MAD_SIZE), sender);
                 }
-                if (wc.isSuccess()) {
+                // every completion gives its slot back, an error too (a SEND longer than a MAD completes
+                // with LOC_LEN_ERR, IBA 9.8.3): else a peer could use up QP1's receives for good. Not a
+                // flush: the QP is in error, and a receive posted there would be flushed at once.
+                if (wc.status() != WcStatus.WR_FLUSH_ERR) {
                     post(slot);
                 }
             }

@@ -1,6 +1,7 @@
 package io.rocelab.nic.cm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.mad.CmAttribute;
@@ -10,6 +11,8 @@ import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.AsyncEvent;
 import io.rocelab.nic.AsyncEventType;
 import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.QpAttr;
+import io.rocelab.nic.QpState;
 import io.rocelab.nic.SoftNic;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +67,24 @@ class GsiAgentTest {
         sender.send(IP_B, m -> MadHeader.writeCm(m, 0, 2, CmAttribute.REQ));
         sched.runFor(10_000_000L);
         assertEquals(List.of(2L), seen, "handled once started");
+    }
+
+    @Test
+    void aFlushedReceiveIsNotPostedAgain() {
+        // a NIC of its own, whose scheduler nothing runs after this test, should the flushes loop
+        VirtualTimeScheduler own = new VirtualTimeScheduler();
+        InProcessLink link = InProcessLink.builder().name("c-").rateGbps(10).seed(7).build(own);
+        SoftNic c = SoftNic.builder().name("c").mac("52:54:00:78:00:02").ipv4(IP_B).scheduler(own)
+                .port(link.portA()).build();
+        GsiAgent receiver = new GsiAgent(c, (mad, from) -> { });
+        receiver.start();
+        own.runFor(1_000_000L);
+        // QP1 in error flushes its 64 receives (IBA 10.3.1.7); one posted again there would be
+        // flushed at once, and again, for good
+        receiver.qp().modify(new QpAttr().state(QpState.ERR));
+        own.run(100_000);
+        assertTrue(own.isIdle(), "nothing left to do once the flushes are reaped: " + own);
+        assertEquals(0, c.counters().get(NicCounter.INTERNAL_ERRORS));
     }
 
     @Test

@@ -44,6 +44,10 @@ public final class ConfigLoader {
     private static final int WIRE_OVERHEAD = 24;
     /** A PFC frame on the wire: 60 bytes padded plus overhead. */
     private static final int PFC_WIRE_BYTES = 84;
+    /** FDB entries when {@code SWITCH|switch fdb_table_size} is not given: a datacenter ASIC's L2 table is of this order. */
+    public static final int DEFAULT_FDB_TABLE_SIZE = 32_768;
+    /** The largest {@code fdb_table_size} accepted. */
+    public static final int MAX_FDB_TABLE_SIZE = 1 << 20;
 
     private static final Set<String> TABLES = Set.of("DEVICE_METADATA", "SWITCH", "PORT", "CABLE_LENGTH",
         "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "PORT_QOS_MAP",
@@ -101,9 +105,11 @@ public final class ConfigLoader {
         long routerMac = mac("DEVICE_METADATA|localhost", meta, "mac", 0x02_00_00_00_00_01L);
 
         JsonNode sw = entry(root, "SWITCH", "switch");
-        checkKeys("SWITCH|switch", sw, "ecmp_hash_seed", "fdb_aging_time", "flowlet_timeout", "pfc_quanta");
+        checkKeys("SWITCH|switch", sw, "ecmp_hash_seed", "fdb_aging_time", "fdb_table_size", "flowlet_timeout",
+            "pfc_quanta");
         long seed = number("SWITCH|switch", sw, "ecmp_hash_seed", 0, 0, Long.MAX_VALUE);
         long aging = number("SWITCH|switch", sw, "fdb_aging_time", 600, 0, 1_000_000);
+        int fdbSize = (int) number("SWITCH|switch", sw, "fdb_table_size", DEFAULT_FDB_TABLE_SIZE, 1, MAX_FDB_TABLE_SIZE);
         long flowletUs = number("SWITCH|switch", sw, "flowlet_timeout", 0, 0, 10_000_000);
         int quanta = (int) number("SWITCH|switch", sw, "pfc_quanta", 0xFFFF, 1, 0xFFFF);
 
@@ -129,7 +135,8 @@ public final class ConfigLoader {
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
         checkKeys("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", "BIG_RED_SWITCH");
         long pollMs = number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200, 1, 60_000);
-        return new SwitchConfig(hostname, routerMac, seed, flowletUs * 1_000, aging * 1_000_000_000L, pools, ports,
+        return new SwitchConfig(hostname, routerMac, seed, flowletUs * 1_000, aging * 1_000_000_000L, fdbSize, pools,
+            ports,
             routes, routes6, pollMs * 1_000_000L, quanta);
     }
 

@@ -12,6 +12,9 @@ import java.util.Map;
  * @param ecmpHashSeed          {@code SWITCH|switch ecmp_hash_seed}
  * @param flowletTimeoutNanos   {@code SWITCH|switch flowlet_timeout} (µs in the file; 0 = no flowlets)
  * @param fdbAgingNanos         {@code SWITCH|switch fdb_aging_time} (s in the file)
+ * @param fdbTableSize          entries the FDB holds at most (rocelab extension {@code SWITCH|switch fdb_table_size},
+ *                              the ASIC's {@code SAI_SWITCH_ATTR_FDB_TABLE_SIZE}, which SONiC does not configure;
+ *                              default {@value ConfigLoader#DEFAULT_FDB_TABLE_SIZE})
  * @param pools                 {@code BUFFER_POOL} sizes in bytes
  * @param ports                 in file order; index = port number
  * @param routes                {@code STATIC_ROUTE}, IPv4 prefixes
@@ -21,7 +24,7 @@ import java.util.Map;
  *                              default 0xFFFF as switch ASICs do)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
-                           long fdbAgingNanos, Map<String, Long> pools, List<PortConfig> ports,
+                           long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
                            int pfcQuanta) {
 

@@ -2,6 +2,10 @@ package io.rocelab.sw.pipeline;
 
 /** Why the switch dropped a frame; the text is the capture comment and the counter's name. */
 public enum DropReason {
+    /** A runt: shorter than 64 bytes with FCS, 60 without (IEEE 802.3 4.4.2; SONiC counts it in RX_ERR). */
+    UNDERSIZE("dropped: undersize frame"),
+    /** Longer than the ingress port's MTU plus the Ethernet header and a VLAN tag (SONiC's RX_OVR). */
+    OVERSIZE("dropped: oversize frame"),
     MALFORMED("dropped: malformed frame"),
     NO_ROUTE("dropped: no route"),
     TTL_EXPIRED("dropped: TTL expired"),

@@ -11,9 +11,11 @@ import java.util.List;
  *
  * @param takenAtNanos the switch clock when the copy was made
  * @param portNames    port names, by index
+ * @param portsUp      whether each port's link is up (attached and up), by index
  * @param ports        copies of the port counters, by index
  * @param watches      copies of the watched queues
+ * @param fdb          the FDB's occupancy and refusals
  */
-public record SwitchCounters(long takenAtNanos, List<String> portNames, List<PortCounters> ports,
-                             List<QueueWatch> watches) {
+public record SwitchCounters(long takenAtNanos, List<String> portNames, List<Boolean> portsUp,
+                             List<PortCounters> ports, List<QueueWatch> watches, FdbCounters fdb) {
 }

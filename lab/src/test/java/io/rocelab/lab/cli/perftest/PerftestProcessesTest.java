@@ -81,7 +81,8 @@ class PerftestProcessesTest {
             {"ib_read_bw", "--udp-frame", "40000:40001", "--ip", "10.77.0.300"},
             {"ib_send_bw", "--udp-frame", "40000:40001", "--mac", "01:00:5e:00:00:01"},
             {"ib_send_bw", "--udp-frame", "40000:40001", "-c", "UC", "--use-srq"},
-            {"ib_write_lat", "--in-process", "-x", "0"},
+            {"ib_write_lat", "--in-process", "-x", "3"},
+            {"ib_write_bw", "--udp-frame", "40000:40001", "--ip6", "fe80::1"},
         };
         for (String[] args : cases) {
             Process p = start("bad", args);
@@ -102,20 +103,31 @@ class PerftestProcessesTest {
     void rcPingpongBetweenTwoProcessesOverFrameOverUdp() throws Exception {
         int udpServer = freeUdpPort();
         int udpClient = freeUdpPort();
-        rcPingpongBetweenTwoProcesses(List.of("--udp-frame", udpServer + ":" + udpClient), "10.77.0.1",
+        rcPingpongBetweenTwoProcesses(List.of("--udp-frame", udpServer + ":" + udpClient), "::ffff:10.77.0.1",
                 List.of("--udp-frame", udpClient + ":" + udpServer, "--ip", "10.77.0.2", "--mac", "52:54:00:77:01:02"),
-                "10.77.0.2");
+                "::ffff:10.77.0.2");
+    }
+
+    /** The same over IPv6: each NIC given a global IPv6 address (--ip6), GID index 2 chosen with -g. */
+    @Test
+    void rcPingpongBetweenTwoProcessesOverIpv6() throws Exception {
+        int udpServer = freeUdpPort();
+        int udpClient = freeUdpPort();
+        rcPingpongBetweenTwoProcesses(List.of("--udp-frame", udpServer + ":" + udpClient, "--ip6", "fd77::1", "-g", "2"),
+                "fd77::1", List.of("--udp-frame", udpClient + ":" + udpServer, "--ip", "10.77.0.2", "--mac",
+                        "52:54:00:77:01:02", "--ip6", "fd77::2", "-g", "2"), "fd77::2");
     }
 
     /** And with each NIC on its own address of this host, its packets through the kernel's UDP stack. */
     @Test
     void rcPingpongBetweenTwoProcessesOverUdpEndpoints() throws Exception {
-        rcPingpongBetweenTwoProcesses(List.of("--udp-endpoint", "127.0.98.1"), "127.0.98.1",
-                List.of("--udp-endpoint", "127.0.98.2"), "127.0.98.2");
+        rcPingpongBetweenTwoProcesses(List.of("--udp-endpoint", "127.0.98.1"), "::ffff:127.0.98.1",
+                List.of("--udp-endpoint", "127.0.98.2"), "::ffff:127.0.98.2");
     }
 
-    private void rcPingpongBetweenTwoProcesses(List<String> serverPath, String serverIp, List<String> clientPath,
-                                               String clientIp) throws Exception {
+    /** @param serverGid the server's GID as the client prints it, e.g. {@code ::ffff:10.77.0.1} */
+    private void rcPingpongBetweenTwoProcesses(List<String> serverPath, String serverGid, List<String> clientPath,
+                                               String clientGid) throws Exception {
         int tcp = freeTcpPort();
         Process server = null;
         Process client = null;
@@ -135,9 +147,9 @@ class PerftestProcessesTest {
             assertEquals(0, server.exitValue(), output("ppserver"));
             for (String side : List.of("ppclient", "ppserver")) {
                 String out = output(side);
-                String peer = side.equals("ppclient") ? serverIp : clientIp;
+                String peer = side.equals("ppclient") ? serverGid : clientGid;
                 assertTrue(Pattern.compile("(?m)^  remote address: LID 0x0000, QPN 0x000011, PSN 0x[0-9a-f]{6},"
-                        + " GID ::ffff:" + Pattern.quote(peer) + "$").matcher(out).find(), side + ": " + out);
+                        + " GID " + Pattern.quote(peer) + "$").matcher(out).find(), side + ": " + out);
                 assertTrue(Pattern.compile("(?m)^819200 bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$")
                         .matcher(out).find(), side + ": " + out);
                 assertTrue(Pattern.compile("(?m)^100 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$")
