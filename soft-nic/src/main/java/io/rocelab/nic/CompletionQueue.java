@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A completion queue ({@code ibv_cq}). The NIC's owner thread is the only producer; one user thread
- * polls (DESIGN §3: "completion queues are read through a single-producer queue the NIC fills").
+ * polls (docs/design.md §3: "completion queues are read through a single-producer queue the NIC fills").
  *
  * <p>Notification ({@code ibv_req_notify_cq}): after {@link #requestNotify(boolean)} the handler set
  * with {@link #onNotify} runs once, on the NIC's thread, for the next completion (or, with

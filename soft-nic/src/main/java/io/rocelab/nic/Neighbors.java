@@ -21,7 +21,7 @@ import org.agrona.collections.Long2LongHashMap;
  * reply comes; while a resolution is under way ({@link #isResolving}) the QPs' ACK timers hold, so
  * a go-back-N retransmission does not park second copies of the same PSNs. The request is
  * repeated every {@value #RETRY_MILLIS} ms, {@value #ATTEMPTS} times, then the parked frames are
- * dropped and counted. A NIC owning raw frames must do this itself (DESIGN §4), since no kernel
+ * dropped and counted. A NIC owning raw frames must do this itself (docs/design.md §4), since no kernel
  * answers for its address.
  */
 final class Neighbors {

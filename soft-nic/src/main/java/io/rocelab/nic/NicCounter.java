@@ -4,7 +4,7 @@ package io.rocelab.nic;
  * NIC counters. The first group carries Linux rxe's hw counter names ({@code rxe_hw_counters.c}),
  * so that a user who knows {@code rdma statistic show} reads ours the same way; {@link #rxeName()}
  * gives that name. The second group are drops rxe does not count separately (it only logs them);
- * a bad packet is always counted here, never thrown (DESIGN §3).
+ * a bad packet is always counted here, never thrown (docs/design.md §3).
  */
 public enum NicCounter {
     SENT_PKTS("sent_pkts"),

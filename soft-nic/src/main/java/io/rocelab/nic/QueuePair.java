@@ -227,7 +227,7 @@ public final class QueuePair {
      * ({@code rdma_calc_flow_label(lqpn, rqpn)}) folded into 14 bits and put in 0xC000-0xFFFF
      * ({@code rdma_flow_label_to_udp_sport}). QPN 0x11 talking to QPN 0x11 gives 0xC121 = 49441,
      * the port in every reference capture. Fixed when the QP is connected, so it never changes
-     * during traffic (DESIGN §5).
+     * during traffic (docs/design.md §5).
      */
     static int udpSourcePort(int localQpn, int remoteQpn) {
         long v = (long) localQpn * (remoteQpn == 0 ? localQpn : remoteQpn);

@@ -38,7 +38,7 @@ import org.jctools.queues.MessagePassingQueue;
  * A software RoCEv2 device with one port: MAC, IPv4 and IPv6 addresses, GID table, optional VLAN,
  * and the verbs objects (PD, MR, CQ, SRQ, QP) that live on it.
  *
- * <p>Threading (DESIGN §3): all protocol state is owned by the thread of the injected
+ * <p>Threading (docs/design.md §3): all protocol state is owned by the thread of the injected
  * {@link Scheduler}; received frames and timers run there. User threads reach it through an MPSC
  * command queue: {@code postSend}/{@code postRecv} enqueue and return; object creation and
  * {@code modify} run on the owner thread and wait for it (or run at once when called on it, as in
@@ -48,7 +48,7 @@ import org.jctools.queues.MessagePassingQueue;
  * from the MAC, index 1 the IPv4-mapped GID of the address, then the global IPv6 addresses in the
  * order given ({@link #GID_INDEX_FIRST_IPV6} on). The port answers ARP for its IPv4 address and
  * neighbour solicitations for its IPv6 addresses (link-local included), since no kernel owns them
- * when it sits on raw frames (DESIGN §4).
+ * when it sits on raw frames (docs/design.md §4).
  */
 public final class SoftNic {
     public static final int GID_INDEX_LINK_LOCAL = 0;

@@ -13,7 +13,7 @@ import java.util.Random;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * In-process RC RDMA WRITE bandwidth (issue 3, DESIGN §9), printed beside its floor from the same
+ * In-process RC RDMA WRITE bandwidth (issue 3, docs/design.md §9), printed beside its floor from the same
  * run:
  *
  * <ol>

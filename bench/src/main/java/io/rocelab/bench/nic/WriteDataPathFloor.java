@@ -13,7 +13,7 @@ import io.rocelab.codec.header.Udp;
 import io.rocelab.codec.ib.Opcode;
 
 /**
- * The floor of the RC WRITE benchmark (DESIGN §9): per message only the work the data path cannot
+ * The floor of the RC WRITE benchmark (docs/design.md §9): per message only the work the data path cannot
  * avoid, on one thread. For each of the message's MTU-sized segments: write the headers of the
  * WRITE FIRST/MIDDLE/LAST frame (Ethernet, IPv4, UDP, BTH, RETH on the first), copy the segment
  * from the source region into the frame, compute the ICRC the sender puts on it (the same call as

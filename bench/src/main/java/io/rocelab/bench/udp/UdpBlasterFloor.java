@@ -24,7 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The floor of the UDP endpoint benchmark (DESIGN §9): a plain Netty epoll UDP blaster with the
+ * The floor of the UDP endpoint benchmark (docs/design.md §9): a plain Netty epoll UDP blaster with the
  * same datagram size as rocelab's RoCE packets, on the same path, and nothing else. The sender
  * writes GSO buffers of {@value #SEGMENTS} equal datagrams (UDP_SEGMENT) as fast as the socket takes
  * them; the receiver reads with UDP_GRO (coalesced reads of up to 64 KB) and counts the payload

@@ -2,7 +2,7 @@ package io.rocelab.fabric.endpoint;
 
 /**
  * The counters of a {@link UdpEndpointPort}. Every frame the NIC hands over and every datagram the
- * socket reads is either passed on or counted under exactly one drop reason (DESIGN §3: a bad
+ * socket reads is either passed on or counted under exactly one drop reason (docs/design.md §3: a bad
  * packet is counted and dropped).
  */
 public enum UdpEndpointCounter {

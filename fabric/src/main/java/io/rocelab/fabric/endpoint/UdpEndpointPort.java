@@ -259,7 +259,7 @@ public final class UdpEndpointPort extends AbstractFramePort implements UdpPaylo
         try {
             batch.flush();
         } catch (RuntimeException e) {
-            // never thrown through the data path (DESIGN §3): whatever was not written is counted,
+            // never thrown through the data path (docs/design.md §3): whatever was not written is counted,
             // and the batch is empty again, so the next frame schedules a flush of its own
             counters.increment(UdpEndpointCounter.TX_ERRORS);
             batch.discard(UdpEndpointCounter.TX_ERRORS);

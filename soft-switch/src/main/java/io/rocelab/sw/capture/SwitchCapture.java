@@ -10,7 +10,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A capture tap on the switch's ports. Two shapes, as DESIGN §6 asks:
+ * A capture tap on the switch's ports. Two shapes, as docs/design.md §6 asks:
  * <ul>
  *   <li>{@link #wholeSwitch whole switch} (pcapng): one capture interface per port, every frame
  *       received (inbound) and sent (outbound), and a record with a comment for every decision

@@ -3,7 +3,7 @@ package io.rocelab.sw.bench;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 
 /**
- * The floor for virtual-time simulation (DESIGN §9): events per second of the bare
+ * The floor for virtual-time simulation (docs/design.md §9): events per second of the bare
  * {@link VirtualTimeScheduler} with as many pending events as the measured scenario keeps, each
  * event doing nothing but schedule its successor (distinct delays, so the heap really reorders).
  */

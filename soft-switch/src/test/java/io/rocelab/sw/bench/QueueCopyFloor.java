@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
 
 /**
- * The floor for the switch's forwarding rate (DESIGN §9): the same frames merely moved from an
+ * The floor for the switch's forwarding rate (docs/design.md §9): the same frames merely moved from an
  * ingress queue to the egress queue of the next port and sent out, on the same thread, with no
  * parsing, classification, lookup, buffer accounting or scheduling. Port {@code i} forwards to
  * port {@code (i + 1) % n}, exactly as the switch benchmark's routes do. ArrayDeques reach their

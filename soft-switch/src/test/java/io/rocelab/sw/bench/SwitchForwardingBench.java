@@ -13,7 +13,7 @@ import io.rocelab.sw.testkit.Lab;
 import java.util.Arrays;
 
 /**
- * The switch benchmark of issue 4 (DESIGN §9: a benchmark, not a test; it prints ratios against a
+ * The switch benchmark of issue 4 (docs/design.md §9: a benchmark, not a test; it prints ratios against a
  * floor measured in the same run and gates nothing).
  *
  * <ol>
