@@ -26,7 +26,9 @@ import io.rocelab.codec.ib.Psn;
  * (9.7.5.1.1). MSN counts completed messages (9.7.5.1.2). A request needing a receive WQE when
  * there is none gets an RNR NAK with this QP's min_rnr_timer (9.7.5.2.8). Invalid requests,
  * access violations and length errors are NAKed and put the QP in ERR (9.9.3.1).
- * UC (9.7.8): no ACKs; a PSN gap drops the message in progress up to the next FIRST/ONLY.
+ * UC (9.7.8): no ACKs; a PSN gap drops the message in progress up to the next FIRST/ONLY, and a
+ * receive WQE it had taken is used for the next message (9.8.3; rxe's class D1 error), so none is
+ * ever lost: it completes with a later message or is flushed.
  * UD (9.8.3): Q_Key checked (mismatch dropped and counted), the 40-byte GRH area filled.
  */
 final class Responder {
@@ -65,6 +67,15 @@ final class Responder {
             resources[i] = new RdAtomicResource();
         }
         nextResource = 0;
+    }
+
+    /**
+     * UC drops the message in progress (IBA 9.8.3; rxe's class D1 error): a receive WQE it had
+     * taken stays, as if untouched, for the next message.
+     */
+    private void discardMessage() {
+        RecvWqe r = abortMessage();
+        recv = r;
     }
 
     /** Forgets the message in progress; returns the receive WQE it had taken, if any. */
@@ -154,13 +165,13 @@ final class Responder {
         if (qp.type == QpType.UC) {
             if (d != 0 || ucDropping) {
                 if (p.starts()) {
-                    abortMessage(); // resynchronise on a new message (IBA 9.7.8.1)
+                    discardMessage(); // resynchronise on a new message (IBA 9.7.8.1)
                     ucDropping = false;
                     ePsn = p.psn;
                     return ResponderState.CHECK_OP_SEQ;
                 }
                 ucDropping = true;
-                abortMessage();
+                discardMessage();
                 qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
                 return ResponderState.DROP;
             }
@@ -192,11 +203,11 @@ final class Responder {
         }
         if (qp.type == QpType.UC) {
             if (inMessage && p.starts()) {
-                abortMessage(); // UC: a new message abandons the unfinished one
+                discardMessage(); // UC: a new message abandons the unfinished one
                 return ResponderState.CHECK_OP_VALID;
             }
             ucDropping = true;
-            abortMessage();
+            discardMessage();
             qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
             return ResponderState.DROP;
         }
