@@ -344,6 +344,10 @@ public final class QueuePair {
     }
 
     void receive(RxPacket p) {
+        if (route != null && type != QpType.UD && !route.isReverseOf(p)) {
+            nic.counters().increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr
+            return;
+        }
         if (p.opcode.has(Opcode.REQUEST)) {
             if (state == QpState.ERR) {
                 nic.counters().increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
