@@ -402,8 +402,10 @@ final class Responder {
             if (p.is(Opcode.INVALIDATE)) {
                 inv = Ieth.rkey(p.buf, p.ext(ExtHeader.IETH));
                 MemoryRegion mr = qp.nic.mrByKey(inv);
-                if (mr == null || mr.pd() != qp.pd) {
-                    // IBA 9.7.5.1.x: an invalid IETH rkey is an invalid request
+                if (mr == null || mr.pd() != qp.pd || !mr.remotelyInvalidatable()) {
+                    // IBA 10.6.5 / 9.7.5.1.x: only a fast-registered region (or a memory window) may be
+                    // invalidated by a peer, as rxe_invalidate_mr takes only IB_MR_TYPE_MEM_REG; an
+                    // IETH R_Key naming anything else is an invalid request
                     qp.completeRecv(r.wrId, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
                     return classError(p, NakCode.INVALID_REQUEST);
                 }
