@@ -29,6 +29,12 @@ import io.rocelab.fabric.time.Cancellable;
  * deadline, and the check, when it comes, either finds the deadline passed (a timeout) or re-arms
  * itself for it. Restarting the timer on every ACK therefore schedules nothing and allocates
  * nothing; a check is scheduled at most once per timeout period.
+ *
+ * <p>Acknowledgements only ever acknowledge what was sent (IBA 9.7.5.1): a response for a PSN the
+ * requester never sent completes and skips nothing and is counted ({@code drop_unsent_psn}), as
+ * rxe's completer ignores an ACK beyond a WQE still being sent (its "pending" state). While an
+ * RNR NAK's timer runs nothing goes back; the timer then goes back to the oldest PSN not yet
+ * acknowledged, as rxe's {@code req_retry} goes back to {@code comp.psn}.
  */
 final class Completer {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -93,6 +99,11 @@ final class Completer {
                 }
                 return wqe == null ? CompleterState.DONE : CompleterState.CHECK_PSN;
             case CHECK_PSN:
+                if (!Psn.before(p.psn, qp.requester.nextNewPsn())) {
+                    // IBA 9.7.5.1: a response can only acknowledge a request that was sent
+                    qp.nic.counters().increment(NicCounter.DROP_UNSENT_PSN);
+                    return CompleterState.DONE;
+                }
                 if (Psn.before(p.psn, compPsn)) {
                     return CompleterState.DONE; // an old or duplicate response
                 }
@@ -227,7 +238,7 @@ final class Completer {
         }
         cancelAckTimer();
         int code = AethSyndrome.value(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH)));
-        qp.requester.rnrRetryAfter(RnrTimer.nanos(code), p.psn);
+        qp.requester.rnrRetryAfter(RnrTimer.nanos(code));
         return CompleterState.DONE;
     }
 
@@ -237,6 +248,9 @@ final class Completer {
      * loss costs one retry (rxe's {@code comp.started_retry}).
      */
     private CompleterState retryFrom(int psn) {
+        if (qp.requester.rnrWait) {
+            return CompleterState.DONE; // the RNR timer goes back when it expires (IBA 9.7.5.2.8)
+        }
         if (psn == lastNakPsn) {
             return CompleterState.DONE;
         }
@@ -264,12 +278,18 @@ final class Completer {
         progress();
     }
 
-    /** Progress resets the retry counters and the ACK timer, and may open the window. */
+    /**
+     * Progress resets the retry counters and the ACK timer, and may open the window. A requester
+     * that went back to resend is never left behind what is now acknowledged: it goes on from there.
+     */
     private void progress() {
         lastNakPsn = -1;
         resetRetryCounters();
         cancelAckTimer();
         armAckTimer();
+        if (Psn.after(compPsn, qp.requester.psn)) {
+            qp.requester.skipTo(compPsn);
+        }
         qp.requester.kick();
     }
 
@@ -288,8 +308,7 @@ final class Completer {
     /** Starts the local ACK timer if requests are outstanding and it is not running. */
     void armAckTimer() {
         long t = RnrTimer.ackTimeoutNanos(qp.timeout);
-        if (ackDeadline != NO_DEADLINE || t == 0 || Psn.diff(qp.requester.psn, compPsn) <= 0
-                || qp.requester.rnrWait) {
+        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester.rnrWait) {
             return;
         }
         long deadline = qp.nic.scheduler().nanoTime() + t;
@@ -339,8 +358,13 @@ final class Completer {
         onAckTimeout();
     }
 
+    /** Whether a PSN that was sent is not yet acknowledged. */
+    private boolean outstanding() {
+        return Psn.after(qp.requester.nextNewPsn(), compPsn);
+    }
+
     private void onAckTimeout() {
-        if (!qp.state.canSend() || Psn.diff(qp.requester.psn, compPsn) <= 0) {
+        if (!qp.state.canSend() || !outstanding()) {
             return;
         }
         if (qp.nic.resolving(qp.route)) {

@@ -50,6 +50,11 @@ public enum NicCounter {
      * peer's, or another destination than the QP's own source address (rxe's {@code check_addr}).
      */
     DROP_NOT_FROM_PEER("drop_not_from_peer"),
+    /**
+     * ACKs, NAKs, READ responses and ATOMIC ACKs for a PSN the requester never sent: they acknowledge
+     * nothing (IBA 9.7.5.1), and complete or skip no work request.
+     */
+    DROP_UNSENT_PSN("drop_unsent_psn"),
     /** ARP requests answered for our address. */
     ARP_REPLIES_SENT("arp_replies_sent"),
     /** ARP requests sent to resolve a peer. */

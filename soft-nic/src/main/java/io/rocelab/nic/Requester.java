@@ -60,6 +60,11 @@ final class Requester {
         this.maxPktPerAck = Math.max(MAX_PKT_PER_ACK, ackReqInterval);
     }
 
+    /** The PSN after the highest one ever sent: responses for it or beyond acknowledge nothing. */
+    int nextNewPsn() {
+        return nextNewPsn;
+    }
+
     void setInitialPsn(int p) {
         psn = p;
         nextNewPsn = p;
@@ -384,38 +389,64 @@ final class Requester {
      * later WQEs are sent again whole, with the same PSNs.
      */
     void retry(int fromPsn) {
-        int i = 0;
-        while (i < qp.sq.size() && !qp.sq.get(i).holds(fromPsn)) {
-            i++;
-        }
-        if (i == qp.sq.size() || i > qp.sqNext) {
-            kick(); // nothing sent at that PSN (already rewound)
-            return;
-        }
-        SendWqe w = qp.sq.get(i);
-        w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(fromPsn, w.firstPsn) * qp.pathMtu;
-        // up to and including sqNext: the WQE there may be half sent (a message longer than the
-        // PSN window, or the NAK arriving mid-message) and must start again from its first byte
-        for (int j = i + 1; j <= qp.sqNext && j < qp.sq.size(); j++) {
-            SendWqe later = qp.sq.get(j);
-            if (later.opcode != WrOpcode.LOCAL_INV) {
-                later.offset = 0;
-            }
-        }
-        qp.sqNext = i;
-        psn = fromPsn;
+        position(fromPsn);
         noAckPkts = 0;
         kick();
     }
 
-    /** Waits for the RNR timer, then goes back to {@code fromPsn} (IBA 9.7.5.2.8). */
-    void rnrRetryAfter(long delayNanos, int fromPsn) {
+    /**
+     * Goes on from {@code ackedPsn}, which responses have acknowledged while this requester was
+     * back behind it, resending: what lies before it needs no resending, and a PSN must never be
+     * used for two different packets. The completer calls {@link #kick()} next.
+     */
+    void skipTo(int ackedPsn) {
+        position(ackedPsn);
+    }
+
+    /**
+     * Makes {@code at} the next PSN to send: the WQE holding it resumes at the matching offset,
+     * those after it up to where sending had got start again from their first byte. With no WQE
+     * holding it ({@code at} is the PSN after everything sent), the first WQE not yet started is next.
+     */
+    private void position(int at) {
+        int i = 0;
+        while (i < qp.sq.size() && !qp.sq.get(i).holds(at)) {
+            i++;
+        }
+        if (i == qp.sq.size()) {
+            i = 0;
+            while (i < qp.sq.size() && qp.sq.get(i).started) {
+                i++;
+            }
+        } else {
+            SendWqe w = qp.sq.get(i);
+            w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(at, w.firstPsn) * qp.pathMtu;
+            // up to and including sqNext: the WQE there may be half sent (a message longer than the
+            // PSN window, or the NAK arriving mid-message) and must start again from its first byte
+            for (int j = i + 1; j <= qp.sqNext && j < qp.sq.size(); j++) {
+                SendWqe later = qp.sq.get(j);
+                if (later.opcode != WrOpcode.LOCAL_INV) {
+                    later.offset = 0;
+                }
+            }
+        }
+        qp.sqNext = i;
+        psn = at;
+    }
+
+    /**
+     * Waits for the RNR timer, then goes back to the oldest PSN not yet acknowledged (IBA
+     * 9.7.5.2.8; rxe's {@code req_retry} goes back to {@code comp.psn}): what responses acknowledged
+     * meanwhile is not sent again.
+     */
+    void rnrRetryAfter(long delayNanos) {
         rnrWait = true;
         rnrTimer = qp.nic.scheduler().schedule(delayNanos, qp.nic.guarded(() -> {
             rnrTimer = null;
             rnrWait = false;
             if (qp.state.canSend()) {
-                retry(fromPsn);
+                retry(qp.completer.compPsn);
+                qp.completer.armAckTimer();
             }
         }));
     }
