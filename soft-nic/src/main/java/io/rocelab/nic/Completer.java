@@ -32,9 +32,11 @@ import io.rocelab.fabric.time.Cancellable;
  *
  * <p>Acknowledgements only ever acknowledge what was sent (IBA 9.7.5.1): a response for a PSN the
  * requester never sent completes and skips nothing and is counted ({@code drop_unsent_psn}), as
- * rxe's completer ignores an ACK beyond a WQE still being sent (its "pending" state). While an
- * RNR NAK's timer runs nothing goes back; the timer then goes back to the oldest PSN not yet
- * acknowledged, as rxe's {@code req_retry} goes back to {@code comp.psn}.
+ * rxe's completer ignores an ACK beyond a WQE still being sent (its "pending" state). The
+ * responses of a READ follow their opcode sequence: a MIDDLE or LAST with no FIRST before it is a
+ * bad response ({@code IBV_WC_BAD_RESP_ERR}, IBA 9.7.5.2.x), as rxe's {@code check_ack} finds it.
+ * While an RNR NAK's timer runs nothing goes back; the timer then goes back to the oldest PSN not
+ * yet acknowledged, as rxe's {@code req_retry} goes back to {@code comp.psn}.
  */
 final class Completer {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -56,6 +58,8 @@ final class Completer {
 
     private SendWqe wqe;
     private WcStatus errorStatus;
+    /** A READ response FIRST has opened the oldest WQE's responses: MIDDLE and LAST may follow (rxe comp.opcode). */
+    private boolean readOpen;
 
     Completer(QueuePair qp) {
         this.qp = qp;
@@ -151,17 +155,18 @@ final class Completer {
     private CompleterState checkAck(RxPacket p) {
         Opcode op = p.opcode;
         if (op.has(Opcode.READ)) {
-            if (wqe.opcode != WrOpcode.RDMA_READ) {
-                return CompleterState.DONE;
+            if (wqe.opcode != WrOpcode.RDMA_READ || !positive(p)) {
+                return unexpected(); // a READ response for no READ, or one carrying a NAK
             }
-            if (op.hasHeader(ExtHeader.AETH)
-                    && AethSyndrome.kind(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH))) != AethSyndrome.Kind.ACK) {
-                return CompleterState.DONE;
+            if ((op.has(Opcode.MIDDLE) || op.has(Opcode.LAST)) && !readOpen) {
+                errorStatus = WcStatus.BAD_RESP_ERR; // out of sequence: no FIRST opened these responses
+                return CompleterState.ERROR;
             }
             return CompleterState.READ;
         }
         if (op.has(Opcode.ATOMIC)) {
-            return wqe.opcode.isAtomic() && p.psn == wqe.firstPsn ? CompleterState.ATOMIC : CompleterState.DONE;
+            return wqe.opcode.isAtomic() && p.psn == wqe.firstPsn && positive(p) ? CompleterState.ATOMIC
+                    : unexpected();
         }
         int syndrome = Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH));
         switch (AethSyndrome.kind(syndrome)) {
@@ -178,6 +183,18 @@ final class Completer {
             default:
                 return CompleterState.DONE;
         }
+    }
+
+    /** Whether the response's AETH, if it has one, is an ACK (a READ response or ATOMIC ACK carries no NAK). */
+    private static boolean positive(RxPacket p) {
+        return !p.opcode.hasHeader(ExtHeader.AETH)
+                || AethSyndrome.kind(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH))) == AethSyndrome.Kind.ACK;
+    }
+
+    /** A response nobody waits for: dropped and counted, the WQE goes on waiting. */
+    private CompleterState unexpected() {
+        qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE);
+        return CompleterState.DONE;
     }
 
     private CompleterState nak(NakCode code, RxPacket p) {
@@ -223,6 +240,7 @@ final class Completer {
         if (ends) {
             return CompleterState.COMP_WQE;
         }
+        readOpen = true;
         return CompleterState.UPDATE_COMP;
     }
 
@@ -273,6 +291,7 @@ final class Completer {
     /** The WQE is finished: everything up to its last PSN is acknowledged. */
     private void finish(SendWqe w) {
         w.done = true;
+        readOpen = false;
         compPsn = Psn.next(w.lastPsn);
         completeReady();
         progress();

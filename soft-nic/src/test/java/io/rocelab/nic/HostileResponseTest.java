@@ -1,5 +1,6 @@
 package io.rocelab.nic;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
@@ -17,10 +19,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A requester takes from responses only what they can mean (IBA 9.7.5.1, 9.7.5.2): an
  * acknowledgement acknowledges requests that were sent, never one still to be sent, so a response
- * for a PSN never sent completes and skips nothing; an RNR NAK's wait is neither cut short nor
- * left behind by the responses that arrive during it. Every work request completes or stays
- * outstanding with its timer running; none is stranded. The peer here is scripted: its frames are
- * well-formed with valid ICRCs, as an attacker on the same Ethernet can write them.
+ * for a PSN never sent completes and skips nothing; a READ's responses come in their opcode
+ * sequence; an RNR NAK's wait is neither cut short nor left behind by the responses that arrive
+ * during it. Every work request completes or stays outstanding with its timer running; none is
+ * stranded. The peer here is scripted: its frames are well-formed with valid ICRCs, as an attacker
+ * on the same Ethernet can write them.
  */
 class HostileResponseTest {
     private static final long US = 1_000L;
@@ -145,6 +148,63 @@ class HostileResponseTest {
         }
     }
 
+    @Test
+    void readResponseMiddleAndLastWithoutAFirstAreABadResponse() {
+        try (ScriptedPeer p = new ScriptedPeer(QpType.RC)) {
+            byte[] local = new byte[2 * MTU];
+            MemoryRegion mr = p.pd.registerMr(local, 0x10_0000L, AccessFlags.LOCAL_WRITE);
+            p.qp.postSend(SendWr.read(1, Sge.of(mr), REMOTE_VA, RKEY));
+            p.run(US);
+            assertEquals(List.of(N), psns(p.newlySent()));
+
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, N).payload(data(1)));
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_LAST, Psn.add(N, 1)).aeth(ACK, 1).payload(data(2)));
+            WorkCompletion wc = p.cq.poll();
+            assertEquals(WcStatus.BAD_RESP_ERR, wc.status(), "IBV_WC_BAD_RESP_ERR: an unexpected opcode: " + wc);
+            assertEquals(QpState.ERR, p.qp.state());
+            assertArrayEquals(new byte[2 * MTU], local, "no byte of the bad response was placed");
+        }
+    }
+
+    @Test
+    void readResponsesInTheirSequenceCompleteTheRead() {
+        try (ScriptedPeer p = new ScriptedPeer(QpType.RC)) {
+            byte[] local = new byte[3 * MTU];
+            MemoryRegion mr = p.pd.registerMr(local, 0x10_0000L, AccessFlags.LOCAL_WRITE);
+            p.qp.postSend(SendWr.read(1, Sge.of(mr), REMOTE_VA, RKEY));
+            p.run(US);
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_FIRST, N).aeth(ACK, 1).payload(data(1)));
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, Psn.add(N, 1)).payload(data(2)));
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_LAST, Psn.add(N, 2)).aeth(ACK, 1).payload(data(3)));
+            assertEquals(WcStatus.SUCCESS, p.cq.poll().status());
+            assertArrayEquals(concat(data(1), data(2), data(3)), local);
+        }
+    }
+
+    @Test
+    void aReadThatWentBackTakesTheNewFirstAndALateMiddleOfTheOldResponsesAlike() {
+        try (ScriptedPeer p = new ScriptedPeer(QpType.RC)) {
+            byte[] local = new byte[4 * MTU];
+            MemoryRegion mr = p.pd.registerMr(local, 0x10_0000L, AccessFlags.LOCAL_WRITE);
+            p.qp.postSend(SendWr.read(1, Sge.of(mr), REMOTE_VA, RKEY));
+            p.run(US);
+            assertEquals(List.of(N), psns(p.newlySent()));
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_FIRST, N).aeth(ACK, 1).payload(data(1)));
+            // the MIDDLE at N+1 is late: the one at N+2 makes the requester ask again for the tail
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, Psn.add(N, 2)).payload(data(3)));
+            List<WireTap.Seen> again = p.newlySent();
+            assertEquals(1, again.size());
+            assertEquals(Opcode.RC_RDMA_READ_REQUEST, again.get(0).opcode());
+            assertEquals(Psn.add(N, 1), again.get(0).psn());
+            // the late MIDDLE arrives after all, then the new answer goes on from N+2 as FIRST
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, Psn.add(N, 1)).payload(data(2)));
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_FIRST, Psn.add(N, 2)).aeth(ACK, 1).payload(data(3)));
+            p.inject(p.frame(Opcode.RC_RDMA_READ_RESPONSE_LAST, Psn.add(N, 3)).aeth(ACK, 1).payload(data(4)));
+            assertEquals(WcStatus.SUCCESS, p.cq.poll().status());
+            assertArrayEquals(concat(data(1), data(2), data(3), data(4)), local);
+        }
+    }
+
     /** Posts a SEND, checks it leaves at {@code psn}, acknowledges it, checks it completes. */
     private static void assertSendCompletes(ScriptedPeer p, MemoryRegion mr, long wrId, int psn) {
         p.qp.postSend(SendWr.send(wrId, Sge.of(mr, 0, 64)));
@@ -156,11 +216,26 @@ class HostileResponseTest {
         assertTrue(wc != null && wc.wrId() == wrId && wc.isSuccess(), "the SEND completes on its ACK: " + wc);
     }
 
+    /** One MTU of bytes that differ from one {@code seed} to another. */
+    private static byte[] data(int seed) {
+        return ScriptedPeer.pattern(MTU, seed);
+    }
+
     private static RoceFrame atomicAck(ScriptedPeer p, int psn, int msn) {
         return p.frame(Opcode.RC_ATOMIC_ACKNOWLEDGE, psn).aeth(ACK, msn).atomicAckEth(100);
     }
 
     private static List<Integer> psns(List<WireTap.Seen> frames) {
         return frames.stream().map(WireTap.Seen::psn).toList();
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        byte[] out = new byte[Arrays.stream(parts).mapToInt(b -> b.length).sum()];
+        int at = 0;
+        for (byte[] b : parts) {
+            System.arraycopy(b, 0, out, at, b.length);
+            at += b.length;
+        }
+        return out;
     }
 }
