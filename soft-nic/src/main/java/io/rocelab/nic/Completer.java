@@ -125,7 +125,11 @@ final class Completer {
             case READ:
                 return readResponse(p);
             case ATOMIC:
-                qp.nic.memory.scatterLong(wqe.sgl, AtomicAckEth.origRemoteData(p.buf, p.ext(ExtHeader.ATOMIC_ACK_ETH)));
+                if (!qp.nic.memory.scatterLong(qp.pd, wqe.sgl,
+                        AtomicAckEth.origRemoteData(p.buf, p.ext(ExtHeader.ATOMIC_ACK_ETH)))) {
+                    errorStatus = WcStatus.LOC_PROT_ERR;
+                    return CompleterState.ERROR;
+                }
                 return CompleterState.COMP_WQE;
             case COMP_ACK: {
                 SendWqe w = wqe;
@@ -236,7 +240,10 @@ final class Completer {
             errorStatus = WcStatus.BAD_RESP_ERR;
             return CompleterState.ERROR;
         }
-        qp.nic.memory.scatter(wqe.sgl, off, p.buf, p.payloadOffset, len);
+        if (!qp.nic.memory.scatter(qp.pd, wqe.sgl, off, p.buf, p.payloadOffset, len)) {
+            errorStatus = WcStatus.LOC_PROT_ERR; // the local region went away while the READ was outstanding
+            return CompleterState.ERROR;
+        }
         if (ends) {
             return CompleterState.COMP_WQE;
         }

@@ -147,10 +147,10 @@ final class Requester {
                 }
             }
         }
+        if (!checkLocal(w)) {
+            return false;
+        }
         if (!w.started) {
-            if (!checkLocal(w)) {
-                return false;
-            }
             w.started = true;
             w.firstPsn = psn;
             w.npkts = packets(w);
@@ -173,7 +173,11 @@ final class Requester {
         return Math.max(1, (w.length + qp.pathMtu - 1) / qp.pathMtu);
     }
 
-    /** Local SGE check before anything leaves (IBA 10.7.2.1): a bad lkey is a local protection error. */
+    /**
+     * Local SGE check before each packet leaves (IBA 10.7.2.1): a bad lkey is a local protection
+     * error, and so is a region deregistered while its message is still being sent (rxe's
+     * {@code copy_data} failing mid-message), which an ACK opening the window may find.
+     */
     private boolean checkLocal(SendWqe w) {
         boolean needWrite = w.opcode == WrOpcode.RDMA_READ || w.opcode.isAtomic();
         if (w.inlineData != null || qp.nic.memory.checkSgl(qp.pd, w.sgl, needWrite)) {

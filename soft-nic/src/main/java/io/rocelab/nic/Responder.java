@@ -30,6 +30,8 @@ import io.rocelab.codec.ib.Psn;
  * receive WQE it had taken is used for the next message (9.8.3; rxe's class D1 error), so none is
  * ever lost: it completes with a later message or is flushed.
  * UD (9.8.3): Q_Key checked (mismatch dropped and counted), the 40-byte GRH area filled.
+ * A receive WQE whose memory the NIC may not write (a bad lkey, a region gone) completes with
+ * {@code IBV_WC_LOC_QP_OP_ERR} and the QP goes to ERR, as rxe's malformed-WQE error (class A).
  */
 final class Responder {
     /** The GRH area at the front of every UD receive buffer (IBA 11.4.1.1, as rdma-core expects). */
@@ -151,6 +153,8 @@ final class Responder {
                     qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
                 }
                 return classError(p, NakCode.INVALID_REQUEST);
+            case ERR_MALFORMED_WQE:
+                return malformedWqe(p);
             case DROP:
             default:
                 return ResponderState.DONE;
@@ -358,8 +362,13 @@ final class Responder {
                 recv = qp.takeRecv();
                 recvOffset = 0;
             }
-            long base = qp.type == QpType.UD ? GRH_LENGTH : 0;
-            qp.nic.memory.scatter(recv.sgl, base + recvOffset, p.buf, p.payloadOffset, p.payloadLength);
+            boolean ud = qp.type == QpType.UD;
+            long base = ud ? GRH_LENGTH : 0;
+            if (ud && !writeGrh(recv, p)
+                    || !qp.nic.memory.scatter(qp.pd, recv.sgl, base + recvOffset, p.buf, p.payloadOffset,
+                            p.payloadLength)) {
+                return ResponderState.ERR_MALFORMED_WQE;
+            }
             recvOffset += p.payloadLength;
         } else if (p.is(Opcode.WRITE)) {
             if (p.payloadLength > 0) {
@@ -417,7 +426,6 @@ final class Responder {
             if (qp.type == QpType.UD) {
                 srcQp = Deth.srcQp(p.buf, p.ext(ExtHeader.DETH));
                 flags |= WorkCompletion.WC_GRH;
-                writeGrh(r, p);
                 len += GRH_LENGTH;
             }
             WcOpcode op = p.is(Opcode.WRITE) ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
@@ -439,13 +447,13 @@ final class Responder {
      * with the IPv6 header as received, or for IPv4 with 20 zero bytes then the IPv4 header
      * ({@code union rdma_network_hdr}). Copied straight from the frame, nothing allocated.
      */
-    private void writeGrh(RecvWqe r, RxPacket p) {
+    private boolean writeGrh(RecvWqe r, RxPacket p) {
+        Memory m = qp.nic.memory;
         if (p.ipVersion == 6) {
-            qp.nic.memory.scatter(r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
-        } else {
-            qp.nic.memory.scatter(r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH);
-            qp.nic.memory.scatter(r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
+            return m.scatter(qp.pd, r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
         }
+        return m.scatter(qp.pd, r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH)
+                && m.scatter(qp.pd, r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
     }
 
     private ResponderState duplicate(RxPacket p) {
@@ -487,6 +495,22 @@ final class Responder {
         nextResource = (nextResource + 1) % resources.length;
         r.valid = true;
         return r;
+    }
+
+    /**
+     * The receive WQE names memory the NIC may not write (rxe's RESPST_ERR_MALFORMED_WQE, class A, for
+     * every QP type): it completes with {@code IBV_WC_LOC_QP_OP_ERR}, an RC peer gets a remote
+     * operational error NAK, and the QP goes to ERR.
+     */
+    private ResponderState malformedWqe(RxPacket p) {
+        RecvWqe r = recv;
+        recv = null;
+        qp.completeRecv(r.wrId, WcStatus.LOC_QP_OP_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+        if (qp.type == QpType.RC) {
+            sendAck(AethSyndrome.nak(NakCode.REMOTE_OPERATIONAL_ERROR), p.psn);
+        }
+        qp.enterError();
+        return ResponderState.DONE;
     }
 
     /** NAK and, for RC, the responder's QP goes to ERR (IBA 9.9.3.1: class C/B responder errors). */
