@@ -113,9 +113,14 @@ public final class MemoryRegion {
         return offset + (int) (va - addr);
     }
 
-    /** Remote access check of IBA C9-87: key valid, same PD, right granted, inside the bounds. */
-    boolean allowsRemote(ProtectionDomain qpPd, int right, long va, long len) {
-        return valid && pd == qpPd && (access & right) != 0 && covers(va, len);
+    /** Remote access check of IBA C9-87: key valid, same PD, every right asked for granted, inside the bounds. */
+    boolean allowsRemote(ProtectionDomain qpPd, int rights, long va, long len) {
+        return grants(qpPd, rights) && covers(va, len);
+    }
+
+    /** Key valid, same PD, every right in {@code rights} granted (for a request on the whole region). */
+    boolean grants(ProtectionDomain qpPd, int rights) {
+        return valid && pd == qpPd && (access & rights) == rights;
     }
 
     @Override

@@ -25,7 +25,8 @@ import io.rocelab.codec.ib.Psn;
  * ATOMIC answered from the saved result. ACKs are coalesced: only AckReq packets are answered
  * (9.7.5.1.1). MSN counts completed messages (9.7.5.1.2). A request needing a receive WQE when
  * there is none gets an RNR NAK with this QP's min_rnr_timer (9.7.5.2.8). Invalid requests,
- * access violations and length errors are NAKed and put the QP in ERR (9.9.3.1).
+ * access violations and length errors are NAKed and put the QP in ERR (9.9.3.1). ATOMIC WRITE and
+ * FLUSH (Annex A19) are checked and executed by {@link MemoryPlacement}.
  * UC (9.7.8): no ACKs; a PSN gap drops the message in progress up to the next FIRST/ONLY, and a
  * receive WQE it had taken is used for the next message (9.8.3; rxe's class D1 error), so none is
  * ever lost: it completes with a later message or is flushed.
@@ -222,8 +223,9 @@ final class Responder {
     private ResponderState checkOpValid(RxPacket p) {
         int need = p.is(Opcode.WRITE) ? AccessFlags.REMOTE_WRITE
                 : p.is(Opcode.READ) ? AccessFlags.REMOTE_READ
-                : p.is(Opcode.ATOMIC) ? AccessFlags.REMOTE_ATOMIC : 0;
-        if (need != 0 && qp.type != QpType.UD && (qp.accessFlags & need) == 0) {
+                : p.is(Opcode.ATOMIC) ? AccessFlags.REMOTE_ATOMIC
+                : MemoryPlacement.handles(p) ? MemoryPlacement.qpAccess(p) : 0;
+        if (need != 0 && qp.type != QpType.UD && (qp.accessFlags & need) != need) {
             return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
         if (qp.type == QpType.UD) {
@@ -241,7 +243,7 @@ final class Responder {
         if (needsRecv && recv == null && qp.rq.isEmpty()) {
             return qp.type == QpType.RC ? ResponderState.ERR_RNR : ResponderState.DROP;
         }
-        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC)) && qp.responder.resources.length == 0) {
+        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC) || MemoryPlacement.handles(p)) && resources.length == 0) {
             return ResponderState.ERR_INVALID_REQUEST;
         }
         return ResponderState.CHECK_LENGTH;
@@ -264,6 +266,9 @@ final class Responder {
         }
         if (p.is(Opcode.WRITE) && !p.starts() && len > writeRemaining) {
             return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+        }
+        if (MemoryPlacement.handles(p) && !MemoryPlacement.lengthValid(p)) {
+            return ResponderState.ERR_INVALID_REQUEST;
         }
         return ResponderState.CHECK_RKEY;
     }
@@ -317,6 +322,8 @@ final class Responder {
             if (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_ATOMIC, va, 8)) {
                 return ResponderState.ERR_ACCESS;
             }
+        } else if (MemoryPlacement.handles(p)) {
+            return MemoryPlacement.checkRkey(qp, p);
         }
         return ResponderState.EXECUTE;
     }
@@ -327,7 +334,7 @@ final class Responder {
             int off = p.ext(ExtHeader.RETH);
             int len = (int) Reth.dmaLength(p.buf, off);
             int pkts = Math.max(1, (len + qp.pathMtu - 1) / qp.pathMtu);
-            r.atomic = false;
+            r.kind = RdAtomicResource.Kind.READ;
             r.firstPsn = p.psn;
             r.lastPsn = Psn.add(p.psn, pkts - 1);
             msn = Psn.next(msn);
@@ -348,12 +355,23 @@ final class Responder {
             }
             Memory.putLongLE(mr.buffer(), i, result);
             RdAtomicResource r = claimResource();
-            r.atomic = true;
+            r.kind = RdAtomicResource.Kind.ATOMIC;
             r.firstPsn = p.psn;
             r.lastPsn = p.psn;
             r.originalValue = orig;
             msn = Psn.next(msn);
             sendAtomicAck(p.psn, orig);
+            ePsn = Psn.next(ePsn);
+            return ResponderState.DONE;
+        }
+        if (MemoryPlacement.handles(p)) {
+            MemoryPlacement.execute(qp, p);
+            RdAtomicResource r = claimResource();
+            r.kind = MemoryPlacement.kind(p);
+            r.firstPsn = p.psn;
+            r.lastPsn = p.psn;
+            msn = Psn.next(msn);
+            sendReadResponses(p.psn, 0, 0, 0); // A19: the response is a zero-length READ RESPONSE ONLY
             ePsn = Psn.next(ePsn);
             return ResponderState.DONE;
         }
@@ -466,12 +484,18 @@ final class Responder {
                 continue;
             }
             if (p.is(Opcode.ATOMIC)) {
-                if (r.atomic && r.firstPsn == p.psn) {
+                if (r.kind == RdAtomicResource.Kind.ATOMIC && r.firstPsn == p.psn) {
                     sendAtomicAck(p.psn, r.originalValue); // C9-152: never executed twice
                 }
                 return ResponderState.DONE;
             }
-            if (!r.atomic) {
+            if (MemoryPlacement.handles(p)) {
+                if (r.kind == MemoryPlacement.kind(p) && r.firstPsn == p.psn) {
+                    sendReadResponses(p.psn, 0, 0, 0); // oA19-14, oA19-15: acknowledged again, not executed
+                }
+                return ResponderState.DONE;
+            }
+            if (r.kind == RdAtomicResource.Kind.READ) {
                 // C9-105: a duplicate READ is executed again, from its own RETH (a retry may ask for a tail)
                 int off = p.ext(ExtHeader.RETH);
                 long va = Reth.va(p.buf, off);

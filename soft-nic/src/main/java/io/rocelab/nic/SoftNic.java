@@ -362,7 +362,7 @@ public final class SoftNic {
                                     int length, long addr, int access, int key) {
         Objects.requireNonNull(memory, "memory");
         Objects.checkFromIndexSize(offset, length, memory.length);
-        AccessFlags.validate(access);
+        AccessFlags.validateRegion(access);
         return call(() -> {
             int k = key;
             if (k < 0) {
