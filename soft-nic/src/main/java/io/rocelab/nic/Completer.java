@@ -158,6 +158,11 @@ final class Completer {
 
     private CompleterState checkAck(RxPacket p) {
         Opcode op = p.opcode;
+        if (op.has(Opcode.READ) && wqe.opcode.isPlacement()) {
+            // ATOMIC WRITE and FLUSH are answered by one empty READ RESPONSE ONLY (IBA Annex A19)
+            return op.has(Opcode.ONLY) && p.payloadLength == 0 && p.psn == wqe.firstPsn && positive(p)
+                    ? CompleterState.COMP_WQE : unexpected();
+        }
         if (op.has(Opcode.READ)) {
             if (wqe.opcode != WrOpcode.RDMA_READ || !positive(p)) {
                 return unexpected(); // a READ response for no READ, or one carrying a NAK

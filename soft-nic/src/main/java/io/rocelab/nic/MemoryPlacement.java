@@ -26,11 +26,11 @@ import io.rocelab.codec.ib.Opcode;
  */
 final class MemoryPlacement {
     /** FETH placement types (A19.4.1.1; {@code enum ib_placement_type}). */
-    static final int PLACEMENT_GLOBAL = 1;
-    static final int PLACEMENT_PERSISTENT = 1 << 1;
+    static final int PLACEMENT_GLOBAL = SendWr.FLUSH_GLOBAL;
+    static final int PLACEMENT_PERSISTENT = SendWr.FLUSH_PERSISTENT;
     /** FETH selectivity levels (A19.4.1.2; {@code enum ib_selectivity_level}). */
-    static final int SELECT_RANGE = 0;
-    static final int SELECT_REGION = 1;
+    static final int SELECT_RANGE = SendWr.FLUSH_RANGE;
+    static final int SELECT_REGION = SendWr.FLUSH_MR;
     /** An ATOMIC WRITE carries exactly this many bytes (oA19-28). */
     static final int ATOMIC_WRITE_LENGTH = 8;
 

@@ -276,6 +276,12 @@ public final class QueuePair {
         if (wr.opcode.isAtomic() && (wr.sgl.length != 1 || len != 8)) {
             throw new IllegalArgumentException("atomic needs one 8-byte SGE, got " + len + " bytes");
         }
+        if (wr.opcode == WrOpcode.ATOMIC_WRITE && len != MemoryPlacement.ATOMIC_WRITE_LENGTH) {
+            throw new IllegalArgumentException("atomic write needs 8 bytes, got " + len);
+        }
+        if (wr.opcode == WrOpcode.FLUSH && wr.sgl.length != 0) {
+            throw new IllegalArgumentException("flush takes no local memory: sgl must be empty");
+        }
         if (type == QpType.UD) {
             if (wr.ah == null) {
                 throw new IllegalArgumentException("UD send needs an address handle (SendWr.ud)");

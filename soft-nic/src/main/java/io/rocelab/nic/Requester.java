@@ -3,6 +3,7 @@ package io.rocelab.nic;
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.AtomicEth;
 import io.rocelab.codec.header.Deth;
+import io.rocelab.codec.header.Feth;
 import io.rocelab.codec.header.ImmDt;
 import io.rocelab.codec.header.Ieth;
 import io.rocelab.codec.header.Reth;
@@ -229,6 +230,8 @@ final class Requester {
             sendReadRequest(w);
         } else if (w.opcode.isAtomic()) {
             sendAtomic(w);
+        } else if (w.opcode.isPlacement()) {
+            sendPlacement(w);
         } else {
             sendSegment(w, Opcode.RC_BASE, true);
         }
@@ -324,6 +327,29 @@ final class Requester {
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
+        qp.nic.transmit(qp.route, pw.finish());
+        noAckPkts = 0;
+        advance(1);
+        w.offset = w.length;
+        qp.sqNext++;
+    }
+
+    /**
+     * ATOMIC WRITE (a RETH for 8 bytes, and the 8 bytes) or FLUSH (FETH and RETH), one packet asking
+     * for its response (IBA Annex A19).
+     */
+    private void sendPlacement(SendWqe w) {
+        boolean write = w.opcode == WrOpcode.ATOMIC_WRITE;
+        Opcode op = write ? Opcode.RC_ATOMIC_WRITE : Opcode.RC_FLUSH;
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, w.length);
+        if (write) {
+            Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
+            payload(w, b, pw.payloadOffset(), 0, w.length);
+        } else {
+            Feth.write(b, pw.ext(ExtHeader.FETH), w.feth);
+            Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
+        }
         qp.nic.transmit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(1);

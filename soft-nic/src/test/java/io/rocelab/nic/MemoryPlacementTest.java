@@ -3,12 +3,14 @@ package io.rocelab.nic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
+import io.rocelab.fabric.link.FaultProfile;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,11 +29,9 @@ class MemoryPlacementTest {
     private static final int NAK_INVALID = AethSyndrome.nak(NakCode.INVALID_REQUEST);
     private static final int NAK_ACCESS = AethSyndrome.nak(NakCode.REMOTE_ACCESS_ERROR);
     /** FETH values: the selectivity level in bits 5..4, the placement type in bits 3..0 (A19.4.1). */
-    private static final int GLOBAL = MemoryPlacement.PLACEMENT_GLOBAL;
-    private static final int GLOBAL_RANGE = MemoryPlacement.SELECT_RANGE << 4 | GLOBAL;
-    private static final int GLOBAL_REGION = MemoryPlacement.SELECT_REGION << 4 | GLOBAL;
-    private static final int PERSISTENT_RANGE =
-            MemoryPlacement.SELECT_RANGE << 4 | MemoryPlacement.PLACEMENT_PERSISTENT;
+    private static final int GLOBAL_RANGE = SendWr.FLUSH_RANGE << 4 | SendWr.FLUSH_GLOBAL;
+    private static final int GLOBAL_REGION = SendWr.FLUSH_MR << 4 | SendWr.FLUSH_GLOBAL;
+    private static final int PERSISTENT_RANGE = SendWr.FLUSH_RANGE << 4 | SendWr.FLUSH_PERSISTENT;
     private static final byte[] EIGHT = {1, 2, 3, 4, 5, 6, 7, 8};
 
     @Test
@@ -149,6 +149,44 @@ class MemoryPlacementTest {
             MemoryRegion mr = p.pd.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE | AccessFlags.FLUSH_GLOBAL);
             p.inject(flush(p, E, GLOBAL_RANGE, VA, mr.rkey(), 64));
             assertEquals(NAK_INVALID, single(p).syndrome());
+        }
+    }
+
+    @Test
+    void twoSoftNicsCarryAnAtomicWriteAndAFlushAsTheVerbsPostThem() {
+        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 91)) {
+            p.qpB.modify(new QpAttr().accessFlags(AccessFlags.ALL | AccessFlags.FLUSH_GLOBAL)); // RTS to RTS
+            byte[] local = {9, 8, 7, 6, 5, 4, 3, 2};
+            byte[] remote = new byte[64];
+            MemoryRegion mrA = p.pdA.registerMr(local, VA, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mrB = p.pdB.registerMr(remote, VA,
+                    AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.FLUSH_GLOBAL);
+            p.qpA.postSend(SendWr.atomicWrite(1, Sge.of(mrA), VA + 8, mrB.rkey()),
+                    SendWr.flush(2, VA, mrB.rkey(), 64, SendWr.FLUSH_GLOBAL, SendWr.FLUSH_RANGE));
+            assertTrue(p.runUntil(() -> p.cqA.size() == 2, 100_000_000L));
+            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            assertEquals(List.of(WcOpcode.ATOMIC_WRITE, WcOpcode.FLUSH),
+                    wcs.stream().map(WorkCompletion::opcode).toList());
+            assertEquals(List.of(WcStatus.SUCCESS, WcStatus.SUCCESS),
+                    wcs.stream().map(WorkCompletion::status).toList());
+            assertEquals(List.of(8, 0), wcs.stream().map(WorkCompletion::byteLen).toList());
+            assertArrayEquals(local, java.util.Arrays.copyOfRange(remote, 8, 16));
+            assertEquals(List.of(Opcode.RC_ATOMIC_WRITE, Opcode.RC_FLUSH),
+                    p.wireFrom("a").stream().map(WireTap.Seen::opcode).toList());
+            assertEquals(List.of(Opcode.RC_RDMA_READ_RESPONSE_ONLY, Opcode.RC_RDMA_READ_RESPONSE_ONLY),
+                    p.wireFrom("b").stream().map(WireTap.Seen::opcode).toList());
+        }
+    }
+
+    @Test
+    void theVerbsRefuseAnAtomicWriteOfOtherThanEightBytesAndAFlushOfNoKnownType() {
+        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 92)) {
+            MemoryRegion mrA = p.pdA.registerMr(new byte[16], VA, AccessFlags.LOCAL_WRITE);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> p.qpA.postSend(SendWr.atomicWrite(1, Sge.of(mrA), VA, 1)));
+            assertEquals("atomic write needs 8 bytes, got 16", e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> SendWr.flush(2, VA, 1, 8, 4, SendWr.FLUSH_RANGE));
+            assertEquals("flush type must be FLUSH_GLOBAL and/or FLUSH_PERSISTENT: 4", e.getMessage());
         }
     }
 
