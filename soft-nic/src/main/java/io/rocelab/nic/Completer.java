@@ -29,6 +29,14 @@ import io.rocelab.fabric.time.Cancellable;
  * deadline, and the check, when it comes, either finds the deadline passed (a timeout) or re-arms
  * itself for it. Restarting the timer on every ACK therefore schedules nothing and allocates
  * nothing; a check is scheduled at most once per timeout period.
+ *
+ * <p>Acknowledgements only ever acknowledge what was sent (IBA 9.7.5.1): a response for a PSN the
+ * requester never sent completes and skips nothing and is counted ({@code drop_unsent_psn}), as
+ * rxe's completer ignores an ACK beyond a WQE still being sent (its "pending" state). The
+ * responses of a READ follow their opcode sequence: a MIDDLE or LAST with no FIRST before it is a
+ * bad response ({@code IBV_WC_BAD_RESP_ERR}, IBA 9.7.5.2.x), as rxe's {@code check_ack} finds it.
+ * While an RNR NAK's timer runs nothing goes back; the timer then goes back to the oldest PSN not
+ * yet acknowledged, as rxe's {@code req_retry} goes back to {@code comp.psn}.
  */
 final class Completer {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -50,6 +58,8 @@ final class Completer {
 
     private SendWqe wqe;
     private WcStatus errorStatus;
+    /** A READ response FIRST has opened the oldest WQE's responses: MIDDLE and LAST may follow (rxe comp.opcode). */
+    private boolean readOpen;
 
     Completer(QueuePair qp) {
         this.qp = qp;
@@ -93,6 +103,11 @@ final class Completer {
                 }
                 return wqe == null ? CompleterState.DONE : CompleterState.CHECK_PSN;
             case CHECK_PSN:
+                if (!Psn.before(p.psn, qp.requester.nextNewPsn())) {
+                    // IBA 9.7.5.1: a response can only acknowledge a request that was sent
+                    qp.nic.counters().increment(NicCounter.DROP_UNSENT_PSN);
+                    return CompleterState.DONE;
+                }
                 if (Psn.before(p.psn, compPsn)) {
                     return CompleterState.DONE; // an old or duplicate response
                 }
@@ -110,7 +125,11 @@ final class Completer {
             case READ:
                 return readResponse(p);
             case ATOMIC:
-                qp.nic.memory.scatterLong(wqe.sgl, AtomicAckEth.origRemoteData(p.buf, p.ext(ExtHeader.ATOMIC_ACK_ETH)));
+                if (!qp.nic.memory.scatterLong(qp.pd, wqe.sgl,
+                        AtomicAckEth.origRemoteData(p.buf, p.ext(ExtHeader.ATOMIC_ACK_ETH)))) {
+                    errorStatus = WcStatus.LOC_PROT_ERR;
+                    return CompleterState.ERROR;
+                }
                 return CompleterState.COMP_WQE;
             case COMP_ACK: {
                 SendWqe w = wqe;
@@ -139,18 +158,24 @@ final class Completer {
 
     private CompleterState checkAck(RxPacket p) {
         Opcode op = p.opcode;
+        if (op.has(Opcode.READ) && wqe.opcode.isPlacement()) {
+            // ATOMIC WRITE and FLUSH are answered by one empty READ RESPONSE ONLY (IBA Annex A19)
+            return op.has(Opcode.ONLY) && p.payloadLength == 0 && p.psn == wqe.firstPsn && positive(p)
+                    ? CompleterState.COMP_WQE : unexpected();
+        }
         if (op.has(Opcode.READ)) {
-            if (wqe.opcode != WrOpcode.RDMA_READ) {
-                return CompleterState.DONE;
+            if (wqe.opcode != WrOpcode.RDMA_READ || !positive(p)) {
+                return unexpected(); // a READ response for no READ, or one carrying a NAK
             }
-            if (op.hasHeader(ExtHeader.AETH)
-                    && AethSyndrome.kind(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH))) != AethSyndrome.Kind.ACK) {
-                return CompleterState.DONE;
+            if ((op.has(Opcode.MIDDLE) || op.has(Opcode.LAST)) && !readOpen) {
+                errorStatus = WcStatus.BAD_RESP_ERR; // out of sequence: no FIRST opened these responses
+                return CompleterState.ERROR;
             }
             return CompleterState.READ;
         }
         if (op.has(Opcode.ATOMIC)) {
-            return wqe.opcode.isAtomic() && p.psn == wqe.firstPsn ? CompleterState.ATOMIC : CompleterState.DONE;
+            return wqe.opcode.isAtomic() && p.psn == wqe.firstPsn && positive(p) ? CompleterState.ATOMIC
+                    : unexpected();
         }
         int syndrome = Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH));
         switch (AethSyndrome.kind(syndrome)) {
@@ -167,6 +192,18 @@ final class Completer {
             default:
                 return CompleterState.DONE;
         }
+    }
+
+    /** Whether the response's AETH, if it has one, is an ACK (a READ response or ATOMIC ACK carries no NAK). */
+    private static boolean positive(RxPacket p) {
+        return !p.opcode.hasHeader(ExtHeader.AETH)
+                || AethSyndrome.kind(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH))) == AethSyndrome.Kind.ACK;
+    }
+
+    /** A response nobody waits for: dropped and counted, the WQE goes on waiting. */
+    private CompleterState unexpected() {
+        qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE);
+        return CompleterState.DONE;
     }
 
     private CompleterState nak(NakCode code, RxPacket p) {
@@ -208,10 +245,14 @@ final class Completer {
             errorStatus = WcStatus.BAD_RESP_ERR;
             return CompleterState.ERROR;
         }
-        qp.nic.memory.scatter(wqe.sgl, off, p.buf, p.payloadOffset, len);
+        if (!qp.nic.memory.scatter(qp.pd, wqe.sgl, off, p.buf, p.payloadOffset, len)) {
+            errorStatus = WcStatus.LOC_PROT_ERR; // the local region went away while the READ was outstanding
+            return CompleterState.ERROR;
+        }
         if (ends) {
             return CompleterState.COMP_WQE;
         }
+        readOpen = true;
         return CompleterState.UPDATE_COMP;
     }
 
@@ -227,7 +268,7 @@ final class Completer {
         }
         cancelAckTimer();
         int code = AethSyndrome.value(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH)));
-        qp.requester.rnrRetryAfter(RnrTimer.nanos(code), p.psn);
+        qp.requester.rnrRetryAfter(RnrTimer.nanos(code));
         return CompleterState.DONE;
     }
 
@@ -237,6 +278,9 @@ final class Completer {
      * loss costs one retry (rxe's {@code comp.started_retry}).
      */
     private CompleterState retryFrom(int psn) {
+        if (qp.requester.rnrWait) {
+            return CompleterState.DONE; // the RNR timer goes back when it expires (IBA 9.7.5.2.8)
+        }
         if (psn == lastNakPsn) {
             return CompleterState.DONE;
         }
@@ -259,17 +303,24 @@ final class Completer {
     /** The WQE is finished: everything up to its last PSN is acknowledged. */
     private void finish(SendWqe w) {
         w.done = true;
+        readOpen = false;
         compPsn = Psn.next(w.lastPsn);
         completeReady();
         progress();
     }
 
-    /** Progress resets the retry counters and the ACK timer, and may open the window. */
+    /**
+     * Progress resets the retry counters and the ACK timer, and may open the window. A requester
+     * that went back to resend is never left behind what is now acknowledged: it goes on from there.
+     */
     private void progress() {
         lastNakPsn = -1;
         resetRetryCounters();
         cancelAckTimer();
         armAckTimer();
+        if (Psn.after(compPsn, qp.requester.psn)) {
+            qp.requester.skipTo(compPsn);
+        }
         qp.requester.kick();
     }
 
@@ -288,8 +339,7 @@ final class Completer {
     /** Starts the local ACK timer if requests are outstanding and it is not running. */
     void armAckTimer() {
         long t = RnrTimer.ackTimeoutNanos(qp.timeout);
-        if (ackDeadline != NO_DEADLINE || t == 0 || Psn.diff(qp.requester.psn, compPsn) <= 0
-                || qp.requester.rnrWait) {
+        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester.rnrWait) {
             return;
         }
         long deadline = qp.nic.scheduler().nanoTime() + t;
@@ -339,8 +389,13 @@ final class Completer {
         onAckTimeout();
     }
 
+    /** Whether a PSN that was sent is not yet acknowledged. */
+    private boolean outstanding() {
+        return Psn.after(qp.requester.nextNewPsn(), compPsn);
+    }
+
     private void onAckTimeout() {
-        if (!qp.state.canSend() || Psn.diff(qp.requester.psn, compPsn) <= 0) {
+        if (!qp.state.canSend() || !outstanding()) {
             return;
         }
         if (qp.nic.resolving(qp.route)) {

@@ -9,9 +9,27 @@ package io.rocelab.nic;
  * <p>Like real registered memory, the bytes are shared between the application and the NIC:
  * the application must not touch them while a work request that uses them is outstanding.
  * Atomics see 64-bit words in little-endian order, as the x86 hosts rxe runs on.
+ *
+ * <p>A region has the type of the kernel's {@code enum ib_mr_type}: {@link Type#USER} from
+ * {@link ProtectionDomain#registerMr} ({@code ibv_reg_mr}), {@link Type#MEM_REG} from
+ * {@link ProtectionDomain#registerFastMr} (a fast-registration region). Only the latter may be
+ * invalidated by a peer's SEND_WITH_INVALIDATE (IBA 10.6.5; rxe's {@code rxe_invalidate_mr}).
  */
 public final class MemoryRegion {
+    /** The region's type, named as the kernel's {@code enum ib_mr_type}. */
+    public enum Type {
+        /** Registered with {@code ibv_reg_mr}: its keys live as long as the registration. */
+        USER,
+        /**
+         * A fast-registration region (the kernel's {@code ib_alloc_mr} with {@code IB_MR_TYPE_MEM_REG},
+         * mapped and made valid by an {@code IB_WR_REG_MR}; here registered in one call): the kind a
+         * ULP hands to a peer for one exchange and the peer invalidates with SEND_WITH_INVALIDATE.
+         */
+        MEM_REG
+    }
+
     private final ProtectionDomain pd;
+    private final Type type;
     private final byte[] memory;
     private final int offset;
     private final long addr;
@@ -20,8 +38,10 @@ public final class MemoryRegion {
     private final int key;
     private volatile boolean valid = true;
 
-    MemoryRegion(ProtectionDomain pd, byte[] memory, int offset, int length, long addr, int access, int key) {
+    MemoryRegion(ProtectionDomain pd, Type type, byte[] memory, int offset, int length, long addr, int access,
+                 int key) {
         this.pd = pd;
+        this.type = type;
         this.memory = memory;
         this.offset = offset;
         this.length = length;
@@ -32,6 +52,15 @@ public final class MemoryRegion {
 
     public ProtectionDomain pd() {
         return pd;
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    /** Whether a peer's SEND_WITH_INVALIDATE may invalidate it (IBA 10.6.5): fast-registered regions only. */
+    boolean remotelyInvalidatable() {
+        return type == Type.MEM_REG;
     }
 
     /** The backing array (shared with the NIC). */
@@ -84,14 +113,20 @@ public final class MemoryRegion {
         return offset + (int) (va - addr);
     }
 
-    /** Remote access check of IBA C9-87: key valid, same PD, right granted, inside the bounds. */
-    boolean allowsRemote(ProtectionDomain qpPd, int right, long va, long len) {
-        return valid && pd == qpPd && (access & right) != 0 && covers(va, len);
+    /** Remote access check of IBA C9-87: key valid, same PD, every right asked for granted, inside the bounds. */
+    boolean allowsRemote(ProtectionDomain qpPd, int rights, long va, long len) {
+        return grants(qpPd, rights) && covers(va, len);
+    }
+
+    /** Key valid, same PD, every right in {@code rights} granted (for a request on the whole region). */
+    boolean grants(ProtectionDomain qpPd, int rights) {
+        return valid && pd == qpPd && (access & rights) == rights;
     }
 
     @Override
     public String toString() {
-        return "mr{addr=0x" + Long.toHexString(addr) + ", len=" + length + ", key=0x" + Integer.toHexString(key)
+        return "mr{" + (type == Type.MEM_REG ? "mem_reg, " : "") + "addr=0x" + Long.toHexString(addr) + ", len="
+                + length + ", key=0x" + Integer.toHexString(key)
                 + ", access=0x" + Integer.toHexString(access) + (valid ? "" : ", invalid") + "}";
     }
 }

@@ -45,6 +45,16 @@ public enum NicCounter {
     DROP_QP_STATE("drop_qp_state"),
     /** UC packets dropped after a sequence error until the next FIRST/ONLY (IBA 9.7.8). */
     DROP_UC_SEQUENCE("drop_uc_sequence"),
+    /**
+     * RC/UC packets that did not come along the QP's path: another source IP than the connected
+     * peer's, or another destination than the QP's own source address (rxe's {@code check_addr}).
+     */
+    DROP_NOT_FROM_PEER("drop_not_from_peer"),
+    /**
+     * ACKs, NAKs, READ responses and ATOMIC ACKs for a PSN the requester never sent: they acknowledge
+     * nothing (IBA 9.7.5.1), and complete or skip no work request.
+     */
+    DROP_UNSENT_PSN("drop_unsent_psn"),
     /** ARP requests answered for our address. */
     ARP_REPLIES_SENT("arp_replies_sent"),
     /** ARP requests sent to resolve a peer. */

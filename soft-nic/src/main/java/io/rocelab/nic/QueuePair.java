@@ -55,9 +55,10 @@ public final class QueuePair {
     /** The QP's own receive queue, or the SRQ's WQEs (then taken only through {@link #takeRecv()}). */
     final ArrayDeque<RecvWqe> rq;
 
-    final Requester requester;
-    final Responder responder;
-    final Completer completer;
+    /** The three engines; RESET replaces them, so that nothing of a connection outlives it (IBA 10.3.1.1). */
+    Requester requester;
+    Responder responder;
+    Completer completer;
 
     /** The QP's place in the NIC's egress: its send side as the transmitter sees it. */
     final EgressFlow egressFlow = new Flow();
@@ -86,6 +87,10 @@ public final class QueuePair {
         this.recvCq = recvCq;
         this.caps = caps;
         this.srcPort = udpSourcePort(qpn, 0);
+        newEngines();
+    }
+
+    private void newEngines() {
         this.requester = new Requester(this, nic.maxUnackedPsns(), nic.ackReqInterval());
         this.responder = new Responder(this);
         this.completer = new Completer(this);
@@ -295,6 +300,12 @@ public final class QueuePair {
         if (wr.opcode.isAtomic() && (wr.sgl.length != 1 || len != 8)) {
             throw new IllegalArgumentException("atomic needs one 8-byte SGE, got " + len + " bytes");
         }
+        if (wr.opcode == WrOpcode.ATOMIC_WRITE && len != MemoryPlacement.ATOMIC_WRITE_LENGTH) {
+            throw new IllegalArgumentException("atomic write needs 8 bytes, got " + len);
+        }
+        if (wr.opcode == WrOpcode.FLUSH && wr.sgl.length != 0) {
+            throw new IllegalArgumentException("flush takes no local memory: sgl must be empty");
+        }
         if (type == QpType.UD) {
             if (wr.ah == null) {
                 throw new IllegalArgumentException("UD send needs an address handle (SendWr.ud)");
@@ -363,6 +374,10 @@ public final class QueuePair {
     }
 
     void receive(RxPacket p) {
+        if (route != null && type != QpType.UD && !route.isReverseOf(p)) {
+            nic.counters().increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr
+            return;
+        }
         if (p.opcode.has(Opcode.REQUEST)) {
             if (state == QpState.ERR) {
                 nic.counters().increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
@@ -437,6 +452,12 @@ public final class QueuePair {
         }
     }
 
+    /**
+     * IBA 10.3.1.1: a QP in RESET keeps nothing of its past: no WQE, and fresh transport state (PSNs,
+     * MSN, the NAK-sent flag, responder resources, retry counters, timers), as rxe's
+     * {@code rxe_qp_reset} clears its requester, completer and responder. The attributes of the
+     * connection (path, PSNs, MTU, rights, timers) are given again on the way back to RTS.
+     */
     private void reset() {
         requester.stop();
         completer.stop();
@@ -450,6 +471,12 @@ public final class QueuePair {
             rq.clear();
         }
         responder.abortMessage();
+        newEngines();
+        av = null;
+        route = null;
+        srcPort = udpSourcePort(qpn, 0);
+        sqDraining = false;
+        sqdNotify = false;
     }
 
     void shutdown() {

@@ -3,6 +3,7 @@ package io.rocelab.nic;
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.AtomicEth;
 import io.rocelab.codec.header.Deth;
+import io.rocelab.codec.header.Feth;
 import io.rocelab.codec.header.ImmDt;
 import io.rocelab.codec.header.Ieth;
 import io.rocelab.codec.header.Reth;
@@ -58,6 +59,11 @@ final class Requester {
         // with a longer interval, 64 would make the packets inside 64 KB messages ask every 64 PSNs
         // whatever the interval says
         this.maxPktPerAck = Math.max(MAX_PKT_PER_ACK, ackReqInterval);
+    }
+
+    /** The PSN after the highest one ever sent: responses for it or beyond acknowledge nothing. */
+    int nextNewPsn() {
+        return nextNewPsn;
     }
 
     void setInitialPsn(int p) {
@@ -148,10 +154,10 @@ final class Requester {
                 }
             }
         }
+        if (!checkLocal(w)) {
+            return false;
+        }
         if (!w.started) {
-            if (!checkLocal(w)) {
-                return false;
-            }
             w.started = true;
             w.firstPsn = psn;
             w.npkts = packets(w);
@@ -174,7 +180,11 @@ final class Requester {
         return Math.max(1, (w.length + qp.pathMtu - 1) / qp.pathMtu);
     }
 
-    /** Local SGE check before anything leaves (IBA 10.7.2.1): a bad lkey is a local protection error. */
+    /**
+     * Local SGE check before each packet leaves (IBA 10.7.2.1): a bad lkey is a local protection
+     * error, and so is a region deregistered while its message is still being sent (rxe's
+     * {@code copy_data} failing mid-message), which an ACK opening the window may find.
+     */
     private boolean checkLocal(SendWqe w) {
         boolean needWrite = w.opcode == WrOpcode.RDMA_READ || w.opcode.isAtomic();
         if (w.inlineData != null || qp.nic.memory.checkSgl(qp.pd, w.sgl, needWrite)) {
@@ -226,6 +236,8 @@ final class Requester {
             sendReadRequest(w);
         } else if (w.opcode.isAtomic()) {
             sendAtomic(w);
+        } else if (w.opcode.isPlacement()) {
+            sendPlacement(w);
         } else {
             sendSegment(w, Opcode.RC_BASE, true);
         }
@@ -328,6 +340,29 @@ final class Requester {
         qp.sqNext++;
     }
 
+    /**
+     * ATOMIC WRITE (a RETH for 8 bytes, and the 8 bytes) or FLUSH (FETH and RETH), one packet asking
+     * for its response (IBA Annex A19).
+     */
+    private void sendPlacement(SendWqe w) {
+        boolean write = w.opcode == WrOpcode.ATOMIC_WRITE;
+        Opcode op = write ? Opcode.RC_ATOMIC_WRITE : Opcode.RC_FLUSH;
+        PacketWriter pw = qp.nic.writer;
+        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, w.length);
+        if (write) {
+            Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
+            payload(w, b, pw.payloadOffset(), 0, w.length);
+        } else {
+            Feth.write(b, pw.ext(ExtHeader.FETH), w.feth);
+            Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
+        }
+        qp.nic.transmit(qp.route, pw.finish());
+        noAckPkts = 0;
+        advance(1);
+        w.offset = w.length;
+        qp.sqNext++;
+    }
+
     /** Moves {@link #psn} past {@code n} PSNs just sent. */
     private void advance(int n) {
         psn = Psn.add(psn, n);
@@ -390,38 +425,64 @@ final class Requester {
      * later WQEs are sent again whole, with the same PSNs.
      */
     void retry(int fromPsn) {
-        int i = 0;
-        while (i < qp.sq.size() && !qp.sq.get(i).holds(fromPsn)) {
-            i++;
-        }
-        if (i == qp.sq.size() || i > qp.sqNext) {
-            kick(); // nothing sent at that PSN (already rewound)
-            return;
-        }
-        SendWqe w = qp.sq.get(i);
-        w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(fromPsn, w.firstPsn) * qp.pathMtu;
-        // up to and including sqNext: the WQE there may be half sent (a message longer than the
-        // PSN window, or the NAK arriving mid-message) and must start again from its first byte
-        for (int j = i + 1; j <= qp.sqNext && j < qp.sq.size(); j++) {
-            SendWqe later = qp.sq.get(j);
-            if (later.opcode != WrOpcode.LOCAL_INV) {
-                later.offset = 0;
-            }
-        }
-        qp.sqNext = i;
-        psn = fromPsn;
+        position(fromPsn);
         noAckPkts = 0;
         kick();
     }
 
-    /** Waits for the RNR timer, then goes back to {@code fromPsn} (IBA 9.7.5.2.8). */
-    void rnrRetryAfter(long delayNanos, int fromPsn) {
+    /**
+     * Goes on from {@code ackedPsn}, which responses have acknowledged while this requester was
+     * back behind it, resending: what lies before it needs no resending, and a PSN must never be
+     * used for two different packets. The completer calls {@link #kick()} next.
+     */
+    void skipTo(int ackedPsn) {
+        position(ackedPsn);
+    }
+
+    /**
+     * Makes {@code at} the next PSN to send: the WQE holding it resumes at the matching offset,
+     * those after it up to where sending had got start again from their first byte. With no WQE
+     * holding it ({@code at} is the PSN after everything sent), the first WQE not yet started is next.
+     */
+    private void position(int at) {
+        int i = 0;
+        while (i < qp.sq.size() && !qp.sq.get(i).holds(at)) {
+            i++;
+        }
+        if (i == qp.sq.size()) {
+            i = 0;
+            while (i < qp.sq.size() && qp.sq.get(i).started) {
+                i++;
+            }
+        } else {
+            SendWqe w = qp.sq.get(i);
+            w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(at, w.firstPsn) * qp.pathMtu;
+            // up to and including sqNext: the WQE there may be half sent (a message longer than the
+            // PSN window, or the NAK arriving mid-message) and must start again from its first byte
+            for (int j = i + 1; j <= qp.sqNext && j < qp.sq.size(); j++) {
+                SendWqe later = qp.sq.get(j);
+                if (later.opcode != WrOpcode.LOCAL_INV) {
+                    later.offset = 0;
+                }
+            }
+        }
+        qp.sqNext = i;
+        psn = at;
+    }
+
+    /**
+     * Waits for the RNR timer, then goes back to the oldest PSN not yet acknowledged (IBA
+     * 9.7.5.2.8; rxe's {@code req_retry} goes back to {@code comp.psn}): what responses acknowledged
+     * meanwhile is not sent again.
+     */
+    void rnrRetryAfter(long delayNanos) {
         rnrWait = true;
         rnrTimer = qp.nic.scheduler().schedule(delayNanos, qp.nic.guarded(() -> {
             rnrTimer = null;
             rnrWait = false;
             if (qp.state.canSend()) {
-                retry(fromPsn);
+                retry(qp.completer.compPsn);
+                qp.completer.armAckTimer();
             }
         }));
     }

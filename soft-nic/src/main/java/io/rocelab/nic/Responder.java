@@ -25,9 +25,14 @@ import io.rocelab.codec.ib.Psn;
  * ATOMIC answered from the saved result. ACKs are coalesced: only AckReq packets are answered
  * (9.7.5.1.1). MSN counts completed messages (9.7.5.1.2). A request needing a receive WQE when
  * there is none gets an RNR NAK with this QP's min_rnr_timer (9.7.5.2.8). Invalid requests,
- * access violations and length errors are NAKed and put the QP in ERR (9.9.3.1).
- * UC (9.7.8): no ACKs; a PSN gap drops the message in progress up to the next FIRST/ONLY.
+ * access violations and length errors are NAKed and put the QP in ERR (9.9.3.1). ATOMIC WRITE and
+ * FLUSH (Annex A19) are checked and executed by {@link MemoryPlacement}.
+ * UC (9.7.8): no ACKs; a PSN gap drops the message in progress up to the next FIRST/ONLY, and a
+ * receive WQE it had taken is used for the next message (9.8.3; rxe's class D1 error), so none is
+ * ever lost: it completes with a later message or is flushed.
  * UD (9.8.3): Q_Key checked (mismatch dropped and counted), the 40-byte GRH area filled.
+ * A receive WQE whose memory the NIC may not write (a bad lkey, a region gone) completes with
+ * {@code IBV_WC_LOC_QP_OP_ERR} and the QP goes to ERR, as rxe's malformed-WQE error (class A).
  */
 final class Responder {
     /** The GRH area at the front of every UD receive buffer (IBA 11.4.1.1, as rdma-core expects). */
@@ -67,6 +72,15 @@ final class Responder {
             resources[i] = new RdAtomicResource();
         }
         nextResource = 0;
+    }
+
+    /**
+     * UC drops the message in progress (IBA 9.8.3; rxe's class D1 error): a receive WQE it had
+     * taken stays, as if untouched, for the next message.
+     */
+    private void discardMessage() {
+        RecvWqe r = abortMessage();
+        recv = r;
     }
 
     /** Forgets the message in progress; returns the receive WQE it had taken, if any. */
@@ -142,6 +156,8 @@ final class Responder {
                     qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
                 }
                 return classError(p, NakCode.INVALID_REQUEST);
+            case ERR_MALFORMED_WQE:
+                return malformedWqe(p);
             case DROP:
             default:
                 return ResponderState.DONE;
@@ -156,13 +172,13 @@ final class Responder {
         if (qp.type == QpType.UC) {
             if (d != 0 || ucDropping) {
                 if (p.starts()) {
-                    abortMessage(); // resynchronise on a new message (IBA 9.7.8.1)
+                    discardMessage(); // resynchronise on a new message (IBA 9.7.8.1)
                     ucDropping = false;
                     ePsn = p.psn;
                     return ResponderState.CHECK_OP_SEQ;
                 }
                 ucDropping = true;
-                abortMessage();
+                discardMessage();
                 qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
                 return ResponderState.DROP;
             }
@@ -194,11 +210,11 @@ final class Responder {
         }
         if (qp.type == QpType.UC) {
             if (inMessage && p.starts()) {
-                abortMessage(); // UC: a new message abandons the unfinished one
+                discardMessage(); // UC: a new message abandons the unfinished one
                 return ResponderState.CHECK_OP_VALID;
             }
             ucDropping = true;
-            abortMessage();
+            discardMessage();
             qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
             return ResponderState.DROP;
         }
@@ -209,8 +225,9 @@ final class Responder {
     private ResponderState checkOpValid(RxPacket p) {
         int need = p.is(Opcode.WRITE) ? AccessFlags.REMOTE_WRITE
                 : p.is(Opcode.READ) ? AccessFlags.REMOTE_READ
-                : p.is(Opcode.ATOMIC) ? AccessFlags.REMOTE_ATOMIC : 0;
-        if (need != 0 && qp.type != QpType.UD && (qp.accessFlags & need) == 0) {
+                : p.is(Opcode.ATOMIC) ? AccessFlags.REMOTE_ATOMIC
+                : MemoryPlacement.handles(p) ? MemoryPlacement.qpAccess(p) : 0;
+        if (need != 0 && qp.type != QpType.UD && (qp.accessFlags & need) != need) {
             return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
         if (qp.type == QpType.UD) {
@@ -228,7 +245,7 @@ final class Responder {
         if (needsRecv && recv == null && qp.rq.isEmpty()) {
             return qp.type == QpType.RC ? ResponderState.ERR_RNR : ResponderState.DROP;
         }
-        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC)) && qp.responder.resources.length == 0) {
+        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC) || MemoryPlacement.handles(p)) && resources.length == 0) {
             return ResponderState.ERR_INVALID_REQUEST;
         }
         return ResponderState.CHECK_LENGTH;
@@ -251,6 +268,9 @@ final class Responder {
         }
         if (p.is(Opcode.WRITE) && !p.starts() && len > writeRemaining) {
             return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+        }
+        if (MemoryPlacement.handles(p) && !MemoryPlacement.lengthValid(p)) {
+            return ResponderState.ERR_INVALID_REQUEST;
         }
         return ResponderState.CHECK_RKEY;
     }
@@ -304,6 +324,8 @@ final class Responder {
             if (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_ATOMIC, va, 8)) {
                 return ResponderState.ERR_ACCESS;
             }
+        } else if (MemoryPlacement.handles(p)) {
+            return MemoryPlacement.checkRkey(qp, p);
         }
         return ResponderState.EXECUTE;
     }
@@ -314,7 +336,7 @@ final class Responder {
             int off = p.ext(ExtHeader.RETH);
             int len = (int) Reth.dmaLength(p.buf, off);
             int pkts = Math.max(1, (len + qp.pathMtu - 1) / qp.pathMtu);
-            r.atomic = false;
+            r.kind = RdAtomicResource.Kind.READ;
             r.firstPsn = p.psn;
             r.lastPsn = Psn.add(p.psn, pkts - 1);
             msn = Psn.next(msn);
@@ -335,7 +357,7 @@ final class Responder {
             }
             Memory.putLongLE(mr.buffer(), i, result);
             RdAtomicResource r = claimResource();
-            r.atomic = true;
+            r.kind = RdAtomicResource.Kind.ATOMIC;
             r.firstPsn = p.psn;
             r.lastPsn = p.psn;
             r.originalValue = orig;
@@ -344,13 +366,29 @@ final class Responder {
             ePsn = Psn.next(ePsn);
             return ResponderState.DONE;
         }
+        if (MemoryPlacement.handles(p)) {
+            MemoryPlacement.execute(qp, p);
+            RdAtomicResource r = claimResource();
+            r.kind = MemoryPlacement.kind(p);
+            r.firstPsn = p.psn;
+            r.lastPsn = p.psn;
+            msn = Psn.next(msn);
+            sendReadResponses(p.psn, 0, 0, 0); // A19: the response is a zero-length READ RESPONSE ONLY
+            ePsn = Psn.next(ePsn);
+            return ResponderState.DONE;
+        }
         if (p.is(Opcode.SEND)) {
             if (recv == null) {
                 recv = qp.takeRecv();
                 recvOffset = 0;
             }
-            long base = qp.type == QpType.UD ? GRH_LENGTH : 0;
-            qp.nic.memory.scatter(recv.sgl, base + recvOffset, p.buf, p.payloadOffset, p.payloadLength);
+            boolean ud = qp.type == QpType.UD;
+            long base = ud ? GRH_LENGTH : 0;
+            if (ud && !writeGrh(recv, p)
+                    || !qp.nic.memory.scatter(qp.pd, recv.sgl, base + recvOffset, p.buf, p.payloadOffset,
+                            p.payloadLength)) {
+                return ResponderState.ERR_MALFORMED_WQE;
+            }
             recvOffset += p.payloadLength;
         } else if (p.is(Opcode.WRITE)) {
             if (p.payloadLength > 0) {
@@ -393,8 +431,10 @@ final class Responder {
             if (p.is(Opcode.INVALIDATE)) {
                 inv = Ieth.rkey(p.buf, p.ext(ExtHeader.IETH));
                 MemoryRegion mr = qp.nic.mrByKey(inv);
-                if (mr == null || mr.pd() != qp.pd) {
-                    // IBA 9.7.5.1.x: an invalid IETH rkey is an invalid request
+                if (mr == null || mr.pd() != qp.pd || !mr.remotelyInvalidatable()) {
+                    // IBA 10.6.5 / 9.7.5.1.x: only a fast-registered region (or a memory window) may be
+                    // invalidated by a peer, as rxe_invalidate_mr takes only IB_MR_TYPE_MEM_REG; an
+                    // IETH R_Key naming anything else is an invalid request
                     qp.completeRecv(r.wrId, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
                     return classError(p, NakCode.INVALID_REQUEST);
                 }
@@ -406,7 +446,6 @@ final class Responder {
             if (qp.type == QpType.UD) {
                 srcQp = Deth.srcQp(p.buf, p.ext(ExtHeader.DETH));
                 flags |= WorkCompletion.WC_GRH;
-                writeGrh(r, p);
                 len += GRH_LENGTH;
             }
             WcOpcode op = p.is(Opcode.WRITE) ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
@@ -428,13 +467,13 @@ final class Responder {
      * with the IPv6 header as received, or for IPv4 with 20 zero bytes then the IPv4 header
      * ({@code union rdma_network_hdr}). Copied straight from the frame, nothing allocated.
      */
-    private void writeGrh(RecvWqe r, RxPacket p) {
+    private boolean writeGrh(RecvWqe r, RxPacket p) {
+        Memory m = qp.nic.memory;
         if (p.ipVersion == 6) {
-            qp.nic.memory.scatter(r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
-        } else {
-            qp.nic.memory.scatter(r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH);
-            qp.nic.memory.scatter(r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
+            return m.scatter(qp.pd, r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
         }
+        return m.scatter(qp.pd, r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH)
+                && m.scatter(qp.pd, r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
     }
 
     private ResponderState duplicate(RxPacket p) {
@@ -447,12 +486,18 @@ final class Responder {
                 continue;
             }
             if (p.is(Opcode.ATOMIC)) {
-                if (r.atomic && r.firstPsn == p.psn) {
+                if (r.kind == RdAtomicResource.Kind.ATOMIC && r.firstPsn == p.psn) {
                     sendAtomicAck(p.psn, r.originalValue); // C9-152: never executed twice
                 }
                 return ResponderState.DONE;
             }
-            if (!r.atomic) {
+            if (MemoryPlacement.handles(p)) {
+                if (r.kind == MemoryPlacement.kind(p) && r.firstPsn == p.psn) {
+                    sendReadResponses(p.psn, 0, 0, 0); // oA19-14, oA19-15: acknowledged again, not executed
+                }
+                return ResponderState.DONE;
+            }
+            if (r.kind == RdAtomicResource.Kind.READ) {
                 // C9-105: a duplicate READ is executed again, from its own RETH (a retry may ask for a tail)
                 int off = p.ext(ExtHeader.RETH);
                 long va = Reth.va(p.buf, off);
@@ -476,6 +521,22 @@ final class Responder {
         nextResource = (nextResource + 1) % resources.length;
         r.valid = true;
         return r;
+    }
+
+    /**
+     * The receive WQE names memory the NIC may not write (rxe's RESPST_ERR_MALFORMED_WQE, class A, for
+     * every QP type): it completes with {@code IBV_WC_LOC_QP_OP_ERR}, an RC peer gets a remote
+     * operational error NAK, and the QP goes to ERR.
+     */
+    private ResponderState malformedWqe(RxPacket p) {
+        RecvWqe r = recv;
+        recv = null;
+        qp.completeRecv(r.wrId, WcStatus.LOC_QP_OP_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
+        if (qp.type == QpType.RC) {
+            sendAck(AethSyndrome.nak(NakCode.REMOTE_OPERATIONAL_ERROR), p.psn);
+        }
+        qp.enterError();
+        return ResponderState.DONE;
     }
 
     /** NAK and, for RC, the responder's QP goes to ERR (IBA 9.9.3.1: class C/B responder errors). */

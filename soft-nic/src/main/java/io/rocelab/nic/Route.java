@@ -1,5 +1,7 @@
 package io.rocelab.nic;
 
+import io.rocelab.codec.header.Ipv6;
+
 /**
  * Where a QP's (or a UD WR's) frames go, resolved once from an {@link AddressHandle} when the QP
  * is connected or the WR is posted, so the data path only reads fields: the IP version, the
@@ -29,6 +31,20 @@ final class Route {
         this.dstGid = dstGid;
         this.srcGid = srcGid;
         this.trafficClass = trafficClass;
+    }
+
+    /**
+     * Whether {@code p} came along this path the other way: from its destination address to its
+     * source address, in its IP version. A connected (RC, UC) QP takes packets from its peer only,
+     * as rxe's {@code check_addr} does: another host that knows the QPN, the PSN and an R_Key must
+     * not get a WRITE executed or an ACK taken.
+     */
+    boolean isReverseOf(RxPacket p) {
+        if (ipv6) {
+            int ip = p.ipHeaderOffset;
+            return p.ipVersion == 6 && dstGid.matches(p.buf, ip + Ipv6.SRC) && srcGid.matches(p.buf, ip + Ipv6.DST);
+        }
+        return p.ipVersion == 4 && p.srcIp == dstIpv4 && p.dstIp == srcIpv4;
     }
 
     /**

@@ -22,7 +22,9 @@ final class RxPacket {
     int destQp;
     int payloadOffset;
     int payloadLength;
+    /** IPv4 source and destination addresses (0 for IPv6: see {@link #ipHeaderOffset}). */
     int srcIp;
+    int dstIp;
     int ipVersion;
     int ipHeaderOffset;
 
@@ -45,6 +47,7 @@ final class RxPacket {
         ipHeaderOffset = f.l3Offset();
         ipVersion = f.ipVersion();
         srcIp = ipVersion == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
+        dstIp = ipVersion == 4 ? Ipv4.dst(buf, ipHeaderOffset) : 0;
     }
 
     int ext(ExtHeader h) {

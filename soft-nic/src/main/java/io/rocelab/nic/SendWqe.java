@@ -29,6 +29,8 @@ final class SendWqe implements Runnable {
     final int remoteQpn;
     final int remoteQkey;
     final int length;
+    final long flushLength;
+    final int feth;
 
     boolean started;
     int firstPsn;
@@ -59,6 +61,8 @@ final class SendWqe implements Runnable {
         this.remoteQpn = wr.remoteQpn;
         this.remoteQkey = wr.remoteQkey;
         this.length = length;
+        this.flushLength = wr.flushLength;
+        this.feth = wr.feth;
     }
 
     /** On the NIC's thread: hands this WQE to its QP's requester. */

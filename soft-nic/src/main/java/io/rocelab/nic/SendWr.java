@@ -10,6 +10,13 @@ import java.util.Objects;
  * The NIC copies what it needs when the request is posted; the object may be reused afterwards.
  */
 public final class SendWr {
+    /** FLUSH placement types ({@code enum ibv_placement_type}, IBA A19.4.1.1). */
+    public static final int FLUSH_GLOBAL = 1;
+    public static final int FLUSH_PERSISTENT = 1 << 1;
+    /** FLUSH selectivity levels ({@code enum ibv_selectivity_level}, IBA A19.4.1.2). */
+    public static final int FLUSH_RANGE = 0;
+    public static final int FLUSH_MR = 1;
+
     long wrId;
     WrOpcode opcode;
     Sge[] sgl = new Sge[0];
@@ -26,6 +33,9 @@ public final class SendWr {
     AddressHandle ah;
     int remoteQpn;
     int remoteQkey;
+    /** FLUSH: the range's length, and the FETH (selectivity level and placement type). */
+    long flushLength;
+    int feth;
 
     public SendWr(long wrId, WrOpcode opcode) {
         this.wrId = wrId;
@@ -54,6 +64,36 @@ public final class SendWr {
         SendWr wr = new SendWr(wrId, WrOpcode.ATOMIC_CMP_AND_SWP).sgl(local8).remote(remoteAddr, rkey);
         wr.compareAdd = compare;
         wr.swap = swap;
+        return wr;
+    }
+
+    /**
+     * ATOMIC WRITE ({@code ibv_wr_atomic_write}, IBA Annex A19): the 8 bytes at {@code local8}
+     * are placed at once at {@code remoteAddr} (8-byte aligned) of a region with remote write.
+     */
+    public static SendWr atomicWrite(long wrId, Sge local8, long remoteAddr, int rkey) {
+        return new SendWr(wrId, WrOpcode.ATOMIC_WRITE).sgl(local8).remote(remoteAddr, rkey);
+    }
+
+    /**
+     * FLUSH ({@code ibv_wr_flush}, IBA Annex A19): makes what this QP placed before in
+     * [{@code remoteAddr}, +{@code length}) ({@link #FLUSH_RANGE}) or in the whole region
+     * ({@link #FLUSH_MR}) globally visible ({@link #FLUSH_GLOBAL}) or persistent
+     * ({@link #FLUSH_PERSISTENT}), once it completes.
+     */
+    public static SendWr flush(long wrId, long remoteAddr, int rkey, long length, int type, int level) {
+        if (type == 0 || (type & ~(FLUSH_GLOBAL | FLUSH_PERSISTENT)) != 0) {
+            throw new IllegalArgumentException("flush type must be FLUSH_GLOBAL and/or FLUSH_PERSISTENT: " + type);
+        }
+        if (level != FLUSH_RANGE && level != FLUSH_MR) {
+            throw new IllegalArgumentException("flush level must be FLUSH_RANGE or FLUSH_MR: " + level);
+        }
+        if (length < 0 || length > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("flush length must be 0..2^32-1: " + length);
+        }
+        SendWr wr = new SendWr(wrId, WrOpcode.FLUSH).remote(remoteAddr, rkey);
+        wr.flushLength = length;
+        wr.feth = level << 4 | type;
         return wr;
     }
 

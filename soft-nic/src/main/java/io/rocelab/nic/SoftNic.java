@@ -396,8 +396,9 @@ public final class SoftNic {
         });
     }
 
-    MemoryRegion registerMr(ProtectionDomain pd, byte[] memory, int offset, int length, long addr, int access) {
-        return registerMr(pd, memory, offset, length, addr, access, -1);
+    MemoryRegion registerMr(ProtectionDomain pd, MemoryRegion.Type type, byte[] memory, int offset, int length,
+                            long addr, int access) {
+        return registerMr(pd, type, memory, offset, length, addr, access, -1);
     }
 
     /**
@@ -405,14 +406,14 @@ public final class SoftNic {
      * The key's index part ({@code key >>> 8}) must be free.
      */
     public MemoryRegion registerMrWithKey(ProtectionDomain pd, byte[] memory, long addr, int access, int key) {
-        return registerMr(pd, memory, 0, memory.length, addr, access, key);
+        return registerMr(pd, MemoryRegion.Type.USER, memory, 0, memory.length, addr, access, key);
     }
 
-    private MemoryRegion registerMr(ProtectionDomain pd, byte[] memory, int offset, int length, long addr,
-                                    int access, int key) {
+    private MemoryRegion registerMr(ProtectionDomain pd, MemoryRegion.Type type, byte[] memory, int offset,
+                                    int length, long addr, int access, int key) {
         Objects.requireNonNull(memory, "memory");
         Objects.checkFromIndexSize(offset, length, memory.length);
-        AccessFlags.validate(access);
+        AccessFlags.validateRegion(access);
         return call(() -> {
             int k = key;
             if (k < 0) {
@@ -427,7 +428,7 @@ public final class SoftNic {
             if (table[index] != null) {
                 throw new IllegalArgumentException("key index already in use: 0x" + Integer.toHexString(k));
             }
-            MemoryRegion mr = new MemoryRegion(pd, memory, offset, length, addr, access, k);
+            MemoryRegion mr = new MemoryRegion(pd, type, memory, offset, length, addr, access, k);
             table[index] = mr;
             mrs = table;
             return mr;

@@ -23,7 +23,10 @@
  * GID); peers are found by neighbour discovery as ARP finds IPv4 ones. Receives may come from a
  * {@link io.rocelab.nic.SharedReceiveQueue}; events such as {@code IBV_EVENT_SQ_DRAINED},
  * {@code IBV_EVENT_SRQ_LIMIT_REACHED} or {@code IBV_EVENT_CQ_ERR} come from
- * {@link io.rocelab.nic.SoftNic#pollAsyncEvent()}.
+ * {@link io.rocelab.nic.SoftNic#pollAsyncEvent()}. A region a peer may invalidate with
+ * SEND_WITH_INVALIDATE is registered with {@code pd.registerFastMr}; IBA 1.5's ATOMIC WRITE and
+ * FLUSH are posted with {@code SendWr.atomicWrite} and {@code SendWr.flush} and need
+ * {@code AccessFlags.REMOTE_WRITE} / {@code AccessFlags.FLUSH_GLOBAL} on the peer's QP and region.
  *
  * <p>Inside, a QP's transport is split as in rxe: {@code Requester}, {@code Responder} and
  * {@code Completer}, the last two explicit state machines; modify-QP is checked against the IBA

@@ -169,14 +169,14 @@ class RcVerbsTest {
     }
 
     @Test
-    void sendWithInvalidateInvalidatesTheRemoteKeyAndLocalInvalidateTheLocalOne() {
+    void sendWithInvalidateInvalidatesTheRemoteFastRegisteredKeyAndLocalInvalidateTheLocalOne() {
         try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 5)) {
             byte[] src = pattern(64, 5);
             byte[] dst = new byte[64];
             byte[] target = new byte[64];
             MemoryRegion mrA = p.pdA.registerMr(src, VA_A, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(dst, VA_B, AccessFlags.LOCAL_WRITE);
-            MemoryRegion victim = p.pdB.registerMr(target, VA_B + 0x10000, AccessFlags.ALL);
+            MemoryRegion victim = p.pdB.registerFastMr(target, VA_B + 0x10000, AccessFlags.ALL);
             MemoryRegion spare = p.pdA.registerMr(new byte[8], 0x5000, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));
             p.qpA.postSend(new SendWr(3, WrOpcode.SEND_WITH_INV).sgl(Sge.of(mrA)).invalidate(victim.rkey()),

@@ -21,7 +21,7 @@ public final class Feth {
         return b.getUnsignedByte(off + 3) & 0xF;
     }
 
-    /** Selectivity level: bits 5..4 (0 = memory region, 1 = memory region range). */
+    /** Selectivity level: bits 5..4 (A19.4.1.2: 0 = memory region range, 1 = memory region). */
     public static int selectivityLevel(ByteBuf b, int off) {
         return (b.getUnsignedByte(off + 3) >>> 4) & 3;
     }
