@@ -649,9 +649,11 @@ public final class QueuePair {
                     armCcTimer();
                 }
             }
+            // paced only below the line (an unlimited port's nominal 100 Gb/s): at the line rate the
+            // NIC's transmitter is the pacer
             double r = rate();
-            double line = nic.linkSpeedBitsPerSecond();
-            if (r < (line > 0 ? line : Double.MAX_VALUE)) {
+            double line = lineRate();
+            if (r < line) {
                 pacer.sent(now, (int) EthernetFraming.wireBytes(frameBytes, EthernetFraming.MIN_FRAME_BYTES,
                     EthernetFraming.DEFAULT_OVERHEAD_BYTES), r, line);
             }

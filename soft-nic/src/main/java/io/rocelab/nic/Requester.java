@@ -356,7 +356,7 @@ final class Requester {
             Feth.write(b, pw.ext(ExtHeader.FETH), w.feth);
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
         }
-        qp.nic.transmit(qp.route, pw.finish());
+        qp.nic.emit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
