@@ -48,6 +48,10 @@ public final class Demo {
             if (status == 0) {
                 status |= test(lab, TestKind.READ_LAT, options.readLatArgs(), a, b);
             }
+            if (status == 0 && options.congestion()) {
+                lab.nextTest();
+                status |= new CongestionAct(out, lab.captureWriter()).run(lab);
+            }
             out.println();
             section("NIC counters, per host (rxe's names as `rdma statistic show` prints them; non-zero only)");
             out.print(nicCounters(a, b));
@@ -101,6 +105,9 @@ public final class Demo {
             + DemoOptions.QP_TIMEOUT + " (1.07 s), as a thread here may wait for a core longer than perftest's 67 ms");
         out.println("  capture " + (capture == null ? "off" : capture + " (bounded: first " + options.framesPerPort()
             + " frames per leaf port in each test)"));
+        if (options.congestion()) {
+            out.println("  then    congestion: host-a and host-c write to host-b at once, DCQCN on, in virtual time");
+        }
     }
 
     private int test(LeafFabric lab, TestKind kind, List<String> args, Map<NicCounter, Long> a,

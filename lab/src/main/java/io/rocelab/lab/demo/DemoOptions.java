@@ -12,9 +12,10 @@ import java.util.List;
  * @param latIterations     ib_read_lat iterations ({@code -n})
  * @param capture           the pcapng to write, or null for none
  * @param framesPerPort     frames kept per switch port in each test
+ * @param congestion        whether the congestion act runs (2:1 incast with DCQCN, in virtual time)
  */
 public record DemoOptions(long size, int iterations, int durationSeconds, int latIterations, Path capture,
-                          int framesPerPort) {
+                          int framesPerPort, boolean congestion) {
     public static final long DEFAULT_SIZE = 65536;
     public static final int DEFAULT_ITERATIONS = 2000;
     public static final int DEFAULT_LAT_ITERATIONS = 1000;
@@ -35,7 +36,7 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
 
     public static DemoOptions defaults() {
         return new DemoOptions(DEFAULT_SIZE, DEFAULT_ITERATIONS, 0, DEFAULT_LAT_ITERATIONS, Path.of(DEFAULT_CAPTURE),
-            DEFAULT_FRAMES_PER_PORT);
+            DEFAULT_FRAMES_PER_PORT, true);
     }
 
     /**
@@ -50,6 +51,7 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
         int latIters = DEFAULT_LAT_ITERATIONS;
         String capture = null;
         boolean noCapture = false;
+        boolean congestion = true;
         int frames = DEFAULT_FRAMES_PER_PORT;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -76,6 +78,12 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
                         throw new IllegalArgumentException("--capture needs a file name");
                     }
                 }
+                case "--no-congestion" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--no-congestion takes no value");
+                    }
+                    congestion = false;
+                }
                 case "--no-capture" -> {
                     if (value != null) {
                         throw new IllegalArgumentException("--no-capture takes no value");
@@ -84,7 +92,7 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
                 }
                 default -> throw new IllegalArgumentException(a.startsWith("-")
                     ? "unknown option '" + a + "' (options: --size, --iters, --duration, --lat-iters, --capture,"
-                        + " --capture-frames, --no-capture)"
+                        + " --capture-frames, --no-capture, --no-congestion)"
                     : "unexpected argument '" + a + "': the demo takes options only");
             }
         }
@@ -101,7 +109,7 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
         } catch (java.nio.file.InvalidPathException e) {
             throw new IllegalArgumentException("--capture: '" + capture + "' is not a file name");
         }
-        return new DemoOptions(size, n, duration != null ? duration : 0, latIters, file, frames);
+        return new DemoOptions(size, n, duration != null ? duration : 0, latIters, file, frames, congestion);
     }
 
     /** perftest's flags for ib_write_bw (no server address). */

@@ -139,6 +139,11 @@ final class LeafFabric implements AutoCloseable {
         }
     }
 
+    /** The demo's capture (written on the leaf's thread), or null without one. */
+    io.rocelab.codec.capture.CaptureWriter captureWriter() {
+        return capture;
+    }
+
     /** The capture keeps the first frames of the next test too. */
     void nextTest() {
         if (capture != null) {
@@ -148,7 +153,12 @@ final class LeafFabric implements AutoCloseable {
 
     /** Runs {@code what} on the switch's owner thread and waits for it. */
     <T> T onLeaf(Callable<T> what) {
-        return on(loopLeaf, what);
+        return on(loopLeaf, what, 10);
+    }
+
+    /** Like {@link #onLeaf(Callable)}, waiting up to {@code seconds} (a run in virtual time there). */
+    <T> T onLeaf(Callable<T> what, int seconds) {
+        return on(loopLeaf, what, seconds);
     }
 
     /**
@@ -196,6 +206,10 @@ final class LeafFabric implements AutoCloseable {
     }
 
     private static <T> T on(RealTimeScheduler loop, Callable<T> what) {
+        return on(loop, what, 10);
+    }
+
+    private static <T> T on(RealTimeScheduler loop, Callable<T> what, int seconds) {
         CompletableFuture<T> f = new CompletableFuture<>();
         loop.execute(() -> {
             try {
@@ -205,7 +219,7 @@ final class LeafFabric implements AutoCloseable {
             }
         });
         try {
-            return f.get(10, TimeUnit.SECONDS);
+            return f.get(seconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + loop, e);
@@ -215,7 +229,7 @@ final class LeafFabric implements AutoCloseable {
             }
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException(loop + " did not answer within 10 s", e);
+            throw new IllegalStateException(loop + " did not answer within " + seconds + " s", e);
         }
     }
 

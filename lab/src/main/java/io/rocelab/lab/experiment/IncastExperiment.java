@@ -99,17 +99,31 @@ public final class IncastExperiment {
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(17).retryCnt(7).rnrRetry(7).maxRdAtomic(1));
     }
 
-    /** The fabric of {@code spec}, built and not yet run (tests look inside). */
-    static IncastExperiment create(IncastSpec spec) {
+    /** The fabric of {@code spec}, built and not yet run: attach a capture, then {@link #execute()}. */
+    public static IncastExperiment create(IncastSpec spec) {
         return new IncastExperiment(spec);
     }
 
-    SoftSwitch leaf() {
+    /** The leaf (on the experiment's virtual-time scheduler: touch it only before or after the run). */
+    public SoftSwitch leaf() {
         return leaf;
+    }
+
+    /**
+     * Records every frame the leaf receives and sends, with its decisions as comments, into
+     * {@code writer} (one interface per port), stamped {@code epochNanos} + virtual time.
+     */
+    public void capture(io.rocelab.codec.capture.CaptureWriter writer, long epochNanos) throws java.io.IOException {
+        leaf.capture(writer, epochNanos);
     }
 
     List<SoftNic> nics() {
         return nics;
+    }
+
+    /** The counters of host {@code i}'s NIC (0 the receiver, 1..N the senders); after the run. */
+    public java.util.Map<NicCounter, Long> nicCounters(int host) {
+        return nics.get(host).counters().snapshot();
     }
 
     VirtualTimeScheduler time() {
@@ -127,7 +141,8 @@ public final class IncastExperiment {
         return new IncastExperiment(spec).execute();
     }
 
-    private IncastResult execute() {
+    /** Runs the spec (once) and returns what it measured. */
+    public IncastResult execute() {
         IncastResult r = new IncastResult(spec);
         for (Sender s : senders) {
             time.scheduleAt(s.startAt, s::start);

@@ -31,7 +31,7 @@ final class IncastLeaf {
         int ports = spec.senders() + 1;
         String all = String.join(",", java.util.stream.IntStream.range(0, ports).mapToObj(IncastLeaf::portName)
             .toList());
-        root.putObject("DEVICE_METADATA").putObject("localhost").put("hostname", "leaf").put("mac", ROUTER_MAC);
+        root.putObject("DEVICE_METADATA").putObject("localhost").put("hostname", "incast").put("mac", ROUTER_MAC);
         ObjectNode port = root.putObject("PORT");
         ObjectNode cable = root.putObject("CABLE_LENGTH").putObject("AZURE");
         for (int i = 0; i < ports; i++) {

@@ -196,6 +196,24 @@ public final class IncastResult {
         return hostPauseFrames;
     }
 
+    /** Sender {@code flow}'s (0-based) DCQCN rate Rc at the sample at or before {@code us}, Gb/s. */
+    public double rcGbpsAt(int flow, double us) {
+        return at(rc.get(flow), us, 0);
+    }
+
+    /** The bottleneck queue at the sample at or before {@code us}, KB. */
+    public double queueKbAt(double us) {
+        return at(queue, us, 0);
+    }
+
+    private static double at(TimeSeries s, double us, double none) {
+        double v = none;
+        for (int i = 0; i < s.size() && s.timeUs(i) <= us; i++) {
+            v = s.value(i);
+        }
+        return v;
+    }
+
     public long events() {
         return events;
     }

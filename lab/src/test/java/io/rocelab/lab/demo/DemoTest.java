@@ -95,10 +95,25 @@ class DemoTest {
         assertTrue(out.contains("    Port Rx    PFC0    PFC1"), out);
         assertTrue(out.contains("QUEUE        STATUS   STORM DETECTED/RESTORED"), out);
         assertTrue(out.contains("Ethernet0:3   operational"), out);
-        Matcher uc3 = Pattern.compile("(?m)^  Ethernet4    UC3 +(\\d+) +(\\d+) +(\\d+)").matcher(out);
+        Matcher uc3 = Pattern.compile("(?m)^  Ethernet4    UC3 +(\\d+) +(\\d+) +(\\d+)").matcher(
+            out.substring(out.indexOf("== leaf# show queue counters")));
         assertTrue(uc3.find(), out);
         assertTrue(Long.parseLong(uc3.group(1)) >= 400, "host-a's RoCE frames left Ethernet4 from queue 3: " + out);
         assertTrue(out.contains("ingress_lossless_pool"), out);
+
+        // the congestion act: 2:1 with DCQCN in virtual time; PFC, ECN marks and CNPs, and no loss
+        assertTrue(out.contains("== congestion: host-a and host-c write to host-b at once"), out);
+        assertTrue(out.contains(" time (us)  host-a rate (Gb/s)  host-c rate (Gb/s)  queue to b (KB)"), out);
+        assertTrue(out.contains("switch drops 0 {}, retransmissions 0, error completions 0"), out);
+        long[] cnps = counter3(out, "np_cnp_sent");
+        long[] handled = counter3(out, "rp_cnp_handled");
+        long[] paused = counter3(out, "rx_prio3_pause");
+        assertTrue(cnps[2] > 0 && cnps[0] == 0 && cnps[1] == 0, "host-b sent the CNPs: " + out);
+        assertEquals(cnps[2], handled[0] + handled[1], "host-a and host-c handled every CNP");
+        assertTrue(handled[0] > 0 && handled[1] > 0 && paused[0] > 0 && paused[1] > 0, out);
+        Matcher ecn = Pattern.compile("(?m)^  Ethernet0    UC3 +\\d+ +\\d+ +0 +0 +(\\d+)").matcher(
+            out.substring(out.indexOf("incast leaf# show queue counters")));
+        assertTrue(ecn.find() && Long.parseLong(ecn.group(1)) > 0, "ECN marks on the queue to host-b: " + out);
 
         // the capture, named at the end, bounded, and every RoCEv2 frame in it has a good ICRC
         String[] lines = out.strip().split("\n");
@@ -112,16 +127,28 @@ class DemoTest {
         assertTrue(totals.find(), decoded.out());
         long frames = Long.parseLong(totals.group(1));
         assertTrue(Long.parseLong(totals.group(2)) > 0 && totals.group(2).equals(totals.group(3)), decoded.out());
-        assertTrue(frames <= 2 * 2 * 200 + LeafFabric.CAPTURE_DECISIONS, "bounded: " + frames);
+        assertTrue(frames <= 2 * 2 * 200 + 3 * 200 + LeafFabric.CAPTURE_DECISIONS, "bounded: " + frames);
         assertTrue(decoded.out().contains(" ARP"), decoded.out());
+        Run all = rocelab("decode", capture.toString());
+        assertTrue(all.out().contains(" CNP "), "the act's CNPs are in the capture");
+        assertTrue(all.out().contains("PFC"), "and the leaf's PFC frames");
+    }
+
+    /** The three columns (host-a, host-c, host-b) of a row of the NIC congestion counters. */
+    private static long[] counter3(String out, String name) {
+        Matcher m = Pattern.compile("(?m)^" + name + " +(\\d+) +(\\d+) +(\\d+)$").matcher(out);
+        assertTrue(m.find(), name + " in " + out);
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))};
     }
 
     @Test
     void noCaptureWritesNoFileAndSaysSo() {
         Path dflt = Path.of(DemoOptions.DEFAULT_CAPTURE).toAbsolutePath();
         boolean before = Files.exists(dflt);
-        Run r = rocelab("demo", "--size", "1024", "--iters", "50", "--lat-iters", "20", "--no-capture");
+        Run r = rocelab("demo", "--size", "1024", "--iters", "50", "--lat-iters", "20", "--no-capture",
+            "--no-congestion");
         assertEquals(0, r.exit(), r.err());
+        assertFalse(r.out().contains("== congestion"), "--no-congestion skips the act");
         assertTrue(r.out().strip().endsWith("capture: none (--no-capture)"), r.out());
         assertEquals(before, Files.exists(dflt), "no " + dflt);
     }
