@@ -211,6 +211,25 @@ class ConfigValidationTest {
         assertEquals(2, loaded.routes6().get(0).nextHops().size());
     }
 
+    /** Text read into tables, completed in Java, then checked: the text's own mistakes come first. */
+    @Test
+    void tablesReadFromJsonAreCompletedInJava() {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        SwitchConfigBuilder t = ConfigLoader.tables(b.json());
+        t.staticRoute("10.9.0.0/16", List.of(new RouteConfig.NextHop("Ethernet4", 0x02_00_00_00_09_01L)));
+        SwitchConfig c = t.build();
+        assertEquals(1, c.routes().size());
+        assertEquals(b.build().ports(), c.ports(), "the rest as read");
+        b.root().putObject("FOO");
+        ConfigException text = assertThrows(ConfigException.class, () -> ConfigLoader.tables(b.json()));
+        assertEquals(List.of("unknown table 'FOO'"), text.problems());
+        b.root().remove("FOO");
+        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
+        SwitchConfigBuilder later = ConfigLoader.tables(b.json());
+        ConfigException semantic = assertThrows(ConfigException.class, later::build);
+        assertTrue(semantic.problems().get(0).startsWith("BUFFER_PROFILE|pg_lossless: xon (40000) must be below xoff"));
+    }
+
     @Test
     void invalidJsonAndSeveralMistakesAtOnce() {
         ConfigException bad = assertThrows(ConfigException.class, () -> ConfigLoader.parse("{ \"PORT\": "));

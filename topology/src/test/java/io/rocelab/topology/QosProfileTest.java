@@ -52,6 +52,20 @@ class QosProfileTest {
         assertEquals(200_000_000L, p.pfcWd().detectionNanos());
     }
 
+    /** A switch read from JSON as tables gets the fabric's routes like a generated one. */
+    @Test
+    void theDemoLeafReadFromJsonGetsItsRoutesFilledIn() throws Exception {
+        SwitchConfigBuilder leaf = ConfigLoader.tables(java.nio.file.Files.readString(LEAF_JSON));
+        Topology t = Topology.builder().routes(new io.rocelab.topology.route.EcmpRoutes()).switchNode("leaf", leaf)
+            .host(Host.builder("host-a").mac("02:00:00:00:0a:01").ipv4("10.0.0.1").build())
+            .host(Host.builder("host-b").mac("02:00:00:00:0b:01").ipv4("10.0.0.2").build())
+            .link(Link.between("host-a", "leaf:Ethernet0").build())
+            .link(Link.between("host-b", "leaf:Ethernet4").build()).build();
+        SwitchConfig c = t.switchNode("leaf").config();
+        assertEquals(java.util.List.of("10.0.0.1/32 -> Ethernet0", "10.0.0.2/32 -> Ethernet4"), LeafSpineTest.routes(c));
+        assertEquals(ConfigLoader.load(LEAF_JSON).ports(), c.ports(), "its QoS as the file has it");
+    }
+
     @Test
     void lossyHasTheSameClassesWithoutPfc() {
         SwitchConfig c = QosProfiles.LOSSY.applyTo(new SwitchConfigBuilder().port("Ethernet0", 100_000, 9100)).build();

@@ -66,6 +66,34 @@ public final class ConfigLoader {
      * @throws ConfigException if anything is wrong, with one line per mistake
      */
     public static SwitchConfig parse(String json) {
+        ConfigLoader loader = new ConfigLoader();
+        SwitchConfigBuilder tables = loader.read(json);
+        SwitchConfig config = ConfigValidator.resolve(tables, loader.problems);
+        if (!loader.problems.isEmpty()) {
+            throw new ConfigException(loader.problems);
+        }
+        return config;
+    }
+
+    /**
+     * Reads the text into tables without resolving them, for a configuration to be completed in
+     * Java (routes, a QoS profile) before {@link SwitchConfigBuilder#build()} checks it all.
+     *
+     * @param json the whole configuration
+     * @return its tables
+     * @throws ConfigException with one line per mistake the text itself has (unknown tables or keys,
+     *                         values that are not numbers, names outside an enumeration)
+     */
+    public static SwitchConfigBuilder tables(String json) {
+        ConfigLoader loader = new ConfigLoader();
+        SwitchConfigBuilder tables = loader.read(json);
+        if (!loader.problems.isEmpty()) {
+            throw new ConfigException(loader.problems);
+        }
+        return tables;
+    }
+
+    private SwitchConfigBuilder read(String json) {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(json);
@@ -76,15 +104,10 @@ public final class ConfigLoader {
         if (root == null || !root.isObject()) {
             throw new ConfigException(List.of("the configuration must be a JSON object of tables"));
         }
-        ConfigLoader loader = new ConfigLoader();
-        SwitchConfig config = loader.build(root);
-        if (!loader.problems.isEmpty()) {
-            throw new ConfigException(loader.problems);
-        }
-        return config;
+        return read(root);
     }
 
-    private SwitchConfig build(JsonNode root) {
+    private SwitchConfigBuilder read(JsonNode root) {
         root.fieldNames().forEachRemaining(t -> {
             if (!TABLES.contains(t)) {
                 problems.add("unknown table '" + t + "'");
@@ -124,7 +147,7 @@ public final class ConfigLoader {
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
         checkKeys("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", "BIG_RED_SWITCH");
         b.pfcWdPollInterval(number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200));
-        return ConfigValidator.resolve(b, problems);
+        return b;
     }
 
     // ---- tables ----
