@@ -130,6 +130,31 @@ class FabricTest {
         }
     }
 
+    /** Frames lost on a 5 % lossy cable, and when the WRITEs were done, for a run of {@code seed}. */
+    private static String lossyRun(long seed) {
+        LeafSpine ls = twoByTwo();
+        try (Fabric f = Fabric.virtualTime(ls.topology(), seed)) {
+            String cable = "h0:eth0--leaf0:Ethernet0";
+            f.setFaults(cable, FaultProfile.NONE.withLoss(0.05));
+            Verbs v = new Verbs(f, TC);
+            List<Verbs.Write> writes = post(v, 4, 65_536);
+            assertTrue(f.runUntil(() -> {
+                v.pollAll();
+                return v.completions().size() == 4;
+            }, 10_000_000_000L));
+            assertTrue(writes.stream().allMatch(Verbs.Write::arrived));
+            return f.link(cable).aToB().counters().get(LinkCounter.DROPPED_LOSS) + " lost, done at "
+                + f.virtualTime().nanoTime() + " ns";
+        }
+    }
+
+    @Test
+    void theSeedDecidesWhichFramesAreLost() {
+        String a = lossyRun(21);
+        assertEquals(a, lossyRun(21), "the same seed, the same losses and the same end");
+        assertTrue(!a.equals(lossyRun(22)) || !a.equals(lossyRun(23)), "another seed, other losses: " + a);
+    }
+
     @Test
     void theSameTopologyRunsInRealTime() {
         LeafSpine ls = LeafSpine.builder().leaves(2).spines(1).hostsPerLeaf(1).hostLinkGbps(10).build();
