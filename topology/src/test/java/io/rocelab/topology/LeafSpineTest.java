@@ -42,6 +42,18 @@ class LeafSpineTest {
     }
 
     @Test
+    void theQosProfileIsNamedOnceForTheFabric() {
+        Topology lossy = LeafSpine.builder().qos("lossy").build().topology();
+        assertTrue(lossy.switches().stream().allMatch(s -> s.config().ports().stream().allMatch(p -> p.pfcEnableMask() == 0)),
+            "no PFC anywhere");
+        Topology noWatchdog = LeafSpine.builder().qos(QosProfiles.LOSSLESS.withWatchdog(null)).build().topology();
+        assertTrue(noWatchdog.switchNode("spine1").config().ports().stream().allMatch(p -> p.pfcWd() == null
+            && p.pfcEnabled(3)), "a tuned profile: PFC without the watchdog");
+        TopologyException e = assertThrows(TopologyException.class, () -> LeafSpine.builder().qos("lossles").build());
+        assertEquals(List.of("qos: no profile 'lossles' (known: lossless, lossy)"), e.problems());
+    }
+
+    @Test
     void aLeafRoutesItsHostsAndOneRouteOverEverySpine() {
         LeafSpine ls = LeafSpine.builder().leaves(4).spines(2).hostsPerLeaf(2).build();
         SwitchConfig leaf0 = ls.topology().switchNode("leaf0").config();

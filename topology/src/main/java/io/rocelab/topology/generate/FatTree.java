@@ -1,12 +1,15 @@
 package io.rocelab.topology.generate;
 
 import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
+import io.rocelab.topology.qos.QosProfile;
 import io.rocelab.topology.route.EcmpRoutes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A k-ary fat tree (Al-Fares et al., SIGCOMM 2008): k pods of k/2 edge and k/2 aggregation switches,
@@ -54,6 +57,7 @@ public record FatTree(Topology topology, int k) {
         private long propagationDelayNanos = -1;
         private int cableMeters = 5;
         private String qos = "lossless";
+        private QosProfile qosProfile;
         private boolean ipv6;
         private int activeMtu = 4096;
 
@@ -85,6 +89,13 @@ public record FatTree(Topology topology, int k) {
 
         public Builder qos(String profile) {
             qos = profile;
+            qosProfile = null;
+            return this;
+        }
+
+        /** A QoS profile of the scenario's own (a named one tuned with its {@code with...} methods). */
+        public Builder qos(QosProfile profile) {
+            qosProfile = Objects.requireNonNull(profile, "profile");
             return this;
         }
 
@@ -116,7 +127,12 @@ public record FatTree(Topology topology, int k) {
             int half = k / 2;
             long[] ports = new long[k];
             Arrays.fill(ports, linkGbps * 1000);
-            Topology.Builder t = Topology.builder().qos(qos).routes(new EcmpRoutes());
+            Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+            if (qosProfile != null) {
+                t.qos(qosProfile);
+            } else {
+                t.qos(qos);
+            }
             int index = 0;
             for (int p = 0; p < k; p++) {
                 for (int e = 0; e < half; e++) {
@@ -145,9 +161,9 @@ public record FatTree(Topology topology, int k) {
             return new FatTree(t.build(), k);
         }
 
-        private io.rocelab.topology.model.Link link(String a, String b) {
+        private Link link(String a, String b) {
             return propagationDelayNanos >= 0
-                ? io.rocelab.topology.model.Link.between(a, b).propagationDelayNanos(propagationDelayNanos).build()
+                ? Link.between(a, b).propagationDelayNanos(propagationDelayNanos).build()
                 : Plan.cable(a, b, cableMeters);
         }
     }

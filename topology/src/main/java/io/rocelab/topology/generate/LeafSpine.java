@@ -4,9 +4,11 @@ import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
+import io.rocelab.topology.qos.QosProfile;
 import io.rocelab.topology.route.EcmpRoutes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A two-tier leaf-spine (folded Clos) fabric: every leaf cabled to every spine, hosts on the leaves.
@@ -68,6 +70,7 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
         private double oversubscription;
         private int cableMeters = 5;
         private String qos = "lossless";
+        private QosProfile qosProfile;
         private boolean ipv6;
         private int activeMtu = 4096;
 
@@ -114,6 +117,13 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
         /** The QoS profile of every switch, by name ({@code lossless}, {@code lossy}). */
         public Builder qos(String profile) {
             qos = profile;
+            qosProfile = null;
+            return this;
+        }
+
+        /** A QoS profile of the scenario's own (a named one tuned with its {@code with...} methods). */
+        public Builder qos(QosProfile profile) {
+            qosProfile = Objects.requireNonNull(profile, "profile");
             return this;
         }
 
@@ -162,7 +172,12 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
             if (!problems.isEmpty()) {
                 throw new TopologyException(problems);
             }
-            Topology.Builder t = Topology.builder().qos(qos).routes(new EcmpRoutes());
+            Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+            if (qosProfile != null) {
+                t.qos(qosProfile);
+            } else {
+                t.qos(qos);
+            }
             LeafSpine names = new LeafSpine(null, leaves, spines, hostsPerLeaf, hostMbps * 1_000_000L,
                 uplinkMbps * 1_000_000L);
             long[] leafPorts = new long[hostsPerLeaf + spines];
