@@ -9,6 +9,16 @@ import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.Trust;
+import io.rocelab.sw.config.BufferProfile;
+import io.rocelab.sw.config.ConfigValidator;
+import io.rocelab.sw.config.ConfigWriter;
+import io.rocelab.sw.config.RouteConfig;
+import io.rocelab.sw.config.SchedulerConfig;
+import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.sw.config.WredProfile;
+import io.rocelab.sw.pipeline.Color;
+import io.rocelab.sw.testkit.Lab;
+import java.util.List;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -126,6 +136,98 @@ class ConfigValidationTest {
         ConfigException e = assertThrows(ConfigException.class, () -> b.build());
         assertEquals(1, e.problems().size(), () -> what + ": " + e.problems());
         assertTrue(e.problems().get(0).startsWith(message), () -> what + ": got " + e.problems().get(0));
+    }
+
+    static Stream<Arguments> builderMistakes() {
+        return Stream.of(
+            Arguments.of("xon >= xoff", (Consumer<SwitchConfigBuilder>) t -> t.bufferProfile(
+                new BufferProfile("pg_lossless", "ingress_pool", 0, 30_000, 30_000, 24_000, -1, Integer.MIN_VALUE)),
+                "BUFFER_PROFILE|pg_lossless: xon (30000) must be below xoff (30000)"),
+            Arguments.of("headroom too small for the cable", (Consumer<SwitchConfigBuilder>) t ->
+                t.cableLength("Ethernet0", 300),
+                "BUFFER_PG|Ethernet0|3: headroom of profile 'pg_lossless' is 24000 bytes but 100 Gb/s over 300 m"),
+            Arguments.of("unknown map bound to a port", (Consumer<SwitchConfigBuilder>) t ->
+                t.portQosMap("Ethernet0", SwitchConfigBuilder.PortQosMap.dscp("AZUR", null, null, 3)),
+                "PORT_QOS_MAP|Ethernet0: dscp_to_tc_map 'AZUR' is not in DSCP_TO_TC_MAP"),
+            Arguments.of("bad TC in map", (Consumer<SwitchConfigBuilder>) t -> {
+                int[] m = new int[64];
+                m[26] = 9;
+                t.dscpToTcMap("AZURE", m);
+            }, "DSCP_TO_TC_MAP|AZURE: value '9' for key 26 is not a traffic class or queue (0-7)"),
+            Arguments.of("bad pfc_enable", (Consumer<SwitchConfigBuilder>) t ->
+                t.portQosMap("Ethernet0", SwitchConfigBuilder.PortQosMap.dscp("AZURE", null, null, 3, 9)),
+                "PORT_QOS_MAP|Ethernet0: pfc_enable '3,9' must list priorities 0-7"),
+            Arguments.of("unknown profile in BUFFER_PG", (Consumer<SwitchConfigBuilder>) t ->
+                t.bufferPg("Ethernet0|4", "nope"), "BUFFER_PG|Ethernet0|4: profile 'nope' is not in BUFFER_PROFILE"),
+            Arguments.of("route to an unknown port", (Consumer<SwitchConfigBuilder>) t -> t.staticRoute("10.0.0.0/8",
+                List.of(new RouteConfig.NextHop("Ethernet99", 0x02_00_00_00_00_01L))),
+                "STATIC_ROUTE|10.0.0.0/8: unknown port 'Ethernet99' in ifname"),
+            Arguments.of("VLAN id out of range", (Consumer<SwitchConfigBuilder>) t -> t.vlan("Vlan5000", 5000),
+                "VLAN|Vlan5000: vlanid 5000 is out of range [1, 4094]"),
+            Arguments.of("speed out of range", (Consumer<SwitchConfigBuilder>) t -> t.port("Ethernet0", 0, 9100),
+                "PORT|Ethernet0: speed 0 is out of range [1, 1600000]"),
+            Arguments.of("scheduler weight out of range", (Consumer<SwitchConfigBuilder>) t ->
+                t.scheduler(new SchedulerConfig("S", false, 0)), "SCHEDULER|S: weight 0 is out of range [1, 100]"),
+            Arguments.of("a map of the wrong size", (Consumer<SwitchConfigBuilder>) t -> t.dscpToTcMap("AZURE", new int[8]),
+                "DSCP_TO_TC_MAP|AZURE: has 8 entries, not 64"));
+    }
+
+    /** The builder goes through the loader's validation: the same mistake, the same line. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("builderMistakes")
+    void theBuilderReportsTheSameLines(String what, Consumer<SwitchConfigBuilder> mistake, String message) {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        mistake.accept(b.tables());
+        ConfigException e = assertThrows(ConfigException.class, b::build);
+        assertEquals(1, e.problems().size(), () -> what + ": " + e.problems());
+        assertTrue(e.problems().get(0).startsWith(message), () -> what + ": got " + e.problems().get(0));
+        assertEquals(e.problems(), ConfigValidator.problems(b.tables()), "the validator alone says the same");
+    }
+
+    /** Every table the builder fills, written as config_db JSON and loaded back: the same configuration. */
+    @Test
+    void whatTheWriterWritesTheLoaderReadsBackTheSame() {
+        ConfigBuilder b = Lab.routes(new ConfigBuilder(4, 100), 4).wred(3, "ecn_all", false, 5_000, 40_000, 50)
+            .scheduler(3, "DWRR", 60).scheduler(6, "STRICT", 1).pfcWd("drop", 200, 300).queueCap(0, 30_000)
+            .switchField("ecmp_hash_seed", "7").switchField("flowlet_timeout", "20")
+            .route("fd00:9::/32", "Ethernet4,Ethernet8", "02:00:00:00:09:01,02:00:00:00:09:02");
+        SwitchConfigBuilder t = b.tables();
+        t.cableLength("Ethernet0", 40).vlan("Vlan100", 100).vlanMember("Vlan100", "Ethernet0", false)
+            .vlanMember("Vlan100", "Ethernet4", true);
+        int[] colors = new int[64];
+        colors[8] = Color.YELLOW;
+        colors[12] = Color.RED;
+        t.dscpToColorMap("C", colors).wredProfile(new WredProfile("colours",
+            new WredProfile.ColorRule(true, true, 10_000, 20_000, 0.2),
+            new WredProfile.ColorRule(true, false, 5_000, 10_000, 0.5), WredProfile.ColorRule.OFF));
+        t.portQosMap("Ethernet4", SwitchConfigBuilder.PortQosMap.dscp("AZURE", null, null, 3).withDscpToColorMap("C"));
+        t.queue("Ethernet8|1", null, "colours");
+        SwitchConfig built = b.build();
+        SwitchConfig loaded = ConfigLoader.parse(ConfigWriter.toJson(t));
+        assertEquals(built, loaded);
+        assertEquals(40, loaded.ports().get(0).cableMeters(), "a field the defaults do not give");
+        assertTrue(loaded.ports().get(1).vlans().isTagged(100));
+        assertEquals(Color.RED, loaded.ports().get(1).dscpToColor()[12]);
+        assertEquals(2, loaded.routes6().get(0).nextHops().size());
+    }
+
+    /** Text read into tables, completed in Java, then checked: the text's own mistakes come first. */
+    @Test
+    void tablesReadFromJsonAreCompletedInJava() {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        SwitchConfigBuilder t = ConfigLoader.tables(b.json());
+        t.staticRoute("10.9.0.0/16", List.of(new RouteConfig.NextHop("Ethernet4", 0x02_00_00_00_09_01L)));
+        SwitchConfig c = t.build();
+        assertEquals(1, c.routes().size());
+        assertEquals(b.build().ports(), c.ports(), "the rest as read");
+        b.root().putObject("FOO");
+        ConfigException text = assertThrows(ConfigException.class, () -> ConfigLoader.tables(b.json()));
+        assertEquals(List.of("unknown table 'FOO'"), text.problems());
+        b.root().remove("FOO");
+        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
+        SwitchConfigBuilder later = ConfigLoader.tables(b.json());
+        ConfigException semantic = assertThrows(ConfigException.class, later::build);
+        assertTrue(semantic.problems().get(0).startsWith("BUFFER_PROFILE|pg_lossless: xon (40000) must be below xoff"));
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.rocelab.sw;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -13,6 +12,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.testkit.CapturingPort;
 import io.rocelab.sw.testkit.CapturingSwitch;
@@ -40,22 +40,14 @@ class VlanTest {
     private CapturingSwitch rig;
 
     static SwitchConfig config() {
-        ConfigBuilder b = new ConfigBuilder(5, 100);
-        ObjectNode r = b.root();
-        r.putObject("VLAN").putObject("Vlan100").put("vlanid", "100");
-        r.withObject("/VLAN").putObject("Vlan200").put("vlanid", "200");
-        ObjectNode m = r.putObject("VLAN_MEMBER");
-        m.putObject("Vlan100|Ethernet0").put("tagging_mode", "untagged");
-        m.putObject("Vlan100|Ethernet4").put("tagging_mode", "tagged");
-        m.putObject("Vlan200|Ethernet4").put("tagging_mode", "tagged");
-        m.putObject("Vlan100|Ethernet8").put("tagging_mode", "tagged");
-        m.putObject("Vlan200|Ethernet12").put("tagging_mode", "untagged");
-        ObjectNode pcp = r.putObject("TC_TO_DOT1P_MAP").putObject("pcp");
-        for (int tc = 0; tc < 8; tc++) {
-            pcp.put(String.valueOf(tc), tc == 3 ? "5" : String.valueOf(tc));
-        }
-        r.withObject("/PORT_QOS_MAP/Ethernet4").put("tc_to_dot1p_map", "pcp");
-        Lab.routes(b, 5);
+        ConfigBuilder b = Lab.routes(new ConfigBuilder(5, 100), 5);
+        SwitchConfigBuilder t = b.tables();
+        t.vlan("Vlan100", 100).vlan("Vlan200", 200);
+        t.vlanMember("Vlan100", "Ethernet0", false).vlanMember("Vlan100", "Ethernet4", true)
+            .vlanMember("Vlan200", "Ethernet4", true).vlanMember("Vlan100", "Ethernet8", true)
+            .vlanMember("Vlan200", "Ethernet12", false);
+        t.tcToDot1pMap("pcp", new int[] {0, 1, 2, 5, 4, 5, 6, 7});
+        t.portQosMap("Ethernet4", SwitchConfigBuilder.PortQosMap.dscp("AZURE", null, null, 3).withTcToDot1pMap("pcp"));
         return b.build();
     }
 

@@ -1,5 +1,8 @@
 package io.rocelab.sw.config;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * Everything the data plane needs about one port, resolved from SONiC's {@code PORT},
  * {@code PORT_QOS_MAP}, {@code CABLE_LENGTH}, {@code BUFFER_PG}, {@code BUFFER_QUEUE},
@@ -27,6 +30,32 @@ public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cabl
                          int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
                          BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
                          int[] tcToDot1p, VlanMembership vlans) {
+
+    /** Equal when every field is, the arrays by their contents: a configuration is data. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PortConfig p && name.equals(p.name) && speedBitsPerSecond == p.speedBitsPerSecond
+            && mtu == p.mtu && cableMeters == p.cableMeters && trust == p.trust && Arrays.equals(dscpToTc, p.dscpToTc)
+            && Arrays.equals(dot1pToTc, p.dot1pToTc) && Arrays.equals(tcToPg, p.tcToPg)
+            && Arrays.equals(tcToQueue, p.tcToQueue) && pfcEnableMask == p.pfcEnableMask
+            && Arrays.equals(pgProfiles, p.pgProfiles) && Arrays.equals(queues, p.queues)
+            && Objects.equals(pfcWd, p.pfcWd) && Arrays.equals(dscpToColor, p.dscpToColor)
+            && Arrays.equals(tcToDot1p, p.tcToDot1p) && Objects.equals(vlans, p.vlans);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, speedBitsPerSecond, mtu, cableMeters, trust, Arrays.hashCode(dscpToTc),
+            Arrays.hashCode(tcToQueue), pfcEnableMask, Arrays.hashCode(queues), pfcWd, vlans);
+    }
+
+    @Override
+    public String toString() {
+        return "PortConfig[" + name + ", " + speedBitsPerSecond + " bit/s, mtu " + mtu + ", " + cableMeters + " m, trust "
+            + trust + ", dscpToTc " + Arrays.toString(dscpToTc) + ", tcToPg " + Arrays.toString(tcToPg) + ", tcToQueue "
+            + Arrays.toString(tcToQueue) + ", pfc 0x" + Integer.toHexString(pfcEnableMask) + ", pgs "
+            + Arrays.toString(pgProfiles) + ", queues " + Arrays.toString(queues) + ", pfcWd " + pfcWd + "]";
+    }
 
     /** @return true if PFC is enabled for {@code priority} */
     public boolean pfcEnabled(int priority) {

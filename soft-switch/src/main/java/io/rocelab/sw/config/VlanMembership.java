@@ -26,6 +26,21 @@ public final class VlanMembership {
         }
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof VlanMembership v && pvid == v.pvid && members.equals(v.members) && tagged.equals(v.tagged);
+    }
+
+    @Override
+    public int hashCode() {
+        return members.hashCode() * 31 + pvid;
+    }
+
+    @Override
+    public String toString() {
+        return "VlanMembership[pvid " + pvid + ", members " + members + ", tagged " + tagged + "]";
+    }
+
     /** @return the VLAN of untagged frames, or {@link #NONE} */
     public int pvid() {
         return pvid;

@@ -1,117 +1,162 @@
 package io.rocelab.sw.testkit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.sw.config.BufferProfile;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.ConfigWriter;
+import io.rocelab.sw.config.PfcWdAction;
+import io.rocelab.sw.config.PfcWdConfig;
+import io.rocelab.sw.config.RouteConfig;
+import io.rocelab.sw.config.SchedulerConfig;
 import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.sw.config.WredProfile;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Builds SONiC-shaped switch configurations for tests: ports Ethernet0, Ethernet4, ... at a speed,
- * DSCP 26 (and PCP 3) in lossless TC 3, DSCP 10/18 in lossy TC 1/2, everything else TC 0.
+ * The tests' switch: ports Ethernet0, Ethernet4, ... at a speed, DSCP 26 (and PCP 3) in lossless
+ * TC 3, DSCP 10/18 in lossy TC 1/2, everything else TC 0, on the production
+ * {@link SwitchConfigBuilder}. A test that needs to edit the JSON text (a loader test) asks for
+ * {@link #root()}: from then on {@link #build()} reads that text with {@link ConfigLoader}.
  */
 public final class ConfigBuilder {
     public static final String ROUTER_MAC = "02:00:00:00:00:fe";
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private final ObjectNode root = MAPPER.createObjectNode();
+    private final SwitchConfigBuilder tables = new SwitchConfigBuilder();
     private final int ports;
+    private final Map<Integer, String> queueSchedulers = new HashMap<>();
+    private final Map<Integer, String> queueWreds = new HashMap<>();
+    private ObjectNode root;
 
     public ConfigBuilder(int ports, int speedGbps) {
         this.ports = ports;
-        root.putObject("DEVICE_METADATA").putObject("localhost").put("hostname", "sw").put("mac", ROUTER_MAC);
-        ObjectNode p = root.putObject("PORT");
+        tables.hostname("sw").mac(MacAddress.parse(ROUTER_MAC));
         for (int i = 0; i < ports; i++) {
-            p.putObject(name(i)).put("speed", String.valueOf(speedGbps * 1000)).put("mtu", "9100");
+            tables.port(name(i), speedGbps * 1000L, 9100);
         }
-        ObjectNode dscp = root.putObject("DSCP_TO_TC_MAP").putObject("AZURE");
-        for (int d = 0; d < 64; d++) {
-            dscp.put(String.valueOf(d), d == 26 ? "3" : d == 10 ? "1" : d == 18 ? "2" : d == 48 ? "6" : "0");
-        }
-        ObjectNode dot1p = root.putObject("DOT1P_TO_TC_MAP").putObject("AZURE");
-        for (int d = 0; d < 8; d++) {
-            dot1p.put(String.valueOf(d), String.valueOf(d));
-        }
-        ObjectNode qos = root.putObject("PORT_QOS_MAP");
+        int[] dscp = new int[64];
+        dscp[26] = 3;
+        dscp[10] = 1;
+        dscp[18] = 2;
+        dscp[48] = 6;
+        tables.dscpToTcMap("AZURE", dscp).dot1pToTcMap("AZURE", new int[] {0, 1, 2, 3, 4, 5, 6, 7});
         for (int i = 0; i < ports; i++) {
-            qos.putObject(name(i)).put("dscp_to_tc_map", "AZURE").put("pfc_enable", "3");
+            tables.portQosMap(name(i), SwitchConfigBuilder.PortQosMap.dscp("AZURE", null, null, 3));
         }
-        root.putObject("BUFFER_POOL").putObject("ingress_pool").put("size", "8000000").put("type", "ingress")
-            .put("mode", "dynamic");
-        root.putObject("BUFFER_PROFILE").putObject("pg_lossless").put("pool", "ingress_pool").put("size", "0")
-            .put("xoff", "30000").put("xon", "15000").put("headroom", "24000");
-        root.withObject("/BUFFER_PROFILE").putObject("lossy").put("pool", "ingress_pool").put("size", "0")
-            .put("dynamic_th", "0");
-        ObjectNode pg = root.putObject("BUFFER_PG");
+        tables.bufferPool("ingress_pool", 8_000_000)
+            .bufferProfile(new BufferProfile("pg_lossless", "ingress_pool", 0, 15_000, 30_000, 24_000, -1,
+                Integer.MIN_VALUE))
+            .bufferProfile(new BufferProfile("lossy", "ingress_pool", 0, 0, 0, 0, -1, 0));
         for (int i = 0; i < ports; i++) {
-            pg.putObject(name(i) + "|3").put("profile", "pg_lossless");
-            pg.putObject(name(i) + "|0-2").put("profile", "lossy");
+            tables.bufferPg(name(i) + "|3", "pg_lossless").bufferPg(name(i) + "|0-2", "lossy");
         }
-        root.putObject("PFC_WD").putObject("GLOBAL").put("POLL_INTERVAL", "1");
+        tables.pfcWdPollInterval(1);
     }
 
     public static String name(int i) {
         return "Ethernet" + (4 * i);
     }
 
+    /** @return the production builder this one fills in */
+    public SwitchConfigBuilder tables() {
+        if (root != null) {
+            throw new IllegalStateException("the JSON text was already taken with root(): edit it there");
+        }
+        return tables;
+    }
+
+    /** @return the configuration as JSON, to edit; {@link #build()} then loads the edited text */
     public ObjectNode root() {
+        if (root == null) {
+            try {
+                root = (ObjectNode) MAPPER.readTree(ConfigWriter.toJson(tables));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         return root;
     }
 
     public ConfigBuilder pool(long bytes) {
-        root.withObject("/BUFFER_POOL/ingress_pool").put("size", String.valueOf(bytes));
+        tables().bufferPool("ingress_pool", bytes);
         return this;
     }
 
     /** Puts every egress queue {@code q} under a lossy cap of {@code staticTh} bytes. */
     public ConfigBuilder queueCap(int q, long staticTh) {
-        root.withObject("/BUFFER_PROFILE").putObject("egress_cap").put("pool", "ingress_pool")
-            .put("static_th", String.valueOf(staticTh));
+        tables().bufferProfile(new BufferProfile("egress_cap", "ingress_pool", 0, 0, 0, 0, staticTh, Integer.MIN_VALUE));
         for (int i = 0; i < ports; i++) {
-            root.withObject("/BUFFER_QUEUE").putObject(name(i) + "|" + q).put("profile", "egress_cap");
+            tables.bufferQueue(name(i) + "|" + q, "egress_cap");
         }
         return this;
     }
 
+    /** A green-only WRED profile on queue {@code q}; {@code ecn} is SONiC's mode ({@code ecn_all}, ...). */
     public ConfigBuilder wred(int q, String ecn, boolean drop, long min, long max, int pct) {
-        root.withObject("/WRED_PROFILE").putObject("W" + q).put("wred_green_enable", String.valueOf(drop))
-            .put("ecn", ecn).put("green_min_threshold", String.valueOf(min))
-            .put("green_max_threshold", String.valueOf(max)).put("green_drop_probability", String.valueOf(pct));
-        for (int i = 0; i < ports; i++) {
-            root.withObject("/QUEUE").withObject("/" + name(i) + "|" + q).put("wred_profile", "W" + q);
-        }
-        return this;
+        boolean ecnGreen = ecn.equals("ecn_all") || ecn.startsWith("ecn_green");
+        tables().wredProfile(new WredProfile("W" + q, drop, ecnGreen, min, max, pct / 100.0));
+        queueWreds.put(q, "W" + q);
+        return queues(q);
     }
 
     public ConfigBuilder scheduler(int q, String type, int weight) {
-        root.withObject("/SCHEDULER").putObject("S" + q).put("type", type).put("weight", String.valueOf(weight));
+        tables().scheduler(new SchedulerConfig("S" + q, type.equals("STRICT"), weight));
+        queueSchedulers.put(q, "S" + q);
+        return queues(q);
+    }
+
+    private ConfigBuilder queues(int q) {
         for (int i = 0; i < ports; i++) {
-            root.withObject("/QUEUE").withObject("/" + name(i) + "|" + q).put("scheduler", "S" + q);
+            tables.queue(name(i) + "|" + q, queueSchedulers.get(q), queueWreds.get(q));
         }
         return this;
     }
 
     public ConfigBuilder pfcWd(String action, int detectMs, int restoreMs) {
         for (int i = 0; i < ports; i++) {
-            root.withObject("/PFC_WD").putObject(name(i)).put("action", action)
-                .put("detection_time", String.valueOf(detectMs)).put("restoration_time", String.valueOf(restoreMs));
+            tables().pfcWd(name(i), new PfcWdConfig(PfcWdAction.valueOf(action.toUpperCase()), detectMs * 1_000_000L,
+                restoreMs * 1_000_000L));
         }
         return this;
     }
 
+    /** A {@code STATIC_ROUTE}; {@code ifnames} and {@code macs} list the next hops, comma-separated. */
     public ConfigBuilder route(String prefix, String ifnames, String macs) {
-        root.withObject("/STATIC_ROUTE").putObject(prefix).put("ifname", ifnames).put("nexthop_mac", macs);
+        String[] ifs = ifnames.split(",");
+        String[] ms = macs.split(",");
+        List<RouteConfig.NextHop> hops = new ArrayList<>();
+        for (int i = 0; i < ifs.length; i++) {
+            hops.add(new RouteConfig.NextHop(ifs[i].trim(), MacAddress.parse(ms[i].trim())));
+        }
+        tables().staticRoute(prefix, hops);
         return this;
     }
 
+    /** A {@code SWITCH|switch} field. */
     public ConfigBuilder switchField(String key, String value) {
-        root.withObject("/SWITCH").withObject("/switch").put(key, value);
+        long v = Long.parseLong(value);
+        switch (key) {
+            case "ecmp_hash_seed" -> tables().ecmpHashSeed(v);
+            case "fdb_aging_time" -> tables().fdbAgingTime(v);
+            case "fdb_table_size" -> tables().fdbTableSize(v);
+            case "flowlet_timeout" -> tables().flowletTimeout(v);
+            case "pfc_quanta" -> tables().pfcQuanta(v);
+            default -> throw new IllegalArgumentException("no SWITCH field " + key);
+        }
         return this;
     }
 
     public String json() {
-        return root.toPrettyString();
+        return root != null ? root.toPrettyString() : ConfigWriter.toJson(tables);
     }
 
     public SwitchConfig build() {
-        return ConfigLoader.parse(json());
+        return root != null ? ConfigLoader.parse(root.toPrettyString()) : tables.build();
     }
 }

@@ -1,0 +1,503 @@
+package io.rocelab.sw.config;
+
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
+import io.rocelab.sw.pipeline.Color;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Checks a switch configuration held as SONiC tables ({@link SwitchConfigBuilder}) and resolves it
+ * into a {@link SwitchConfig}: every reference by name (a map bound to a port, a profile of a PG, a
+ * scheduler of a queue, a route's port) must exist, every number must be in its range, and the
+ * buffers must be able to work (xon below xoff, headroom for the cable, PFC only on a PG with a
+ * lossless profile). Each mistake is one line naming the table and key, as SONiC writes them; all
+ * of them are collected, so that a user fixes everything in one pass.
+ *
+ * <p>Both ways of making a configuration go through here: {@link SwitchConfigBuilder#build()} and
+ * {@link ConfigLoader}, which adds only what JSON text can get wrong (unknown tables and keys, a
+ * value that is not a number, a name that is not one of an enumeration's).
+ */
+public final class ConfigValidator {
+    /** Wire overhead per frame: FCS, preamble, SFD, inter-packet gap (IEEE 802.3). */
+    private static final int WIRE_OVERHEAD = 24;
+    /** A PFC frame on the wire: 60 bytes padded plus overhead. */
+    private static final int PFC_WIRE_BYTES = 84;
+    private static final int DEFAULT_CABLE_METERS = 5;
+    private static final long MS = 1_000_000L;
+
+    private final SwitchConfigBuilder t;
+    private final List<String> problems;
+
+    private ConfigValidator(SwitchConfigBuilder tables, List<String> problems) {
+        this.t = tables;
+        this.problems = problems;
+    }
+
+    /**
+     * @param tables the configuration's tables
+     * @return every mistake, one line each; empty if the configuration can work
+     */
+    public static List<String> problems(SwitchConfigBuilder tables) {
+        List<String> problems = new ArrayList<>();
+        resolve(tables, problems);
+        return problems;
+    }
+
+    /**
+     * Resolves the tables, adding a line to {@code problems} for every mistake.
+     *
+     * @return the configuration; meaningful only if no problem was added
+     */
+    static SwitchConfig resolve(SwitchConfigBuilder tables, List<String> problems) {
+        return new ConfigValidator(tables, problems).resolve();
+    }
+
+    private SwitchConfig resolve() {
+        String sw = "SWITCH|switch";
+        range(sw, "ecmp_hash_seed", t.ecmpHashSeed, 0, Long.MAX_VALUE);
+        range(sw, "fdb_aging_time", t.fdbAgingSeconds, 0, 1_000_000);
+        range(sw, "fdb_table_size", t.fdbTableSize, 1, ConfigLoader.MAX_FDB_TABLE_SIZE);
+        range(sw, "flowlet_timeout", t.flowletTimeoutMicros, 0, 10_000_000);
+        range(sw, "pfc_quanta", t.pfcQuanta, 1, 0xFFFF);
+        range("PFC_WD|GLOBAL", "POLL_INTERVAL", t.pfcWdPollMillis, 1, 60_000);
+        t.pools.forEach((name, size) -> range("BUFFER_POOL|" + name, "size", size, 1, Long.MAX_VALUE));
+        maps("DSCP_TO_TC_MAP", t.dscpToTc, 64, 7, "a traffic class or queue (0-7)");
+        maps("DOT1P_TO_TC_MAP", t.dot1pToTc, 8, 7, "a traffic class or queue (0-7)");
+        maps("TC_TO_PRIORITY_GROUP_MAP", t.tcToPg, 8, 7, "a traffic class or queue (0-7)");
+        maps("TC_TO_QUEUE_MAP", t.tcToQueue, 8, 7, "a traffic class or queue (0-7)");
+        maps("TC_TO_DOT1P_MAP", t.tcToDot1p, 8, 7, "an 802.1p priority (0-7)");
+        maps("DSCP_TO_COLOR_MAP", t.dscpToColor, 64, Color.RED, "a colour (green, yellow, red)");
+        t.profiles.values().forEach(this::profile);
+        Map<String, WredProfile> wreds = new LinkedHashMap<>();
+        t.wreds.values().forEach(w -> wreds.put(w.name(), wred(w)));
+        t.schedulers.forEach((name, s) -> range("SCHEDULER|" + name, "weight", s.weight(), 1, 100));
+        Map<String, VlanMembership> vlans = vlans();
+        List<PortConfig> ports = ports(wreds, vlans);
+        List<RouteConfig> routes = new ArrayList<>();
+        List<Route6Config> routes6 = new ArrayList<>();
+        routes(routes, routes6);
+        return new SwitchConfig(t.hostname, t.mac, t.ecmpHashSeed, t.flowletTimeoutMicros * 1_000,
+            t.fdbAgingSeconds * 1_000_000_000L, (int) Math.max(1, Math.min(t.fdbTableSize, ConfigLoader.MAX_FDB_TABLE_SIZE)),
+            new LinkedHashMap<>(t.pools), ports, routes, routes6,
+            t.pfcWdPollMillis * MS, (int) t.pfcQuanta);
+    }
+
+    // ---- tables ----
+
+    private void maps(String table, Map<String, int[]> maps, int keys, int maxValue, String valueWhat) {
+        maps.forEach((name, map) -> {
+            if (map.length != keys) {
+                problems.add(table + "|" + name + ": has " + map.length + " entries, not " + keys);
+                return;
+            }
+            for (int k = 0; k < keys; k++) {
+                if (map[k] < 0 || map[k] > maxValue) {
+                    problems.add(table + "|" + name + ": value '" + map[k] + "' for key " + k + " is not " + valueWhat);
+                }
+            }
+        });
+    }
+
+    private void profile(BufferProfile p) {
+        String where = "BUFFER_PROFILE|" + p.name();
+        String pool = p.pool() == null ? "" : p.pool();
+        if (pool.isEmpty()) {
+            problems.add(where + ": missing 'pool'");
+        } else if (!t.pools.containsKey(pool)) {
+            problems.add(where + ": pool '" + pool + "' is not in BUFFER_POOL");
+        }
+        range(where, "size", p.size(), 0, Long.MAX_VALUE);
+        range(where, "xon", p.xon(), 0, Long.MAX_VALUE);
+        range(where, "xoff", p.xoff(), 0, Long.MAX_VALUE);
+        range(where, "headroom", p.headroom(), 0, Long.MAX_VALUE);
+        range(where, "static_th", p.staticTh(), -1, Long.MAX_VALUE);
+        if (p.hasDynamicTh()) {
+            range(where, "dynamic_th", p.dynamicTh(), -8, 8);
+        }
+        if (p.xoff() > 0) {
+            if (p.xon() >= p.xoff()) {
+                problems.add(where + ": xon (" + p.xon() + ") must be below xoff (" + p.xoff()
+                    + "), or pause and resume would flap");
+            }
+            if (p.headroom() <= 0) {
+                problems.add(where + ": a lossless profile (xoff set) needs 'headroom' bytes for what is in flight after XOFF");
+            }
+        } else if (p.xon() > 0 || p.headroom() > 0) {
+            problems.add(where + ": 'xon'/'headroom' without 'xoff': a lossless profile needs all three");
+        }
+        Long size = t.pools.get(pool);
+        if (size != null && size != SwitchConfigBuilder.UNSET && p.size() + p.xoff() + p.headroom() > size) {
+            problems.add(where + ": size + xoff + headroom (" + (p.size() + p.xoff() + p.headroom())
+                + ") exceeds pool '" + pool + "' (" + size + ")");
+        }
+    }
+
+    /** Checks each colour's rule; a yellow or red rule with neither threshold given is off. */
+    private WredProfile wred(WredProfile w) {
+        String where = "WRED_PROFILE|" + w.name();
+        return new WredProfile(w.name(), colorRule(where, "green", w.green(), true),
+            colorRule(where, "yellow", w.yellow(), false), colorRule(where, "red", w.red(), false));
+    }
+
+    private WredProfile.ColorRule colorRule(String where, String color, WredProfile.ColorRule r, boolean required) {
+        String minKey = color + "_min_threshold";
+        String maxKey = color + "_max_threshold";
+        boolean absent = r.minThreshold() == SwitchConfigBuilder.UNSET && r.maxThreshold() == SwitchConfigBuilder.UNSET;
+        if (!required && absent) {
+            if (r.dropEnabled()) {
+                problems.add(where + ": wred_" + color + "_enable is true but " + minKey + " and " + maxKey
+                    + " are missing");
+            }
+            return WredProfile.ColorRule.OFF;
+        }
+        range(where, minKey, r.minThreshold(), 0, Long.MAX_VALUE);
+        range(where, maxKey, r.maxThreshold(), 0, Long.MAX_VALUE);
+        if (!(r.maxProbability() >= 0 && r.maxProbability() <= 1)) {
+            problems.add(where + ": " + color + "_drop_probability " + Math.round(r.maxProbability() * 100)
+                + " is out of range [0, 100]");
+        }
+        if (r.minThreshold() > r.maxThreshold() && r.maxThreshold() != SwitchConfigBuilder.UNSET) {
+            problems.add(where + ": " + minKey + " (" + r.minThreshold() + ") is above " + maxKey + " ("
+                + r.maxThreshold() + ")");
+        }
+        return r;
+    }
+
+    /**
+     * {@code VLAN} and {@code VLAN_MEMBER}. A port may be an untagged member of one VLAN only: that
+     * VLAN is its PVID (IEEE 802.1Q 6.9).
+     *
+     * @return membership per port name, for the ports that are in some VLAN
+     */
+    private Map<String, VlanMembership> vlans() {
+        t.vlans.forEach((name, vid) -> {
+            String where = "VLAN|" + name;
+            range(where, "vlanid", vid, 1, 4094);
+            if (vid >= 1 && vid <= 4094 && !name.equals("Vlan" + vid)) {
+                problems.add(where + ": vlanid " + vid + " does not match the name (SONiC names VLAN " + vid
+                    + " 'Vlan" + vid + "')");
+            }
+        });
+        Map<String, VlanMembership> members = new LinkedHashMap<>();
+        Map<String, String> untaggedIn = new LinkedHashMap<>();
+        t.vlanMembers.forEach((key, tagged) -> {
+            String where = "VLAN_MEMBER|" + key;
+            int bar = key.indexOf('|');
+            if (bar < 0) {
+                problems.add(where + ": key must be 'Vlan<id>|<port>'");
+                return;
+            }
+            String vlan = key.substring(0, bar);
+            String port = key.substring(bar + 1);
+            Long vid = t.vlans.get(vlan);
+            if (vid == null) {
+                problems.add(where + ": VLAN '" + vlan + "' is not in VLAN");
+            } else if (!t.ports.containsKey(port)) {
+                problems.add(where + ": unknown port '" + port + "'");
+            } else if (!tagged && untaggedIn.containsKey(port)) {
+                problems.add(where + ": " + port + " is already an untagged member of " + untaggedIn.get(port)
+                    + " (a port has one untagged VLAN, its PVID)");
+            } else if (vid >= 1 && vid <= 4094) {
+                if (!tagged) {
+                    untaggedIn.put(port, vlan);
+                }
+                members.computeIfAbsent(port, p -> new VlanMembership()).add((int) (long) vid, tagged);
+            }
+        });
+        return members;
+    }
+
+    private List<PortConfig> ports(Map<String, WredProfile> wreds, Map<String, VlanMembership> vlans) {
+        List<String> names = new ArrayList<>(t.ports.keySet());
+        if (names.isEmpty()) {
+            problems.add("PORT: the switch has no ports");
+        }
+        Map<String, Integer> cables = new LinkedHashMap<>();
+        t.cableLengths.forEach((key, lengths) -> lengths.forEach((port, m) -> {
+            if (!t.ports.containsKey(port)) {
+                problems.add("CABLE_LENGTH|" + key + ": unknown port '" + port + "'");
+            }
+            if (m < 0) {
+                problems.add("CABLE_LENGTH|" + key + ": '" + m + "m' for " + port + " is not a length like '5m'");
+            } else {
+                cables.put(port, m);
+            }
+        }));
+        int n = names.size();
+        BufferProfile[][] pgs = new BufferProfile[n][8];
+        BufferProfile[][] qBuffers = new BufferProfile[n][8];
+        WredProfile[][] qWred = new WredProfile[n][8];
+        SchedulerConfig[][] qSched = new SchedulerConfig[n][8];
+        perPortIndex("BUFFER_PG", t.bufferPgs, names, (where, port, idx, profile) -> {
+            BufferProfile p = t.profiles.get(profile);
+            if (p == null) {
+                problems.add(where + ": profile '" + profile + "' is not in BUFFER_PROFILE");
+            }
+            pgs[port][idx] = p;
+        });
+        perPortIndex("BUFFER_QUEUE", t.bufferQueues, names, (where, port, idx, profile) -> {
+            BufferProfile p = t.profiles.get(profile);
+            if (p == null) {
+                problems.add(where + ": profile '" + profile + "' is not in BUFFER_PROFILE");
+            }
+            qBuffers[port][idx] = p;
+        });
+        perPortIndex("QUEUE", t.queues, names, (where, port, idx, q) -> {
+            if (q.scheduler() != null) {
+                SchedulerConfig s = t.schedulers.get(q.scheduler());
+                if (s == null) {
+                    problems.add(where + ": scheduler '" + q.scheduler() + "' is not in SCHEDULER");
+                }
+                qSched[port][idx] = s;
+            }
+            if (q.wredProfile() != null) {
+                WredProfile w = wreds.get(q.wredProfile());
+                if (w == null) {
+                    problems.add(where + ": wred_profile '" + q.wredProfile() + "' is not in WRED_PROFILE");
+                }
+                qWred[port][idx] = w;
+            }
+        });
+        Map<String, PfcWdConfig> wd = new LinkedHashMap<>();
+        t.pfcWd.forEach((key, c) -> {
+            String where = "PFC_WD|" + key;
+            range(where, "detection_time", c.detectionNanos() / MS, 1, 5000);
+            range(where, "restoration_time", c.restorationNanos() / MS, 1, 60000);
+            for (String p : key.split(",")) {
+                if (!t.ports.containsKey(p)) {
+                    problems.add(where + ": unknown port '" + p + "'");
+                }
+                wd.put(p, c);
+            }
+        });
+        Map<String, SwitchConfigBuilder.PortQosMap> qos = new LinkedHashMap<>();
+        Map<String, String> qosKey = new LinkedHashMap<>();
+        t.portQos.forEach((key, q) -> {
+            for (String p : key.split(",")) {
+                if (!t.ports.containsKey(p)) {
+                    problems.add("PORT_QOS_MAP|" + key + ": unknown port '" + p + "'");
+                }
+                qos.put(p, q);
+                qosKey.put(p, key);
+            }
+        });
+        Set<String> qosChecked = new HashSet<>();
+        List<PortConfig> ports = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String name = names.get(i);
+            String where = "PORT|" + name;
+            SwitchConfigBuilder.Port e = t.ports.get(name);
+            range(where, "speed", e.speedMbps(), 1, 1_600_000);
+            range(where, "mtu", e.mtu(), 68, 9216);
+            int cable = cables.getOrDefault(name, DEFAULT_CABLE_METERS);
+            SwitchConfigBuilder.PortQosMap q = qos.get(name);
+            // a map bound under "Ethernet0,Ethernet4" is reported once, under that key
+            boolean report = q != null && qosChecked.add(qosKey.get(name));
+            String qwhere = "PORT_QOS_MAP|" + (q != null ? qosKey.get(name) : name);
+            int[] dscp = bound(report, qwhere, q == null ? null : q.dscpToTcMap(), "dscp_to_tc_map", t.dscpToTc,
+                "DSCP_TO_TC_MAP", new int[64]);
+            int[] dot1p = bound(report, qwhere, q == null ? null : q.dot1pToTcMap(), "dot1p_to_tc_map", t.dot1pToTc,
+                "DOT1P_TO_TC_MAP", new int[8]);
+            int[] tcPg = bound(report, qwhere, q == null ? null : q.tcToPgMap(), "tc_to_pg_map", t.tcToPg,
+                "TC_TO_PRIORITY_GROUP_MAP", identity());
+            int[] tcQ = bound(report, qwhere, q == null ? null : q.tcToQueueMap(), "tc_to_queue_map", t.tcToQueue,
+                "TC_TO_QUEUE_MAP", identity());
+            int[] color = bound(report, qwhere, q == null ? null : q.dscpToColorMap(), "dscp_to_color_map",
+                t.dscpToColor, "DSCP_TO_COLOR_MAP", null);
+            int[] tcDot1p = bound(report, qwhere, q == null ? null : q.tcToDot1pMap(), "tc_to_dot1p_map", t.tcToDot1p,
+                "TC_TO_DOT1P_MAP", null);
+            Trust trust = q != null && q.dscpToTcMap() != null ? Trust.DSCP
+                : q != null && q.dot1pToTcMap() != null ? Trust.DOT1P : Trust.NONE;
+            int pfcMask = 0;
+            if (q != null) {
+                for (int p : q.pfcEnable()) {
+                    if (p < 0 || p > 7) {
+                        if (report) {
+                            problems.add(qwhere + ": pfc_enable '" + q.pfcEnable().stream().map(String::valueOf)
+                                .collect(Collectors.joining(",")) + "' must list priorities 0-7 like \"3,4\"");
+                        }
+                    } else {
+                        pfcMask |= 1 << p;
+                    }
+                }
+            }
+            long speed = e.speedMbps() * 1_000_000L;
+            BufferProfile[] pg = pgs[i];
+            for (int p = 0; p < 8; p++) {
+                if ((pfcMask & (1 << p)) == 0 || !validMap(tcPg, 7)) {
+                    continue;
+                }
+                BufferProfile prof = pg[tcPg[p]];
+                if (prof == null || !prof.lossless()) {
+                    problems.add("PORT_QOS_MAP|" + name + ": priority " + p + " has PFC enabled but BUFFER_PG|" + name
+                        + "|" + tcPg[p] + " has no lossless profile (with xon/xoff/headroom)");
+                } else {
+                    long need = requiredHeadroom(speed, cable, e.mtu());
+                    if (prof.headroom() < need) {
+                        problems.add("BUFFER_PG|" + name + "|" + tcPg[p] + ": headroom of profile '" + prof.name()
+                            + "' is " + prof.headroom() + " bytes but " + e.speedMbps() / 1000 + " Gb/s over " + cable
+                            + " m of cable needs at least " + need + " bytes");
+                    }
+                }
+            }
+            QueueConfig[] queues = new QueueConfig[8];
+            for (int k = 0; k < 8; k++) {
+                queues[k] = new QueueConfig(qSched[i][k] != null ? qSched[i][k] : SchedulerConfig.DEFAULT,
+                    qWred[i][k], qBuffers[i][k]);
+            }
+            ports.add(new PortConfig(name, speed, e.mtu(), cable, trust, dscp, dot1p, tcPg, tcQ, pfcMask, pg, queues,
+                wd.get(name), color, tcDot1p, vlans.get(name)));
+        }
+        return ports;
+    }
+
+    private static boolean validMap(int[] map, int max) {
+        return Arrays.stream(map).allMatch(v -> v >= 0 && v <= max);
+    }
+
+    /**
+     * The bytes that keep arriving after a PG decides to pause: the XOFF may wait behind one frame
+     * on our transmitter, crosses the cable, the peer finishes the frame it is sending, and what the
+     * peer sent meanwhile is still on the cable: 2 × cable delay × rate + 2 × (MTU + overhead) + the
+     * PFC frame itself.
+     *
+     * @param speedBitsPerSecond port speed
+     * @param cableMeters        cable length
+     * @param mtu                largest frame
+     * @return the smallest headroom that guarantees no loss
+     */
+    public static long requiredHeadroom(long speedBitsPerSecond, int cableMeters, int mtu) {
+        long cableBytes = (cableMeters * ConfigLoader.NANOS_PER_METRE * speedBitsPerSecond + 7_999_999_999L)
+            / 8_000_000_000L;
+        return 2 * cableBytes + 2L * (mtu + WIRE_OVERHEAD) + PFC_WIRE_BYTES;
+    }
+
+    private void routes(List<RouteConfig> routes, List<Route6Config> routes6) {
+        t.routes.forEach((key, nextHops) -> {
+            String where = "STATIC_ROUTE|" + key;
+            String prefixText = key.contains("|") ? key.substring(key.indexOf('|') + 1) : key;
+            String[] pl = prefixText.split("/");
+            boolean v6 = pl[0].contains(":");
+            int max = v6 ? 128 : 32;
+            byte[] address = null;
+            int prefix4 = 0;
+            int len;
+            try {
+                if (v6) {
+                    address = Ipv6.parse(pl[0]);
+                } else {
+                    prefix4 = Ipv4.parse(pl[0]);
+                }
+                len = pl.length == 2 ? Integer.parseInt(pl[1]) : max;
+            } catch (RuntimeException ex) {
+                len = -1;
+            }
+            if (len < 0 || len > max || pl.length > 2) {
+                problems.add(where + ": '" + prefixText + "' is not a prefix like 10.0.1.0/24 or fd00:1::/64");
+                return;
+            }
+            if (nextHops.isEmpty()) {
+                problems.add(where + ": 'ifname' and 'nexthop_mac' must list the same number (at least one) of next hops");
+                return;
+            }
+            List<RouteConfig.NextHop> hops = new ArrayList<>();
+            for (RouteConfig.NextHop hop : nextHops) {
+                if (!t.ports.containsKey(hop.port())) {
+                    problems.add(where + ": unknown port '" + hop.port() + "' in ifname");
+                } else {
+                    hops.add(hop);
+                }
+            }
+            if (v6) {
+                long[] masked = Prefix6.mask(Prefix6.high(address), Prefix6.low(address), len);
+                routes6.add(new Route6Config(masked[0], masked[1], len, hops));
+            } else {
+                int mask = len == 0 ? 0 : -1 << (32 - len);
+                routes.add(new RouteConfig(prefix4 & mask, len, hops));
+            }
+        });
+    }
+
+    // ---- helpers ----
+
+    private interface PortIndexVisitor<T> {
+        void visit(String where, int port, int index, T value);
+    }
+
+    /** Keys like {@code Ethernet0|3}, {@code Ethernet0|3-4} or {@code Ethernet0,Ethernet4|0}. */
+    private <T> void perPortIndex(String table, Map<String, T> entries, List<String> names, PortIndexVisitor<T> visitor) {
+        entries.forEach((key, value) -> {
+            String where = table + "|" + key;
+            int bar = key.lastIndexOf('|');
+            if (bar < 0) {
+                problems.add(where + ": key must be 'port|index' or 'port|first-last'");
+                return;
+            }
+            String[] range = key.substring(bar + 1).split("-");
+            int from = parseInt(range[0]);
+            int to = range.length == 2 ? parseInt(range[1]) : from;
+            if (from < 0 || to > 7 || from > to || range.length > 2) {
+                problems.add(where + ": '" + key.substring(bar + 1) + "' is not an index 0-7 or a range like 3-4");
+                return;
+            }
+            for (String port : key.substring(0, bar).split(",")) {
+                int p = names.indexOf(port);
+                if (p < 0) {
+                    problems.add(where + ": unknown port '" + port + "'");
+                    continue;
+                }
+                for (int i = from; i <= to; i++) {
+                    visitor.visit(where, p, i, value);
+                }
+            }
+        });
+    }
+
+    private int[] bound(boolean report, String where, String name, String field, Map<String, int[]> maps,
+                        String table, int[] dflt) {
+        if (name == null) {
+            return dflt;
+        }
+        int[] map = maps.get(name);
+        if (map == null || map.length != dflt(dflt, table)) {
+            if (report && map == null) {
+                problems.add(where + ": " + field + " '" + name + "' is not in " + table);
+            }
+            return dflt;
+        }
+        return map;
+    }
+
+    private static int dflt(int[] dflt, String table) {
+        return dflt != null ? dflt.length : table.startsWith("DSCP") ? 64 : 8;
+    }
+
+    private void range(String where, String field, long value, long min, long max) {
+        if (value == SwitchConfigBuilder.UNSET) {
+            problems.add(where + ": missing '" + field + "'");
+        } else if (value < min || value > max) {
+            problems.add(where + ": " + field + " " + value + " is out of range [" + min + ", " + max + "]");
+        }
+    }
+
+    private static int[] identity() {
+        int[] m = new int[8];
+        Arrays.setAll(m, i -> i);
+        return m;
+    }
+
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

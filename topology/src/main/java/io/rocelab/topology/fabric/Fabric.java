@@ -1,0 +1,290 @@
+package io.rocelab.topology.fabric;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.fabric.link.InProcessLink;
+import io.rocelab.fabric.link.LinkPort;
+import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.Gid;
+import io.rocelab.nic.SoftNic;
+import io.rocelab.sw.SoftSwitch;
+import io.rocelab.topology.model.Attachment;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.SwitchNode;
+import io.rocelab.topology.model.Topology;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A topology brought to life: a {@link SoftNic} per host, a {@link SoftSwitch} per switch and an
+ * {@link InProcessLink} per link (its rate, propagation delay, faults and state from the topology),
+ * attached to each other.
+ *
+ * <p>Time: in {@link FabricMode#VIRTUAL} one {@link VirtualTimeScheduler} owns everything and the
+ * caller drives it ({@link #runFor}, {@link #runUntil}); in {@link FabricMode#REAL_TIME} each NIC and
+ * each switch has its own event loop. Randomness: every link's faults and every switch's WRED draw
+ * from generators derived from the one seed given here, so a virtual run is the same on every run of
+ * that seed.
+ *
+ * <p>Addresses: a host cabled to a switch that routes gets a static neighbour entry (as
+ * {@code ip neigh add}) for every other host's addresses, all to that switch's router MAC: the soft
+ * NIC has no routing table, and this is what a host's default route through its leaf resolves to.
+ * Hosts behind a bridging switch, or cabled to each other, find each other with ARP and neighbour
+ * discovery.
+ *
+ * <p>Threading: build and close from one thread; in virtual time, that thread is the fabric's owner.
+ */
+public final class Fabric implements AutoCloseable {
+    /** Virtual time run after closing the NICs, for frames in flight to land (and be released). */
+    static final long DRAIN_NANOS = 1_000_000_000L;
+    private static final long SWITCH_SEED_STREAM = 1L << 32;
+
+    private final Topology topology;
+    private final FabricMode mode;
+    private final long seed;
+    private final Owners owners;
+    private final Map<String, SoftNic> nics = new LinkedHashMap<>();
+    private final Map<String, SoftSwitch> switches = new LinkedHashMap<>();
+    private final Map<String, InProcessLink> links = new LinkedHashMap<>();
+    private boolean closed;
+
+    private Fabric(Topology topology, FabricMode mode, long seed) {
+        this.topology = Objects.requireNonNull(topology, "topology");
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.seed = seed;
+        this.owners = new Owners(mode);
+        try {
+            build();
+        } catch (RuntimeException e) {
+            owners.close();
+            throw e;
+        }
+    }
+
+    /** @return {@code topology} on one virtual-time scheduler, its randomness from {@code seed} */
+    public static Fabric virtualTime(Topology topology, long seed) {
+        return new Fabric(topology, FabricMode.VIRTUAL, seed);
+    }
+
+    /** @return {@code topology} with an event loop per NIC and per switch */
+    public static Fabric realTime(Topology topology, long seed) {
+        return new Fabric(topology, FabricMode.REAL_TIME, seed);
+    }
+
+    /** @return the fabric in {@code mode} */
+    public static Fabric start(Topology topology, FabricMode mode, long seed) {
+        return new Fabric(topology, mode, seed);
+    }
+
+    private void build() {
+        topology.hosts().forEach(h -> owners.add(h.name()));
+        topology.switches().forEach(s -> owners.add(s.name()));
+        Map<Attachment, LinkPort> ends = new HashMap<>();
+        int i = 0;
+        for (Link l : topology.links()) {
+            InProcessLink link = InProcessLink.builder().name(l.name()).portNames(l.a().toString(), l.b().toString())
+                .rateBitsPerSecond(l.speedBitsPerSecond()).propagationDelayNanos(l.propagationDelayNanos())
+                .faults(l.faults()).up(l.up()).seed(SplitMix64.derive(seed, i++))
+                .build(owners.of(l.a().node()), owners.of(l.b().node()));
+            links.put(l.name(), link);
+            ends.put(l.a(), link.portA());
+            ends.put(l.b(), link.portB());
+        }
+        int s = 0;
+        for (SwitchNode node : topology.switches()) {
+            Scheduler owner = owners.of(node.name());
+            long switchSeed = SplitMix64.derive(seed, SWITCH_SEED_STREAM + s++);
+            switches.put(node.name(), Owners.on(owner, () -> {
+                SoftSwitch sw = new SoftSwitch(node.config(), owner, ByteBufAllocator.DEFAULT, switchSeed);
+                for (var port : node.config().ports()) {
+                    LinkPort end = ends.get(new Attachment(node.name(), port.name()));
+                    if (end != null) {
+                        sw.attach(port.name(), end);
+                    }
+                }
+                return sw;
+            }));
+        }
+        for (Host h : topology.hosts()) {
+            Scheduler owner = owners.of(h.name());
+            Link l = topology.linkAt(h.port());
+            LinkPort end = ends.get(h.port());
+            nics.put(h.name(), Owners.on(owner, () -> HostNics.build(h, l.speedBitsPerSecond(), owner, end)));
+        }
+        for (Host h : topology.hosts()) {
+            gateway(h);
+        }
+    }
+
+    /** Static neighbours for every other host, to the router MAC of the routing switch {@code h} is cabled to. */
+    private void gateway(Host h) {
+        if (!(topology.node(topology.peerOf(h).node()) instanceof SwitchNode sw) || !sw.routes()) {
+            return;
+        }
+        SoftNic nic = nics.get(h.name());
+        long mac = sw.routerMac();
+        Owners.on(owners.of(h.name()), () -> {
+            for (Host peer : topology.hosts()) {
+                if (peer != h) {
+                    nic.addNeighbor(peer.ipv4(), mac);
+                    for (String a : peer.ipv6()) {
+                        nic.addNeighbor(Gid.ipv6(a), mac);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public FabricMode mode() {
+        return mode;
+    }
+
+    /** @return the seed every random decision of the fabric derives from */
+    public long seed() {
+        return seed;
+    }
+
+    /**
+     * @return the one scheduler of a virtual-time fabric
+     * @throws IllegalStateException in real time
+     */
+    public VirtualTimeScheduler virtualTime() {
+        if (owners.virtual() == null) {
+            throw new IllegalStateException("a real-time fabric has no virtual clock");
+        }
+        return owners.virtual();
+    }
+
+    /** @return the soft NIC of host {@code name} */
+    public SoftNic nic(String host) {
+        return find(nics, host, "host");
+    }
+
+    /** @return the soft switch called {@code name} */
+    public SoftSwitch softSwitch(String name) {
+        return find(switches, name, "switch");
+    }
+
+    /** @return the link called {@code name} (its counters per direction: {@code aToB().counters()}) */
+    public InProcessLink link(String name) {
+        return find(links, name, "link");
+    }
+
+    /** @return the link plugged into {@code end} ({@code leaf0:Ethernet8}, a host's name) */
+    public InProcessLink linkAt(String end) {
+        Link l = topology.linkAt(Attachment.parse(end));
+        if (l == null) {
+            throw new IllegalArgumentException("nothing is cabled to " + end);
+        }
+        return links.get(l.name());
+    }
+
+    /** @return the owner thread's scheduler of a host's NIC or of a switch */
+    public Scheduler scheduler(String node) {
+        Scheduler s = owners.of(node);
+        if (s == null) {
+            throw new IllegalArgumentException("no node '" + node + "' in the fabric");
+        }
+        return s;
+    }
+
+    /** Runs {@code what} on the owner thread of {@code node} (a switch, say, to read its counters) and waits. */
+    public <T> T onOwner(String node, Callable<T> what) {
+        return Owners.on(scheduler(node), what);
+    }
+
+    /**
+     * Pulls or replugs a link's cable (frames in flight are dropped and counted). Any thread.
+     *
+     * <p>The switches' routes are static: a switch whose route over the link has other ECMP members
+     * re-hashes onto them at once (and back when the link returns); one whose only route crosses
+     * the link drops what it would send there. No routing protocol withdraws routes elsewhere, so
+     * cutting a leaf's uplink alone black-holes the traffic other leaves send through that spine;
+     * losing a whole spine (all its cables) is routed around everywhere.
+     */
+    public void setLinkUp(String name, boolean up) {
+        link(name).setUp(up);
+    }
+
+    /** Changes the faults of both directions of a link for frames sent from now on. Any thread. */
+    public void setFaults(String name, FaultProfile faults) {
+        setFaults(name, faults, faults);
+    }
+
+    /** Changes the faults of each direction ({@code a} to {@code b} and back) of a link. Any thread. */
+    public void setFaults(String name, FaultProfile aToB, FaultProfile bToA) {
+        InProcessLink l = link(name);
+        l.aToB().setFaults(aToB);
+        l.bToA().setFaults(bToA);
+    }
+
+    /** Virtual time: runs {@code nanos} of it. */
+    public void runFor(long nanos) {
+        virtualTime().runFor(nanos);
+    }
+
+    /**
+     * Virtual time: runs until {@code done} holds (checked after every event) or {@code maxNanos} have passed.
+     *
+     * @return whether {@code done} holds
+     */
+    public boolean runUntil(BooleanSupplier done, long maxNanos) {
+        VirtualTimeScheduler v = virtualTime();
+        long end = v.nanoTime() + maxNanos;
+        while (!done.getAsBoolean()) {
+            if (v.isIdle() || v.nextEventTime() > end) {
+                v.runUntil(Math.max(end, v.nanoTime()));
+                return done.getAsBoolean();
+            }
+            v.runNext();
+        }
+        return true;
+    }
+
+    /**
+     * Closes every NIC; in virtual time then runs on until what was in flight has landed, so every
+     * frame is released; stops the event loops.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            for (SoftNic nic : nics.values()) {
+                nic.close();
+            }
+            if (owners.virtual() != null) {
+                owners.virtual().runFor(DRAIN_NANOS);
+            }
+        } finally {
+            owners.close();
+        }
+    }
+
+    private static <T> T find(Map<String, T> map, String name, String what) {
+        T t = map.get(name);
+        if (t == null) {
+            throw new IllegalArgumentException("no " + what + " '" + name + "' in the fabric");
+        }
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        return "Fabric[" + mode + ", seed " + seed + ", " + topology + "]";
+    }
+}

@@ -1,0 +1,365 @@
+package io.rocelab.topology.model;
+
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.sw.config.ConfigException;
+import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.topology.qos.QosProfile;
+import io.rocelab.topology.qos.QosProfiles;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A fabric as data: hosts, switches and the links between their ports, checked as a whole. What
+ * {@code io.rocelab.topology.fabric.Fabric} builds and runs, what generators produce and what a
+ * topology file will describe. Immutable; every link's speed is resolved (its ends' port speeds
+ * when it gave none).
+ */
+public final class Topology {
+    private final List<Host> hosts;
+    private final List<SwitchNode> switches;
+    private final List<Link> links;
+    private final QosProfile qos;
+    private final Map<String, Node> nodes = new HashMap<>();
+    private final Map<String, Link> linksByName = new HashMap<>();
+    private final Map<Attachment, Link> linksByEnd = new HashMap<>();
+
+    private Topology(List<Host> hosts, List<SwitchNode> switches, List<Link> links, QosProfile qos) {
+        this.hosts = List.copyOf(hosts);
+        this.switches = List.copyOf(switches);
+        this.links = List.copyOf(links);
+        this.qos = qos;
+        hosts.forEach(h -> nodes.put(h.name(), h));
+        switches.forEach(s -> nodes.put(s.name(), s));
+        for (Link l : links) {
+            linksByName.put(l.name(), l);
+            linksByEnd.put(l.a(), l);
+            linksByEnd.put(l.b(), l);
+        }
+    }
+
+    /** @return an empty builder */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public List<Host> hosts() {
+        return hosts;
+    }
+
+    public List<SwitchNode> switches() {
+        return switches;
+    }
+
+    public List<Link> links() {
+        return links;
+    }
+
+    /** @return the QoS profile named for the whole fabric, or null */
+    public QosProfile qos() {
+        return qos;
+    }
+
+    /** @return the host called {@code name} */
+    public Host host(String name) {
+        return nodes.get(name) instanceof Host h ? h : missing("host", name);
+    }
+
+    /** @return the switch called {@code name} */
+    public SwitchNode switchNode(String name) {
+        return nodes.get(name) instanceof SwitchNode s ? s : missing("switch", name);
+    }
+
+    /** @return the node called {@code name}, or null */
+    public Node node(String name) {
+        return nodes.get(name);
+    }
+
+    /** @return the link called {@code name} */
+    public Link link(String name) {
+        Link l = linksByName.get(name);
+        return l != null ? l : missing("link", name);
+    }
+
+    /** @return the link plugged into {@code end}, or null */
+    public Link linkAt(Attachment end) {
+        return linksByEnd.get(end);
+    }
+
+    /** @return what the port of {@code host} is cabled to */
+    public Attachment peerOf(Host host) {
+        Link l = linksByEnd.get(host.port());
+        return l.other(host.port());
+    }
+
+    private static <T> T missing(String what, String name) {
+        throw new IllegalArgumentException("no " + what + " '" + name + "' in the topology");
+    }
+
+    @Override
+    public String toString() {
+        return "Topology[" + hosts.size() + " hosts, " + switches.size() + " switches, " + links.size() + " links"
+            + (qos == null ? "" : ", qos " + qos.name()) + "]";
+    }
+
+    /**
+     * Gathers hosts, switches and links; {@link #build()} checks them all at once. A switch given as
+     * tables ({@link SwitchConfigBuilder}) gets, in this order, routes from the {@link RouteFiller},
+     * the cable lengths of its links ({@code CABLE_LENGTH}, unless it has its own) and the fabric's QoS
+     * profile, and is then checked by the switch's own validator.
+     */
+    public static final class Builder {
+        private record SwitchEntry(String name, SwitchConfig config, SwitchConfigBuilder tables) {
+        }
+
+        private final List<Host> hosts = new ArrayList<>();
+        private final List<SwitchEntry> switches = new ArrayList<>();
+        private final List<Link> links = new ArrayList<>();
+        private String qosName;
+        private QosProfile qos;
+        private RouteFiller routes;
+
+        private Builder() {
+        }
+
+        public Builder host(Host host) {
+            hosts.add(Objects.requireNonNull(host, "host"));
+            return this;
+        }
+
+        /** A switch whose configuration is done. */
+        public Builder switchNode(String name, SwitchConfig config) {
+            switches.add(new SwitchEntry(Objects.requireNonNull(name, "name"), Objects.requireNonNull(config, "config"),
+                null));
+            return this;
+        }
+
+        /** A switch whose configuration is still tables: routes, cable lengths and QoS may be added. */
+        public Builder switchNode(String name, SwitchConfigBuilder tables) {
+            switches.add(new SwitchEntry(Objects.requireNonNull(name, "name"), null,
+                Objects.requireNonNull(tables, "tables")));
+            return this;
+        }
+
+        public Builder link(Link link) {
+            links.add(Objects.requireNonNull(link, "link"));
+            return this;
+        }
+
+        /** The QoS profile of every switch given as tables, by name ({@link QosProfiles}). */
+        public Builder qos(String profileName) {
+            qosName = Objects.requireNonNull(profileName, "profileName");
+            qos = null;
+            return this;
+        }
+
+        /** The QoS profile of every switch given as tables. */
+        public Builder qos(QosProfile profile) {
+            qos = Objects.requireNonNull(profile, "profile");
+            qosName = null;
+            return this;
+        }
+
+        /** Fills in the routes of the switches given as tables (e.g. ECMP over shortest paths). */
+        public Builder routes(RouteFiller filler) {
+            routes = Objects.requireNonNull(filler, "filler");
+            return this;
+        }
+
+        /**
+         * @return the topology
+         * @throws TopologyException with one line per mistake: duplicate names or addresses, links to
+         *                           unknown nodes or ports or to a port already used, speeds that
+         *                           disagree, an unknown QoS profile, and every switch configuration
+         *                           mistake (prefixed with the switch's name)
+         */
+        public Topology build() {
+            List<String> problems = new ArrayList<>();
+            Map<String, Node> nodes = new LinkedHashMap<>();
+            Map<String, SwitchConfigBuilder> tables = new LinkedHashMap<>();
+            Map<String, Long> routerMacs = new LinkedHashMap<>();
+            for (Host h : hosts) {
+                if (nodes.putIfAbsent(h.name(), h) != null) {
+                    problems.add("duplicate node name '" + h.name() + "'");
+                }
+            }
+            for (SwitchEntry s : switches) {
+                long mac = s.config != null ? s.config.routerMac() : s.tables.routerMac();
+                if (nodes.containsKey(s.name) || tables.containsKey(s.name)) {
+                    problems.add("duplicate node name '" + s.name + "'");
+                    continue;
+                }
+                if (s.config != null) {
+                    nodes.put(s.name, new SwitchNode(s.name, s.config));
+                } else {
+                    tables.put(s.name, s.tables);
+                }
+                routerMacs.put(s.name, mac);
+            }
+            addresses(problems, routerMacs);
+            List<Link> resolved = links(problems, nodes, tables);
+            QosProfile profile = qos;
+            if (qosName != null) {
+                profile = QosProfiles.named(qosName);
+                if (profile == null) {
+                    problems.add("qos: no profile '" + qosName + "' (known: " + String.join(", ", QosProfiles.names())
+                        + ")");
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new TopologyException(problems);
+            }
+            if (routes != null) {
+                routes.fill(Collections.unmodifiableList(hosts), Collections.unmodifiableMap(routerMacs), resolved,
+                    Collections.unmodifiableMap(tables));
+            }
+            for (Link l : resolved) {
+                for (Attachment end : List.of(l.a(), l.b())) {
+                    SwitchConfigBuilder t = tables.get(end.node());
+                    if (t != null && l.cableMeters() >= 0 && !t.hasCableLength(end.port())) {
+                        t.cableLength(end.port(), l.cableMeters());
+                    }
+                }
+            }
+            List<SwitchNode> built = new ArrayList<>();
+            for (SwitchEntry s : switches) {
+                if (s.config != null) {
+                    built.add((SwitchNode) nodes.get(s.name));
+                    continue;
+                }
+                if (tables.get(s.name) != s.tables) {
+                    continue;
+                }
+                if (profile != null) {
+                    profile.applyTo(s.tables);
+                }
+                try {
+                    built.add(new SwitchNode(s.name, s.tables.build()));
+                } catch (ConfigException e) {
+                    e.problems().forEach(p -> problems.add("switch '" + s.name + "': " + p));
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new TopologyException(problems);
+            }
+            return new Topology(hosts, built, resolved, profile);
+        }
+
+        private void addresses(List<String> problems, Map<String, Long> routerMacs) {
+            Map<Long, String> macs = new HashMap<>();
+            routerMacs.forEach((name, mac) -> macs.putIfAbsent(mac, "switch '" + name + "''s router MAC"));
+            Map<Integer, String> ips = new HashMap<>();
+            Map<String, String> ip6s = new HashMap<>();
+            for (Host h : hosts) {
+                String owner = macs.putIfAbsent(h.mac(), "host '" + h.name() + "''s");
+                if (owner != null) {
+                    problems.add("host '" + h.name() + "': mac " + MacAddress.toString(h.mac()) + " is also " + owner);
+                }
+                owner = ips.putIfAbsent(h.ipv4(), h.name());
+                if (owner != null) {
+                    problems.add("host '" + h.name() + "': ipv4 " + Ipv4.toString(h.ipv4()) + " is also host '" + owner
+                        + "''s");
+                }
+                for (String a : h.ipv6()) {
+                    owner = ip6s.putIfAbsent(a, h.name());
+                    if (owner != null) {
+                        problems.add("host '" + h.name() + "': ipv6 " + a + " is also host '" + owner + "''s");
+                    }
+                }
+            }
+        }
+
+        private List<Link> links(List<String> problems, Map<String, Node> nodes, Map<String, SwitchConfigBuilder> tables) {
+            Map<String, Link> byName = new HashMap<>();
+            Map<Attachment, Link> used = new HashMap<>();
+            java.util.Set<String> named = new java.util.HashSet<>();
+            List<Link> resolved = new ArrayList<>();
+            for (Link l : links) {
+                named.add(l.a().node());
+                named.add(l.b().node());
+                String where = "link '" + l.name() + "'";
+                if (byName.putIfAbsent(l.name(), l) != null) {
+                    problems.add("duplicate link name '" + l.name() + "'");
+                    continue;
+                }
+                boolean ok = true;
+                for (Attachment end : List.of(l.a(), l.b())) {
+                    String bad = portProblem(end, nodes, tables);
+                    if (bad != null) {
+                        problems.add(where + ": " + bad);
+                        ok = false;
+                        continue;
+                    }
+                    Link other = used.putIfAbsent(end, l);
+                    if (other != null) {
+                        problems.add(where + ": " + end + " is already used by link '" + other.name() + "'");
+                        ok = false;
+                    }
+                }
+                if (ok && l.a().node().equals(l.b().node())) {
+                    problems.add(where + ": both ends are on '" + l.a().node() + "'");
+                    ok = false;
+                }
+                if (ok) {
+                    long speed = speed(where, l, nodes, tables, problems);
+                    resolved.add(speed == l.speedBitsPerSecond() ? l : l.withSpeed(speed));
+                }
+            }
+            for (Host h : hosts) {
+                if (!named.contains(h.name()) && nodes.get(h.name()) == h) {
+                    problems.add("host '" + h.name() + "': not attached to any link");
+                }
+            }
+            return resolved;
+        }
+
+        private static String portProblem(Attachment end, Map<String, Node> nodes, Map<String, SwitchConfigBuilder> tables) {
+            Node n = nodes.get(end.node());
+            SwitchConfigBuilder t = tables.get(end.node());
+            if (n == null && t == null) {
+                return "unknown node '" + end.node() + "'";
+            }
+            if (n instanceof Host && !n.hasPort(end.port())) {
+                return "host '" + end.node() + "' has one port, '" + Host.PORT + "', not '" + end.port() + "'";
+            }
+            if (n instanceof SwitchNode && !n.hasPort(end.port()) || t != null && !t.portNames().contains(end.port())) {
+                return "switch '" + end.node() + "' has no port '" + end.port() + "'";
+            }
+            return null;
+        }
+
+        /** The link's own speed, else its ends'; they must agree. */
+        private static long speed(String where, Link l, Map<String, Node> nodes, Map<String, SwitchConfigBuilder> tables,
+                                  List<String> problems) {
+            long speed = l.speedBitsPerSecond();
+            String from = speed > 0 ? "the link" : null;
+            for (Attachment end : List.of(l.a(), l.b())) {
+                Node n = nodes.get(end.node());
+                long s = n instanceof Host h ? h.linkSpeedBitsPerSecond()
+                    : n instanceof SwitchNode sw ? sw.portSpeedBitsPerSecond(end.port())
+                    : tables.get(end.node()).portSpeedMbps(end.port()) * 1_000_000L;
+                if (s == 0) {
+                    continue;
+                }
+                if (speed == 0) {
+                    speed = s;
+                    from = end.toString();
+                } else if (s != speed) {
+                    problems.add(where + ": " + gbps(s) + " at " + end + " but " + gbps(speed) + " at " + from);
+                }
+            }
+            return speed;
+        }
+
+        private static String gbps(long bitsPerSecond) {
+            return bitsPerSecond % 1_000_000_000L == 0 ? bitsPerSecond / 1_000_000_000L + " Gb/s"
+                : bitsPerSecond / 1_000_000L + " Mb/s";
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Routes filled in from a topology's wiring: {@link io.rocelab.topology.route.EcmpRoutes} gives
+ * every switch {@code STATIC_ROUTE}s over all equal-cost shortest paths, aggregated the way fabric
+ * routing tables are (a rack's /24, a pod's /16, a default route up).
+ */
+package io.rocelab.topology.route;

@@ -1,0 +1,100 @@
+package io.rocelab.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.sw.SoftSwitch;
+import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.topology.generate.LeafSpine;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.Topology;
+import io.rocelab.topology.qos.QosProfile;
+import io.rocelab.topology.qos.QosProfiles;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The QoS profiles, named once for a fabric, written into every switch. */
+class QosProfileTest {
+    static final Path LEAF_JSON = Path.of(System.getProperty("rocelab.root", "..")).resolve(
+        "lab/src/main/resources/demo/leaf.json");
+
+    /** The demo's host-a -- leaf -- host-b with the leaf's tables from the builder and the lossless profile. */
+    static SwitchConfig demoLeafFromTheModel() {
+        SwitchConfigBuilder leaf = new SwitchConfigBuilder().hostname("leaf").mac(0x02_00_00_00_00_feL)
+            .port("Ethernet0", 100_000, 9100).port("Ethernet4", 100_000, 9100);
+        Topology t = Topology.builder().qos("lossless").switchNode("leaf", leaf)
+            .host(Host.builder("host-a").mac("02:00:00:00:0a:01").ipv4("10.0.0.1").build())
+            .host(Host.builder("host-b").mac("02:00:00:00:0b:01").ipv4("10.0.0.2").build())
+            .link(Link.between("host-a", "leaf:Ethernet0").cableMeters(5).build())
+            .link(Link.between("host-b", "leaf:Ethernet4").cableMeters(5).build()).build();
+        return t.switchNode("leaf").config();
+    }
+
+    @Test
+    void theLosslessProfileIsTheDemoLeafsQos() throws Exception {
+        SwitchConfig fromJson = ConfigLoader.load(LEAF_JSON);
+        SwitchConfig fromModel = demoLeafFromTheModel();
+        assertEquals(fromJson, fromModel, "the builder with the lossless profile and the loader with leaf.json");
+        PortConfig p = fromModel.ports().get(1);
+        assertEquals(3, p.dscpToTc()[26]);
+        assertEquals(6, p.dscpToTc()[48], "CNPs in TC 6");
+        assertTrue(p.pfcEnabled(3));
+        assertTrue(p.queues()[3].wred().ecnGreen(), "ECN on queue 3");
+        assertTrue(p.queues()[6].scheduler().strict(), "CNPs served first");
+        assertEquals(200_000_000L, p.pfcWd().detectionNanos());
+    }
+
+    /** A switch read from JSON as tables gets the fabric's routes like a generated one. */
+    @Test
+    void theDemoLeafReadFromJsonGetsItsRoutesFilledIn() throws Exception {
+        SwitchConfigBuilder leaf = ConfigLoader.tables(java.nio.file.Files.readString(LEAF_JSON));
+        Topology t = Topology.builder().routes(new io.rocelab.topology.route.EcmpRoutes()).switchNode("leaf", leaf)
+            .host(Host.builder("host-a").mac("02:00:00:00:0a:01").ipv4("10.0.0.1").build())
+            .host(Host.builder("host-b").mac("02:00:00:00:0b:01").ipv4("10.0.0.2").build())
+            .link(Link.between("host-a", "leaf:Ethernet0").build())
+            .link(Link.between("host-b", "leaf:Ethernet4").build()).build();
+        SwitchConfig c = t.switchNode("leaf").config();
+        assertEquals(java.util.List.of("10.0.0.1/32 -> Ethernet0", "10.0.0.2/32 -> Ethernet4"), LeafSpineTest.routes(c));
+        assertEquals(ConfigLoader.load(LEAF_JSON).ports(), c.ports(), "its QoS as the file has it");
+    }
+
+    @Test
+    void lossyHasTheSameClassesWithoutPfc() {
+        SwitchConfig c = QosProfiles.LOSSY.applyTo(new SwitchConfigBuilder().port("Ethernet0", 100_000, 9100)).build();
+        PortConfig p = c.ports().get(0);
+        assertEquals(3, p.dscpToTc()[26]);
+        assertEquals(0, p.pfcEnableMask(), "no PFC");
+        assertFalse(p.pgProfiles()[3].lossless(), "the RoCE PG drops when its share is full");
+        assertNull(p.pfcWd(), "no lossless queue to watch");
+        assertTrue(p.queues()[3].wred().ecnGreen(), "ECN still marks");
+    }
+
+    @Test
+    void thePoolReservesEveryLosslessPortsHeadroom() {
+        LeafSpine ls = LeafSpine.builder().leaves(1).spines(1).hostsPerLeaf(15).build();
+        SwitchConfig leaf = ls.topology().switchNode("leaf0").config();
+        QosProfile q = QosProfiles.LOSSLESS;
+        assertEquals(16 * q.headroom() + q.sharedPoolBytes(), leaf.pools().get(QosProfile.POOL));
+        new SoftSwitch(leaf, new VirtualTimeScheduler(), ByteBufAllocator.DEFAULT, 1); // the MMU takes it
+    }
+
+    @Test
+    void aProfileCanBeTunedForAScenario() {
+        QosProfile q = QosProfiles.LOSSLESS.withWatchdog(null).withEcn(5_000, 200_000, 0.01).withWeights(50, 50);
+        SwitchConfig c = q.applyTo(new SwitchConfigBuilder().port("Ethernet0", 100_000, 9100)).build();
+        PortConfig p = c.ports().get(0);
+        assertNull(p.pfcWd());
+        assertEquals(5_000, p.queues()[3].wred().green().minThreshold());
+        assertEquals(0.01, p.queues()[3].wred().green().maxProbability());
+        assertEquals(50, p.queues()[0].scheduler().weight());
+        assertEquals(26 << 2 | 2, q.roceTrafficClass(), "DSCP 26 with ECT(0)");
+    }
+}
