@@ -42,7 +42,8 @@ final class Completer {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     private final QueuePair qp;
     /** Oldest PSN not yet acknowledged (for a READ: the next response PSN expected). */
-    int compPsn;
+    /** The oldest PSN not yet acknowledged: the window's left edge. Owned here; the requester reads it. */
+    private int compPsn;
     private int retryLeft;
     private int rnrLeft;
     private int lastNakPsn = -1;
@@ -93,7 +94,7 @@ final class Completer {
             case GET_WQE:
                 wqe = null;
                 // the oldest unfinished WQE that has packets on the wire; it may be the one still being
-                // sent (sqNext), when a message longer than the PSN window waits for these ACKs to go on
+                // sent (the send queue's cursor), when a message longer than the PSN window waits for these ACKs to go on
                 for (int i = 0; i < qp.sq.size() && qp.sq.get(i).started; i++) {
                     SendWqe w = qp.sq.get(i);
                     if (!w.done) {
@@ -210,7 +211,7 @@ final class Completer {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
                 qp.nic.counters().increment(NicCounter.RCVD_SEQ_ERR);
-                if (qp.requester.rnrWait) {
+                if (qp.requester.inRnrWait()) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }
                 if (Psn.after(p.psn, compPsn)) {
@@ -278,7 +279,7 @@ final class Completer {
      * loss costs one retry (rxe's {@code comp.started_retry}).
      */
     private CompleterState retryFrom(int psn) {
-        if (qp.requester.rnrWait) {
+        if (qp.requester.inRnrWait()) {
             return CompleterState.DONE; // the RNR timer goes back when it expires (IBA 9.7.5.2.8)
         }
         if (psn == lastNakPsn) {
@@ -309,6 +310,16 @@ final class Completer {
         progress();
     }
 
+    /** The oldest PSN not yet acknowledged (the requester's window starts there). */
+    int compPsn() {
+        return compPsn;
+    }
+
+    /** A connection starts (RTS): nothing is outstanding, {@code psn} is the first to be sent. */
+    void startAt(int psn) {
+        compPsn = psn;
+    }
+
     /**
      * Progress resets the retry counters and the ACK timer, and may open the window. A requester
      * that went back to resend is never left behind what is now acknowledged: it goes on from there.
@@ -318,7 +329,7 @@ final class Completer {
         resetRetryCounters();
         cancelAckTimer();
         armAckTimer();
-        if (Psn.after(compPsn, qp.requester.psn)) {
+        if (Psn.after(compPsn, qp.requester.nextPsn())) {
             qp.requester.skipTo(compPsn);
         }
         qp.requester.kick();
@@ -327,11 +338,7 @@ final class Completer {
     /** Completes finished WQEs at the head of the send queue, in posting order (IBA 10.8.3.x, C10-?). */
     void completeReady() {
         while (!qp.sq.isEmpty() && qp.sq.get(0).done) {
-            SendWqe w = qp.sq.removeFirst();
-            if (qp.sqNext > 0) {
-                qp.sqNext--;
-            }
-            qp.completeSend(w);
+            qp.completeSend(qp.sq.removeFirst());
         }
         qp.checkDrained();
     }
@@ -339,7 +346,7 @@ final class Completer {
     /** Starts the local ACK timer if requests are outstanding and it is not running. */
     void armAckTimer() {
         long t = RnrTimer.ackTimeoutNanos(qp.timeout);
-        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester.rnrWait) {
+        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester.inRnrWait()) {
             return;
         }
         long deadline = qp.nic.scheduler().nanoTime() + t;

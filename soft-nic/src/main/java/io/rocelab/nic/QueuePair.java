@@ -49,9 +49,8 @@ public final class QueuePair {
     boolean sqDraining;
     private boolean sqdNotify;
 
-    /** Posted, not yet completed send WQEs, oldest first; {@link #sqNext} is the next to transmit. */
+    /** Posted, not yet completed send WQEs, oldest first, with the cursor of the next to transmit. */
     final SendQueue sq = new SendQueue();
-    int sqNext;
     /** The QP's own receive queue, or the SRQ's WQEs (then taken only through {@link #takeRecv()}). */
     final ArrayDeque<RecvWqe> rq;
 
@@ -132,7 +131,7 @@ public final class QueuePair {
 
     /** The next PSN the requester will use (after the QP is in RTS). */
     public int sendPsn() {
-        return nic.call(() -> requester.psn);
+        return nic.call(() -> requester.nextPsn());
     }
 
     /** The PSN the responder expects next. */
@@ -466,7 +465,6 @@ public final class QueuePair {
         pacer.reset();
         lastCnpAt = Long.MIN_VALUE;
         sq.clear();
-        sqNext = 0;
         if (srq == null) {
             rq.clear();
         }

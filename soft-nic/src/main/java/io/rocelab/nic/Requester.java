@@ -42,14 +42,14 @@ final class Requester {
     private final int ackReqInterval;
     /** A packet inside a message asks when this many have gone without a request (rxe: 64). */
     private final int maxPktPerAck;
-    /** Next PSN to send. */
-    int psn;
+    /** Next PSN to send. Owned here; the completer reads it ({@link #nextPsn()}). */
+    private int psn;
     /** The PSN after the highest ever sent: below it, a packet is sent again (go-back-N). */
     private int nextNewPsn;
     /** Packets sent since the last one with AckReq. */
     private int noAckPkts;
     /** While an RNR NAK's timer runs nothing is sent (IBA 9.7.5.2.8). */
-    boolean rnrWait;
+    private boolean rnrWait;
     private Cancellable rnrTimer;
 
     Requester(QueuePair qp, int window, int ackReqInterval) {
@@ -66,10 +66,20 @@ final class Requester {
         return nextNewPsn;
     }
 
+    /** The next PSN to send. */
+    int nextPsn() {
+        return psn;
+    }
+
+    /** Whether an RNR NAK's timer holds the send queue. */
+    boolean inRnrWait() {
+        return rnrWait;
+    }
+
     void setInitialPsn(int p) {
         psn = p;
         nextNewPsn = p;
-        qp.completer.compPsn = p;
+        qp.completer.startAt(p);
     }
 
     void post(SendWqe w) {
@@ -126,12 +136,12 @@ final class Requester {
      * packet emitted or parked for ARP, a local operation done); false when nothing may go now.
      */
     boolean sendOne() {
-        if (!qp.state.canSend() || rnrWait || qp.sqNext >= qp.sq.size()) {
+        if (!qp.state.canSend() || rnrWait || qp.sq.allSent()) {
             return false;
         }
-        SendWqe w = qp.sq.get(qp.sqNext);
+        SendWqe w = qp.sq.get(qp.sq.next());
         if (w.done) {
-            qp.sqNext++; // a LOCAL_INV already executed, met again after a rewind
+            qp.sq.advance(); // a LOCAL_INV already executed, met again after a rewind
             return true;
         }
         if (qp.state == QpState.SQD && !w.started) {
@@ -141,7 +151,7 @@ final class Requester {
             return localInvalidate(w);
         }
         if (qp.type == QpType.RC) {
-            if (Psn.diff(psn, qp.completer.compPsn) >= window) {
+            if (Psn.diff(psn, qp.completer.compPsn()) >= window) {
                 return false;
             }
             if (!w.started || w.offset == 0) {
@@ -192,7 +202,7 @@ final class Requester {
         }
         w.done = true;
         w.status = WcStatus.LOC_PROT_ERR;
-        qp.sqNext++;
+        qp.sq.advance();
         qp.completer.completeReady();
         qp.enterError();
         return false;
@@ -209,7 +219,7 @@ final class Requester {
         w.started = true;
         w.firstPsn = psn;
         w.lastPsn = Psn.add(psn, -1);
-        qp.sqNext++;
+        qp.sq.advance();
         qp.completer.completeReady();
         if (w.status != WcStatus.SUCCESS) {
             qp.enterError();
@@ -222,7 +232,7 @@ final class Requester {
             return 0; // the common case of a WRITE/SEND stream: no scan per message
         }
         int n = 0;
-        for (int i = 0; i < qp.sqNext; i++) {
+        for (int i = 0; i < qp.sq.next(); i++) {
             SendWqe w = qp.sq.get(i);
             if (!w.done && w.opcode.isReadOrAtomic()) {
                 n++;
@@ -279,7 +289,7 @@ final class Requester {
         w.offset += len;
         if (last) {
             w.offset = w.length;
-            qp.sqNext++;
+            qp.sq.advance();
             qp.nic.counters().increment(NicCounter.RDMA_SENDS);
         }
     }
@@ -323,7 +333,7 @@ final class Requester {
         noAckPkts = 0;
         advance(pkts);
         w.offset = w.length;
-        qp.sqNext++;
+        qp.sq.advance();
     }
 
     private void sendAtomic(SendWqe w) {
@@ -337,7 +347,7 @@ final class Requester {
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
-        qp.sqNext++;
+        qp.sq.advance();
     }
 
     /**
@@ -360,7 +370,7 @@ final class Requester {
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
-        qp.sqNext++;
+        qp.sq.advance();
     }
 
     /** Moves {@link #psn} past {@code n} PSNs just sent. */
@@ -389,7 +399,7 @@ final class Requester {
         if (ackReqInterval == 0 || Psn.diff(psn, nextNewPsn) < 0 || noAckPkts + 1 >= ackReqInterval) {
             return true;
         }
-        return qp.sqNext + 1 >= qp.sq.size();
+        return qp.sq.next() + 1 >= qp.sq.size();
     }
 
     private void sendUd(SendWqe w) {
@@ -414,7 +424,7 @@ final class Requester {
         advance(1);
         w.offset = w.length;
         w.done = true;
-        qp.sqNext++;
+        qp.sq.advance();
         qp.nic.counters().increment(NicCounter.RDMA_SENDS);
         qp.completer.completeReady();
     }
@@ -457,16 +467,17 @@ final class Requester {
         } else {
             SendWqe w = qp.sq.get(i);
             w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(at, w.firstPsn) * qp.pathMtu;
-            // up to and including sqNext: the WQE there may be half sent (a message longer than the
-            // PSN window, or the NAK arriving mid-message) and must start again from its first byte
-            for (int j = i + 1; j <= qp.sqNext && j < qp.sq.size(); j++) {
+            // up to and including the send queue's cursor: the WQE there may be half sent (a message
+            // longer than the PSN window, or the NAK arriving mid-message) and must start again from
+            // its first byte
+            for (int j = i + 1; j <= qp.sq.next() && j < qp.sq.size(); j++) {
                 SendWqe later = qp.sq.get(j);
                 if (later.opcode != WrOpcode.LOCAL_INV) {
                     later.offset = 0;
                 }
             }
         }
-        qp.sqNext = i;
+        qp.sq.rewindTo(i);
         psn = at;
     }
 
@@ -481,7 +492,7 @@ final class Requester {
             rnrTimer = null;
             rnrWait = false;
             if (qp.state.canSend()) {
-                retry(qp.completer.compPsn);
+                retry(qp.completer.compPsn());
                 qp.completer.armAckTimer();
             }
         }));

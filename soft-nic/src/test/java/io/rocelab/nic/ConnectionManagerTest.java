@@ -145,8 +145,8 @@ class ConnectionManagerTest {
         // Linux's ib_cm: the REQ's starting PSN is where the passive side sends from and the active
         // side expects to receive; the REP's the other way round (vectors/rxe/write_bw_rdmacm.pcap)
         assertEquals(request.request().startingPsn(), qpA.responder.ePsn);
-        assertEquals(qpB.responder.ePsn, qpA.requester.psn);
-        assertEquals(request.request().startingPsn(), qpB.requester.psn);
+        assertEquals(qpB.responder.ePsn, qpA.requester.nextPsn());
+        assertEquals(request.request().startingPsn(), qpB.requester.nextPsn());
 
         // the MADs: UD SENDs from QP1 to QP1 with the GSI Q_Key, AckReq set, rxe's QP1 port, PSNs from 0
         assertEquals(List.of(0x10, 0x14), mads("a").stream().map(ConnectionManagerTest::attribute).toList());
