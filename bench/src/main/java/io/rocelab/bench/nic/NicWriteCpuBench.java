@@ -34,10 +34,21 @@ import java.util.Locale;
  *
  * <p>Properties: {@code bench.cpuSeconds} (4, CPU seconds per round), {@code bench.rounds} (3),
  * {@code bench.qd} (128), {@code bench.size} (65536), {@code bench.mtu} (4096), {@code bench.alloc}
- * (see {@link RealTimeNicPair#allocator}).
+ * (see {@link RealTimeNicPair#allocator}), {@code bench.cc} ({@code none}, or {@code dcqcn}: DCQCN on both NICs,
+ * with no congestion: the cost of the reaction point's bookkeeping on every packet).
  */
 public final class NicWriteCpuBench {
     private NicWriteCpuBench() {
+    }
+
+    /** DCQCN on the NIC if {@code bench.cc=dcqcn}. */
+    private static SoftNic.Builder congestionControl(SoftNic.Builder b) {
+        String cc = System.getProperty("bench.cc", "none");
+        return switch (cc) {
+            case "none" -> b;
+            case "dcqcn" -> b.dcqcn(io.rocelab.nic.cc.DcqcnParams.defaults());
+            default -> throw new IllegalArgumentException("bench.cc must be none or dcqcn: " + cc);
+        };
     }
 
     public static void main(String[] args) {
@@ -51,18 +62,18 @@ public final class NicWriteCpuBench {
             src[i] = (byte) (i * 31 + 7);
         }
         int pktsPerMsg = (size + mtu - 1) / mtu;
-        System.out.printf(Locale.ROOT, "NicWriteCpuBench: RC WRITE %d B, MTU %d, qd %d, one thread, virtual time%n",
-                size, mtu, qd);
+        System.out.printf(Locale.ROOT, "NicWriteCpuBench: RC WRITE %d B, MTU %d, qd %d, one thread, virtual time,"
+                + " congestion control %s%n", size, mtu, qd, System.getProperty("bench.cc", "none"));
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         VirtualTimeScheduler s = new VirtualTimeScheduler();
         InProcessLink link = InProcessLink.builder().name("a-b").rateBitsPerSecond(0).propagationDelayNanos(0)
                 .build(s, s);
         int ipA = RealTimeNicPair.IP_A;
         int ipB = RealTimeNicPair.IP_B;
-        SoftNic a = RealTimeNicPair.allocator(SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(ipA)
-                .activeMtu(4096).scheduler(s).port(link.portA())).build();
-        SoftNic b = RealTimeNicPair.allocator(SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(ipB)
-                .activeMtu(4096).scheduler(s).port(link.portB())).build();
+        SoftNic a = congestionControl(RealTimeNicPair.allocator(SoftNic.builder().name("a").mac("52:54:00:77:00:01")
+                .ipv4(ipA).activeMtu(4096).scheduler(s).port(link.portA()))).build();
+        SoftNic b = congestionControl(RealTimeNicPair.allocator(SoftNic.builder().name("b").mac("52:54:00:77:00:00")
+                .ipv4(ipB).activeMtu(4096).scheduler(s).port(link.portB()))).build();
         a.addNeighbor(ipB, b.mac());
         b.addNeighbor(ipA, a.mac());
         ProtectionDomain pdA = a.allocPd();
