@@ -105,6 +105,14 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
         };
     }
 
+    /** A real clock's timers fire tens of microseconds late: work due within this much is done at once. */
+    public static final long TIMER_SLACK_NANOS = 10_000;
+
+    @Override
+    public long timerSlackNanos() {
+        return TIMER_SLACK_NANOS;
+    }
+
     @Override
     public long nanoTime() {
         return System.nanoTime() - RealTimeScheduler.ORIGIN_NANOS;

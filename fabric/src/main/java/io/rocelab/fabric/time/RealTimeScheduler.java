@@ -67,6 +67,14 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         return loop;
     }
 
+    /** A real clock's timers fire tens of microseconds late: work due within this much is done at once. */
+    public static final long TIMER_SLACK_NANOS = 10_000;
+
+    @Override
+    public long timerSlackNanos() {
+        return TIMER_SLACK_NANOS;
+    }
+
     @Override
     public long nanoTime() {
         return System.nanoTime() - ORIGIN_NANOS;

@@ -73,6 +73,19 @@ public interface Scheduler extends Clock, Executor {
      * @param drain empties the queue on the owner thread
      * @return the doorbell; ring it after every enqueue, from any thread
      */
+    /**
+     * How far ahead of this scheduler's clock a device may do timed work in one go instead of
+     * arming a timer for it: 0 in virtual time, where every event runs exactly when due; on a real
+     * clock, a little more than the time a timer takes to fire, so that a transmitter hands over
+     * the frames of the next few microseconds at once (as a NIC fills its transmit ring) rather
+     * than waking up for each one.
+     *
+     * @return the slack in nanoseconds, {@code >= 0}
+     */
+    default long timerSlackNanos() {
+        return 0;
+    }
+
     default Doorbell doorbell(Drain drain) {
         return new ExecutingDoorbell(this, java.util.Objects.requireNonNull(drain, "drain"));
     }

@@ -180,6 +180,69 @@ class TransmitterTest {
         port.taken.forEach(ByteBuf::release);
     }
 
+    /** The virtual clock with a real clock's timer slack. */
+    private static final class SlackScheduler implements io.rocelab.fabric.time.Scheduler {
+        final VirtualTimeScheduler inner;
+        final long slack;
+        int timers;
+
+        SlackScheduler(VirtualTimeScheduler inner, long slack) {
+            this.inner = inner;
+            this.slack = slack;
+        }
+
+        @Override
+        public long nanoTime() {
+            return inner.nanoTime();
+        }
+
+        @Override
+        public io.rocelab.fabric.time.Cancellable schedule(long delayNanos, Runnable task) {
+            timers++;
+            return inner.schedule(delayNanos, task);
+        }
+
+        @Override
+        public void scheduleUncancellable(long delayNanos, Runnable task) {
+            timers++;
+            inner.scheduleUncancellable(delayNanos, task);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            inner.execute(task);
+        }
+
+        @Override
+        public boolean inOwnerThread() {
+            return true;
+        }
+
+        @Override
+        public long timerSlackNanos() {
+            return slack;
+        }
+    }
+
+    @Test
+    void withTimerSlackTheFramesOfTheNextMicrosecondsGoAtOnceAndStillArriveAtLineRate() {
+        SlackScheduler slackTime = new SlackScheduler(time, 10_000);
+        InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
+        RecordingReceiver atB = new RecordingReceiver(time, frames, false);
+        link.portB().setReceiver(atB);
+        Fifo fifo = new Fifo();
+        Transmitter tx = new Transmitter(slackTime, link.portA(), GBPS_100, fifo);
+        IntStream.range(0, 800).forEach(i -> fifo.queue.add(frames.frame(i, 1500)));
+        tx.kick();
+        time.runUntilIdle();
+        assertEquals(800, atB.count());
+        // 800 frames of 121.92 ns: 97.5 us of wire, handed over 10 us at a time (and 64 frames at most)
+        assertTrue(slackTime.timers <= 800 * 122 / 10_000 + 800 / Transmitter.MAX_FRAMES_PER_PUMP + 2,
+            "about one wake-up per 10 us of wire, not one per frame: " + slackTime.timers);
+        long last = atB.times().get(799);
+        assertEquals((long) Math.ceil(800 * SER_1500 - 1e-9), last, "the wire still carries them at its speed");
+    }
+
     @Test
     void aLongBurstYieldsTheOwnerThreadEverySixtyFourFrames() {
         FillingPort port = new FillingPort(Integer.MAX_VALUE);
