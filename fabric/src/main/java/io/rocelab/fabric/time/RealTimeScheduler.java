@@ -67,8 +67,12 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         return loop;
     }
 
-    /** A real clock's timers fire tens of microseconds late: work due within this much is done at once. */
-    public static final long TIMER_SLACK_NANOS = 10_000;
+    /**
+     * Work due within this much is done at once: the resolution of a Netty NIO loop's timers. Its
+     * select waits whole milliseconds and, for a deadline less than 0.5 ms away, does not wait at
+     * all but polls until it is due; so waiting for a nearer deadline only spins the thread.
+     */
+    public static final long TIMER_SLACK_NANOS = 500_000;
 
     @Override
     public long timerSlackNanos() {
