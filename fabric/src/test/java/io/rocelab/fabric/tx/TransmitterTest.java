@@ -59,6 +59,16 @@ class TransmitterTest {
         }
     }
 
+    private RecordingReceiver atB;
+
+    /** A transmitter on {@code owner} feeding a 100 Gb/s link whose far end records into {@link #atB}. */
+    private Transmitter overLink(Fifo fifo, io.rocelab.fabric.time.Scheduler owner) {
+        InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
+        atB = new RecordingReceiver(time, frames, false);
+        link.portB().setReceiver(atB);
+        return new Transmitter(owner, link.portA(), GBPS_100, fifo);
+    }
+
     @Test
     void aBackloggedSourceLeavesAtLineRateAndArrivesOnePropagationDelayLater() {
         InProcessLink link = InProcessLink.builder().rateGbps(100).propagationDelayNanos(500).build(time);
@@ -81,11 +91,8 @@ class TransmitterTest {
 
     @Test
     void aSourceThatIsNotReadyIsPulledAgainAtItsReadyTime() {
-        InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
-        RecordingReceiver atB = new RecordingReceiver(time, frames, false);
-        link.portB().setReceiver(atB);
         Fifo fifo = new Fifo();
-        Transmitter tx = new Transmitter(time, link.portA(), GBPS_100, fifo);
+        Transmitter tx = overLink(fifo, time);
         fifo.queue.add(frames.frame(1, 1500));
         fifo.readyAt = 10_000;
         tx.kick();
@@ -97,11 +104,8 @@ class TransmitterTest {
 
     @Test
     void anIdleTransmitterArmsNothingAndAKickStartsItAgain() {
-        InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
-        RecordingReceiver atB = new RecordingReceiver(time, frames, false);
-        link.portB().setReceiver(atB);
         Fifo fifo = new Fifo();
-        Transmitter tx = new Transmitter(time, link.portA(), GBPS_100, fifo);
+        Transmitter tx = overLink(fifo, time);
         fifo.queue.add(frames.frame(1, 1500));
         tx.kick();
         time.runUntilIdle();
@@ -117,11 +121,8 @@ class TransmitterTest {
 
     @Test
     void aKickWhileTheWireIsBusyWaitsForTheWire() {
-        InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
-        RecordingReceiver atB = new RecordingReceiver(time, frames, false);
-        link.portB().setReceiver(atB);
         Fifo fifo = new Fifo();
-        Transmitter tx = new Transmitter(time, link.portA(), GBPS_100, fifo);
+        Transmitter tx = overLink(fifo, time);
         fifo.queue.add(frames.frame(1, 1500));
         tx.kick();
         time.runUntil(50);
@@ -227,11 +228,8 @@ class TransmitterTest {
     @Test
     void withTimerSlackTheFramesOfTheNextMicrosecondsGoAtOnceAndStillArriveAtLineRate() {
         SlackScheduler slackTime = new SlackScheduler(time, 10_000);
-        InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
-        RecordingReceiver atB = new RecordingReceiver(time, frames, false);
-        link.portB().setReceiver(atB);
         Fifo fifo = new Fifo();
-        Transmitter tx = new Transmitter(slackTime, link.portA(), GBPS_100, fifo);
+        Transmitter tx = overLink(fifo, slackTime);
         IntStream.range(0, 800).forEach(i -> fifo.queue.add(frames.frame(i, 1500)));
         tx.kick();
         time.runUntilIdle();

@@ -72,12 +72,18 @@ class IncastExperimentTest {
     private static final DcqcnParams QUICK = DcqcnParams.defaults().with("rp_ai_rate", "100")
         .with("rp_hai_rate", "1000").with("rp_time_reset", "100");
 
+    /** 4:1 for 20 ms with {@link #QUICK}, sender 1 starting late or sender 2 stopping early; checked lossless. */
+    private static IncastResult fourToOne(long lateStartUs, long earlyStopUs) {
+        IncastResult r = IncastExperiment.run(IncastSpec.defaults(4, true).withParams(QUICK).withDuration(20_000)
+            .withStartStop(lateStartUs, earlyStopUs));
+        lossless(r, summary(r));
+        return r;
+    }
+
     @Test
     void aFlowThatStartsLateConvergesToItsShare() {
-        IncastResult r = IncastExperiment.run(IncastSpec.defaults(4, true).withParams(QUICK).withDuration(20_000)
-            .withStartStop(5_000, 0));
+        IncastResult r = fourToOne(5_000, 0);
         String s = summary(r);
-        lossless(r, s);
         assertTrue(r.completedBytes(0) > 0);
         double late = r.goodputGbps(0, 10_000, 20_000);
         assertTrue(late >= 20 && late <= 30, "the late flow has about a quarter of 100 Gb/s: " + late + "\n" + s);
@@ -86,10 +92,8 @@ class IncastExperimentTest {
 
     @Test
     void aFlowThatStopsFreesItsShare() {
-        IncastResult r = IncastExperiment.run(IncastSpec.defaults(4, true).withParams(QUICK).withDuration(20_000)
-            .withStartStop(0, 8_000));
+        IncastResult r = fourToOne(0, 8_000);
         String s = summary(r);
-        lossless(r, s);
         assertTrue(r.goodputGbps(1, 12_000, 20_000) == 0, "sender 2 stopped\n" + s);
         double rest = r.goodputGbps(0, 12_000, 20_000) + r.goodputGbps(2, 12_000, 20_000)
             + r.goodputGbps(3, 12_000, 20_000);
