@@ -1,7 +1,16 @@
 package io.rocelab.topology.workload;
 
+import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.fabric.FabricMode;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.qos.QosProfile;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The workload engine: runs {@link Flow}s on a {@link Fabric}'s soft NICs, event-driven, in virtual
@@ -40,7 +49,89 @@ public final class Workload implements AutoCloseable {
     /** The largest work request the engine posts: a NIC's scratch region is at most this long. */
     public static final int MAX_WR_BYTES = 256 * 1024;
 
-    private Workload() {
+    private final Fabric fabric;
+    private final List<Flow> flows;
+    private final long epoch;
+    private final Map<String, HostEnd> hosts = new LinkedHashMap<>();
+    private final Map<String, FlowRun> runs = new LinkedHashMap<>();
+    /** Bounded flows not yet finished. */
+    private final AtomicInteger unfinished = new AtomicInteger();
+    /** The flows with a start time, in start order (ties in list order), and the next to start. */
+    private final FlowRun[] schedule;
+    private int nextStart;
+    private final Scheduler starter;
+    private volatile boolean running = true;
+
+    private Workload(Fabric fabric, List<Flow> flows, long seed) {
+        this.fabric = fabric;
+        this.flows = List.copyOf(flows);
+        List<String> problems = new ArrayList<>();
+        Map<String, Flow> byName = new LinkedHashMap<>();
+        for (Flow f : this.flows) {
+            if (byName.putIfAbsent(f.name(), f) != null) {
+                problems.add("flow '" + f.name() + "': the name is used twice");
+            }
+            for (String h : List.of(f.source(), f.destination())) {
+                if (!(fabric.topology().node(h) instanceof Host)) {
+                    problems.add("flow '" + f.name() + "': no host '" + h + "' in the fabric");
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidFlowException(problems);
+        }
+        String first = fabric.topology().hosts().get(0).name();
+        this.starter = fabric.scheduler(first);
+        this.epoch = starter.nanoTime();
+        QosProfile qos = fabric.topology().qos();
+        int fabricDscp = qos != null ? qos.roceDscp() : 0;
+        int i = 0;
+        for (Flow f : this.flows) {
+            HostEnd s = host(f.source());
+            HostEnd d = host(f.destination());
+            int dscp = f.dscp() >= 0 ? f.dscp() : fabricDscp;
+            FlowRun run = new FlowRun(f, i++, this, s, d, seed, dscp << 2);
+            s.scratchBytes = Math.max(s.scratchBytes, run.wrBytes);
+            d.scratchBytes = Math.max(d.scratchBytes, run.destinationScratch());
+            runs.put(f.name(), run);
+            if (f.bounded()) {
+                unfinished.incrementAndGet();
+            }
+        }
+        List<FlowRun> timed = new ArrayList<>();
+        for (FlowRun r : runs.values()) {
+            if (!r.flow.onDemand()) {
+                r.setup();
+            }
+            if (r.flow.startNanos() != Long.MAX_VALUE) {
+                timed.add(r);
+            }
+        }
+        timed.sort(Comparator.comparingLong(r -> r.flow.startNanos()));
+        schedule = timed.toArray(new FlowRun[0]);
+        if (schedule.length > 0) {
+            starter.scheduleAt(epoch + schedule[0].flow.startNanos(), this::startDue);
+        }
+    }
+
+    private HostEnd host(String name) {
+        return hosts.computeIfAbsent(name, h -> new HostEnd(h, fabric.nic(h), fabric.scheduler(h),
+            fabric.topology().host(h).activeMtu()));
+    }
+
+    /** The starter's timer: starts every flow due now (on its source's thread), then waits for the next. */
+    private void startDue() {
+        if (!running) {
+            return;
+        }
+        long now = starter.nanoTime();
+        while (nextStart < schedule.length && epoch + schedule[nextStart].flow.startNanos() <= now) {
+            FlowRun r = schedule[nextStart++];
+            r.src.owner.execute(r::requestStart);
+        }
+        if (nextStart < schedule.length) {
+            starter.scheduleAt(epoch + schedule[nextStart].flow.startNanos(), this::startDue);
+        }
     }
 
     /**
@@ -50,40 +141,51 @@ public final class Workload implements AutoCloseable {
      * @param fabric the running fabric
      * @param flows  the flows, unique names, hosts of the fabric
      * @param seed   the seed of the flows' message sizes
-     * @throws IllegalArgumentException for a repeated flow name or a host the fabric does not have
+     * @throws InvalidFlowException for a repeated flow name or a host the fabric does not have, one
+     *                              line each
      */
     public static Workload start(Fabric fabric, List<Flow> flows, long seed) {
-        throw new UnsupportedOperationException("not yet");
+        return new Workload(fabric, flows, seed);
     }
 
     /** @return the fabric it runs on */
     public Fabric fabric() {
-        throw new UnsupportedOperationException("not yet");
+        return fabric;
     }
 
     /** @return the flows, in the order given */
     public List<Flow> flows() {
-        throw new UnsupportedOperationException("not yet");
+        return flows;
     }
 
     /** @return the clock of the fabric when {@link #start} was called: time 0 of the flows and results */
     public long epochNanos() {
-        throw new UnsupportedOperationException("not yet");
+        return epoch;
     }
 
     /** @return the live progress of {@code flow} */
     public FlowProgress progress(String flow) {
-        throw new UnsupportedOperationException("not yet");
+        return run(flow);
+    }
+
+    private FlowRun run(String flow) {
+        FlowRun r = runs.get(flow);
+        if (r == null) {
+            throw new IllegalArgumentException("no flow '" + flow + "' in the workload");
+        }
+        return r;
     }
 
     /** Starts a flow now (one given start {@code Long.MAX_VALUE} waits for this); a flow already started is left alone. */
     public void startFlow(String flow) {
-        throw new UnsupportedOperationException("not yet");
+        FlowRun r = run(flow);
+        r.src.owner.execute(r::requestStart);
     }
 
-    /** Stops posting {@code flow}'s messages; outstanding ones still complete. */
+    /** Stops posting {@code flow}'s messages; outstanding ones still complete. A flow not yet started never starts. */
     public void stopFlow(String flow) {
-        throw new UnsupportedOperationException("not yet");
+        FlowRun r = run(flow);
+        r.src.owner.execute(r::stop);
     }
 
     /**
@@ -93,27 +195,74 @@ public final class Workload implements AutoCloseable {
      * posted at once.
      */
     public void setDraining(String host, boolean draining) {
-        throw new UnsupportedOperationException("not yet");
+        if (!(fabric.topology().node(host) instanceof Host)) {
+            throw new IllegalArgumentException("no host '" + host + "' in the fabric");
+        }
+        HostEnd h;
+        synchronized (hosts) {
+            h = host(host);
+        }
+        h.owner.execute(() -> h.setDraining(draining));
     }
 
-    /** @return whether every bounded flow ({@link Flow#bounded()}) has finished */
+    /**
+     * @return whether every bounded flow ({@link Flow#bounded()}) has finished (a bounded flow that
+     *         waits for {@link #startFlow} and is never started keeps this false)
+     */
     public boolean finished() {
-        throw new UnsupportedOperationException("not yet");
+        return unfinished.get() == 0;
+    }
+
+    void flowFinished(FlowRun r) {
+        if (r.flow.bounded()) {
+            unfinished.decrementAndGet();
+        }
+    }
+
+    /** @return whether the workload is still running (not closed) */
+    boolean running() {
+        return running;
     }
 
     /** @return every flow's result, in the order of {@link #flows()} */
     public List<FlowResult> results() {
-        throw new UnsupportedOperationException("not yet");
+        List<FlowResult> out = new ArrayList<>(runs.size());
+        for (FlowRun r : runs.values()) {
+            out.add(result(r));
+        }
+        return out;
     }
 
     /** @return the result of one flow */
     public FlowResult result(String flow) {
-        throw new UnsupportedOperationException("not yet");
+        return result(run(flow));
     }
 
-    /** Stops every flow's posting and destroys the QPs it made; the fabric keeps running. */
+    private FlowResult result(FlowRun r) {
+        return fabric.onOwner(r.flow.source(), r::result);
+    }
+
+    /**
+     * Stops every flow's posting and destroys the QPs it made; the fabric keeps running (in virtual
+     * time, run it on a little for what is in flight to land). The results stay readable.
+     */
     @Override
     public void close() {
-        throw new UnsupportedOperationException("not yet");
+        if (!running) {
+            return;
+        }
+        running = false;
+        for (FlowRun r : runs.values()) {
+            fabric.onOwner(r.flow.source(), () -> {
+                r.tearDownSource();
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Workload[" + flows.size() + " flows, " + (fabric.mode() == FabricMode.VIRTUAL ? "virtual" : "real")
+            + " time]";
     }
 }
