@@ -10,6 +10,8 @@ import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.qos.QosProfile;
 import io.rocelab.topology.qos.QosProfiles;
+import io.rocelab.topology.workload.Flow;
+import io.rocelab.topology.workload.SizeDistribution;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -228,7 +230,7 @@ public final class LabReader {
         QosSpec qos = qos(top, profile);
         NicSpec nics = nics(top);
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0]) : null;
+            profile[0], nics) : null;
         List<FlowSpec> flows = flows(top, topology, duration);
         List<BackgroundSpec> background = background(top, topology, duration);
         List<EventSpec> events = events(top, topology, flows, duration);
@@ -385,8 +387,8 @@ public final class LabReader {
             }
             long messages = f.integer("messages", 0, 0, Long.MAX_VALUE);
             long flowDuration = f.nanos("duration", 0);
-            int qps = (int) f.integer("qps", 1, 1, 1024);
-            int window = (int) f.integer("window", 8, 1, 4096);
+            int qps = (int) f.integer("qps", 1, 1, Flow.MAX_QPS);
+            int window = (int) f.integer("window", 8, 1, Flow.MAX_WINDOW);
             long start = 0;
             if ("event".equals(f.text("start"))) {
                 start = Long.MAX_VALUE;
@@ -457,11 +459,14 @@ public final class LabReader {
         return s.nanos(key, otherwise);
     }
 
+    /** A size CDF file: readable, and a CDF (its own mistakes name the line). */
     private void readable(Section s, String key, String path) {
         try {
-            sources.read(path);
+            SizeDistribution.cdf(path, new java.io.StringReader(sources.read(path)));
         } catch (IOException e) {
             s.mistake(key, "cannot read '" + path + "': " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            s.mistake(key, path + ": " + e.getMessage());
         }
     }
 

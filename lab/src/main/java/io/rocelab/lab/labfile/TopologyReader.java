@@ -33,22 +33,25 @@ final class TopologyReader {
     private final Problems problems;
     private final LabSources sources;
     private final QosProfile qos;
+    private final NicSpec nics;
     private final Map<String, Loc> where = new LinkedHashMap<>();
     private Section top;
 
-    private TopologyReader(Problems problems, LabSources sources, QosProfile qos) {
+    private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
         this.problems = problems;
         this.sources = sources;
         this.qos = qos;
+        this.nics = nics;
     }
 
     /**
      * @param node the value of {@code topology:}
      * @param qos  the fabric's QoS profile (already tuned), or null if it could not be read
+     * @param nics every host NIC's settings
      * @return the topology, or null after reporting why not
      */
-    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos) {
-        return new TopologyReader(problems, sources, qos).read(node);
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
+        return new TopologyReader(problems, sources, qos, nics).read(node);
     }
 
     private Topology read(YNode node) {
@@ -94,6 +97,9 @@ final class TopologyReader {
             return null;
         }
         LeafSpine.Builder b = LeafSpine.builder().qos(qos);
+        if (nics.dcqcn()) {
+            b.dcqcn(nics.params());
+        }
         b.leaves((int) s.integer("leaves", 2, 1, 256));
         b.spines((int) s.integer("spines", 2, 1, 64));
         b.hostsPerLeaf((int) s.integer("hosts-per-leaf", 2, 1, 253));
@@ -139,6 +145,9 @@ final class TopologyReader {
             return null;
         }
         FatTree.Builder b = FatTree.builder().qos(qos);
+        if (nics.dcqcn()) {
+            b.dcqcn(nics.params());
+        }
         b.k((int) s.integer("k", 4, 2, 64));
         b.linkGbps(gbps(s, "speed", 100));
         if (s.has("delay")) {
@@ -261,6 +270,9 @@ final class TopologyReader {
                 if (s.has("vlan")) {
                     b.vlan((int) s.integer("vlan", 1, 1, 4094), (int) s.integer("pcp", 3, 0, 7));
                 }
+            }
+            if (nics.dcqcn()) {
+                b.dcqcn(nics.params());
             }
             return b.build();
         } catch (IllegalArgumentException e) {
