@@ -130,7 +130,7 @@ public final class LabReader {
             top.mistake("sweep", "give variants or sweep, not both");
         }
         if (top.has("variants")) {
-            Section v = Section.of(top.get("variants"), "variants", problems);
+            Section v = Section.anyKeys(top.get("variants"), "variants", problems);
             if (v != null) {
                 for (Map.Entry<String, YNode> e : v.map().entries().entrySet()) {
                     String name = e.getKey();
@@ -244,7 +244,7 @@ public final class LabReader {
     }
 
     private QosSpec qos(Section top, QosProfile[] out) {
-        Section s = top.section("qos", "profile", "ecn", "watchdog", "ets");
+        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets");
         if (s == null) {
             return null;
         }
@@ -269,6 +269,23 @@ public final class LabReader {
                     e.mistake("kmin", "Kmin " + kmin + " B is above Kmax " + kmax + " B");
                 }
                 p = p.withEcn(kmin, kmax, pmax);
+            }
+        }
+        if (s.has("pfc")) {
+            Section f = s.section("pfc", "xon", "xoff");
+            if (f != null) {
+                if (!p.lossless()) {
+                    s.mistake("pfc", "PFC thresholds need a lossless profile; '" + name + "' has no PFC");
+                }
+                long xoff = f.bytes("xoff", p.xoff());
+                long xon = f.bytes("xon", f.has("xoff") ? Math.max(0, xoff - (p.xoff() - p.xon())) : p.xon());
+                if (xon >= xoff) {
+                    f.mistake("xon", "XON " + xon + " B must be below XOFF " + xoff + " B");
+                }
+                p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(), p.cnpTc(), xon, xoff,
+                    p.headroom(), p.lossyDynamicTh(), p.sharedPoolBytes(), p.minPoolBytes(), p.ecnMinThreshold(),
+                    p.ecnMaxThreshold(), p.ecnMaxProbability(), p.lossyWeight(), p.roceWeight(), p.watchdog(),
+                    p.watchdogPollMillis());
             }
         }
         boolean wdOff = false;
@@ -331,7 +348,7 @@ public final class LabReader {
         }
         DcqcnParams params = DcqcnParams.defaults();
         if (s.has("cc-params")) {
-            Section p = s.section("cc-params");
+            Section p = s.anySection("cc-params");
             if (p != null) {
                 for (Map.Entry<String, YNode> e : p.map().entries().entrySet()) {
                     String text = e.getValue() instanceof YNode.YScalar sc ? sc.text() : YNode.kind(e.getValue());
@@ -726,7 +743,7 @@ public final class LabReader {
     }
 
     /** Every cabled switch port, {@code switch:port}, in topology order. */
-    static List<String> switchPorts(Topology topology) {
+    public static List<String> switchPorts(Topology topology) {
         List<String> out = new ArrayList<>();
         for (SwitchNode sw : topology.switches()) {
             for (var port : sw.config().ports()) {

@@ -37,6 +37,15 @@ final class Section {
         return s;
     }
 
+    /** A mapping whose keys are names the file chooses (variants): any key. */
+    static Section anyKeys(YNode node, String path, Problems problems) {
+        if (!(node instanceof YNode.YMap m)) {
+            problems.add(node.loc(), path, "must be a mapping (key: value), not " + YNode.kind(node));
+            return null;
+        }
+        return new Section(m, path, problems);
+    }
+
     /** An empty section, for a mapping the file left out. */
     static Section empty(Loc loc, String path, Problems problems) {
         return new Section(new YNode.YMap(loc, java.util.Map.of(), java.util.Map.of()), path, problems);
@@ -293,5 +302,14 @@ final class Section {
             return empty(map.loc(), path(key), problems);
         }
         return of(n, path(key), problems, known);
+    }
+
+    /** The mapping under {@code key}, whose keys the file chooses (checked by the caller). */
+    Section anySection(String key) {
+        YNode n = map.get(key);
+        if (n == null) {
+            return empty(map.loc(), path(key), problems);
+        }
+        return anyKeys(n, path(key), problems);
     }
 }

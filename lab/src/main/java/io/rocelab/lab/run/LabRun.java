@@ -1,0 +1,18 @@
+package io.rocelab.lab.run;
+
+import io.rocelab.topology.workload.FlowResult;
+import java.util.List;
+
+/**
+ * One finished run of a lab (one variant).
+ *
+ * @param data       what it measured
+ * @param flows      the results of the file's flows
+ * @param background the results of the background load's flows
+ * @param applied    the timeline's events, as applied
+ * @param events     scheduler events executed (virtual time)
+ * @param wallNanos  how long it took
+ */
+public record LabRun(RunData data, List<FlowResult> flows, List<FlowResult> background, List<String> applied,
+                     long events, long wallNanos) {
+}

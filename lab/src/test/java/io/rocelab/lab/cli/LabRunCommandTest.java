@@ -1,0 +1,133 @@
+package io.rocelab.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rocelab lab run/list} as a user runs them: a shipped lab, its claims, its files, its determinism. */
+class LabRunCommandTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void listShowsTheShippedLabsOneLineEach() {
+        CliRun run = CliRun.of("lab", "list");
+        assertEquals(0, run.exitCode(), run.err());
+        List<String> lines = run.out().lines().toList();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("pfc-basics ") && l.contains("8:1 incast")), run.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("dcqcn ")), run.out());
+        assertTrue(lines.stream().noneMatch(l -> l.contains("does not read")), run.out());
+    }
+
+    @Test
+    void pfcBasicsHoldsItsClaimsAndWritesTheReport() throws IOException {
+        Path out = tmp.resolve("pfc");
+        CliRun run = CliRun.of("lab", "run", "pfc-basics", "--duration", "1ms", "--out", out.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS  the lossless class drops nothing  (0 == 0)"), run.out());
+        assertTrue(run.out().contains("PASS  the lossy class drops packets"), run.out());
+        assertFalse(run.out().contains("FAIL"), run.out());
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("## Variant lossless") && report.contains("## Variant lossy"), report);
+        assertTrue(report.contains("| incast-h1 | h1 | h0 | WRITE |"), report);
+        assertTrue(report.contains("![lossless-flow-rate.png](lossless-flow-rate.png)"), report);
+        assertTrue(report.contains("| PASS | the lossless class drops nothing |"), report);
+        List<String> csv = Files.readAllLines(out.resolve("lossless-flow-rate.csv"));
+        assertTrue(csv.get(0).startsWith("time_us,rate_incast-h1_gbps,rate_incast-h2_gbps,"), csv.get(0));
+        assertEquals(1 + 100, csv.size(), "a row per 10 us sample of 1 ms");
+        for (String png : List.of("lossless-flow-rate.png", "lossless-queue-depth.png", "lossy-pause.png")) {
+            BufferedImage img = ImageIO.read(out.resolve(png).toFile());
+            assertTrue(img.getWidth() > 500, png);
+        }
+        String json = Files.readString(out.resolve("counters.json"));
+        assertTrue(json.contains("\"lossless\"") && json.contains("\"leaf0:Ethernet0:3\""), json);
+    }
+
+    @Test
+    void dcqcnConvergesFairlyAndThePausesStop() throws IOException {
+        Path out = tmp.resolve("dcqcn");
+        CliRun run = CliRun.of("lab", "run", "dcqcn", "--out", out.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS  with DCQCN the senders converge to fair shares"), run.out());
+        assertTrue(run.out().contains("PASS  with DCQCN the pauses stop once the rates have converged"), run.out());
+        assertFalse(run.out().contains("FAIL"), run.out());
+        assertTrue(Files.exists(out.resolve("pfc_only-queue-depth.png")));
+    }
+
+    @Test
+    void oneSeedGivesTheSameCsvsAndCounters() throws IOException {
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        Path c = tmp.resolve("c");
+        String lab = writeLab();
+        assertEquals(0, CliRun.of("lab", "run", lab, "--seed", "5", "--out", a.toString()).exitCode());
+        assertEquals(0, CliRun.of("lab", "run", lab, "--seed", "5", "--out", b.toString()).exitCode());
+        assertEquals(0, CliRun.of("lab", "run", lab, "--seed", "6", "--out", c.toString()).exitCode());
+        List<String> files;
+        try (Stream<Path> s = Files.list(a)) {
+            files = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".csv") || n.endsWith(".json"))
+                .sorted().toList();
+        }
+        assertEquals(List.of("counters.csv", "counters.json", "flow-rate.csv", "pause.csv", "queue-depth.csv"), files);
+        for (String f : files) {
+            assertArrayEquals(Files.readAllBytes(a.resolve(f)), Files.readAllBytes(b.resolve(f)), f);
+        }
+        // the seed decides: the lossy link drops other frames with another one
+        assertFalse(Files.readString(a.resolve("counters.json")).equals(Files.readString(c.resolve("counters.json"))));
+    }
+
+    /** A lab whose outcome depends on the seed: a lossy cable under RC writes. */
+    private String writeLab() throws IOException {
+        Path f = tmp.resolve("lossy-cable.yaml");
+        Files.writeString(f, """
+            name: lossy-cable
+            description: two writers through a leaf, one cable losing 1 % of its frames
+            duration: 300us
+            topology:
+              hosts: [h0, h1, h2]
+              switches: [{name: leaf0, ports: 3}]
+              links:
+                - {a: h0, b: leaf0:Ethernet0}
+                - {a: h1, b: leaf0:Ethernet4, loss: 1%}
+                - {a: h2, b: leaf0:Ethernet8}
+            flows:
+              - {name: w1, from: h1, to: h0, ack-timeout: 4}
+              - {name: w2, from: h2, to: h0}
+            probes: {interval: 5us}
+            expect:
+              - check: flows.errors == 0
+            """);
+        return f.toString();
+    }
+
+    @Test
+    void liveModeSaysItIsNotThereYet() {
+        CliRun run = CliRun.of("lab", "run", "pfc-basics", "--mode", "live", "--out", tmp.resolve("x").toString());
+        assertEquals(2, run.exitCode());
+        assertEquals("rocelab: pfc-basics: lab pfc-basics runs in virtual mode only, not live\n", run.err());
+        CliRun live = CliRun.of("lab", "run", writeLabQuietly(), "--mode", "live", "--out", tmp.resolve("y").toString());
+        assertEquals(2, live.exitCode());
+        assertEquals("rocelab: lab run --mode live is not implemented yet: labs run in virtual time (leave out --mode)\n",
+            live.err());
+        assertFalse(Files.exists(tmp.resolve("x")) || Files.exists(tmp.resolve("y")));
+    }
+
+    private String writeLabQuietly() {
+        try {
+            return writeLab();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
