@@ -257,7 +257,7 @@ final class TopologyReader {
             if (mac != null) {
                 b.mac(mac);
             } else {
-                b.mac(HOST_MAC_BASE | (ipv4 & 0xFFFF_FFFFL));
+                b.mac(HOST_MAC_BASE | (index + 1));  // from its place, so a duplicate address is one mistake
             }
             if (s != null) {
                 for (String a : s.strings("ipv6")) {
