@@ -14,16 +14,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The owner thread of every node: the one virtual-time scheduler, or an event loop each.
+ * The owner thread of every node: the one virtual-time scheduler, or in real time an event loop each,
+ * or a few event loops shared round robin (as Netty shares an event loop group's loops among its
+ * channels): nodes on one loop hand frames to each other without waking another thread, which on a
+ * machine with fewer cores than nodes is most of what a frame costs.
  */
 final class Owners implements AutoCloseable {
     private static final long WAIT_SECONDS = 10;
     private final VirtualTimeScheduler virtual;
     private final Map<String, Scheduler> byNode = new HashMap<>();
     private final List<RealTimeScheduler> loops = new ArrayList<>();
+    /** Real time: at most this many loops, shared round robin; 0 for one loop per node. */
+    private final int maxLoops;
 
-    Owners(FabricMode mode) {
+    /**
+     * @param maxLoops real time: the most event loops to start, shared by the nodes round robin; 0 for
+     *                 one loop per node
+     */
+    Owners(FabricMode mode, int maxLoops) {
+        if (maxLoops < 0) {
+            throw new IllegalArgumentException("event loops must be 0 (one per node) or more: " + maxLoops);
+        }
         this.virtual = mode == FabricMode.VIRTUAL ? new VirtualTimeScheduler() : null;
+        this.maxLoops = maxLoops;
     }
 
     /** @return the virtual-time scheduler, or null in real time */
@@ -31,15 +44,20 @@ final class Owners implements AutoCloseable {
         return virtual;
     }
 
-    /** Gives {@code node} its owner: the virtual scheduler, or a new event loop named after it. */
+    /**
+     * Gives {@code node} its owner: the virtual scheduler, a new event loop named after it, or, with
+     * shared loops, the next loop round robin.
+     */
     Scheduler add(String node) {
         Scheduler s;
         if (virtual != null) {
             s = virtual;
-        } else {
-            RealTimeScheduler loop = RealTimeScheduler.start(node);
+        } else if (maxLoops == 0 || loops.size() < maxLoops) {
+            RealTimeScheduler loop = RealTimeScheduler.start(maxLoops == 0 ? node : "rocelab-loop-" + loops.size());
             loops.add(loop);
             s = loop;
+        } else {
+            s = loops.get(byNode.size() % maxLoops);
         }
         byNode.put(node, s);
         return s;
@@ -52,6 +70,11 @@ final class Owners implements AutoCloseable {
 
     /** Runs {@code what} on {@code owner}'s thread and waits for it (at once if this is that thread). */
     static <T> T on(Scheduler owner, Callable<T> what) {
+        return on(owner, what, WAIT_SECONDS);
+    }
+
+    /** Like {@link #on(Scheduler, Callable)}, waiting up to {@code waitSeconds}. */
+    static <T> T on(Scheduler owner, Callable<T> what, long waitSeconds) {
         if (owner.inOwnerThread() || owner instanceof VirtualTimeScheduler) {
             try {
                 return what.call();
@@ -70,7 +93,7 @@ final class Owners implements AutoCloseable {
             }
         });
         try {
-            return f.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            return f.get(waitSeconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + owner, e);
@@ -80,7 +103,7 @@ final class Owners implements AutoCloseable {
             }
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException(owner + " did not answer within " + WAIT_SECONDS + " s", e);
+            throw new IllegalStateException(owner + " did not answer within " + waitSeconds + " s", e);
         }
     }
 
