@@ -66,15 +66,15 @@ public final class Fabric implements AutoCloseable {
     private boolean closed;
 
     private Fabric(Topology topology, FabricMode mode, long seed) {
-        this(topology, mode, seed, 0, false);
+        this(topology, mode, seed, 0, false, false);
     }
 
-    private Fabric(Topology topology, FabricMode mode, long seed, int eventLoops, boolean bareHosts) {
+    private Fabric(Topology topology, FabricMode mode, long seed, int eventLoops, boolean busyPoll, boolean bareHosts) {
         this.topology = Objects.requireNonNull(topology, "topology");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.seed = seed;
         this.bareHosts = bareHosts;
-        this.owners = new Owners(mode, eventLoops);
+        this.owners = new Owners(mode, eventLoops, busyPoll);
         try {
             build();
         } catch (RuntimeException e) {
@@ -349,6 +349,7 @@ public final class Fabric implements AutoCloseable {
         private FabricMode mode = FabricMode.VIRTUAL;
         private long seed;
         private int eventLoops;
+        private boolean busyPoll;
         private boolean bareHosts;
 
         private Builder(Topology topology) {
@@ -379,6 +380,15 @@ public final class Fabric implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Real time: the nodes' loops poll without sleeping (a core each), for the lowest latency;
+         * with {@link #eventLoops} 1, all nodes on one polling thread.
+         */
+        public Builder busyPoll() {
+            this.busyPoll = true;
+            return this;
+        }
+
         /** Opens no NIC on the hosts: an application opens its own on each {@link Fabric#hostPort}. */
         public Builder bareHosts() {
             this.bareHosts = true;
@@ -387,7 +397,10 @@ public final class Fabric implements AutoCloseable {
 
         /** Builds the fabric and starts its loops. */
         public Fabric start() {
-            return new Fabric(topology, mode, seed, eventLoops, bareHosts);
+            if (busyPoll && mode != FabricMode.REAL_TIME) {
+                throw new IllegalStateException("busy-polling loops are for real time, not " + mode);
+            }
+            return new Fabric(topology, mode, seed, eventLoops, busyPoll, bareHosts);
         }
     }
 }

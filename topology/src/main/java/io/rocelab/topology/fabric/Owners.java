@@ -1,5 +1,6 @@
 package io.rocelab.topology.fabric;
 
+import io.rocelab.fabric.time.BusyPollScheduler;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -23,15 +24,24 @@ final class Owners implements AutoCloseable {
     private static final long WAIT_SECONDS = 10;
     private final VirtualTimeScheduler virtual;
     private final Map<String, Scheduler> byNode = new HashMap<>();
-    private final List<RealTimeScheduler> loops = new ArrayList<>();
+    private final List<Scheduler> loops = new ArrayList<>();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
     /** Real time: at most this many loops, shared round robin; 0 for one loop per node. */
     private final int maxLoops;
+    /** Real time: loops that poll (spinning) instead of sleeping in the kernel. */
+    private final boolean busyPoll;
+
+    Owners(FabricMode mode, int maxLoops) {
+        this(mode, maxLoops, false);
+    }
 
     /**
      * @param maxLoops real time: the most event loops to start, shared by the nodes round robin; 0 for
      *                 one loop per node
+     * @param busyPoll real time: {@link BusyPollScheduler}s that spin, not event loops that sleep
      */
-    Owners(FabricMode mode, int maxLoops) {
+    Owners(FabricMode mode, int maxLoops, boolean busyPoll) {
+        this.busyPoll = busyPoll;
         if (maxLoops < 0) {
             throw new IllegalArgumentException("event loops must be 0 (one per node) or more: " + maxLoops);
         }
@@ -53,14 +63,24 @@ final class Owners implements AutoCloseable {
         if (virtual != null) {
             s = virtual;
         } else if (maxLoops == 0 || loops.size() < maxLoops) {
-            RealTimeScheduler loop = RealTimeScheduler.start(maxLoops == 0 ? node : "rocelab-loop-" + loops.size());
-            loops.add(loop);
-            s = loop;
+            s = startLoop(maxLoops == 0 ? node : "rocelab-loop-" + loops.size());
+            loops.add(s);
         } else {
             s = loops.get(byNode.size() % maxLoops);
         }
         byNode.put(node, s);
         return s;
+    }
+
+    private Scheduler startLoop(String name) {
+        if (busyPoll) {
+            BusyPollScheduler b = BusyPollScheduler.start(name, BusyPollScheduler.idleStrategy("spin"));
+            toClose.add(b);
+            return b;
+        }
+        RealTimeScheduler r = RealTimeScheduler.start(name);
+        toClose.add(r);
+        return r;
     }
 
     /** @return the owner of {@code node}, or null */
@@ -109,8 +129,12 @@ final class Owners implements AutoCloseable {
 
     @Override
     public void close() {
-        for (RealTimeScheduler loop : loops) {
-            loop.close();
+        for (AutoCloseable loop : toClose) {
+            try {
+                loop.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("stopping " + loop + ": " + e.getMessage(), e);
+            }
         }
     }
 }
