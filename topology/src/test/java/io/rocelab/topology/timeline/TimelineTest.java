@@ -169,6 +169,34 @@ class TimelineTest {
         }
     }
 
+    /**
+     * The same for UD: while h2 does not drain (100 us to 200 us), datagrams that find no receive
+     * posted are dropped once the 16 posted before are used; the sender does not notice (its sends
+     * complete), the receiver gets less. After that, every datagram lands again.
+     */
+    @Test
+    void aReceiverThatStopsDrainingDropsDatagrams() {
+        try (Fabric f = fabric(4)) {
+            Workload w = Workload.start(f, List.of(Flow.builder("ud", "h0", "h2").verb(Verb.UD_SEND).messageBytes(4096)
+                .durationNanos(300 * US).build()), 4);
+            Timeline.schedule(List.of(new Event(100 * US, new Draining("h2", false)),
+                new Event(200 * US, new Draining("h2", true))), f, w);
+            runTo(f, w, 100 * US);
+            long sentBefore = w.progress("ud").bytesCompleted();
+            assertEquals(sentBefore, w.result("ud").bytesDelivered(), 8 * 4096, "all but what is in flight lands");
+            assertTrue(f.runUntil(w::finished, 10 * MS));
+            FlowResult r = w.result("ud");
+            assertEquals(Outcome.STOPPED, r.outcome());
+            assertEquals(0, r.errors());
+            long lost = r.bytes() - r.bytesDelivered();
+            // 100 us at the rate it ran, less the 16 receives posted before: it lost most of that
+            double stalledBytes = r.goodputBitsPerSecond() / 8 * 100e-6;
+            assertTrue(lost > 0.7 * stalledBytes && lost < stalledBytes, "lost " + lost + " of " + r.bytes()
+                + " B, 100 us is " + (long) stalledBytes + " B");
+            w.close();
+        }
+    }
+
     /** A flow waiting for its start is started at 100 us and stopped at 250 us by the timeline. */
     @Test
     void aFlowIsStartedAndStoppedByTheTimeline() {

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.generate.FatTree;
 import io.rocelab.topology.generate.LeafSpine;
+import io.rocelab.topology.qos.QosProfiles;
 import io.rocelab.topology.workload.FlowResult.Outcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -212,6 +215,43 @@ class WorkloadTest {
         assertEquals(PoissonFlows.offeredBytes(flows), total);
     }
 
+    /**
+     * On a k=4 fat tree with DCQCN (ECN from 20 KB, below what four ingress ports hold before
+     * PFC's XOFF, as in the host settings' incast test): four hosts of the other pods write 50 x 64 KB each to h0 while
+     * Poisson flows run between all hosts. Everything completes without error, and the incast
+     * shares h0's link: its last message lands no earlier than the four flows' bytes take on one
+     * 100 Gb/s link.
+     */
+    @Test
+    void anIncastAndBackgroundFlowsOnAFatTree() {
+        FatTree ft = FatTree.builder().k(4).dcqcn(DcqcnParams.defaults())
+            .qos(QosProfiles.LOSSLESS.withEcn(20_000, 200_000, 0.2)).build();
+        String sink = ft.host(0, 0, 0);
+        List<Flow> flows = new ArrayList<>();
+        for (int pod = 1; pod < 4; pod++) {
+            flows.add(Flow.builder("incast" + pod, ft.host(pod, pod % 2, 1), sink).messages(50).build());
+        }
+        flows.add(Flow.builder("incast0", ft.host(0, 1, 0), sink).messages(50).build());
+        List<String> hosts = ft.topology().hosts().stream().map(io.rocelab.topology.model.Host::name).toList();
+        flows.addAll(PoissonFlows.generate(ft.topology(), hosts, 0.3, SHORT, 0, 200 * US, Verb.WRITE, 4, "bg"));
+        try (Fabric f = Fabric.virtualTime(ft.topology(), 4)) {
+            Workload w = Workload.start(f, flows, 4);
+            assertTrue(f.runUntil(w::finished, 100 * MS));
+            long lastIncast = 0;
+            for (FlowResult r : w.results()) {
+                assertEquals(Outcome.COMPLETED, r.outcome(), r.toString());
+                assertEquals(0, r.errors(), r.toString());
+                if (r.name().startsWith("incast")) {
+                    assertEquals(50 * 65_536L, r.bytes());
+                    lastIncast = Math.max(lastIncast, r.endNanos());
+                }
+            }
+            assertTrue(lastIncast >= wireNanos(4 * 50 * 65_536L), "the incast ended at " + lastIncast + " ns");
+            assertTrue(f.nic(sink).counters().get(NicCounter.NP_CNP_SENT) > 0, "h0 saw the congestion marked");
+            w.close();
+        }
+    }
+
     /** Everything a run gives: results, the NICs' and the switches' counters. */
     private static String everything(long seed) {
         LeafSpine ls = fabric();
@@ -272,6 +312,12 @@ class WorkloadTest {
                 Flow.builder("a", "h0", "h9").build(), Flow.builder("a", "leaf0", "h1").build()), 1));
             assertEquals(List.of("flow 'a': no host 'h9' in the fabric", "flow 'a': the name is used twice",
                 "flow 'a': no host 'leaf0' in the fabric"), e.problems());
+        }
+        try (Fabric bare = Fabric.builder(fabric().topology()).bareHosts().start()) {
+            InvalidFlowException e = assertThrows(InvalidFlowException.class,
+                () -> Workload.start(bare, List.of(Flow.builder("b", "h0", "h1").build()), 1));
+            assertEquals(List.of("flow 'b': host 'h0' is bare: the fabric opened no NIC on it",
+                "flow 'b': host 'h1' is bare: the fabric opened no NIC on it"), e.problems());
         }
     }
 }
