@@ -101,8 +101,9 @@ public final class Demo {
             LeafFabric.ACTIVE_MTU);
         out.println("  leaf    soft switch, SONiC config " + LeafFabric.CONFIG_RESOURCE.substring(1)
             + ": DSCP 26 -> TC 3 -> queue 3, PFC on priority 3, WRED/ECN on queue 3, PFC watchdog");
-        out.println("  threads one event loop per NIC and one for the leaf, real time; the QPs' ACK timeout is -u "
-            + DemoOptions.QP_TIMEOUT + " (1.07 s), as a thread here may wait for a core longer than perftest's 67 ms");
+        out.println("  threads the NICs and the leaf share one event loop, real time (perftest's threads beside it);"
+            + " the QPs' ACK timeout is -u " + DemoOptions.QP_TIMEOUT + " (1.07 s), as a thread here may wait for a"
+            + " core longer than perftest's 67 ms");
         out.println("  capture " + (capture == null ? "off" : capture + " (bounded: first " + options.framesPerPort()
             + " frames per leaf port in each test)"));
         if (options.congestion()) {

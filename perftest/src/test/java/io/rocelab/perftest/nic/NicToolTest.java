@@ -1,7 +1,6 @@
 package io.rocelab.perftest.nic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,7 +35,7 @@ class NicToolTest {
     }
 
     @Test
-    void busyPollRunsBothNicsOnOnePollingThread() {
+    void bothNicsShareOneOwnerThreadThatPollsWithBusyPoll() {
         Run r = run(TestKind.WRITE_LAT, "--in-process", "--busy-poll", "-s", "8", "-n", "500");
         assertEquals(0, r.status(), r.err() + r.out());
         assertEquals(1, NicSessions.LatLine.all(r.out()).size(), r.out());
@@ -46,7 +45,8 @@ class NicToolTest {
             assertTrue(fabric.sideA().scheduler() instanceof io.rocelab.fabric.time.BusyPollScheduler);
         }
         try (InProcessFabric fabric = InProcessFabric.create(false)) {
-            assertNotSame(fabric.sideA().scheduler(), fabric.sideB().scheduler());
+            assertSame(fabric.sideA().scheduler(), fabric.sideB().scheduler(), "one event loop for both NICs");
+            assertTrue(fabric.sideA().scheduler() instanceof io.rocelab.fabric.time.RealTimeScheduler);
         }
     }
 

@@ -74,6 +74,12 @@ public final class Workload implements AutoCloseable {
             for (String h : List.of(f.source(), f.destination())) {
                 if (!(fabric.topology().node(h) instanceof Host)) {
                     problems.add("flow '" + f.name() + "': no host '" + h + "' in the fabric");
+                } else {
+                    try {
+                        fabric.nic(h);
+                    } catch (IllegalArgumentException e) {
+                        problems.add("flow '" + f.name() + "': " + e.getMessage());
+                    }
                 }
             }
         }
@@ -141,8 +147,8 @@ public final class Workload implements AutoCloseable {
      * @param fabric the running fabric
      * @param flows  the flows, unique names, hosts of the fabric
      * @param seed   the seed of the flows' message sizes
-     * @throws InvalidFlowException for a repeated flow name or a host the fabric does not have, one
-     *                              line each
+     * @throws InvalidFlowException for a repeated flow name, a host the fabric does not have or one
+     *                              it opened no NIC on ({@code Fabric.Builder.bareHosts}), one line each
      */
     public static Workload start(Fabric fabric, List<Flow> flows, long seed) {
         return new Workload(fabric, flows, seed);
