@@ -301,7 +301,7 @@ public final class LabReader {
                     p = p.withWatchdog(wd);
                 }
             } else {
-                Section w = s.section("watchdog", "detection", "restoration", "action");
+                Section w = s.section("watchdog", "detection", "restoration", "action", "poll");
                 if (w != null) {
                     String action = w.string("action", "drop");
                     PfcWdAction a = null;
@@ -316,6 +316,18 @@ public final class LabReader {
                     }
                     wd = new PfcWdConfig(a, w.nanos("detection", 200_000_000L), w.nanos("restoration", 200_000_000L));
                     p = p.withWatchdog(wd);
+                    if (w.has("poll")) {
+                        long poll = w.nanos("poll", 200_000_000L);
+                        if (poll < 1_000_000L || poll % 1_000_000L != 0) {
+                            w.mistake("poll", "the watchdog polls every whole number of milliseconds (SONiC's "
+                                + "POLL_INTERVAL), e.g. 1ms: " + w.text("poll"));
+                        } else {
+                            p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(),
+                                p.cnpTc(), p.xon(), p.xoff(), p.headroom(), p.lossyDynamicTh(), p.sharedPoolBytes(),
+                                p.minPoolBytes(), p.ecnMinThreshold(), p.ecnMaxThreshold(), p.ecnMaxProbability(),
+                                p.lossyWeight(), p.roceWeight(), p.watchdog(), (int) (poll / 1_000_000L));
+                        }
+                    }
                 }
             }
             if (!p.lossless() && (wd != null)) {

@@ -66,6 +66,15 @@ class LabRunCommandTest {
     }
 
     @Test
+    void pfcStormIsDetectedAndRestoredByTheWatchdog() {
+        CliRun run = CliRun.of("lab", "run", "pfc-storm", "--out", tmp.resolve("storm").toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS  the watchdog detects the storm"), run.out());
+        assertTrue(run.out().contains("PASS  the innocent flow keeps its rate during the storm (within 5 %)"), run.out());
+        assertFalse(run.out().contains("FAIL"), run.out());
+    }
+
+    @Test
     void oneSeedGivesTheSameCsvsAndCounters() throws IOException {
         Path a = tmp.resolve("a");
         Path b = tmp.resolve("b");
