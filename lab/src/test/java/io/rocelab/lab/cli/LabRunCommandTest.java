@@ -75,6 +75,18 @@ class LabRunCommandTest {
     }
 
     @Test
+    void linkFailureFlowsRetransmitAndFinishWithoutErrors() throws IOException {
+        Path out = tmp.resolve("failure");
+        CliRun run = CliRun.of("lab", "run", "link-failure", "--out", out.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS  every flow completes despite the failure"), run.out());
+        assertTrue(run.out().contains("PASS  the QPs resent what the cut cables lost"), run.out());
+        assertFalse(run.out().contains("FAIL"), run.out());
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("- t=300.000 us: link "), report);
+    }
+
+    @Test
     void oneSeedGivesTheSameCsvsAndCounters() throws IOException {
         Path a = tmp.resolve("a");
         Path b = tmp.resolve("b");
