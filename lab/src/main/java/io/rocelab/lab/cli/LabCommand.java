@@ -235,7 +235,12 @@ public final class LabCommand implements Runnable {
             List<LabRun> results = new ArrayList<>();
             for (RunSpec r : runs) {
                 String label = r.variant().isEmpty() ? "" : r.variant() + ": ";
-                LabRun run = runner.run(r, new ProgressLine(w, terminal, label));
+                Path capture = null;
+                if (r.capture() != null) {
+                    Files.createDirectories(dir);
+                    capture = dir.resolve((r.variant().isEmpty() ? "" : r.variant() + "-") + "capture.pcapng");
+                }
+                LabRun run = runner.run(r, new ProgressLine(w, terminal, label), capture);
                 results.add(run);
                 w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%d events)%n", label,
                     Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9, run.events());

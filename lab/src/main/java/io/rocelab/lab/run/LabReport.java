@@ -95,6 +95,12 @@ public final class LabReport {
                 md.append('\n');
             }
             series(dir, prefix, run.data(), md);
+            if (run.capture() != null) {
+                md.append("Capture: [").append(dir.relativize(run.capture())).append("](")
+                    .append(dir.relativize(run.capture())).append("), ").append(run.captured())
+                    .append(" frames (the first of each port, and the switches' decisions: PFC, ECN marks, drops).\n\n");
+                written.add(run.capture());
+            }
         }
         Path json = dir.resolve("counters.json");
         counters(json);

@@ -12,7 +12,9 @@ import java.util.List;
  * @param applied    the timeline's events, as applied
  * @param events     scheduler events executed (virtual time)
  * @param wallNanos  how long it took
+ * @param capture    the pcapng written, or null
+ * @param captured   frames in it
  */
 public record LabRun(RunData data, List<FlowResult> flows, List<FlowResult> background, List<String> applied,
-                     long events, long wallNanos) {
+                     long events, long wallNanos, java.nio.file.Path capture, long captured) {
 }

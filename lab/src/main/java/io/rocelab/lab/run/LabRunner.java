@@ -2,7 +2,11 @@ package io.rocelab.lab.run;
 
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.codec.capture.PcapngWriter;
+import io.rocelab.lab.demo.BoundedCapture;
 import io.rocelab.lab.labfile.BackgroundSpec;
+import io.rocelab.lab.labfile.CaptureSpec;
+import io.rocelab.topology.model.Attachment;
 import io.rocelab.lab.labfile.EventSpec;
 import io.rocelab.lab.labfile.FlowSpec;
 import io.rocelab.lab.labfile.LabSources;
@@ -52,6 +56,15 @@ public final class LabRunner {
 
     /** Runs {@code run} and returns what it measured. */
     public LabRun run(RunSpec run, Progress progress) {
+        return run(run, progress, null);
+    }
+
+    /**
+     * Runs {@code run} and returns what it measured.
+     *
+     * @param captureFile where the run's capture ({@code capture:}) goes, or null for none
+     */
+    public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile) {
         long wall = System.nanoTime();
         List<Flow> flows = new ArrayList<>();
         for (FlowSpec f : run.flows()) {
@@ -67,10 +80,15 @@ public final class LabRunner {
         List<Flow> all = new ArrayList<>(flows);
         all.addAll(background);
         RunData data = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
+        BoundedCapture[] tap = new BoundedCapture[1];
+        LabRun result;
         try (Fabric fabric = Fabric.virtualTime(run.topology(), run.seed());
              Workload workload = Workload.start(fabric, all, run.seed());
              Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
             VirtualTimeScheduler clock = fabric.virtualTime();
+            if (captureFile != null && run.capture() != null) {
+                tap[0] = capture(fabric, run.capture(), captureFile);
+            }
             long epoch = workload.epochNanos();
             Probes probes = new Probes(fabric, workload, run, data);
             long interval = run.probes().intervalNanos();
@@ -89,7 +107,35 @@ public final class LabRunner {
             flows.forEach(f -> named.add(f.name()));
             List<FlowResult> mine = results.stream().filter(r -> named.contains(r.name())).toList();
             List<FlowResult> rest = results.stream().filter(r -> !named.contains(r.name())).toList();
-            return new LabRun(data, mine, rest, timeline.applied(), clock.eventsExecuted(), System.nanoTime() - wall);
+            result = new LabRun(data, mine, rest, timeline.applied(), clock.eventsExecuted(), System.nanoTime() - wall,
+                null, 0);
+        } finally {
+            if (tap[0] != null) {
+                try {
+                    tap[0].close(); // after the fabric: its last frames have landed
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write " + captureFile, e);
+                }
+            }
+        }
+        if (tap[0] == null) {
+            return result;
+        }
+        return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
+            result.wallNanos(), captureFile, tap[0].written());
+    }
+
+    /** Taps the capture's ports into one bounded pcapng: the first frames of each, and the switches' decisions. */
+    private static BoundedCapture capture(Fabric fabric, CaptureSpec spec, java.nio.file.Path file) {
+        try {
+            BoundedCapture c = new BoundedCapture(PcapngWriter.create(file), spec.frames(), spec.frames());
+            for (String port : spec.ports()) {
+                Attachment a = Attachment.parse(port);
+                fabric.softSwitch(a.node()).capturePort(a.port(), c, 0);
+            }
+            return c;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 

@@ -50,8 +50,25 @@ class LabRunCommandTest {
             BufferedImage img = ImageIO.read(out.resolve(png).toFile());
             assertTrue(img.getWidth() > 500, png);
         }
+        byte[] pcap = Files.readAllBytes(out.resolve("lossless-capture.pcapng"));
+        assertTrue(contains(pcap, new byte[] {(byte) 0x88, 0x08, 0x01, 0x01}), "PFC pause frames in the capture");
+        assertTrue(report.contains("Capture: [lossless-capture.pcapng](lossless-capture.pcapng)"), report);
         String json = Files.readString(out.resolve("counters.json"));
         assertTrue(json.contains("\"lossless\"") && json.contains("\"leaf0:Ethernet0:3\""), json);
+    }
+
+    /** @return whether {@code what} occurs in {@code data} (a MAC Control PFC frame: EtherType 0x8808, opcode 0x0101) */
+    private static boolean contains(byte[] data, byte[] what) {
+        outer:
+        for (int i = 0; i + what.length <= data.length; i++) {
+            for (int j = 0; j < what.length; j++) {
+                if (data[i + j] != what[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     @Test
