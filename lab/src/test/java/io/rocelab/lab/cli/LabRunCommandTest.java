@@ -150,6 +150,40 @@ class LabRunCommandTest {
     }
 
     @Test
+    void aFatTreeWithBackgroundLoadEventsAndASweep() throws IOException {
+        Files.writeString(tmp.resolve("sizes.txt"), "# bytes, cumulative %\n1000 10\n10000 50\n100000 90\n1000000 100\n");
+        Path f = tmp.resolve("ft.yaml");
+        Files.writeString(f, """
+            name: ft-sweep
+            duration: 300us
+            topology:
+              fat-tree: {k: 4}
+            nics: {cc: dcqcn}
+            flows:
+              - {name: incast, from: "h[1-4]", to: h0, messages: 5, start: 10us}
+              - {name: late, from: h5, to: h6, start: event, size-cdf: sizes.txt}
+            background:
+              - {name: bg, load: 20%, size-cdf: sizes.txt, stop: 200us}
+            events:
+              - {at: 50us, flow-start: late}
+              - {at: 100us, link-faults: {link: h7, loss: 1%}}
+            probes: {interval: 5us, sample: [flow-rate, cnps]}
+            sweep: {key: qos.ecn.kmin, values: [50KB, 100KB], name: kmin}
+            expect:
+              - delta(kmin_50KB.flow("late").bytes, to=50us) == 0 and kmin_50KB.flow("late").bytes > 0
+              - kmin_100KB.flows("incast-*").fct < 300us
+            """);
+        Path out = tmp.resolve("ft");
+        CliRun run = CliRun.of("lab", "run", f.toString(), "--out", out.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("2 variants (kmin_50KB, kmin_100KB)"), run.out());
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("Background load: ") && report.contains(" completed, "), report);
+        assertTrue(Files.exists(out.resolve("kmin_100KB-flow-rate.csv")));
+        assertFalse(Files.exists(out.resolve("kmin_100KB-queue-depth.csv")), "queue-depth was not sampled");
+    }
+
+    @Test
     void liveModeSaysItIsNotThereYet() {
         CliRun run = CliRun.of("lab", "run", "pfc-basics", "--mode", "live", "--out", tmp.resolve("x").toString());
         assertEquals(2, run.exitCode());
