@@ -240,7 +240,13 @@ public final class LabCommand implements Runnable {
                     Files.createDirectories(dir);
                     capture = dir.resolve((r.variant().isEmpty() ? "" : r.variant() + "-") + "capture.pcapng");
                 }
-                LabRun run = runner.run(r, new ProgressLine(w, terminal, label), capture);
+                LabRun run;
+                try {
+                    run = runner.run(r, new ProgressLine(w, terminal, label), capture);
+                } catch (IllegalArgumentException e) {
+                    // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
+                    throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));
+                }
                 results.add(run);
                 w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%d events)%n", label,
                     Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9, run.events());

@@ -107,6 +107,16 @@ class LabCheckCommandTest {
     }
 
     @Test
+    void badPfcThresholdsAndWatchdogPoll() throws IOException {
+        oneMistake("bad-xon", GOOD.replace("duration: 1ms\n", "duration: 1ms\nqos: {pfc: {xon: 40KB, xoff: 30KB}}\n"),
+            "3:18: qos.pfc.xon: XON 40000 B must be below XOFF 30000 B");
+        oneMistake("bad-poll", GOOD.replace("duration: 1ms\n",
+                "duration: 1ms\nqos: {watchdog: {detection: 1ms, poll: 500us}}\n"),
+            "3:40: qos.watchdog.poll: the watchdog polls every whole number of milliseconds (SONiC's POLL_INTERVAL), "
+                + "e.g. 1ms: 500us");
+    }
+
+    @Test
     void aCheckNamingWhatTheLabDoesNotHave() throws IOException {
         oneMistake("bad-check", GOOD.replace("flows.errors == 0", "flow(\"h9-h0\").errors == 0"),
             "15:12: expect[0].check: no flow 'h9-h0' (known: h1-h0)");
