@@ -21,6 +21,7 @@ import io.rocelab.nic.WorkCompletion;
 import io.rocelab.perftest.AtomicType;
 import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.RateLimit;
 import io.rocelab.perftest.Verb;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.Gid;
@@ -360,6 +361,9 @@ public final class NicEngine implements TestEngine {
             qps[i].modify(rtr);
             qps[i].modify(rts);
         }
+        // the rate of the QPs' address vector, on both sides as perftest's ctx_connect sets it: a side
+        // that only answers (READ responses) is held to it too
+        limitQpRates(options.size());
         if (options.kind().verb() == Verb.SEND) {
             // perftest posts its receives before the barrier that lets the sender start; with an SRQ,
             // rx_depth / num_qps for each QP's buffer (ctx_set_recv_wqes' size_per_qp)
@@ -460,8 +464,45 @@ public final class NicEngine implements TestEngine {
 
     // ---- bandwidth ----
 
+    /**
+     * perftest's SW rate limiter ({@code --rate_limit_type SW}) on a send loop: bursts of
+     * {@code --burst_size} posts at the rate for this message size. perftest refuses it where
+     * the send loop is not {@link OwnerThreadSendLoop}'s (bidirectional send, latency tests).
+     */
+    private OwnerThreadSendLoop swRateLimited(OwnerThreadSendLoop loop, long size) {
+        RateLimit limit = options.rateLimit();
+        if (limit == null || limit.type().onNic()) {
+            return loop;
+        }
+        return loop.rateLimited(new SwRateLimiter(limit, size), nic.scheduler());
+    }
+
+    /**
+     * {@code --rate_limit_type HW} or {@code PP}: the NIC paces each QP's packets at the rate
+     * (perftest's static rate of the QPs' address vector or {@code IBV_QP_RATE_LIMIT}, set as the
+     * QPs are connected). The pacer lets {@code --burst_size} messages of {@code size} bytes go
+     * ahead of their time (one packet of the path MTU without it), and at least what the rate
+     * carries in twice the NIC scheduler's timer slack: on a real clock a wake-up may come that late
+     * (a Netty loop's timers wait whole milliseconds), and a pacer allowed less would lose the time
+     * of every late wake-up (at 1 Gb/s with one 4 KB packet, half the rate).
+     */
+    private void limitQpRates(long size) {
+        RateLimit limit = options.rateLimit();
+        if (limit == null || !limit.type().onNic()) {
+            return;
+        }
+        long bits = Math.round(limit.nicBitsPerSecond());
+        long burst = limit.burstSizeRequested() ? limit.burstSize() * Math.max(1, size) : context.mtu().bytes();
+        long slackBytes = (long) Math.ceil(bits / 8.0 * 2 * nic.scheduler().timerSlackNanos() / 1e9);
+        burst = Math.max(burst, slackBytes);
+        for (QueuePair qp : qps) {
+            qp.setRateLimit(bits, (int) Math.min(Integer.MAX_VALUE, burst));
+        }
+    }
+
     @Override
     public BwMeasurement runBandwidth(long size) throws Exception {
+        limitQpRates(size);
         if (options.kind().verb() == Verb.SEND && options.isServer() && !options.bidirectional()) {
             return receiveBandwidth(size);
         }
@@ -496,8 +537,8 @@ public final class NicEngine implements TestEngine {
         }
         if (!bidiSend) {
             // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
-            OwnerThreadSendLoop loop = new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList, cqMod, sendCheck,
-                    iters, posted, completed, noPeak);
+            OwnerThreadSendLoop loop = swRateLimited(new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList,
+                    cqMod, sendCheck, iters, posted, completed, noPeak), size);
             runOnNicThread(loop);
             awaitEnd(loop, false);
             return new BwMeasurement(size, iters, n, postList, cqMod, noPeak, false, 1, posted, completed,
@@ -596,8 +637,8 @@ public final class NicEngine implements TestEngine {
         }
         if (!bidiSend) {
             // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
-            return timedOnOwnerThread(size, eachPeriod, new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList,
-                    cqMod, sendCheck));
+            return timedOnOwnerThread(size, eachPeriod, swRateLimited(new OwnerThreadSendLoop(qps, sendCq, wrs,
+                    txDepth, postList, cqMod, sendCheck), size));
         }
         long start = System.nanoTime();
         long sampleStart = start + (eachPeriod == null ? o.marginSeconds() * 1_000_000_000L : 0);
@@ -844,6 +885,7 @@ public final class NicEngine implements TestEngine {
 
     @Override
     public LatMeasurement runLatency(long size) throws Exception {
+        limitQpRates(size);
         long iters = options.iterations();
         long[] posted = new long[(int) iters];
         long done = latency(size, iters, Long.MAX_VALUE, posted);
@@ -855,6 +897,7 @@ public final class NicEngine implements TestEngine {
 
     @Override
     public LatDuration runLatencyForDuration(long size) throws Exception {
+        limitQpRates(size);
         long start = System.nanoTime();
         long deadline = start + options.durationSeconds() * 1_000_000_000L;
         long done = latency(size, Long.MAX_VALUE, deadline, null);
