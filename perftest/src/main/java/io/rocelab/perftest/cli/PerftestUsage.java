@@ -147,6 +147,8 @@ public final class PerftestUsage {
         sb.append("        On rocelab's NIC: HW is the NIC's per-QP pacer, at any rate (perftest on InfiniBand"
                 + " takes only the IB static rates 2.5, 5, 10, ... Gb/s); PP (packet pacing) is the same pacer,"
                 + " on any QP type, not only Raw Ethernet; with --burst_size, that many messages may go back to"
-                + " back. SW posts --burst_size messages (default the tx depth) per burst from the send loop.\n");
+                + " back, and what the rate carries in 10 ms may go early so that a NIC thread kept waiting for a"
+                + " core catches up. SW posts --burst_size messages (default the tx depth) per burst from the send"
+                + " loop.\n");
     }
 }

@@ -90,15 +90,23 @@ public final class NicEngine implements TestEngine {
      * @param activeMtu port MTU in bytes
      * @param psnSeed   seed of the first PSNs
      * @param ipv6      global IPv6 addresses, GID index 2 on; empty for none
+     * @param congestion its congestion control and PFC storm
      */
-    public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6) {
+    public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6,
+                         NicCongestion congestion) {
         public Config {
             Objects.requireNonNull(ip, "ip");
             Objects.requireNonNull(mac, "mac");
+            Objects.requireNonNull(congestion, "congestion");
             if (Mtu.ofBytes(activeMtu) == null) {
                 throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + activeMtu);
             }
             ipv6 = List.copyOf(ipv6);
+        }
+
+        /** Without congestion control or a storm. */
+        public Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6) {
+            this(ip, mac, activeMtu, psnSeed, ipv6, NicCongestion.NONE);
         }
 
         /** Without global IPv6 addresses: GIDs 0 and 1 only. */
@@ -106,11 +114,16 @@ public final class NicEngine implements TestEngine {
             this(ip, mac, activeMtu, psnSeed, List.of());
         }
 
-        /** The NIC's builder with these addresses and MTU (scheduler and port still to set). */
+        /** The NIC's builder with these addresses, MTU and congestion control (scheduler and port still to set). */
         SoftNic.Builder nic() {
             SoftNic.Builder b = SoftNic.builder().name(DEVICE_NAME).mac(mac).ipv4(ip).activeMtu(activeMtu);
             ipv6.forEach(b::ipv6);
-            return b;
+            return congestion.configure(b);
+        }
+
+        /** Starts what the NIC does on its own once built (a PFC storm). */
+        void started(SoftNic nic) {
+            congestion.start(nic);
         }
     }
 
@@ -210,6 +223,7 @@ public final class NicEngine implements TestEngine {
         Warmup.once();
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
+        config.started(nic);
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
                 BestGidIndex.of(gidTable(), o.ipv6()));
     }
@@ -478,13 +492,20 @@ public final class NicEngine implements TestEngine {
     }
 
     /**
+     * How far a rate-limited QP may catch up on a real clock: the pacer lets what its rate carries in
+     * this time go ahead of its due time. A NIC thread that waits for a core (or for a Netty timer,
+     * which waits whole milliseconds) is late for its packets' due times, and a pacer that may not
+     * catch up loses that time for good: on two busy shared cores, 1 ms of catch-up held a 1 Gb/s
+     * limit to about 0.5 Gb/s, 3 ms to 0.8, 10 ms to 0.97.
+     */
+    static final long RATE_LIMIT_CATCH_UP_NANOS = 10_000_000;
+
+    /**
      * {@code --rate_limit_type HW} or {@code PP}: the NIC paces each QP's packets at the rate
      * (perftest's static rate of the QPs' address vector or {@code IBV_QP_RATE_LIMIT}, set as the
      * QPs are connected). The pacer lets {@code --burst_size} messages of {@code size} bytes go
-     * ahead of their time (one packet of the path MTU without it), and at least what the rate
-     * carries in twice the NIC scheduler's timer slack: on a real clock a wake-up may come that late
-     * (a Netty loop's timers wait whole milliseconds), and a pacer allowed less would lose the time
-     * of every late wake-up (at 1 Gb/s with one 4 KB packet, half the rate).
+     * ahead of their time (one packet of the path MTU without it), and on a real clock at least
+     * what the rate carries in {@link #RATE_LIMIT_CATCH_UP_NANOS}.
      */
     private void limitQpRates(long size) {
         RateLimit limit = options.rateLimit();
@@ -493,8 +514,9 @@ public final class NicEngine implements TestEngine {
         }
         long bits = Math.round(limit.nicBitsPerSecond());
         long burst = limit.burstSizeRequested() ? limit.burstSize() * Math.max(1, size) : context.mtu().bytes();
-        long slackBytes = (long) Math.ceil(bits / 8.0 * 2 * nic.scheduler().timerSlackNanos() / 1e9);
-        burst = Math.max(burst, slackBytes);
+        if (nic.scheduler().timerSlackNanos() > 0) {
+            burst = Math.max(burst, (long) Math.ceil(bits / 8.0 * RATE_LIMIT_CATCH_UP_NANOS / 1e9));
+        }
         for (QueuePair qp : qps) {
             qp.setRateLimit(bits, (int) Math.min(Integer.MAX_VALUE, burst));
         }
