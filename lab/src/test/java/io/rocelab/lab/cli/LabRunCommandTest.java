@@ -26,7 +26,9 @@ class LabRunCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         List<String> lines = run.out().lines().toList();
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("pfc-basics ") && l.contains("8:1 incast")), run.out());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("dcqcn ")), run.out());
+        for (String lab : List.of("dcqcn", "pfc-storm", "pfc-storm-spreading", "link-failure")) {
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(lab + " ")), lab + " in " + run.out());
+        }
         assertTrue(lines.stream().noneMatch(l -> l.contains("does not read")), run.out());
     }
 
@@ -88,6 +90,15 @@ class LabRunCommandTest {
         assertEquals(0, run.exitCode(), run.out() + run.err());
         assertTrue(run.out().contains("PASS  the watchdog detects the storm"), run.out());
         assertTrue(run.out().contains("PASS  the innocent flow keeps its rate during the storm (within 5 %)"), run.out());
+        assertFalse(run.out().contains("FAIL"), run.out());
+    }
+
+    @Test
+    void aStormWithoutTheWatchdogSpreadsAndStallsAnInnocentFlow() {
+        CliRun run = CliRun.of("lab", "run", "pfc-storm-spreading", "--out", tmp.resolve("spread").toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS  without the watchdog the storm stalls the innocent flow"), run.out());
+        assertTrue(run.out().contains("PASS  with the watchdog the innocent flow keeps 90 % of its rate"), run.out());
         assertFalse(run.out().contains("FAIL"), run.out());
     }
 
