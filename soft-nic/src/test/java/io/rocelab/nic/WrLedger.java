@@ -43,6 +43,11 @@ final class WrLedger {
         return nextId++;
     }
 
+    /** The id the next WR will get: WRs posted from now on have this id or a higher one. */
+    long mark() {
+        return nextId;
+    }
+
     Posted send(QueuePair qp, SendWr wr, String what) {
         Posted p = new Posted(qp, true, wr.wrId(), what);
         posted.put(wr.wrId(), p);
@@ -84,6 +89,11 @@ final class WrLedger {
     /** Whether every send WR has completed. */
     boolean sendsDone() {
         return posted.values().stream().noneMatch(p -> p.send && p.wc == null);
+    }
+
+    /** How many WRs posted on {@code qp} (sends or receives) have not completed. */
+    int pending(QueuePair qp, boolean send) {
+        return (int) posted.values().stream().filter(p -> p.qp == qp && p.send == send && p.wc == null).count();
     }
 
     List<Posted> all() {
