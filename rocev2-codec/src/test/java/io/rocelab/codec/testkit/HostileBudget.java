@@ -59,7 +59,6 @@ public final class HostileBudget implements AroundPropertyHook {
     @Override
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property)
             throws InterruptedException {
-        LeakCheckExtension.collectLeaks(); // what earlier tests leaked is theirs
         if (System.getProperty(TRIES) != null) {
             context.attributes().setTries(positive(TRIES, 1));
         }
@@ -68,14 +67,14 @@ public final class HostileBudget implements AroundPropertyHook {
         long start = System.nanoTime();
         PropertyExecutionResult result = property.execute();
         double seconds = (System.nanoTime() - start) / 1e9;
+        List<String> leaks = LeakCheckExtension.collectLeaks();
+        if (!leaks.isEmpty() && result.status() == PropertyExecutionResult.Status.SUCCESSFUL) {
+            result = result.mapToFailed(new AssertionError(leaks.size() + " Netty buffer leak(s) in "
+                    + context.extendedLabel() + ":\n" + String.join("\n", leaks)));
+        }
         System.out.printf("hostile: %s: %s, %d tries, %d frames, %.1f s, %.0f frames/s, outcomes %s%n",
                 context.extendedLabel(), result.status(), result.countTries(), THROWN.get(), seconds,
                 THROWN.get() / seconds, outcomes());
-        List<String> leaks = LeakCheckExtension.collectLeaks();
-        if (!leaks.isEmpty() && result.status() == PropertyExecutionResult.Status.SUCCESSFUL) {
-            return result.mapToFailed(new AssertionError(leaks.size() + " Netty buffer leak(s) in "
-                    + context.extendedLabel() + ":\n" + String.join("\n", leaks)));
-        }
         return result;
     }
 
