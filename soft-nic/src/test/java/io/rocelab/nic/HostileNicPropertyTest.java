@@ -25,7 +25,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * traffic byte-exact. Leaks fail the property ({@link HostileBudget}). Sizes: {@link HostileBudget}.
  */
 @AddLifecycleHook(HostileBudget.class)
-class HostileNicProperties {
+class HostileNicPropertyTest {
     private static final long MS = 1_000_000L;
     /** Long enough for RC's retries (4 x 1 ms) and RNR retries (4 x 655 ms at worst) to run out. */
     private static final long BOUND = 10_000 * MS;

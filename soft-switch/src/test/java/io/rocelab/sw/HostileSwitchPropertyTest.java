@@ -36,7 +36,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * through.
  */
 @AddLifecycleHook(HostileBudget.class)
-class HostileSwitchProperties {
+class HostileSwitchPropertyTest {
     private static final int PORTS = 4;
     private static final int MTU = 9100;
     private static final int FDB_SIZE = 256;
