@@ -80,6 +80,11 @@ final class NeighborDiscovery {
         return parked.containsKey(peer) && !failed.contains(peer);
     }
 
+    /** Entries in the table, static ones included. */
+    int size() {
+        return table.size();
+    }
+
     void add(Gid peer, long peerMac) {
         table.put(peer, peerMac);
         failed.remove(peer);
@@ -176,7 +181,12 @@ final class NeighborDiscovery {
             byte[] src = new byte[16];
             b.getBytes(ip + Ipv6.SRC, src);
             if (!fromUnspecified && llOption >= 0) {
-                add(Gid.of(src), llOption); // RFC 4861 7.2.3
+                Gid peer = Gid.of(src);
+                if (table.containsKey(peer) || table.size() < Neighbors.MAX_LEARNED || parked.containsKey(peer)) {
+                    add(peer, llOption); // RFC 4861 7.2.3
+                } else {
+                    counters.increment(NicCounter.NEIGH_LEARN_REFUSED); // as many as ARP learns, at most
+                }
             }
             byte[] t = new byte[16];
             b.getBytes(target, t);

@@ -73,6 +73,8 @@ class HostileNicPropertyTest {
                 }
             });
             assertEquals(List.of(), wrong, "each frame moves the counters of where it must end");
+            assertTrue(b.call(b.neighbors::size) <= Neighbors.MAX_LEARNED + 1, "ARP table bounded");
+            assertTrue(b.call(b.nd::size) <= Neighbors.MAX_LEARNED, "neighbour table bounded");
         }
     }
 
