@@ -34,7 +34,7 @@ final class GuardedMemory {
         writable.set(GUARD, GUARD + mr.length());
     }
 
-    /** [va, va + length) may change (a posted WR's local SGE), clipped to the region. */
+    /** [va, va + length) may change, clipped to the region. */
     void allow(long va, long length) {
         long from = Math.max(va, mr.addr());
         long to = Math.min(va + length, mr.addr() + mr.length());
@@ -43,21 +43,11 @@ final class GuardedMemory {
         }
     }
 
-    /** An SGE's bytes may change, if it is in this region. */
+    /** An SGE's bytes may change (a posted WR's), if it is in this region. */
     void allow(Sge s) {
         if (s.lkey() == mr.lkey()) {
             allow(s.addr(), s.length());
         }
-    }
-
-    /** The region's bytes as they were at registration, at region offset {@code off}. */
-    byte originalAt(int off) {
-        return original[GUARD + off];
-    }
-
-    /** A copy of the array as it was registered: the start of a test's model of what it must hold. */
-    byte[] originalCopy() {
-        return original.clone();
     }
 
     Sge sge(int off, int length) {
@@ -68,7 +58,7 @@ final class GuardedMemory {
         return mr.addr() + off;
     }
 
-    /** Bytes that changed where nothing may write: the canaries first, then the rest. Empty if none. */
+    /** Bytes that changed where nothing may write (at most 8), canary or region. Empty if none. */
     List<String> violations() {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < array.length && out.size() < 8; i++) {

@@ -30,17 +30,17 @@ class HostileNicPropertyTest {
     /** Long enough for RC's retries (4 x 1 ms) and RNR retries (4 x 655 ms at worst) to run out. */
     private static final long BOUND = 10_000 * MS;
 
-    @Property(tries = 3, seed = "20201", shrinking = ShrinkingMode.OFF)
+    @Property(tries = 5, seed = "20201", shrinking = ShrinkingMode.OFF)
     void rcConnectionUnderAttack(@ForAll long seed) {
         transport(QpType.RC, seed);
     }
 
-    @Property(tries = 3, seed = "20202", shrinking = ShrinkingMode.OFF)
+    @Property(tries = 5, seed = "20202", shrinking = ShrinkingMode.OFF)
     void ucConnectionUnderAttack(@ForAll long seed) {
         transport(QpType.UC, seed);
     }
 
-    @Property(tries = 3, seed = "20203", shrinking = ShrinkingMode.OFF)
+    @Property(tries = 5, seed = "20203", shrinking = ShrinkingMode.OFF)
     void udQpUnderAttack(@ForAll long seed) {
         transport(QpType.UD, seed);
     }
@@ -50,7 +50,7 @@ class HostileNicPropertyTest {
      * connection ({@link HostileLink}); each frame, on top of the rest, moves exactly the receive
      * path's counters {@link NicFrameOracle} works out from its bytes.
      */
-    @Property(tries = 3, seed = "20204", shrinking = ShrinkingMode.OFF)
+    @Property(tries = 5, seed = "20204", shrinking = ShrinkingMode.OFF)
     void linkLevelFramesAtAnRcConnection(@ForAll long seed) {
         try (HostileRig rig = new HostileRig(QpType.RC, seed)) {
             HostileLink attacker = new HostileLink(rig, seed);
@@ -58,7 +58,7 @@ class HostileNicPropertyTest {
             NicFrameOracle oracle = new NicFrameOracle(HostileRig.MAC_B, HostileRig.IP_B,
                     List.of(b.gid(SoftNic.GID_INDEX_LINK_LOCAL).toBytes(), b.gid(SoftNic.GID_INDEX_FIRST_IPV6).toBytes()));
             List<String> wrong = new ArrayList<>();
-            attackAndCheck(rig, HostileBudget.frames(2_500), seed, () -> {
+            attackAndCheck(rig, HostileBudget.frames(4_000), seed, () -> {
                 byte[] frame = attacker.next();
                 NicFrameOracle.Verdict v = oracle.judge(frame);
                 long[] before = watched(b);
@@ -101,7 +101,7 @@ class HostileNicPropertyTest {
     private static void transport(QpType type, long seed) {
         try (HostileRig rig = new HostileRig(type, seed)) {
             HostileTransport attacker = new HostileTransport(rig, seed);
-            attackAndCheck(rig, HostileBudget.frames(2_500), seed, () -> rig.attackPort.inject(attacker.next()));
+            attackAndCheck(rig, HostileBudget.frames(4_000), seed, () -> rig.attackPort.inject(attacker.next()));
         }
     }
 

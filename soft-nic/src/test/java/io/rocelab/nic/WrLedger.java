@@ -96,16 +96,8 @@ final class WrLedger {
         return (int) posted.values().stream().filter(p -> p.qp == qp && p.send == send && p.wc == null).count();
     }
 
-    List<Posted> all() {
-        return new ArrayList<>(posted.values());
-    }
-
     List<Posted> of(QueuePair qp) {
         return posted.values().stream().filter(p -> p.qp == qp).toList();
-    }
-
-    Posted get(long wrId) {
-        return posted.get(wrId);
     }
 
     /**
