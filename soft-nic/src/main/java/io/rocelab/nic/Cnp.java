@@ -10,10 +10,6 @@ final class Cnp {
     static final int PKEY = 0xFFFF;
     static final int UDP_SOURCE_PORT = 0;
     static final int RESERVED_BYTES = 16;
-    /** ECN codepoint ECT(0) (RFC 3168): what ConnectX puts on its CNPs and its DCQCN traffic. */
-    static final int ECT_0 = 2;
-    /** ECN codepoint CE: a switch on the path was congested. */
-    static final int CE = 3;
 
     private Cnp() {
     }

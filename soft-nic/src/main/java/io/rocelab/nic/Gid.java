@@ -34,14 +34,14 @@ public final class Gid {
     }
 
     /** The GID in the 16 bytes at {@code off} of {@code b} (an IPv6 address in a header). */
-    static Gid read(io.netty.buffer.ByteBuf b, int off) {
+    public static Gid read(io.netty.buffer.ByteBuf b, int off) {
         byte[] r = new byte[16];
         b.getBytes(off, r);
         return new Gid(r);
     }
 
     /** Whether the 16 bytes at {@code off} of {@code b} are this GID. */
-    boolean matches(io.netty.buffer.ByteBuf b, int off) {
+    public boolean matches(io.netty.buffer.ByteBuf b, int off) {
         return b.getLong(off) == hi && b.getLong(off + 8) == lo;
     }
 
@@ -60,8 +60,13 @@ public final class Gid {
         return hi == 0 && lo == 0;
     }
 
+    /** Its 16 bytes, a copy. */
+    public byte[] bytes() {
+        return raw.clone();
+    }
+
     /** The bytes without a copy, for writing headers; never modified. */
-    byte[] bytes() {
+    byte[] rawBytes() {
         return raw;
     }
 

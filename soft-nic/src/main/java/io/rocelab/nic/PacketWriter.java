@@ -12,6 +12,7 @@ import io.rocelab.codec.header.Udp;
 import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
+import io.rocelab.nic.net.L2Framing;
 
 /**
  * Builds one outgoing RoCEv2 frame in place, the way rxe does (rxe_net.c, rxe_icrc.c):
@@ -124,7 +125,7 @@ final class PacketWriter {
         if (route.ipv6) {
             l2.write(b, 0L, EtherType.IPV6, pcp);
             Ipv6.write(b, ip, trafficClass, Route.FLOW_LABEL, total - udp, Ipv4.PROTO_UDP, Route.HOP_LIMIT,
-                    route.srcGid.bytes(), route.dstGid.bytes());
+                    route.srcGid.rawBytes(), route.dstGid.rawBytes());
         } else {
             l2.write(b, 0L, EtherType.IPV4, pcp);
             Ipv4.write(b, ip, trafficClass, total - ip, ipId, Ipv4.FLAG_DF, Route.HOP_LIMIT, Ipv4.PROTO_UDP,

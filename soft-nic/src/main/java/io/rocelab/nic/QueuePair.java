@@ -7,6 +7,8 @@ import io.rocelab.fabric.link.EthernetFraming;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.nic.cc.CongestionControl;
+import io.rocelab.nic.egress.EgressFlow;
+import io.rocelab.nic.egress.Pacer;
 import java.util.ArrayDeque;
 import java.util.Objects;
 
@@ -612,17 +614,17 @@ public final class QueuePair {
     /** What the egress sees of this QP: READ responses first, then the requester's packets. */
     private final class Flow extends EgressFlow {
         @Override
-        int priority() {
+        protected int priority() {
             return priority;
         }
 
         @Override
-        long nextSendAtNanos() {
+        protected long nextSendAtNanos() {
             return pacer.readyAtNanos();
         }
 
         @Override
-        ByteBuf nextPacket(long now) {
+        protected ByteBuf nextPacket(long now) {
             if (!state.canSend() && !responder.hasReadResponses()) {
                 return null;
             }

@@ -1,6 +1,7 @@
 package io.rocelab.nic;
 
 import io.rocelab.codec.header.Ipv6;
+import io.rocelab.nic.net.Ecn;
 
 /**
  * Where a QP's (or a UD WR's) frames go, resolved once from an {@link AddressHandle} when the QP
@@ -67,7 +68,7 @@ final class Route {
         if (!ect || (r.trafficClass & 3) != 0) {
             return r;
         }
-        return new Route(r.ipv6, r.dstIpv4, r.srcIpv4, r.dstGid, r.srcGid, r.trafficClass | Cnp.ECT_0);
+        return new Route(r.ipv6, r.dstIpv4, r.srcIpv4, r.dstGid, r.srcGid, r.trafficClass | Ecn.ECT_0);
     }
 
     private static Route ofAh(SoftNic nic, AddressHandle ah) {

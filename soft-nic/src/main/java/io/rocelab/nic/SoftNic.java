@@ -6,28 +6,36 @@ import io.rocelab.codec.DecodeError;
 import io.rocelab.codec.FrameKind;
 import io.rocelab.codec.Icrc;
 import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
-import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
-import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.port.ForwardingFramePort;
+import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.queue.MessageQueues;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.time.Doorbell;
+import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.cc.CongestionControl;
 import io.rocelab.nic.cc.DcqcnParam;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
-import io.rocelab.fabric.queue.MessageQueues;
-import io.rocelab.fabric.stats.CounterSet;
-import io.rocelab.fabric.time.Doorbell;
-import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.nic.egress.NicEgress;
+import io.rocelab.nic.egress.PfcCounters;
+import io.rocelab.nic.egress.PfcStorm;
+import io.rocelab.nic.net.Ecn;
+import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.net.L2Framing;
+import io.rocelab.nic.net.NeighborDiscovery;
+import io.rocelab.nic.net.Neighbors;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -149,7 +157,7 @@ public final class SoftNic {
         this.markEct = b.markEct;
         this.dcqcn = b.dcqcn;
         this.cnpMinGapNanos = dcqcn.get(DcqcnParam.NP_MIN_TIME_BETWEEN_CNPS) * 1_000;
-        this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Cnp.ECT_0;
+        this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Ecn.ECT_0;
         this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
         this.egress = new NicEgress(counters, pfcSpeed);
         this.transmitter = new Transmitter(agents, port, linkSpeed, egress);
@@ -713,7 +721,7 @@ public final class SoftNic {
                 counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
                 return;
             }
-            if (f.ecn() == Cnp.CE && qp.type() != QpType.UD && isCongestionSignal(f.opcode())) {
+            if (f.ecn() == Ecn.CE && qp.type() != QpType.UD && isCongestionSignal(f.opcode())) {
                 counters.increment(NicCounter.NP_ECN_MARKED_ROCE_PACKETS);
                 qp.notifyCongestion(scheduler.nanoTime());
             }

@@ -21,6 +21,7 @@ import io.rocelab.nic.cm.CmEventType;
 import io.rocelab.nic.cm.CmId;
 import io.rocelab.nic.cm.CmState;
 import io.rocelab.nic.cm.ConnectionManager;
+import io.rocelab.nic.net.Icmpv6;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;

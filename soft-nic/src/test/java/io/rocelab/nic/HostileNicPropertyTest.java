@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.testkit.HostileBudget;
+import io.rocelab.nic.net.Neighbors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -85,7 +86,7 @@ class HostileNicPropertyTest {
                 NicCounter.DROP_VLAN, NicCounter.ARP_REPLIES_SENT, NicCounter.ND_ADVERTS_SENT, NicCounter.DROP_BAD_ICRC,
                 NicCounter.RCVD_PKTS));
         for (int p = 0; p < 8; p++) {
-            c.add(PfcCounters.rxPause(p));
+            c.add(NicCounter.valueOf("RX_PRIO" + p + "_PAUSE"));
         }
         return c.toArray(NicCounter[]::new);
     }

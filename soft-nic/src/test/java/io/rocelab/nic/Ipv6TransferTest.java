@@ -13,6 +13,7 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.net.Icmpv6;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;

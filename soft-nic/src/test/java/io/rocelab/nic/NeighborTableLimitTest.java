@@ -10,6 +10,8 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.testkit.HostileFrames;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.net.NeighborDiscovery;
+import io.rocelab.nic.net.Neighbors;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;

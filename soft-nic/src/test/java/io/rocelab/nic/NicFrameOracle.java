@@ -13,6 +13,7 @@ import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.testkit.HostileFrames;
+import io.rocelab.nic.net.Icmpv6;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -60,7 +61,7 @@ final class NicFrameOracle {
             int off = f.l3Offset();
             for (int p = 0; p < Pfc.PRIORITIES; p++) {
                 if (Pfc.enabled(b, off, p) && Pfc.quanta(b, off, p) != 0) {
-                    c.merge(PfcCounters.rxPause(p), 1, Integer::sum);
+                    c.merge(NicCounter.valueOf("RX_PRIO" + p + "_PAUSE"), 1, Integer::sum);
                 }
             }
             return new Verdict(Fate.PFC, c, -1, false);

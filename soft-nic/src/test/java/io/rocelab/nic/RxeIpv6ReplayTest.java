@@ -16,6 +16,8 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.testkit.RxeCaptures;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.net.NeighborDiscovery;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;

@@ -177,4 +177,36 @@ class FabricTest {
             assertTrue(rx >= 32, "the WRITEs came down from the spine: " + rx);
         }
     }
+
+    @Test
+    void realTimeNodesCanShareEventLoopsRoundRobin() {
+        LeafSpine ls = twoByTwo(); // h0 h1 leaf0 leaf1 spine0 spine1: six nodes on two loops
+        try (Fabric f = Fabric.builder(ls.topology()).mode(FabricMode.REAL_TIME).seed(4).eventLoops(2).start()) {
+            List<String> threads = new ArrayList<>();
+            for (String node : List.of("h0", "h1", "leaf0", "leaf1", "spine0", "spine1")) {
+                threads.add(f.onOwner(node, () -> Thread.currentThread().getName()));
+            }
+            assertEquals(2, threads.stream().distinct().count(), threads::toString);
+            assertEquals(threads.get(0), threads.get(2), "the third node is back on the first loop");
+            Verbs v = new Verbs(f, TC);
+            post(v, 2, 65_536);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (v.completions().size() < 2 && System.nanoTime() < deadline) {
+                v.pollAll();
+                LockSupport.parkNanos(1_000_000);
+            }
+            assertEquals(2, v.completions().size(), "both WRITEs completed within 20 s");
+            assertTrue(v.completions().stream().allMatch(WorkCompletion::isSuccess), v.completions()::toString);
+        }
+    }
+
+    @Test
+    void aBareHostHasACabledPortAndNoNic() {
+        try (Fabric f = Fabric.builder(twoByTwo().topology()).bareHosts().start()) {
+            assertThrows(IllegalArgumentException.class, () -> f.nic("h0"));
+            assertTrue(f.hostPort("h0").isWritable(), "h0's end of its link is there for an application's NIC");
+            assertNotSame(f.hostPort("h0"), f.hostPort("h1"));
+            assertThrows(IllegalArgumentException.class, () -> f.hostPort("leaf0"));
+        }
+    }
 }

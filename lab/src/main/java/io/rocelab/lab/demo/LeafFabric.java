@@ -1,36 +1,38 @@
 package io.rocelab.lab.demo;
 
 import io.rocelab.codec.capture.PcapngWriter;
-import io.rocelab.fabric.buffer.FramePoolAllocator;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.link.InProcessLink;
-import io.rocelab.fabric.time.RealTimeScheduler;
-import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.nic.HostPair;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.fabric.FabricMode;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.Topology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * The demo's lab in this process: host-a — leaf — host-b. Each host's NIC and the switch have their
- * own event loop (one owner thread each); each host is joined to its switch port by an in-process
- * link (rate and cable delay modelled, in real time). The switch runs {@code demo/leaf.json}.
+ * The demo's lab in this process, a {@link Topology}: host-a — leaf — host-b, 5 m cables at the
+ * leaf's port speed, the leaf running {@code demo/leaf.json}, brought to life as a real-time
+ * {@link Fabric} whose nodes share {@link #EVENT_LOOPS} event loop (the two NICs and the leaf hand
+ * frames to each other on one thread, without waking another: on a machine with two cores and
+ * perftest's own threads, a wake-up per frame is most of what a frame costs). The hosts are bare:
+ * each perftest run opens its NIC on the host's port, as perftest opens the device.
  *
- * <p>The frames the switch builds itself (PFC pauses, flood copies) come from a {@link
- * FramePoolAllocator} of its own, as the NICs' frames do, not from Netty's default allocator: Netty
- * 4.2's pool records a JFR event for each chunk it allocates, and the first one in a JVM makes the
- * JDK initialize the Flight Recorder's metadata on the allocating thread, 130-500 ms here. The
- * leaf's first PFC XOFF was that allocation, so the leaf forwarded nothing for longer than host-a's
- * local ACK timeout (67 ms, perftest's {@code -u 14}) and host-a resent its whole window.
+ * <p>The frames the switch builds itself (PFC pauses, flood copies) come from a frame pool of its own
+ * (the fabric gives every switch one), not from Netty's default allocator: Netty 4.2's pool records a
+ * JFR event for each chunk it allocates, and the first one in a JVM makes the JDK initialize the
+ * Flight Recorder's metadata on the allocating thread, 130-500 ms here; the leaf's first PFC XOFF was
+ * that allocation once, and host-a resent its whole window.
  */
 final class LeafFabric implements AutoCloseable {
     /** The switch configuration shipped with rocelab. */
@@ -39,25 +41,25 @@ final class LeafFabric implements AutoCloseable {
     static final String PORT_A = "Ethernet0";
     static final String PORT_B = "Ethernet4";
     /** 5 m of cable, as the config's CABLE_LENGTH says. */
-    static final long CABLE_DELAY_NANOS = 5 * ConfigLoader.NANOS_PER_METRE;
+    static final int CABLE_METERS = 5;
+    static final long CABLE_DELAY_NANOS = CABLE_METERS * ConfigLoader.NANOS_PER_METRE;
     /** RoCE's traffic class on the hosts: DSCP 26 (the leaf's lossless class 3) with ECT(0). */
     static final int ROCE_TRAFFIC_CLASS = 26 << 2 | 0b10;
     static final int ACTIVE_MTU = 4096;
     /** Frames with a switch decision kept in the capture beyond the first frames of each test. */
     static final int CAPTURE_DECISIONS = 2000;
-    /** Free frames the switch's own pool keeps (it builds few: PFC pauses, flood copies). */
-    static final int SWITCH_POOLED_FRAMES = 256;
 
     static final String HOST_A_IP = "10.0.0.1";
     static final String HOST_B_IP = "10.0.0.2";
     static final String HOST_A_MAC = "02:00:00:00:0a:01";
     static final String HOST_B_MAC = "02:00:00:00:0b:01";
+    static final String LEAF = "leaf";
+    /** Event loops the demo's nodes share. */
+    static final int EVENT_LOOPS = 1;
 
     final SwitchConfig config;
     final long speedBitsPerSecond;
-    private final RealTimeScheduler loopA;
-    private final RealTimeScheduler loopB;
-    private final RealTimeScheduler loopLeaf;
+    final Fabric fabric;
     final SoftSwitch leaf;
     final HostPair hosts;
     /** host-a -- leaf:Ethernet0 (side A host-a, side B the leaf) and host-b -- leaf:Ethernet4. */
@@ -80,52 +82,50 @@ final class LeafFabric implements AutoCloseable {
     LeafFabric(SwitchConfig config, Path capturePath, int framesPerPort) throws IOException {
         this.config = config;
         this.speedBitsPerSecond = config.ports().get(config.portIndex(PORT_A)).speedBitsPerSecond();
-        RealTimeScheduler a = null;
-        RealTimeScheduler b = null;
-        RealTimeScheduler s = null;
+        Fabric f = Fabric.builder(topology(config)).mode(FabricMode.REAL_TIME).eventLoops(EVENT_LOOPS).bareHosts()
+            .start();
         BoundedCapture c = null;
         try {
-            a = RealTimeScheduler.start("host-a-nic");
-            b = RealTimeScheduler.start("host-b-nic");
-            s = RealTimeScheduler.start("leaf");
-            InProcessLink linkA = InProcessLink.builder().name("host-a--leaf").portNames("host-a", "leaf:" + PORT_A)
-                .rateBitsPerSecond(speedBitsPerSecond).propagationDelayNanos(CABLE_DELAY_NANOS).build(a, s);
-            InProcessLink linkB = InProcessLink.builder().name("host-b--leaf").portNames("host-b", "leaf:" + PORT_B)
-                .rateBitsPerSecond(config.ports().get(config.portIndex(PORT_B)).speedBitsPerSecond())
-                .propagationDelayNanos(CABLE_DELAY_NANOS).build(b, s);
-            this.linkA = linkA;
-            this.linkB = linkB;
             if (capturePath != null) {
                 c = new BoundedCapture(PcapngWriter.create(capturePath), framesPerPort, CAPTURE_DECISIONS);
             }
             BoundedCapture tapInto = c;
-            RealTimeScheduler owner = s;
-            long epochOffset = System.currentTimeMillis() * 1_000_000L - owner.nanoTime();
-            this.leaf = on(s, () -> {
-                SoftSwitch sw = new SoftSwitch(config, owner,
-                    new FramePoolAllocator(SoftNic.frameSlotBytes(ACTIVE_MTU), SWITCH_POOLED_FRAMES), 26);
-                sw.attach(PORT_A, linkA.portB());
-                sw.attach(PORT_B, linkB.portB());
-                if (tapInto != null) {
+            SoftSwitch sw = f.softSwitch(LEAF);
+            long epochOffset = System.currentTimeMillis() * 1_000_000L - f.scheduler(LEAF).nanoTime();
+            if (tapInto != null) {
+                f.onOwner(LEAF, () -> {
                     sw.capture(tapInto, epochOffset);
-                }
-                return sw;
-            });
-            this.hosts = new HostPair(new HostPair.Host("host-b", HOST_B_IP, HOST_B_MAC, b, linkB.portA()),
-                new HostPair.Host("host-a", HOST_A_IP, HOST_A_MAC, a, linkA.portA()), ACTIVE_MTU, ROCE_TRAFFIC_CLASS);
+                    return null;
+                });
+            }
+            this.leaf = sw;
+            this.linkA = f.linkAt("host-a");
+            this.linkB = f.linkAt("host-b");
+            this.hosts = new HostPair(host(f, "host-b"), host(f, "host-a"), ACTIVE_MTU, ROCE_TRAFFIC_CLASS);
         } catch (IOException | RuntimeException e) {
             closeQuietly(c);
-            for (RealTimeScheduler r : new RealTimeScheduler[] {s, b, a}) {
-                if (r != null) {
-                    r.close();
-                }
-            }
+            f.close();
             throw e;
         }
-        this.loopA = a;
-        this.loopB = b;
-        this.loopLeaf = s;
+        this.fabric = f;
         this.capture = c;
+    }
+
+    /** host-a and host-b on the leaf's {@link #PORT_A} and {@link #PORT_B}, 5 m of cable each. */
+    static Topology topology(SwitchConfig config) {
+        return Topology.builder()
+            .host(Host.builder("host-a").ipv4(HOST_A_IP).mac(HOST_A_MAC).activeMtu(ACTIVE_MTU).build())
+            .host(Host.builder("host-b").ipv4(HOST_B_IP).mac(HOST_B_MAC).activeMtu(ACTIVE_MTU).build())
+            .switchNode(LEAF, config)
+            .link(Link.between("host-a", LEAF + ":" + PORT_A).cableMeters(CABLE_METERS).build())
+            .link(Link.between("host-b", LEAF + ":" + PORT_B).cableMeters(CABLE_METERS).build())
+            .build();
+    }
+
+    private static HostPair.Host host(Fabric f, String name) {
+        Host h = f.topology().host(name);
+        return new HostPair.Host(name, Ipv4.toString(h.ipv4()), MacAddress.toString(h.mac()),
+            f.scheduler(name), f.hostPort(name));
     }
 
     static SwitchConfig loadConfig() {
@@ -153,12 +153,12 @@ final class LeafFabric implements AutoCloseable {
 
     /** Runs {@code what} on the switch's owner thread and waits for it. */
     <T> T onLeaf(Callable<T> what) {
-        return on(loopLeaf, what, 10);
+        return fabric.onOwner(LEAF, what);
     }
 
     /** Like {@link #onLeaf(Callable)}, waiting up to {@code seconds} (a run in virtual time there). */
     <T> T onLeaf(Callable<T> what, int seconds) {
-        return on(loopLeaf, what, seconds);
+        return fabric.onOwner(LEAF, what, seconds);
     }
 
     /**
@@ -199,37 +199,7 @@ final class LeafFabric implements AutoCloseable {
                 }
             }
         } finally {
-            loopA.close();
-            loopB.close();
-            loopLeaf.close();
-        }
-    }
-
-    private static <T> T on(RealTimeScheduler loop, Callable<T> what) {
-        return on(loop, what, 10);
-    }
-
-    private static <T> T on(RealTimeScheduler loop, Callable<T> what, int seconds) {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                f.complete(what.call());
-            } catch (Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        try {
-            return f.get(seconds, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + loop, e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException(loop + " did not answer within " + seconds + " s", e);
+            fabric.close();
         }
     }
 

@@ -45,10 +45,12 @@ class LeafFabricTest {
     void theLeafPausesHostAWithoutTakingAChunkFromNettysPool(@TempDir Path dir) throws Exception {
         Path jfr = dir.resolve("leaf.jfr");
         long xoffs;
+        String leafThread;
         try (Recording recording = new Recording()) {
             recording.enable("io.netty.AllocateChunk");
             recording.start();
             try (LeafFabric lab = new LeafFabric(pausingOnTheFirstFrame(), null, 0)) {
+                leafThread = lab.onLeaf(() -> Thread.currentThread().getName());
                 Run r = run(lab, TestKind.WRITE_BW, "-s", "4096", "-n", "50");
                 assertEquals(0, r.result.status(), r.output);
                 xoffs = lab.leaf.countersSnapshot().ports().get(lab.config.portIndex(LeafFabric.PORT_A)).txPfc[3];
@@ -58,7 +60,7 @@ class LeafFabricTest {
         }
         assertTrue(xoffs > 0, "the leaf paused host-a on priority 3");
         List<String> onLeaf = RecordingFile.readAllEvents(jfr).stream()
-            .filter(e -> e.getThread() != null && e.getThread().getJavaName().startsWith("leaf"))
+            .filter(e -> e.getThread() != null && leafThread.equals(e.getThread().getJavaName()))
             .map(RecordedEvent::toString)
             .toList();
         assertEquals(List.of(), onLeaf, "Netty pool chunks taken on the leaf's thread");

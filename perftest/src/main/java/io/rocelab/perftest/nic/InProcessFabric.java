@@ -2,87 +2,82 @@ package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.FramePort;
-import io.rocelab.fabric.time.BusyPollScheduler;
-import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.fabric.FabricMode;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.Topology;
 
 /**
- * Two soft NICs' worth of plumbing in one process: an event loop for each and an in-memory link
- * between them, for running a tool's server and client in one JVM. Side A is meant for the
- * server, side B for the client. The sides do not own the loops or the link; {@link #close()}
- * stops the loops once both engines are closed. With busy-poll, both NICs share one owner thread
- * that polls instead of sleeping in epoll: on a two-core machine that is the arrangement with the
- * lowest latency (two spinning NIC threads and the application do not fit two cores).
+ * {@code --in-process}: a {@link Topology} of two hosts cabled to each other, the server and the
+ * client, brought to life as a real-time {@link Fabric} of bare hosts (each tool side opens its NIC on
+ * its host's port, as perftest opens the device). Both NICs share one event loop: a frame from one to
+ * the other wakes no other thread, and on a machine with two cores, perftest's threads have the other.
+ * With busy-poll, that one owner thread polls instead of sleeping in the kernel: the arrangement with
+ * the lowest latency (two spinning NIC threads and the application do not fit two cores). The sides do
+ * not own the loop or the link; {@link #close()} stops the loop once both engines are closed.
  */
 public final class InProcessFabric implements AutoCloseable {
     /** Link rate of the in-process link: fast enough never to be the bottleneck of a software NIC. */
     public static final long DEFAULT_RATE_GBPS = 100;
+    static final String SERVER = "server";
+    static final String CLIENT = "client";
 
-    private final Scheduler schedulerA;
-    private final Scheduler schedulerB;
-    private final InProcessLink link;
-    /** Stops the loops. */
-    private final Runnable stop;
+    private final Fabric fabric;
 
     private InProcessFabric(long rateGbps, long delayNanos, boolean busyPoll) {
-        if (busyPoll) {
-            BusyPollScheduler one = BusyPollScheduler.start("rocelab-nics", BusyPollScheduler.idleStrategy("spin"));
-            this.schedulerA = one;
-            this.schedulerB = one;
-            this.stop = one::close;
-        } else {
-            RealTimeScheduler a = RealTimeScheduler.start("rocelab-nic-a");
-            RealTimeScheduler b = RealTimeScheduler.start("rocelab-nic-b");
-            this.schedulerA = a;
-            this.schedulerB = b;
-            this.stop = () -> {
-                try {
-                    a.close();
-                } finally {
-                    b.close();
-                }
-            };
-        }
-        this.link = InProcessLink.builder().name("perftest").rateGbps(rateGbps).propagationDelayNanos(delayNanos)
-                .build(schedulerA, schedulerB);
+        Fabric.Builder b = Fabric.builder(topology(rateGbps, delayNanos)).mode(FabricMode.REAL_TIME).eventLoops(1)
+            .bareHosts();
+        this.fabric = (busyPoll ? b.busyPoll() : b).start();
     }
 
-    /** Two loops joined by a 100 Gb/s link with 1 us of propagation delay. */
+    /** The two hosts at the tools' default addresses, cabled to each other. */
+    static Topology topology(long rateGbps, long delayNanos) {
+        return Topology.builder()
+            .host(Host.builder(SERVER).ipv4(NicOptions.DEFAULT_SERVER_IP).mac(NicOptions.DEFAULT_SERVER_MAC).build())
+            .host(Host.builder(CLIENT).ipv4(NicOptions.DEFAULT_CLIENT_IP).mac(NicOptions.DEFAULT_CLIENT_MAC).build())
+            .link(Link.between(SERVER, CLIENT).name("perftest").speedGbps(rateGbps).propagationDelayNanos(delayNanos)
+                .build())
+            .build();
+    }
+
+    /** Two hosts on one event loop joined by a 100 Gb/s link with 1 us of propagation delay. */
     public static InProcessFabric create() {
         return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, false);
     }
 
-    /** The same, on one busy-polling owner thread for both NICs when {@code busyPoll}. */
+    /** The same, on one busy-polling owner thread when {@code busyPoll}. */
     public static InProcessFabric create(boolean busyPoll) {
         return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll);
     }
 
-    /** Two loops joined by a link of the given rate and delay. */
+    /** Two hosts joined by a link of the given rate and delay. */
     public static InProcessFabric create(long rateGbps, long delayNanos) {
         return new InProcessFabric(rateGbps, delayNanos, false);
     }
 
     public InProcessLink link() {
-        return link;
+        return fabric.link("perftest");
     }
 
     /** The server's side (port A). */
     public NicAttachment sideA() {
-        return side(schedulerA, link.portA(), "in-process link, side A");
+        return side(fabric.scheduler(SERVER), fabric.hostPort(SERVER), "in-process link, side A");
     }
 
     /** The client's side (port B). */
     public NicAttachment sideB() {
-        return side(schedulerB, link.portB(), "in-process link, side B");
+        return side(fabric.scheduler(CLIENT), fabric.hostPort(CLIENT), "in-process link, side B");
     }
 
     private static NicAttachment side(Scheduler s, FramePort p, String text) {
-        // the fabric owns the loops and the link
+        // the fabric owns the loop and the link
         return PlainAttachment.borrowed(s, p, text);
     }
 
     @Override
     public void close() {
-        stop.run();
+        fabric.close();
     }
 }

@@ -1,6 +1,6 @@
 package io.rocelab.topology.fabric;
 
-import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.link.LinkPort;
@@ -29,7 +29,11 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Time: in {@link FabricMode#VIRTUAL} one {@link VirtualTimeScheduler} owns everything and the
  * caller drives it ({@link #runFor}, {@link #runUntil}); in {@link FabricMode#REAL_TIME} each NIC and
- * each switch has its own event loop. Randomness: every link's faults and every switch's WRED draw
+ * each switch has its own event loop, or the nodes share a few ({@link Builder#eventLoops}).
+ *
+ * <p>Bare hosts ({@link Builder#bareHosts}): the fabric cables a host's port and gives it an owner
+ * thread but opens no NIC on it; an application opens its own there ({@link #hostPort}), as each
+ * perftest run opens the device, and closes it. Randomness: every link's faults and every switch's WRED draw
  * from generators derived from the one seed given here, so a virtual run is the same on every run of
  * that seed.
  *
@@ -45,6 +49,10 @@ public final class Fabric implements AutoCloseable {
     /** Virtual time run after closing the NICs, for frames in flight to land (and be released). */
     static final long DRAIN_NANOS = 1_000_000_000L;
     private static final long SWITCH_SEED_STREAM = 1L << 32;
+    /** Free frames a switch's own pool keeps (it builds few: PFC pauses, flood copies). */
+    private static final int SWITCH_POOLED_FRAMES = 256;
+    /** The smallest frame slot of a switch's pool: a 4096-byte RoCE MTU's frame. */
+    private static final int SWITCH_FRAME_MTU = 4096;
 
     private final Topology topology;
     private final FabricMode mode;
@@ -53,13 +61,20 @@ public final class Fabric implements AutoCloseable {
     private final Map<String, SoftNic> nics = new LinkedHashMap<>();
     private final Map<String, SoftSwitch> switches = new LinkedHashMap<>();
     private final Map<String, InProcessLink> links = new LinkedHashMap<>();
+    private final Map<String, LinkPort> hostPorts = new LinkedHashMap<>();
+    private final boolean bareHosts;
     private boolean closed;
 
     private Fabric(Topology topology, FabricMode mode, long seed) {
+        this(topology, mode, seed, 0, false, false);
+    }
+
+    private Fabric(Topology topology, FabricMode mode, long seed, int eventLoops, boolean busyPoll, boolean bareHosts) {
         this.topology = Objects.requireNonNull(topology, "topology");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.seed = seed;
-        this.owners = new Owners(mode);
+        this.bareHosts = bareHosts;
+        this.owners = new Owners(mode, eventLoops, busyPoll);
         try {
             build();
         } catch (RuntimeException e) {
@@ -83,6 +98,11 @@ public final class Fabric implements AutoCloseable {
         return new Fabric(topology, mode, seed);
     }
 
+    /** @return a builder for a fabric of {@code topology} with more choices than the factories above */
+    public static Builder builder(Topology topology) {
+        return new Builder(topology);
+    }
+
     private void build() {
         topology.hosts().forEach(h -> owners.add(h.name()));
         topology.switches().forEach(s -> owners.add(s.name()));
@@ -102,7 +122,7 @@ public final class Fabric implements AutoCloseable {
             Scheduler owner = owners.of(node.name());
             long switchSeed = SplitMix64.derive(seed, SWITCH_SEED_STREAM + s++);
             switches.put(node.name(), Owners.on(owner, () -> {
-                SoftSwitch sw = new SoftSwitch(node.config(), owner, ByteBufAllocator.DEFAULT, switchSeed);
+                SoftSwitch sw = new SoftSwitch(node.config(), owner, switchFrames(node), switchSeed);
                 for (var port : node.config().ports()) {
                     LinkPort end = ends.get(new Attachment(node.name(), port.name()));
                     if (end != null) {
@@ -113,6 +133,12 @@ public final class Fabric implements AutoCloseable {
             }));
         }
         for (Host h : topology.hosts()) {
+            hostPorts.put(h.name(), ends.get(h.port()));
+        }
+        if (bareHosts) {
+            return;
+        }
+        for (Host h : topology.hosts()) {
             Scheduler owner = owners.of(h.name());
             Link l = topology.linkAt(h.port());
             LinkPort end = ends.get(h.port());
@@ -121,6 +147,16 @@ public final class Fabric implements AutoCloseable {
         for (Host h : topology.hosts()) {
             gateway(h);
         }
+    }
+
+    /**
+     * The frames a switch builds itself (PFC pauses, flood copies) come from a pool of its own, sized
+     * for its largest port MTU, not from Netty's shared pool, whose first chunk makes the JDK set up
+     * the Flight Recorder on the allocating thread (a 130-500 ms stall of a real-time switch).
+     */
+    private static FramePoolAllocator switchFrames(SwitchNode node) {
+        int mtu = node.config().ports().stream().mapToInt(p -> p.mtu()).max().orElse(SWITCH_FRAME_MTU);
+        return new FramePoolAllocator(SoftNic.frameSlotBytes(Math.max(mtu, SWITCH_FRAME_MTU)), SWITCH_POOLED_FRAMES);
     }
 
     /** Static neighbours for every other host, to the router MAC of the routing switch {@code h} is cabled to. */
@@ -167,9 +203,23 @@ public final class Fabric implements AutoCloseable {
         return owners.virtual();
     }
 
-    /** @return the soft NIC of host {@code name} */
+    /**
+     * @return the soft NIC of host {@code name}
+     * @throws IllegalArgumentException for an unknown host, or any host of a fabric of bare hosts
+     */
     public SoftNic nic(String host) {
+        if (bareHosts && hostPorts.containsKey(host)) {
+            throw new IllegalArgumentException("host '" + host + "' is bare: the fabric opened no NIC on it");
+        }
         return find(nics, host, "host");
+    }
+
+    /**
+     * @return host {@code name}'s end of its link, where the fabric's NIC is plugged in or, for a bare
+     *         host, where an application plugs its own (on the host's {@link #scheduler owner thread})
+     */
+    public LinkPort hostPort(String host) {
+        return find(hostPorts, host, "host");
     }
 
     /** @return the soft switch called {@code name} */
@@ -203,6 +253,11 @@ public final class Fabric implements AutoCloseable {
     /** Runs {@code what} on the owner thread of {@code node} (a switch, say, to read its counters) and waits. */
     public <T> T onOwner(String node, Callable<T> what) {
         return Owners.on(scheduler(node), what);
+    }
+
+    /** Like {@link #onOwner(String, Callable)}, for work that may take up to {@code waitSeconds}. */
+    public <T> T onOwner(String node, Callable<T> what, long waitSeconds) {
+        return Owners.on(scheduler(node), what, waitSeconds);
     }
 
     /**
@@ -286,5 +341,66 @@ public final class Fabric implements AutoCloseable {
     @Override
     public String toString() {
         return "Fabric[" + mode + ", seed " + seed + ", " + topology + "]";
+    }
+
+    /** A fabric's choices beyond its topology. */
+    public static final class Builder {
+        private final Topology topology;
+        private FabricMode mode = FabricMode.VIRTUAL;
+        private long seed;
+        private int eventLoops;
+        private boolean busyPoll;
+        private boolean bareHosts;
+
+        private Builder(Topology topology) {
+            this.topology = Objects.requireNonNull(topology, "topology");
+        }
+
+        /** Virtual time (the default) or real time. */
+        public Builder mode(FabricMode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /** The seed every random decision derives from (0 unless set). */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * Real time: the nodes share at most {@code n} event loops, round robin, instead of one loop
+         * each (0, the default).
+         */
+        public Builder eventLoops(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("eventLoops must be 0 (one per node) or more: " + n);
+            }
+            this.eventLoops = n;
+            return this;
+        }
+
+        /**
+         * Real time: the nodes' loops poll without sleeping (a core each), for the lowest latency;
+         * with {@link #eventLoops} 1, all nodes on one polling thread.
+         */
+        public Builder busyPoll() {
+            this.busyPoll = true;
+            return this;
+        }
+
+        /** Opens no NIC on the hosts: an application opens its own on each {@link Fabric#hostPort}. */
+        public Builder bareHosts() {
+            this.bareHosts = true;
+            return this;
+        }
+
+        /** Builds the fabric and starts its loops. */
+        public Fabric start() {
+            if (busyPoll && mode != FabricMode.REAL_TIME) {
+                throw new IllegalStateException("busy-polling loops are for real time, not " + mode);
+            }
+            return new Fabric(topology, mode, seed, eventLoops, busyPoll, bareHosts);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.rocelab.topology.fabric;
 
+import io.rocelab.fabric.time.BusyPollScheduler;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -14,16 +15,38 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The owner thread of every node: the one virtual-time scheduler, or an event loop each.
+ * The owner thread of every node: the one virtual-time scheduler, or in real time an event loop each,
+ * or a few event loops shared round robin (as Netty shares an event loop group's loops among its
+ * channels): nodes on one loop hand frames to each other without waking another thread, which on a
+ * machine with fewer cores than nodes is most of what a frame costs.
  */
 final class Owners implements AutoCloseable {
     private static final long WAIT_SECONDS = 10;
     private final VirtualTimeScheduler virtual;
     private final Map<String, Scheduler> byNode = new HashMap<>();
-    private final List<RealTimeScheduler> loops = new ArrayList<>();
+    private final List<Scheduler> loops = new ArrayList<>();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    /** Real time: at most this many loops, shared round robin; 0 for one loop per node. */
+    private final int maxLoops;
+    /** Real time: loops that poll (spinning) instead of sleeping in the kernel. */
+    private final boolean busyPoll;
 
-    Owners(FabricMode mode) {
+    Owners(FabricMode mode, int maxLoops) {
+        this(mode, maxLoops, false);
+    }
+
+    /**
+     * @param maxLoops real time: the most event loops to start, shared by the nodes round robin; 0 for
+     *                 one loop per node
+     * @param busyPoll real time: {@link BusyPollScheduler}s that spin, not event loops that sleep
+     */
+    Owners(FabricMode mode, int maxLoops, boolean busyPoll) {
+        this.busyPoll = busyPoll;
+        if (maxLoops < 0) {
+            throw new IllegalArgumentException("event loops must be 0 (one per node) or more: " + maxLoops);
+        }
         this.virtual = mode == FabricMode.VIRTUAL ? new VirtualTimeScheduler() : null;
+        this.maxLoops = maxLoops;
     }
 
     /** @return the virtual-time scheduler, or null in real time */
@@ -31,18 +54,33 @@ final class Owners implements AutoCloseable {
         return virtual;
     }
 
-    /** Gives {@code node} its owner: the virtual scheduler, or a new event loop named after it. */
+    /**
+     * Gives {@code node} its owner: the virtual scheduler, a new event loop named after it, or, with
+     * shared loops, the next loop round robin.
+     */
     Scheduler add(String node) {
         Scheduler s;
         if (virtual != null) {
             s = virtual;
+        } else if (maxLoops == 0 || loops.size() < maxLoops) {
+            s = startLoop(maxLoops == 0 ? node : "rocelab-loop-" + loops.size());
+            loops.add(s);
         } else {
-            RealTimeScheduler loop = RealTimeScheduler.start(node);
-            loops.add(loop);
-            s = loop;
+            s = loops.get(byNode.size() % maxLoops);
         }
         byNode.put(node, s);
         return s;
+    }
+
+    private Scheduler startLoop(String name) {
+        if (busyPoll) {
+            BusyPollScheduler b = BusyPollScheduler.start(name, BusyPollScheduler.idleStrategy("spin"));
+            toClose.add(b);
+            return b;
+        }
+        RealTimeScheduler r = RealTimeScheduler.start(name);
+        toClose.add(r);
+        return r;
     }
 
     /** @return the owner of {@code node}, or null */
@@ -52,6 +90,11 @@ final class Owners implements AutoCloseable {
 
     /** Runs {@code what} on {@code owner}'s thread and waits for it (at once if this is that thread). */
     static <T> T on(Scheduler owner, Callable<T> what) {
+        return on(owner, what, WAIT_SECONDS);
+    }
+
+    /** Like {@link #on(Scheduler, Callable)}, waiting up to {@code waitSeconds}. */
+    static <T> T on(Scheduler owner, Callable<T> what, long waitSeconds) {
         if (owner.inOwnerThread() || owner instanceof VirtualTimeScheduler) {
             try {
                 return what.call();
@@ -70,7 +113,7 @@ final class Owners implements AutoCloseable {
             }
         });
         try {
-            return f.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            return f.get(waitSeconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + owner, e);
@@ -80,14 +123,18 @@ final class Owners implements AutoCloseable {
             }
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException(owner + " did not answer within " + WAIT_SECONDS + " s", e);
+            throw new IllegalStateException(owner + " did not answer within " + waitSeconds + " s", e);
         }
     }
 
     @Override
     public void close() {
-        for (RealTimeScheduler loop : loops) {
-            loop.close();
+        for (AutoCloseable loop : toClose) {
+            try {
+                loop.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("stopping " + loop + ": " + e.getMessage(), e);
+            }
         }
     }
 }

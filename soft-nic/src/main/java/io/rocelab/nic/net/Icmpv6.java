@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.net;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Ipv6;
@@ -8,8 +8,8 @@ import io.rocelab.codec.header.Ipv6;
  * destination, upper-layer length, next header 58, RFC 8200 8.1) and the ICMPv6 message. The codec
  * has no ICMPv6 header yet, so neighbour discovery keeps this here.
  */
-final class Icmpv6 {
-    static final int NEXT_HEADER = 58;
+public final class Icmpv6 {
+    public static final int NEXT_HEADER = 58;
     /** Type, code and checksum: the shortest ICMPv6 message (RFC 4443 2.1). */
     static final int HEADER_LENGTH = 4;
 
@@ -21,7 +21,7 @@ final class Icmpv6 {
      * {@code ipOff}. Computed with the checksum field zero, it is the value to write; over a received
      * message it is 0 when the message is intact.
      */
-    static int checksum(ByteBuf b, int ipOff, int icmpOff, int len) {
+    public static int checksum(ByteBuf b, int ipOff, int icmpOff, int len) {
         long sum = 0;
         for (int i = 0; i < 32; i += 2) {
             sum += b.getUnsignedShort(ipOff + Ipv6.SRC + i);

@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.net;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.ParsedFrame;
@@ -13,36 +13,36 @@ import io.rocelab.codec.header.Vlan;
  * map), so the priority is chosen per frame. The destination MAC is always at offset 0, so it can
  * be filled in after neighbour resolution whatever the tag.
  */
-final class L2Framing {
+public final class L2Framing {
     /** No VLAN: untagged frames. */
-    static final int NO_VLAN = -1;
+    public static final int NO_VLAN = -1;
 
     private final long srcMac;
     private final int vid;
     private final int rocePcp;
 
-    L2Framing(long srcMac, int vid, int rocePcp) {
+    public L2Framing(long srcMac, int vid, int rocePcp) {
         this.srcMac = srcMac;
         this.vid = vid;
         this.rocePcp = rocePcp;
     }
 
     /** Bytes before the L3 header: 14, or 18 with a tag. */
-    int length() {
+    public int length() {
         return vid == NO_VLAN ? Ethernet.LENGTH : Ethernet.LENGTH + Vlan.LENGTH;
     }
 
-    int vid() {
+    public int vid() {
         return vid;
     }
 
     /** The PCP of RoCE frames (data, ACKs, CNPs) on a VLAN. */
-    int rocePcp() {
+    public int rocePcp() {
         return rocePcp;
     }
 
     /** Writes the header for {@code etherType} at priority {@code pcp}; returns the L3 offset. */
-    int write(ByteBuf b, long dstMac, int etherType, int pcp) {
+    public int write(ByteBuf b, long dstMac, int etherType, int pcp) {
         if (vid == NO_VLAN) {
             Ethernet.write(b, 0, dstMac, srcMac, etherType);
             return Ethernet.LENGTH;
@@ -58,7 +58,7 @@ final class L2Framing {
      * Whether a received frame belongs to this port: on a VLAN, exactly one tag with our VID (as a
      * Linux VLAN device receives); otherwise untagged or priority-tagged (VID 0).
      */
-    boolean accepts(ParsedFrame f) {
+    public boolean accepts(ParsedFrame f) {
         if (vid == NO_VLAN) {
             return f.vlanCount() == 0 || f.vlanCount() == 1 && Vlan.vid(f.buffer(), f.vlanOffset(0)) == 0;
         }

@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.egress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +10,7 @@ import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.fabric.tx.Transmitter;
+import io.rocelab.nic.NicCounter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,12 +77,12 @@ class NicEgressTest {
         }
 
         @Override
-        int priority() {
+        protected int priority() {
             return prio;
         }
 
         @Override
-        ByteBuf nextPacket(long now) {
+        protected ByteBuf nextPacket(long now) {
             asked++;
             if (packets == 0) {
                 return null;
@@ -94,7 +95,7 @@ class NicEgressTest {
         }
 
         @Override
-        long nextSendAtNanos() {
+        protected long nextSendAtNanos() {
             return sendAt;
         }
     }

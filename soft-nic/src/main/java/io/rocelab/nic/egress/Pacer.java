@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.egress;
 
 /**
  * A QP's next send time: its rate (the lower of its congestion control's rate and its own rate
@@ -7,7 +7,7 @@ package io.rocelab.nic;
  * its serialization time at the rate; a packet may go once that time, less the burst allowance,
  * has come. Time is passed in.
  */
-final class Pacer {
+public final class Pacer {
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** The theoretical time the next packet is due, in (fractional) nanoseconds. */
@@ -17,14 +17,14 @@ final class Pacer {
     private long burstBytes;
 
     /** @param burstBytes bytes that may go back to back at the line rate before pacing starts */
-    void burst(long burstBytes) {
+    public void burst(long burstBytes) {
         this.burstBytes = Math.max(0, burstBytes);
     }
 
     /**
      * @return the earliest time the next packet may go (a time in the past when it may go now)
      */
-    long readyAtNanos() {
+    public long readyAtNanos() {
         double at = dueAt - toleranceNanos;
         return at == Double.NEGATIVE_INFINITY ? Long.MIN_VALUE : (long) Math.ceil(at);
     }
@@ -33,7 +33,7 @@ final class Pacer {
      * A packet of {@code wireBytes} left at {@code nowNanos} at {@code rateBitsPerSecond}; a rate at
      * or above the line rate ({@code lineRateBitsPerSecond}, 0 for an unlimited line) paces nothing.
      */
-    void sent(long nowNanos, int wireBytes, double rateBitsPerSecond, double lineRateBitsPerSecond) {
+    public void sent(long nowNanos, int wireBytes, double rateBitsPerSecond, double lineRateBitsPerSecond) {
         if (rateBitsPerSecond <= 0 || lineRateBitsPerSecond > 0 && rateBitsPerSecond >= lineRateBitsPerSecond) {
             dueAt = Double.NEGATIVE_INFINITY;
             return;
@@ -48,7 +48,7 @@ final class Pacer {
      * was still to come: the wait left is stretched or shrunk to what the new rate gives, so a QP
      * whose rate recovers does not sit out a wait computed at the rate of its deepest cut.
      */
-    void rateChanged(long nowNanos, double oldRate, double newRate) {
+    public void rateChanged(long nowNanos, double oldRate, double newRate) {
         if (dueAt > nowNanos && oldRate > 0 && newRate > 0) {
             dueAt = nowNanos + (dueAt - nowNanos) * oldRate / newRate;
             toleranceNanos = toleranceNanos * oldRate / newRate;
@@ -56,7 +56,7 @@ final class Pacer {
     }
 
     /** Forgets the history (the QP was reset). */
-    void reset() {
+    public void reset() {
         dueAt = Double.NEGATIVE_INFINITY;
     }
 }

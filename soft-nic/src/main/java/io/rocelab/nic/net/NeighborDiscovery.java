@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.net;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -9,6 +9,8 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.nic.Gid;
+import io.rocelab.nic.NicCounter;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,9 +28,9 @@ import java.util.Set;
  * link-layer option; hop limit 255 in both (RFC 4861 7.1.1 / 7.1.2 reject anything else).
  * No DAD, no router discovery, no NUD probing: entries stay until replaced.
  */
-final class NeighborDiscovery {
-    static final int NS = 135;
-    static final int NA = 136;
+public final class NeighborDiscovery {
+    public static final int NS = 135;
+    public static final int NA = 136;
     /** ICMPv6 type, code, checksum, reserved/flags, target, one 8-byte link-layer option. */
     static final int MESSAGE_LENGTH = 32;
     static final int ND_HOP_LIMIT = 255;
@@ -50,7 +52,7 @@ final class NeighborDiscovery {
     /** Addresses whose last resolution got no answer. */
     private final Set<Gid> failed = new HashSet<>();
 
-    NeighborDiscovery(long mac, Gid linkLocal, List<Gid> own, Scheduler scheduler, FramePort port,
+    public NeighborDiscovery(long mac, Gid linkLocal, List<Gid> own, Scheduler scheduler, FramePort port,
                       ByteBufAllocator alloc, CounterSet<NicCounter> counters, L2Framing l2) {
         this.mac = mac;
         this.linkLocal = linkLocal;
@@ -63,7 +65,7 @@ final class NeighborDiscovery {
     }
 
     /** Whether the 16 bytes at {@code off} are one of our addresses (link-local or global). */
-    boolean isOwn(ByteBuf b, int off) {
+    public boolean isOwn(ByteBuf b, int off) {
         for (int i = 0; i < own.size(); i++) {
             if (own.get(i).matches(b, off)) {
                 return true;
@@ -76,16 +78,16 @@ final class NeighborDiscovery {
      * Whether frames for {@code peer} are parked, waiting for a neighbour advertisement, in the
      * first resolution since the address last failed to resolve (see {@link Neighbors#isResolving}).
      */
-    boolean isResolving(Gid peer) {
+    public boolean isResolving(Gid peer) {
         return parked.containsKey(peer) && !failed.contains(peer);
     }
 
     /** Entries in the table, static ones included. */
-    int size() {
+    public int size() {
         return table.size();
     }
 
-    void add(Gid peer, long peerMac) {
+    public void add(Gid peer, long peerMac) {
         table.put(peer, peerMac);
         failed.remove(peer);
         ArrayDeque<ByteBuf> q = parked.remove(peer);
@@ -98,7 +100,7 @@ final class NeighborDiscovery {
     }
 
     /** Sends {@code frame} (destination MAC still to fill) to {@code peer}, soliciting first if needed. */
-    void send(Gid peer, ByteBuf frame) {
+    public void send(Gid peer, ByteBuf frame) {
         Long m = table.get(peer);
         if (m != null) {
             MacAddress.set(frame, Ethernet.DST, m);
@@ -154,7 +156,7 @@ final class NeighborDiscovery {
      * The frame's parse checked that the IPv6 payload length fits the frame; nothing here reads
      * beyond that length, which may be anything down to 0.
      */
-    void onIcmpv6(ByteBuf b, int ip, long ethSrc) {
+    public void onIcmpv6(ByteBuf b, int ip, long ethSrc) {
         int icmp = ip + Ipv6.LENGTH;
         int len = Ipv6.payloadLength(b, ip);
         if (len < Icmpv6.HEADER_LENGTH) {
@@ -242,7 +244,7 @@ final class NeighborDiscovery {
         port.send(f);
     }
 
-    void releaseAll() {
+    public void releaseAll() {
         parked.values().forEach(q -> q.forEach(ByteBuf::release));
         parked.clear();
     }

@@ -1,10 +1,11 @@
-package io.rocelab.nic;
+package io.rocelab.nic.egress;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
+import io.rocelab.nic.NicCounter;
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
@@ -35,7 +36,7 @@ import java.util.PriorityQueue;
  * while a pull runs (a completion that wakes another QP) is reported by {@link #nextReadyNanos} as
  * ready now.
  */
-final class NicEgress implements TransmitSource {
+public final class NicEgress implements TransmitSource {
     private static final int PRIORITIES = Pfc.PRIORITIES;
 
     private final CounterSet<NicCounter> counters;
@@ -62,7 +63,7 @@ final class NicEgress implements TransmitSource {
     private boolean pulling;
     private boolean closed;
 
-    NicEgress(CounterSet<NicCounter> counters, long pfcBitsPerSecond) {
+    public NicEgress(CounterSet<NicCounter> counters, long pfcBitsPerSecond) {
         this.counters = counters;
         this.pfcBitsPerSecond = pfcBitsPerSecond;
         for (int p = 0; p < PRIORITIES; p++) {
@@ -72,7 +73,7 @@ final class NicEgress implements TransmitSource {
         }
     }
 
-    void attach(Transmitter t) {
+    public void attach(Transmitter t) {
         this.transmitter = t;
     }
 
@@ -81,7 +82,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** Queues a control frame at priority {@code priority} and starts the transmitter if it is idle. */
-    void sendControl(ByteBuf frame, int priority) {
+    public void sendControl(ByteBuf frame, int priority) {
         if (closed) {
             frame.release();
             return;
@@ -92,7 +93,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** Queues a MAC control frame (PFC) ahead of everything; it is never paused. */
-    void sendMacControl(ByteBuf frame) {
+    public void sendMacControl(ByteBuf frame) {
         if (closed) {
             frame.release();
             return;
@@ -102,7 +103,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** {@code flow} may have something to send: it joins the round robin if it was idle. */
-    void wake(EgressFlow flow) {
+    public void wake(EgressFlow flow) {
         if (closed) {
             return;
         }
@@ -113,7 +114,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** {@code flow} is gone (destroyed, reset): it leaves whatever list it is in. */
-    void forget(EgressFlow flow) {
+    public void forget(EgressFlow flow) {
         switch (flow.place) {
             case READY -> removeReady(flow);
             case PACED -> paced.remove(flow);
@@ -125,7 +126,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** {@code flow}'s next send time moved (its rate changed): a paced flow waits for the new time. */
-    void repace(EgressFlow flow) {
+    public void repace(EgressFlow flow) {
         if (flow.place != EgressFlow.Place.PACED) {
             return;
         }
@@ -153,7 +154,7 @@ final class NicEgress implements TransmitSource {
      *
      * @param pfcOffset offset of the MAC control opcode
      */
-    void onPfc(ByteBuf frame, int pfcOffset, long now) {
+    public void onPfc(ByteBuf frame, int pfcOffset, long now) {
         int cev = Pfc.classEnableVector(frame, pfcOffset);
         for (int p = 0; p < PRIORITIES; p++) {
             if ((cev & (1 << p)) == 0) {
@@ -183,7 +184,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** @return whether priority {@code p} is paused at {@code now} */
-    boolean isPaused(int p, long now) {
+    public boolean isPaused(int p, long now) {
         return pausedUntil[p] > now;
     }
 
@@ -342,7 +343,7 @@ final class NicEgress implements TransmitSource {
     }
 
     /** Stops: queued frames are released, nothing more is sent. */
-    void close() {
+    public void close() {
         closed = true;
         for (ByteBuf b; (b = macControl.poll()) != null; ) {
             b.release();

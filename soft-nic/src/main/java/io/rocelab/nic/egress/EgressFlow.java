@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.egress;
 
 import io.netty.buffer.ByteBuf;
 
@@ -12,7 +12,7 @@ import io.netty.buffer.ByteBuf;
  *
  * <p>Owner thread only.
  */
-abstract class EgressFlow {
+public abstract class EgressFlow {
     enum Place { IDLE, READY, PACED, PAUSED }
 
     // the egress's bookkeeping
@@ -23,7 +23,7 @@ abstract class EgressFlow {
     long pacedUntil;
 
     /** @return the 802.1p priority its frames go at (what PFC pauses) */
-    abstract int priority();
+    protected abstract int priority();
 
     /**
      * Builds its next packet, if it may send one now.
@@ -32,8 +32,8 @@ abstract class EgressFlow {
      *         written straight into the port, or null if it has nothing it may send now (it goes
      *         idle until woken)
      */
-    abstract ByteBuf nextPacket(long nowNanos);
+    protected abstract ByteBuf nextPacket(long nowNanos);
 
     /** @return the earliest time its next packet may go, by its pacing ({@link Long#MIN_VALUE}: now) */
-    abstract long nextSendAtNanos();
+    protected abstract long nextSendAtNanos();
 }

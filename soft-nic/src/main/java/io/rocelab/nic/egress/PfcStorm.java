@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.egress;
 
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Scheduler;
@@ -8,14 +8,14 @@ import io.rocelab.fabric.time.Scheduler;
  * pipeline that asserts PFC without end): an XOFF with the longest pause time for one priority,
  * repeated before it runs out, until stopped. Owner thread.
  */
-final class PfcStorm {
+public final class PfcStorm {
     private final Scheduler scheduler;
     private final Runnable sendPause;
     private final long periodNanos;
     private Cancellable next;
     private boolean running = true;
 
-    PfcStorm(Scheduler scheduler, Runnable sendPause, long periodNanos) {
+    public PfcStorm(Scheduler scheduler, Runnable sendPause, long periodNanos) {
         this.scheduler = scheduler;
         this.sendPause = sendPause;
         this.periodNanos = periodNanos;
@@ -30,7 +30,7 @@ final class PfcStorm {
         next = scheduler.schedule(periodNanos, this::tick);
     }
 
-    void stop() {
+    public void stop() {
         running = false;
         if (next != null) {
             next.cancel();

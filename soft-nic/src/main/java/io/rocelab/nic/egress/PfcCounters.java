@@ -1,7 +1,9 @@
-package io.rocelab.nic;
+package io.rocelab.nic.egress;
+
+import io.rocelab.nic.NicCounter;
 
 /** The per-priority PFC counters of {@link NicCounter}, by priority. */
-final class PfcCounters {
+public final class PfcCounters {
     private static final NicCounter[] RX_PAUSE = byPriority("RX_PRIO%d_PAUSE");
     private static final NicCounter[] RX_PAUSE_DURATION = byPriority("RX_PRIO%d_PAUSE_DURATION");
     private static final NicCounter[] RX_PAUSE_TRANSITION = byPriority("RX_PRIO%d_PAUSE_TRANSITION");
@@ -34,7 +36,7 @@ final class PfcCounters {
     }
 
     /** {@code tx_prio<p>_pause}: pause frames sent for priority p. */
-    static NicCounter txPause(int p) {
+    public static NicCounter txPause(int p) {
         return TX_PAUSE[p];
     }
 }

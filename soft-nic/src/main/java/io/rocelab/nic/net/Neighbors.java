@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.net;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -9,6 +9,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.nic.NicCounter;
 import java.util.ArrayDeque;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntHashSet;
@@ -27,12 +28,12 @@ import org.agrona.collections.Long2LongHashMap;
  * and counted, or a stream of requests from ever new addresses would grow the table without end.
  * An address we resolve ourselves is always learned.
  */
-final class Neighbors {
+public final class Neighbors {
     static final int MAX_PARKED = 1024;
     static final int RETRY_MILLIS = 1000;
     static final int ATTEMPTS = 3;
     /** Entries learned from peers asking for us, at most (Linux's neighbour table limit, gc_thresh3). */
-    static final int MAX_LEARNED = 1024;
+    public static final int MAX_LEARNED = 1024;
 
     private final long mac;
     private final int ip;
@@ -46,7 +47,7 @@ final class Neighbors {
     /** Addresses whose last resolution got no answer. */
     private final IntHashSet failed = new IntHashSet();
 
-    Neighbors(long mac, int ip, Scheduler scheduler, FramePort port, ByteBufAllocator alloc,
+    public Neighbors(long mac, int ip, Scheduler scheduler, FramePort port, ByteBufAllocator alloc,
               CounterSet<NicCounter> counters, L2Framing l2) {
         this.l2 = l2;
         this.mac = mac;
@@ -57,7 +58,7 @@ final class Neighbors {
         this.counters = counters;
     }
 
-    void add(int peerIp, long peerMac) {
+    public void add(int peerIp, long peerMac) {
         table.put(peerIp & 0xFFFF_FFFFL, peerMac);
         failed.remove(peerIp);
         ArrayDeque<ByteBuf> q = parked.remove(peerIp);
@@ -74,7 +75,7 @@ final class Neighbors {
      * resolution since the address last failed to resolve: a peer that did not answer once is not
      * waited for again, so a QP towards it fails as fast as retry_cnt says.
      */
-    boolean isResolving(int peerIp) {
+    public boolean isResolving(int peerIp) {
         return parked.containsKey(peerIp) && !failed.contains(peerIp);
     }
 
@@ -84,7 +85,7 @@ final class Neighbors {
     }
 
     /** Entries in the table, static ones included. */
-    int size() {
+    public int size() {
         return table.size();
     }
 
@@ -93,7 +94,7 @@ final class Neighbors {
     }
 
     /** Sends {@code frame} (dst MAC still to fill) to {@code peerIp}, resolving first if needed. */
-    void send(int peerIp, ByteBuf frame) {
+    public void send(int peerIp, ByteBuf frame) {
         long m = lookup(peerIp);
         if (m != -1L) {
             MacAddress.set(frame, Ethernet.DST, m);
@@ -133,7 +134,7 @@ final class Neighbors {
     }
 
     /** Handles a received ARP packet at {@code off}; the caller keeps ownership of the buffer. */
-    void onArp(ByteBuf b, int off) {
+    public void onArp(ByteBuf b, int off) {
         if (!Arp.isEthernetIpv4(b, off)) {
             return;
         }
@@ -161,7 +162,7 @@ final class Neighbors {
         port.send(f);
     }
 
-    void releaseAll() {
+    public void releaseAll() {
         parked.values().forEach(q -> q.forEach(ByteBuf::release));
         parked.clear();
     }
