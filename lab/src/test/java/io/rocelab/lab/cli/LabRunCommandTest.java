@@ -26,7 +26,7 @@ class LabRunCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         List<String> lines = run.out().lines().toList();
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("pfc-basics ") && l.contains("8:1 incast")), run.out());
-        for (String lab : List.of("dcqcn", "pfc-storm", "pfc-storm-spreading", "link-failure")) {
+        for (String lab : List.of("dcqcn", "dcqcn-parameters", "pfc-storm", "pfc-storm-spreading", "link-failure")) {
             assertTrue(lines.stream().anyMatch(l -> l.startsWith(lab + " ")), lab + " in " + run.out());
         }
         assertTrue(lines.stream().noneMatch(l -> l.contains("does not read")), run.out());
@@ -112,6 +112,15 @@ class LabRunCommandTest {
         assertFalse(run.out().contains("FAIL"), run.out());
         String report = Files.readString(out.resolve("report.md"));
         assertTrue(report.contains("- t=300.000 us: link "), report);
+    }
+
+    @Test
+    void aSweepOverKmaxShowsTheStandingQueueFollowIt() {
+        CliRun run = CliRun.of("lab", "run", "dcqcn-parameters", "--out", tmp.resolve("sweep").toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("2 variants (kmax_200KB, kmax_800KB)"), run.out());
+        assertTrue(run.out().contains("PASS  a lower Kmax keeps a shorter standing queue"), run.out());
+        assertFalse(run.out().contains("FAIL"), run.out());
     }
 
     @Test
