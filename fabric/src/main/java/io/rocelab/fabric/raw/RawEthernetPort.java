@@ -7,6 +7,7 @@ import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,6 +26,10 @@ import org.jctools.queues.SpscArrayQueue;
  * dropped at the socket ({@link RawPortCounter#RX_DROPPED_SOCKET}). Sends are written on the
  * calling thread (normally the owner).
  *
+ * <p>Frames shorter than Ethernet's minimum (60 bytes without FCS) are received padded with zeros
+ * to it, as they would cross a wire: the kernel hands a frame over as its stack built it (an ARP
+ * request is 42 bytes), and the padding is a NIC's job, which a veth never does.
+ *
  * <p>The link is up from open to {@link #close()}. The interface needs the offloads a user-space
  * forwarder cannot carry turned off ({@code ethtool -K IFACE tx off tso off gso off gro off}):
  * otherwise the kernel hands over TCP segments larger than the MTU, and UDP/TCP frames whose
@@ -36,6 +41,8 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     /** Default frames waiting between the receive thread and the owner. */
     public static final int DEFAULT_BACKLOG_FRAMES = 8192;
     private static final int MIN_FRAME_BYTES = 14;
+    /** Ethernet's minimum frame without FCS, which a NIC pads a shorter one to on the wire. */
+    public static final int MIN_WIRE_FRAME_BYTES = 60;
     /** Frames taken from the socket per wake-up of the receive thread. */
     private static final int BATCH = 64;
     private static final long STATS_INTERVAL_NANOS = 200_000_000L;
@@ -124,7 +131,7 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     private void received(byte[] frame) {
         if (frame.length < MIN_FRAME_BYTES) {
             counters.increment(RawPortCounter.RX_DROPPED_RUNT);
-        } else if (!rxQueue.offer(frame)) {
+        } else if (!rxQueue.offer(frame.length < MIN_WIRE_FRAME_BYTES ? Arrays.copyOf(frame, MIN_WIRE_FRAME_BYTES) : frame)) {
             counters.increment(RawPortCounter.RX_DROPPED_BACKLOG);
         }
     }

@@ -26,12 +26,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code rocelab switch}: the soft switch as a long-running process, configured by a SONiC-shaped
- * {@code config_db.json}, its ports on frame-over-UDP links; {@code show ...} and
+ * {@code config_db.json}, its ports on Linux interfaces or frame-over-UDP links; {@code show ...} and
  * {@code clear counters} ask a running one over its control socket. SIGINT or SIGTERM stops it
  * cleanly: the capture is finished and valid, the control socket removed.
  */
 @Command(name = "switch",
-        description = {"Run the soft switch as a process: SONiC's config_db.json, ports on frame-over-UDP links.",
+        description = {"Run the soft switch as a process: SONiC's config_db.json, ports on Linux interfaces or frame-over-UDP links.",
             "  rocelab switch --config config_db.json --port Ethernet0=udp:40010:40000 --port Ethernet4=udp:40014:40004",
             "Then, from another shell: rocelab switch show pfc counters | queue counters | interfaces counters"
                 + " | pfcwd stats | priority-group watermark; rocelab switch clear counters.",
@@ -42,9 +42,11 @@ public final class SwitchCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "SONiC-shaped config_db.json (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, ...)")
     Path config;
 
-    @Option(names = "--port", paramLabel = "NAME=udp:LPORT:RPORT",
-            description = "plug a configured port into a frame-over-UDP link (qemu's socket netdev format): receive on"
-                + " 127.0.0.1:LPORT, send to 127.0.0.1:RPORT; udp:LPORT:HOST:RPORT for another host. Repeatable.")
+    @Option(names = "--port", paramLabel = "NAME=KIND:...",
+            description = "plug a configured port in, repeatable: NAME=veth:IFACE or NAME=raw:IFACE, a Linux interface"
+                + " (needs root and libpcap; turn its offloads off: ethtool -K IFACE tx off tso off gso off gro off);"
+                + " NAME=udp:LPORT:RPORT, a frame-over-UDP link (qemu's socket netdev format) receiving on 127.0.0.1:LPORT"
+                + " and sending to 127.0.0.1:RPORT, udp:LPORT:HOST:RPORT for another host")
     List<String> ports = new ArrayList<>();
 
     @Option(names = "--capture", paramLabel = "DIR", description = "write every port's frames to DIR/HOSTNAME.pcapng (one interface per port)")
@@ -66,7 +68,7 @@ public final class SwitchCommand implements Callable<Integer> {
             throw new UserError("switch: --config FILE is required (a SONiC-shaped config_db.json)");
         }
         if (ports.isEmpty()) {
-            throw new UserError("switch: give at least one --port NAME=udp:LPORT:RPORT");
+            throw new UserError("switch: give at least one --port NAME=veth:IFACE or NAME=udp:LPORT:RPORT");
         }
         SwitchConfig cfg = loadConfig(config);
         List<PortSpec> specs = new ArrayList<>();

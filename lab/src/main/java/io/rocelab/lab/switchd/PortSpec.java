@@ -5,20 +5,31 @@ import java.util.Locale;
 /**
  * What a {@code --port} names: a configured switch port and what it is plugged into, e.g.
  * {@code Ethernet0=udp:40010:40000} (frame-over-UDP, receiving on 127.0.0.1:40010 and sending to
- * 127.0.0.1:40000, or {@code udp:LPORT:HOST:RPORT} to another host).
+ * 127.0.0.1:40000, or {@code udp:LPORT:HOST:RPORT} to another host) or {@code Ethernet0=veth:NAME}
+ * (the Linux interface NAME, a veth end; {@code raw:NAME} for any interface).
  *
  * @param port   the switch port's name in the configuration
  * @param kind   the attachment's kind
- * @param local  the local UDP port
- * @param host   the remote host (UDP)
- * @param remote the remote UDP port
+ * @param local  the local UDP port (UDP)
+ * @param host   the remote host (UDP) or the interface (RAW)
+ * @param remote the remote UDP port (UDP)
  */
 public record PortSpec(String port, Kind kind, int local, String host, int remote) {
 
     /** What a port is plugged into. */
     public enum Kind {
         /** frame-over-UDP, qemu's socket netdev format. */
-        UDP
+        UDP,
+        /** a Linux interface, its frames sent and received whole (libpcap). */
+        RAW
+    }
+
+    /** Longest Linux interface name (IFNAMSIZ - 1). */
+    private static final int MAX_IFACE_CHARS = 15;
+
+    /** @return the Linux interface of a {@link Kind#RAW} port */
+    public String iface() {
+        return host;
     }
 
     /**
@@ -28,7 +39,8 @@ public record PortSpec(String port, Kind kind, int local, String host, int remot
     public static PortSpec parse(String text) {
         int eq = text.indexOf('=');
         if (eq <= 0 || eq == text.length() - 1) {
-            throw new IllegalArgumentException("--port " + text + ": expected NAME=udp:LPORT:RPORT, e.g. Ethernet0=udp:40010:40000");
+            throw new IllegalArgumentException("--port " + text
+                + ": expected NAME=udp:LPORT:RPORT or NAME=veth:IFACE, e.g. Ethernet0=udp:40010:40000");
         }
         String name = text.substring(0, eq);
         String what = text.substring(eq + 1);
@@ -43,7 +55,15 @@ public record PortSpec(String port, Kind kind, int local, String host, int remot
             }
             throw new IllegalArgumentException("--port " + text + ": expected udp:LPORT:RPORT or udp:LPORT:HOST:RPORT");
         }
-        throw new IllegalArgumentException("--port " + text + ": unknown kind '" + parts[0] + "' (udp:LPORT:RPORT)");
+        if (kind.equals("veth") || kind.equals("raw")) {
+            if (parts.length != 2 || parts[1].isEmpty() || parts[1].length() > MAX_IFACE_CHARS
+                || !parts[1].matches("[^/\\s]+")) {
+                throw new IllegalArgumentException("--port " + text + ": expected " + kind + ":IFACE, a Linux interface name");
+            }
+            return new PortSpec(name, Kind.RAW, 0, parts[1], 0);
+        }
+        throw new IllegalArgumentException("--port " + text + ": unknown kind '" + parts[0]
+            + "' (udp:LPORT:RPORT, veth:IFACE or raw:IFACE)");
     }
 
     private static int udpPort(String text, String value) {

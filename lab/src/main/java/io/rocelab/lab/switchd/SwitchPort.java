@@ -1,8 +1,10 @@
 package io.rocelab.lab.switchd;
 
 import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.raw.RawEthernetPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 
@@ -26,8 +28,19 @@ record SwitchPort(PortSpec spec, FramePort port, String description, AutoCloseab
         switch (spec.kind()) {
             case UDP:
                 return udp(spec, owner);
+            case RAW:
+                return raw(spec, owner);
             default:
                 throw new IllegalArgumentException("--port " + spec.port() + ": kind " + spec.kind() + " is not supported");
+        }
+    }
+
+    private static SwitchPort raw(PortSpec spec, RealTimeScheduler owner) {
+        try {
+            RawEthernetPort p = RawEthernetPort.open(spec.port(), spec.iface(), owner);
+            return new SwitchPort(spec, p, p.describe(), p);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--port " + spec.port() + ": " + e.getMessage(), e);
         }
     }
 
