@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.port.FrameReceiver;
+import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
 import java.io.IOException;
@@ -11,7 +12,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jctools.queues.SpscArrayQueue;
+import org.jctools.queues.MessagePassingQueue;
 
 /**
  * A {@link io.rocelab.fabric.port.FramePort} that owns a Linux interface (a veth end, a real NIC):
@@ -51,7 +52,7 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     private final Scheduler owner;
     private final int maxFrameBytes;
     private final CounterSet<RawPortCounter> counters = new CounterSet<>(RawPortCounter.class);
-    private final SpscArrayQueue<byte[]> rxQueue;
+    private final MessagePassingQueue<byte[]> rxQueue;
     private final AtomicBoolean rxScheduled = new AtomicBoolean();
     private final Runnable drainRx = this::drainRx;
     private final Thread receiver;
@@ -64,7 +65,7 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         this.socket = socket;
         this.owner = owner;
         this.maxFrameBytes = maxFrameBytes;
-        this.rxQueue = new SpscArrayQueue<>(backlog);
+        this.rxQueue = MessageQueues.spscBounded(backlog);
         this.sendBuffer = new byte[maxFrameBytes];
         this.receiver = new Thread(this::receiveLoop, "raw-" + name);
         receiver.setDaemon(true);
