@@ -43,6 +43,10 @@ class SwitchNetnsTest {
     private static final byte[] MAC_B = {0x02, 0, 0, 0x53, 0x57, 0x02};
     private static final String IP = find("ip");
     private static final String PING = find("ping");
+    private static final String ETHTOOL = find("ethtool");
+    private static final Pattern BW_LINE = Pattern.compile("(?m)^ 4096\\s+300\\s+(-?[0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+    private static final Pattern DECODE_TOTAL = Pattern.compile(
+            "(\\d+) frames: (\\d+) RoCEv2 \\((\\d+) ICRC OK, (\\d+) ICRC bad\\), (\\d+) malformed");
     private static final Pattern IFACE_ROW = Pattern.compile("(?m)^\\s*(Ethernet\\d+)\\s+U\\s+(\\d+)(?:\\s+\\S+){5}\\s+(\\d+)");
 
     @TempDir
@@ -175,6 +179,66 @@ class SwitchNetnsTest {
         assertTrue(icmp >= 20, "each of the 10 pings in on one port and out on the other: " + decode.out());
     }
 
+    /**
+     * Two rocelab NICs on the hosts' veth ends ({@code --raw}), each in its namespace, write to each
+     * other across the switch; perftest's TCP exchange goes through the switch too, between the
+     * kernels' own addresses on the same veths (offloads off: the switch forwards frames as the
+     * kernel hands them over, so their checksums must be complete).
+     */
+    @Test
+    void perftestBetweenTwoNamespacesOnRawInterfacesAcrossTheSwitch() throws Exception {
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        String[][] hosts = {{nsA, hostA, "10.99.67.1"}, {nsB, hostB, "10.99.67.2"}};
+        for (String[] h : hosts) {
+            run(IP, "link", "set", h[1], "netns", h[0]);
+            noIpv6(h[0], h[1]);
+            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
+            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
+            run(IP, "-n", h[0], "link", "set", "lo", "up");
+            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
+        for (String v : List.of(swA, swB)) {
+            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
+        int tcp = ToolProcesses.freeTcpPort();
+        // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
+        Process server = start("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", "10.99.67.12",
+            "--mac", "52:54:00:67:00:12", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp)));
+        awaitText(server, "server", "Waiting for client", 60);
+        Process client = start("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",
+            "--mac", "52:54:00:67:00:11", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp), "10.99.67.2"));
+        assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("server"));
+        assertEquals(0, client.exitValue(), output("client") + output("switch"));
+        assertEquals(0, server.exitValue(), output("server"));
+        for (String side : List.of("client", "server")) {
+            Matcher m = BW_LINE.matcher(output(side));
+            assertTrue(m.find(), side + " prints a result line for 4096 B x 300: " + output(side));
+            assertTrue(Double.parseDouble(m.group(2)) > 0, output(side));
+        }
+        CliRun show = CliRun.of("switch", "show", "queue", "counters", "--socket", socket.toString());
+        assertTrue(show.out().lines().anyMatch(l -> l.trim().matches("Ethernet4\\s+UC0\\s+([3-9]\\d\\d|\\d{4,})\\s.*")),
+            "the 300 writes left by the server's port: " + show.out());
+
+        sw.destroy(); // SIGTERM
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), output("switch"));
+        CliRun decode = CliRun.of("decode", "-q", dir.resolve("cap").resolve("leaf.pcapng").toString());
+        assertEquals(0, decode.exitCode(), decode.out() + decode.err());
+        Matcher m = DECODE_TOTAL.matcher(decode.out());
+        assertTrue(m.find(), decode.out());
+        assertTrue(Long.parseLong(m.group(3)) >= 2 * 300, "every write in and out, ICRC good: " + decode.out());
+        assertEquals(0, Long.parseLong(m.group(4)), decode.out());
+    }
+
+    private static List<String> rocelab(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+            "io.rocelab.lab.cli.Rocelab"));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
     /** RX_OK and TX_OK of {@code port} in {@code show interfaces counters}. */
     private static List<Long> rxTx(String table, String port) {
         Matcher m = IFACE_ROW.matcher(table);
@@ -228,8 +292,9 @@ class SwitchNetnsTest {
         if (!"root".equals(System.getProperty("user.name"))) {
             return "needs root to make namespaces and veth pairs (user is " + System.getProperty("user.name") + ")";
         }
-        if (IP == null || PING == null) {
-            return "needs ip (iproute2) and ping (iputils-ping); found ip=" + IP + ", ping=" + PING;
+        if (IP == null || PING == null || ETHTOOL == null) {
+            return "needs ip (iproute2), ethtool and ping (iputils-ping); found ip=" + IP + ", ethtool=" + ETHTOOL
+                + ", ping=" + PING;
         }
         return null;
     }

@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  *                                  address of this host), where it receives; the peer's address comes
  *                                  from the exchanged GID; the QPs' local ACK timeout is
  *                                  -u 18 (1.07 s) unless -u is given (see NicEngineFactory)
+ *   --raw IFACE                    the NIC owns the Linux interface IFACE (a veth end, a NIC; root
+ *                                  and libpcap): its frames go out there whole, it answers ARP and
+ *                                  neighbour solicitations for its own addresses (which the kernel
+ *                                  must not have)
  *   --in-process                   server and client in this process, over an in-memory link;
  *                                  prints the client's output
  *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
@@ -55,10 +59,11 @@ import java.util.regex.Pattern;
  *                   (in-process: the role's default)
  * @param capture    the pcapng to write ({@code --capture}), or null
  * @param captureFrames frames kept at each end of the run in the capture
+ * @param rawIface   the Linux interface the NIC owns ({@code --raw}), or null
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
-                         int captureFrames) {
+                         int captureFrames, String rawIface) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -72,7 +77,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
          * UDP endpoint mode: the NIC's packets go through the host's IP stack as UDP datagrams to
          * port 4791 of the peer's address; the NIC's own address ({@link #ip}) is where it receives.
          */
-        UDP_ENDPOINT
+        UDP_ENDPOINT,
+        /** A Linux interface the NIC owns: raw Ethernet frames through libpcap ({@code --raw IFACE}). */
+        RAW
     }
 
     /** The default active MTU of the soft NIC's port. */
@@ -118,6 +125,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
                     + " of this host; the NIC's IP)" + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18,"
                     + " not 14)" : ""),
+            "  --raw IFACE                   the NIC on the Linux interface IFACE (a veth end or a NIC; root and libpcap):"
+                    + " frames whole, it answers ARP/ND for its own --ip/--ip6, which the kernel must not have"
+                    + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
@@ -162,6 +172,14 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
             throw new IllegalArgumentException("captureFrames must be 1.." + MAX_CAPTURE_FRAMES + ": " + captureFrames);
         }
+    }
+
+    /** Not on a Linux interface. */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                      int captureFrames) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture,
+                captureFrames, null);
     }
 
     /** Without global IPv6 addresses of its own ({@code --ip6}) and without a capture. */
@@ -217,6 +235,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         boolean inProcessGiven = false;
         boolean busyPoll = false;
         String endpoint = null;
+        String raw = null;
         String capture = null;
         Integer captureFrames = null;
         for (int i = 0; i < args.length; i++) {
@@ -265,6 +284,14 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 case "--udp-endpoint": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     endpoint = checkEndpoint(v);
+                    break;
+                }
+                case "--raw": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (v.isEmpty() || v.length() > 15 || !v.matches("[^/\\s:]+")) {
+                        throw new OptionException(" --raw wants a Linux interface name like veth0, got '" + v + "'");
+                    }
+                    raw = v;
                     break;
                 }
                 case "--ip": {
@@ -331,8 +358,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     rest.add(a);
             }
         }
-        if ((udpGiven ? 1 : 0) + (inProcessGiven ? 1 : 0) + (endpoint != null ? 1 : 0) > 1) {
-            throw new OptionException(" --udp-frame, --udp-endpoint and --in-process are different data paths;"
+        if ((udpGiven ? 1 : 0) + (inProcessGiven ? 1 : 0) + (endpoint != null ? 1 : 0) + (raw != null ? 1 : 0) > 1) {
+            throw new OptionException(" --udp-frame, --udp-endpoint, --raw and --in-process are different data paths;"
                     + " choose one");
         }
         if (busyPoll && !inProcessGiven) {
@@ -348,6 +375,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only; --ip6 is for --udp-frame");
             }
             ip = endpoint;
+        } else if (raw != null) {
+            path = DataPath.RAW;
         } else if (udpGiven) {
             path = DataPath.UDP_FRAME;
             if (lport == rport && isLoopback(host)) {
@@ -365,7 +394,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
-                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES), rest.toArray(new String[0]));
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, raw), rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {
