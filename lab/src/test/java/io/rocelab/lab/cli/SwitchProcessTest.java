@@ -122,6 +122,34 @@ class SwitchProcessTest {
         assertEquals(0, Long.parseLong(m.group(5)), decode.out());
     }
 
+    /**
+     * Ctrl-C (SIGINT) stops the switch as SIGTERM does: the capture is a valid file, the socket
+     * gone; and while it runs, a second switch of the same name is refused in one line.
+     */
+    @Test
+    void ctrlCStopsItCleanlyAndASecondSwitchOfTheSameNameIsRefused() throws Exception {
+        Path socket = dir.resolve("one.sock");
+        Process sw = tools.start("switch", "switch", "--config", config().toString(),
+                "--port", "Ethernet0=udp:" + ToolProcesses.freeUdpPort() + ":" + ToolProcesses.freeUdpPort(),
+                "--capture", dir.resolve("cap").toString(), "--socket", socket.toString());
+        tools.awaitOutput(sw, "switch", "ready", 60);
+        CliRun second = CliRun.of("switch", "--config", config().toString(),
+                "--port", "Ethernet4=udp:" + ToolProcesses.freeUdpPort() + ":" + ToolProcesses.freeUdpPort(),
+                "--socket", socket.toString());
+        assertEquals(2, second.exitCode(), second.err());
+        assertTrue(second.err().strip().lines().count() == 1 && second.err().contains("already running"), second.err());
+        assertTrue(Files.exists(socket), "the refused switch leaves the running one's socket alone");
+
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(sw.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS));
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), "the switch stops on SIGINT: " + tools.output("switch"));
+        assertTrue(tools.stdout("switch").contains("capture written"), tools.output("switch"));
+        assertFalse(Files.exists(socket), "the control socket is removed");
+        CliRun decode = CliRun.of("decode", dir.resolve("cap").resolve("leaf.pcapng").toString());
+        assertEquals(0, decode.exitCode(), decode.out() + decode.err());
+        assertTrue(decode.out().contains("0 frames"), decode.out());
+    }
+
     @Test
     void badInputIsOneLineAndExitTwo() throws Exception {
         Path cfg = config();
