@@ -40,6 +40,7 @@ public final class PerftestTool {
         }
         PerftestOptions options = parsed.options();
         options.notes().forEach(out::println);
+        options.warnings().forEach(err::println);
         try {
             TestEngine engine = engines.create(options);
             return new PerftestSession(options, engine, out, err, Duration.ZERO).run();

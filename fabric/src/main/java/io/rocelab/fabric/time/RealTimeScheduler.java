@@ -91,9 +91,20 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         return () -> future.cancel(false);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Work due now goes on the loop's task queue, not into its timer heap: Netty allocates a
+     * scheduled task and sifts it into a priority queue for every timer, which a link delivering a
+     * burst of frames would pay once per burst for nothing.
+     */
     @Override
     public void scheduleUncancellable(long delayNanos, Runnable task) {
         checkDelay(delayNanos);
+        if (delayNanos == 0) {
+            loop.execute(Objects.requireNonNull(task, "task"));
+            return;
+        }
         loop.schedule(Objects.requireNonNull(task, "task"), delayNanos, TimeUnit.NANOSECONDS);
     }
 

@@ -17,17 +17,20 @@ import picocli.CommandLine.Unmatched;
 @Command(name = "demo",
         mixinStandardHelpOptions = true,
         customSynopsis = "rocelab demo [--size BYTES] [--iters N | --duration SECONDS] [--lat-iters N]%n"
-            + "             [--capture FILE | --no-capture] [--capture-frames N]%n",
+            + "             [--capture FILE | --no-capture] [--capture-frames N] [--no-congestion] [--no-warmup]%n",
         description = {"Two hosts and a soft switch in this process (no root): runs ib_write_bw and ib_read_lat"
             + " from host-a to host-b across the switch, prints perftest's tables, the NIC counters, the switch's"
             + " SONiC views, and writes a pcapng of the run.", "", "Options:"},
         footer = {"  --size BYTES         ib_write_bw message size (default 65536)",
-            "  --iters N            ib_write_bw iterations (default 2000)",
+            "  --iters N            ib_write_bw iterations (default 5000, perftest's)",
             "  --duration SECONDS   run ib_write_bw for a time instead (-D), 1..30",
             "  --lat-iters N        ib_read_lat iterations (default 1000)",
             "  --capture FILE       pcapng of the run (default ./rocelab-demo.pcapng)",
             "  --capture-frames N   frames kept per switch port in each test (default 500)",
-            "  --no-capture         write no capture"})
+            "  --no-capture         write no capture",
+            "  --no-congestion      skip the congestion act",
+            "  --no-warmup          skip the warm-up (a throwaway copy of the lab writes 1 GB first, so that the",
+            "                       JIT has compiled the data path before the measured tests)"})
 public final class DemoCommand implements Callable<Integer> {
     @Unmatched
     List<String> args = new ArrayList<>();

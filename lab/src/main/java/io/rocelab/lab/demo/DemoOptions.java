@@ -13,11 +13,14 @@ import java.util.List;
  * @param capture           the pcapng to write, or null for none
  * @param framesPerPort     frames kept per switch port in each test
  * @param congestion        whether the congestion act runs (2:1 incast with DCQCN, in virtual time)
+ * @param warmup            whether a throwaway copy of the lab moves {@link #WARMUP_BYTES} first, so that
+ *                          the JIT has compiled the data path before the measured tests
  */
 public record DemoOptions(long size, int iterations, int durationSeconds, int latIterations, Path capture,
-                          int framesPerPort, boolean congestion) {
+                          int framesPerPort, boolean congestion, boolean warmup) {
     public static final long DEFAULT_SIZE = 65536;
-    public static final int DEFAULT_ITERATIONS = 2000;
+    /** perftest's default for the bandwidth tools. */
+    public static final int DEFAULT_ITERATIONS = 5000;
     public static final int DEFAULT_LAT_ITERATIONS = 1000;
     public static final String DEFAULT_CAPTURE = "rocelab-demo.pcapng";
     public static final int DEFAULT_FRAMES_PER_PORT = 500;
@@ -33,10 +36,17 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
      * found by the receiver's sequence NAK on the next one, or by this timer for a lost tail.
      */
     static final int QP_TIMEOUT = 18;
+    /**
+     * What the warm-up writes: a JVM runs a fresh data path in its interpreter and first compiler for
+     * its first few hundred megabytes; the demo's 5000 × 64 KB alone would measure mostly that.
+     */
+    static final long WARMUP_BYTES = 1L << 30;
+    /** The warm-up's message size: the demo's default, whatever the measured tests use. */
+    static final long WARMUP_MESSAGE = 65536;
 
     public static DemoOptions defaults() {
         return new DemoOptions(DEFAULT_SIZE, DEFAULT_ITERATIONS, 0, DEFAULT_LAT_ITERATIONS, Path.of(DEFAULT_CAPTURE),
-            DEFAULT_FRAMES_PER_PORT, true);
+            DEFAULT_FRAMES_PER_PORT, true, true);
     }
 
     /**
@@ -52,6 +62,7 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
         String capture = null;
         boolean noCapture = false;
         boolean congestion = true;
+        boolean warmup = true;
         int frames = DEFAULT_FRAMES_PER_PORT;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -84,6 +95,12 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
                     }
                     congestion = false;
                 }
+                case "--no-warmup" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--no-warmup takes no value");
+                    }
+                    warmup = false;
+                }
                 case "--no-capture" -> {
                     if (value != null) {
                         throw new IllegalArgumentException("--no-capture takes no value");
@@ -92,7 +109,7 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
                 }
                 default -> throw new IllegalArgumentException(a.startsWith("-")
                     ? "unknown option '" + a + "' (options: --size, --iters, --duration, --lat-iters, --capture,"
-                        + " --capture-frames, --no-capture, --no-congestion)"
+                        + " --capture-frames, --no-capture, --no-congestion, --no-warmup)"
                     : "unexpected argument '" + a + "': the demo takes options only");
             }
         }
@@ -109,7 +126,13 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
         } catch (java.nio.file.InvalidPathException e) {
             throw new IllegalArgumentException("--capture: '" + capture + "' is not a file name");
         }
-        return new DemoOptions(size, n, duration != null ? duration : 0, latIters, file, frames, congestion);
+        return new DemoOptions(size, n, duration != null ? duration : 0, latIters, file, frames, congestion, warmup);
+    }
+
+    /** perftest's flags for the warm-up's ib_write_bw. */
+    public List<String> warmupArgs() {
+        return List.of("-s", String.valueOf(WARMUP_MESSAGE), "-n", String.valueOf(WARMUP_BYTES / WARMUP_MESSAGE), "-u",
+            String.valueOf(QP_TIMEOUT));
     }
 
     /** perftest's flags for ib_write_bw (no server address). */

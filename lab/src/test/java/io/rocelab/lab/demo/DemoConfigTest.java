@@ -46,7 +46,10 @@ class DemoConfigTest {
     void optionsHaveTheDefaultsOfTheReadme() {
         DemoOptions d = DemoOptions.parse(List.of());
         assertEquals(DemoOptions.defaults(), d);
-        assertEquals(List.of("-s", "65536", "-n", "2000", "-u", "18"), d.writeBwArgs());
+        assertEquals(List.of("-s", "65536", "-n", "5000", "-u", "18"), d.writeBwArgs(), "perftest's 5000 iterations");
+        assertTrue(d.warmup());
+        assertEquals(List.of("-s", "65536", "-n", "16384", "-u", "18"), d.warmupArgs(), "1 GB of 64 KB WRITEs");
+        assertFalse(DemoOptions.parse(List.of("--no-warmup")).warmup());
         assertEquals(List.of("-n", "1000", "-u", "18"), d.readLatArgs());
         assertEquals(Path.of("rocelab-demo.pcapng"), d.capture());
 

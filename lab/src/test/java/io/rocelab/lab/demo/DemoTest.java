@@ -55,6 +55,10 @@ class DemoTest {
         assertEquals(0, r.exit(), r.err());
         String out = r.out();
 
+        // the warm-up first, on a throwaway copy of the lab: said, and nothing of it in the tables
+        assertTrue(out.startsWith("warm-up: a throwaway copy of the lab wrote 1024 MB with ib_write_bw"), out);
+        assertEquals(1, Pattern.compile("(?m)^ 4096 +").matcher(out).results().count(), "one write_bw result row");
+
         // perftest's tables, as the tools print them
         assertTrue(out.contains("RDMA_Write BW Test"), out);
         assertTrue(out.contains(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"), out);
@@ -146,16 +150,17 @@ class DemoTest {
         Path dflt = Path.of(DemoOptions.DEFAULT_CAPTURE).toAbsolutePath();
         boolean before = Files.exists(dflt);
         Run r = rocelab("demo", "--size", "1024", "--iters", "50", "--lat-iters", "20", "--no-capture",
-            "--no-congestion");
+            "--no-congestion", "--no-warmup");
         assertEquals(0, r.exit(), r.err());
         assertFalse(r.out().contains("== congestion"), "--no-congestion skips the act");
+        assertFalse(r.out().contains("warm-up"), "--no-warmup skips the warm-up");
         assertTrue(r.out().strip().endsWith("capture: none (--no-capture)"), r.out());
         assertEquals(before, Files.exists(dflt), "no " + dflt);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "--size=abc", "--size=0", "--iters=3", "--iters", "--duration=99",
-        "--iters=10 --duration=2", "--capture=x.pcapng --no-capture", "extra", "--no-capture=yes"})
+        "--iters=10 --duration=2", "--capture=x.pcapng --no-capture", "extra", "--no-capture=yes", "--no-warmup=1"})
     void aBadOptionIsOneLineAndExitTwo(String args) {
         String[] argv = ("demo " + args).split(" ");
         Run r = rocelab(argv);

@@ -245,9 +245,10 @@ final class OptionsValidator {
         if (c.inlineSize == null) {
             b.inlineSize(defaultInline(kind, b.connection()));
         }
+        RateLimitRules rate = RateLimitRules.parse(c);
 
         rejectConflicts(c, b);
-        applyDependencies(b);
+        applyDependencies(b, rate);
         checkRequestedUdSize(b);
         return b.build();
     }
@@ -270,7 +271,7 @@ final class OptionsValidator {
     }
 
     /** perftest's {@code force_dependecies}, in its order. */
-    private static void applyDependencies(PerftestOptions.Builder b) {
+    private static void applyDependencies(PerftestOptions.Builder b, RateLimitRules rate) {
         TestKind kind = b.kind();
         Verb verb = kind.verb();
         boolean iterationsMode = !b.durationMode() && !b.runInfinitely();
@@ -362,6 +363,9 @@ final class OptionsValidator {
             if (b.bidirectional() && verb == Verb.SEND) {
                 throw new OptionException(" run_infinitely mode is not supported in SEND Bidirectional BW test");
             }
+            if (rate.limited()) {
+                throw new OptionException(" run_infinitely does not support rate limit feature yet");
+            }
         }
         if (b.connection() == ConnectionType.UD && b.inlineSize() > MAX_INLINE_UD) {
             b.note(PerftestFormats.RESULT_LINE);
@@ -383,6 +387,7 @@ final class OptionsValidator {
         if (!b.events() && b.eventVector() != -1) {
             throw new OptionException(" Events must be enabled to select a completion vector");
         }
+        b.rateLimit(rate.resolve(b));
     }
 
     /**

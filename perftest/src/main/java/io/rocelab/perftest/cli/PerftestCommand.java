@@ -66,6 +66,10 @@ public final class PerftestCommand {
     @Option(names = "--use_cuda", arity = "0..1", paramLabel = "<cuda device id>") String useCuda;
     @Option(names = "--use_cuda_bus_id", paramLabel = "<cuda full BUS id>") String useCudaBusId;
     @Option(names = "--use_rocm", paramLabel = "<rocm device id>") String useRocm;
+    @Option(names = "--rate_limit", paramLabel = "<rate>") String rateLimit;
+    @Option(names = "--rate_units", paramLabel = "<units>") String rateUnits;
+    @Option(names = "--rate_limit_type", paramLabel = "<type>") String rateLimitType;
+    @Option(names = "--burst_size", paramLabel = "<size>") String burstSize;
     @Option(names = {"-h", "--help"}) boolean help;
     @Option(names = {"-V", "--version"}) boolean version;
 

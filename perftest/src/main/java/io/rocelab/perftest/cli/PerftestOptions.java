@@ -3,6 +3,7 @@ package io.rocelab.perftest.cli;
 import io.rocelab.perftest.AtomicType;
 import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.RateLimit;
 import io.rocelab.perftest.ReportUnit;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.oob.OobServer;
@@ -68,7 +69,9 @@ public final class PerftestOptions {
     private final String sourceIp;
     private final boolean warmUp;
     private final boolean mrPerQp;
+    private final RateLimit rateLimit;
     private final List<String> notes;
+    private final List<String> warnings;
 
     private PerftestOptions(Builder b) {
         this.kind = b.kind;
@@ -120,7 +123,9 @@ public final class PerftestOptions {
         this.sourceIp = b.sourceIp;
         this.warmUp = b.warmUp;
         this.mrPerQp = b.mrPerQp;
+        this.rateLimit = b.rateLimit;
         this.notes = List.copyOf(b.notes);
+        this.warnings = List.copyOf(b.warnings);
     }
 
     /** A builder holding the tool's perftest defaults. */
@@ -179,7 +184,9 @@ public final class PerftestOptions {
         b.sourceIp = sourceIp;
         b.warmUp = warmUp;
         b.mrPerQp = mrPerQp;
+        b.rateLimit = rateLimit;
         b.notes = new ArrayList<>(notes);
+        b.warnings = new ArrayList<>(warnings);
         return b;
     }
 
@@ -219,6 +226,7 @@ public final class PerftestOptions {
     public PerftestOptions forMtu(Mtu mtu) {
         Builder b = toBuilder();
         b.notes = new ArrayList<>();
+        b.warnings = new ArrayList<>();
         OptionsValidator.checkUdSize(b, mtu);
         return b.build();
     }
@@ -468,9 +476,22 @@ public final class PerftestOptions {
         return mrPerQp;
     }
 
+    /**
+     * {@code --rate_limit} and its companions: who limits the rate, to what, in bursts of how
+     * many messages; null when the rate is not limited.
+     */
+    public RateLimit rateLimit() {
+        return rateLimit;
+    }
+
     /** Lines perftest prints about settings it adjusted, in order, its rules included. */
     public List<String> notes() {
         return notes;
+    }
+
+    /** Lines perftest prints on stderr about settings it adjusted (" Setting burst size to tx depth = 128"). */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** Collects settings; every field starts at the tool's perftest default. */
@@ -524,7 +545,9 @@ public final class PerftestOptions {
         private String sourceIp = null;
         private boolean warmUp = false;
         private boolean mrPerQp = false;
+        private RateLimit rateLimit = null;
         private List<String> notes = new ArrayList<>();
+        private List<String> warnings = new ArrayList<>();
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -963,6 +986,25 @@ public final class PerftestOptions {
 
         public boolean mrPerQp() {
             return mrPerQp;
+        }
+
+        public Builder rateLimit(RateLimit v) {
+            this.rateLimit = v;
+            return this;
+        }
+
+        public RateLimit rateLimit() {
+            return rateLimit;
+        }
+
+        /** Adds a line perftest prints on stderr about an adjusted setting. */
+        public Builder warning(String line) {
+            warnings.add(line);
+            return this;
+        }
+
+        public List<String> warnings() {
+            return List.copyOf(warnings);
         }
 
         /** Adds a line perftest prints on stdout about an adjusted setting. */

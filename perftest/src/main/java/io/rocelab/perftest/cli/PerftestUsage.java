@@ -126,8 +126,29 @@ public final class PerftestUsage {
         if (tst == TestType.BW) {
             sb.append("      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MB/sec)\n");
             sb.append("      --run_infinitely  Run test forever, print results every <duration> seconds\n");
+            rateLimiter(sb);
         }
         sb.append('\n');
         return sb.toString();
+    }
+
+    /** perftest's "Rate Limiter" block of the bandwidth tools, with what each limiter is on rocelab's NIC. */
+    private static void rateLimiter(StringBuilder sb) {
+        sb.append("\n Rate Limiter:\n");
+        sb.append("      --burst_size=<size> Set the amount of messages to send in a burst when using rate limiter\n");
+        sb.append("      --rate_limit=<rate> Set the maximum rate of sent packages. default unit is [Gbps]."
+                + " use --rate_units to change that.\n");
+        sb.append("      --rate_units=<units> [Mgp] Set the units for rate limit to MiBps (M), Gbps (g) or pps (p)."
+                + " default is Gbps (g).\n");
+        sb.append("        Note (1): pps not supported with HW limit.\n");
+        sb.append("        Note (2): PP takes M only, as 8 x 1024 Kbps each.\n");
+        sb.append("      --rate_limit_type=<type> [HW/SW/PP] Limit the QP's by HW, PP or by SW. Disabled by default."
+                + " When rate_limit is not specified HW limit is Default.\n");
+        sb.append("        On rocelab's NIC: HW is the NIC's per-QP pacer, at any rate (perftest on InfiniBand"
+                + " takes only the IB static rates 2.5, 5, 10, ... Gb/s); PP (packet pacing) is the same pacer,"
+                + " on any QP type, not only Raw Ethernet; with --burst_size, that many messages may go back to"
+                + " back, and what the rate carries in 10 ms may go early so that a NIC thread kept waiting for a"
+                + " core catches up. SW posts --burst_size messages (default the tx depth) per burst from the send"
+                + " loop.\n");
     }
 }

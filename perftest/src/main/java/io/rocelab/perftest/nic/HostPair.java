@@ -184,6 +184,7 @@ public final class HostPair implements EngineFactory {
             Future<Integer> serverRun = pool.submit(() -> SessionRunner.run(kind, serverOptions, se, SessionRunner.nullStream(),
                     serverErrStream, listener));
             clientOptions.notes().forEach(out::println);
+            clientOptions.warnings().forEach(err::println);
             int clientStatus = SessionRunner.run(kind, clientOptions, clientEngine, out, err, null);
             int serverStatus;
             try {

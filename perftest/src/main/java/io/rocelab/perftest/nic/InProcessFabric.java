@@ -10,8 +10,8 @@ import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.Topology;
 
 /**
- * {@code --in-process}: a {@link Topology} of two hosts cabled to each other, the server and the
- * client, brought to life as a real-time {@link Fabric} of bare hosts (each tool side opens its NIC on
+ * {@code --in-process}: a {@link Topology} of two hosts cabled to each other (a cable of no delay; the
+ * NICs pace at their 100 Gb/s line rate), the server and the client, brought to life as a real-time {@link Fabric} of bare hosts (each tool side opens its NIC on
  * its host's port, as perftest opens the device). Both NICs share one event loop: a frame from one to
  * the other wakes no other thread, and on a machine with two cores, perftest's threads have the other.
  * With busy-poll, that one owner thread polls instead of sleeping in the kernel: the arrangement with
@@ -19,14 +19,17 @@ import io.rocelab.topology.model.Topology;
  * not own the loop or the link; {@link #close()} stops the loop once both engines are closed.
  */
 public final class InProcessFabric implements AutoCloseable {
-    /** Link rate of the in-process link: fast enough never to be the bottleneck of a software NIC. */
+    /** The NICs' line rate: fast enough never to be the bottleneck of a software NIC. */
     public static final long DEFAULT_RATE_GBPS = 100;
     static final String SERVER = "server";
     static final String CLIENT = "client";
 
     private final Fabric fabric;
+    /** The NICs' line rate, which their transmitters pace at. */
+    private final long lineRateBitsPerSecond;
 
     private InProcessFabric(long rateGbps, long delayNanos, boolean busyPoll) {
+        this.lineRateBitsPerSecond = (rateGbps > 0 ? rateGbps : DEFAULT_RATE_GBPS) * 1_000_000_000L;
         Fabric.Builder b = Fabric.builder(topology(rateGbps, delayNanos)).mode(FabricMode.REAL_TIME).eventLoops(1)
             .bareHosts();
         this.fabric = (busyPoll ? b.busyPoll() : b).start();
@@ -37,19 +40,24 @@ public final class InProcessFabric implements AutoCloseable {
         return Topology.builder()
             .host(Host.builder(SERVER).ipv4(NicOptions.DEFAULT_SERVER_IP).mac(NicOptions.DEFAULT_SERVER_MAC).build())
             .host(Host.builder(CLIENT).ipv4(NicOptions.DEFAULT_CLIENT_IP).mac(NicOptions.DEFAULT_CLIENT_MAC).build())
-            .link(Link.between(SERVER, CLIENT).name("perftest").speedGbps(rateGbps).propagationDelayNanos(delayNanos)
+            .link(Link.between(SERVER, CLIENT).name("perftest").speedBitsPerSecond(rateGbps * 1_000_000_000L).propagationDelayNanos(delayNanos)
                 .build())
             .build();
     }
 
-    /** Two hosts on one event loop joined by a 100 Gb/s link with 1 us of propagation delay. */
+    /**
+     * Two hosts on one event loop joined by a cable with no rate of its own and no delay: each NIC's
+     * transmitter paces its frames at its line rate ({@value #DEFAULT_RATE_GBPS} Gb/s), so a cable at
+     * that rate would only model the same serialization a second time, and in real time every frame
+     * it holds for later costs a timer on the loop (a third of the loop's time at 64 KB WRITEs).
+     */
     public static InProcessFabric create() {
-        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, false);
+        return create(false);
     }
 
     /** The same, on one busy-polling owner thread when {@code busyPoll}. */
     public static InProcessFabric create(boolean busyPoll) {
-        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll);
+        return new InProcessFabric(0, 0, busyPoll);
     }
 
     /** Two hosts joined by a link of the given rate and delay. */
@@ -71,9 +79,9 @@ public final class InProcessFabric implements AutoCloseable {
         return side(fabric.scheduler(CLIENT), fabric.hostPort(CLIENT), "in-process link, side B");
     }
 
-    private static NicAttachment side(Scheduler s, FramePort p, String text) {
-        // the fabric owns the loop and the link
-        return PlainAttachment.borrowed(s, p, text);
+    private NicAttachment side(Scheduler s, FramePort p, String text) {
+        // the fabric owns the loop and the link; the NIC paces at the line rate
+        return new PlainAttachment(s, p, text, () -> { }, nic -> nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond));
     }
 
     @Override

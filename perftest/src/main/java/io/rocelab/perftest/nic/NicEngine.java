@@ -21,6 +21,7 @@ import io.rocelab.nic.WorkCompletion;
 import io.rocelab.perftest.AtomicType;
 import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.RateLimit;
 import io.rocelab.perftest.Verb;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.Gid;
@@ -89,15 +90,23 @@ public final class NicEngine implements TestEngine {
      * @param activeMtu port MTU in bytes
      * @param psnSeed   seed of the first PSNs
      * @param ipv6      global IPv6 addresses, GID index 2 on; empty for none
+     * @param congestion its congestion control and PFC storm
      */
-    public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6) {
+    public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6,
+                         NicCongestion congestion) {
         public Config {
             Objects.requireNonNull(ip, "ip");
             Objects.requireNonNull(mac, "mac");
+            Objects.requireNonNull(congestion, "congestion");
             if (Mtu.ofBytes(activeMtu) == null) {
                 throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + activeMtu);
             }
             ipv6 = List.copyOf(ipv6);
+        }
+
+        /** Without congestion control or a storm. */
+        public Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6) {
+            this(ip, mac, activeMtu, psnSeed, ipv6, NicCongestion.NONE);
         }
 
         /** Without global IPv6 addresses: GIDs 0 and 1 only. */
@@ -105,11 +114,16 @@ public final class NicEngine implements TestEngine {
             this(ip, mac, activeMtu, psnSeed, List.of());
         }
 
-        /** The NIC's builder with these addresses and MTU (scheduler and port still to set). */
+        /** The NIC's builder with these addresses, MTU and congestion control (scheduler and port still to set). */
         SoftNic.Builder nic() {
             SoftNic.Builder b = SoftNic.builder().name(DEVICE_NAME).mac(mac).ipv4(ip).activeMtu(activeMtu);
             ipv6.forEach(b::ipv6);
-            return b;
+            return congestion.configure(b);
+        }
+
+        /** Starts what the NIC does on its own once built (a PFC storm). */
+        void started(SoftNic nic) {
+            congestion.start(nic);
         }
     }
 
@@ -209,6 +223,7 @@ public final class NicEngine implements TestEngine {
         Warmup.once();
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
+        config.started(nic);
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
                 BestGidIndex.of(gidTable(), o.ipv6()));
     }
@@ -360,6 +375,9 @@ public final class NicEngine implements TestEngine {
             qps[i].modify(rtr);
             qps[i].modify(rts);
         }
+        // the rate of the QPs' address vector, on both sides as perftest's ctx_connect sets it: a side
+        // that only answers (READ responses) is held to it too
+        limitQpRates(options.size());
         if (options.kind().verb() == Verb.SEND) {
             // perftest posts its receives before the barrier that lets the sender start; with an SRQ,
             // rx_depth / num_qps for each QP's buffer (ctx_set_recv_wqes' size_per_qp)
@@ -460,8 +478,53 @@ public final class NicEngine implements TestEngine {
 
     // ---- bandwidth ----
 
+    /**
+     * perftest's SW rate limiter ({@code --rate_limit_type SW}) on a send loop: bursts of
+     * {@code --burst_size} posts at the rate for this message size. perftest refuses it where
+     * the send loop is not {@link OwnerThreadSendLoop}'s (bidirectional send, latency tests).
+     */
+    private OwnerThreadSendLoop swRateLimited(OwnerThreadSendLoop loop, long size) {
+        RateLimit limit = options.rateLimit();
+        if (limit == null || limit.type().onNic()) {
+            return loop;
+        }
+        return loop.rateLimited(new SwRateLimiter(limit, size), nic.scheduler());
+    }
+
+    /**
+     * How far a rate-limited QP may catch up on a real clock: the pacer lets what its rate carries in
+     * this time go ahead of its due time. A NIC thread that waits for a core (or for a Netty timer,
+     * which waits whole milliseconds) is late for its packets' due times, and a pacer that may not
+     * catch up loses that time for good: on two busy shared cores, 1 ms of catch-up held a 1 Gb/s
+     * limit to about 0.5 Gb/s, 3 ms to 0.8, 10 ms to 0.97.
+     */
+    static final long RATE_LIMIT_CATCH_UP_NANOS = 10_000_000;
+
+    /**
+     * {@code --rate_limit_type HW} or {@code PP}: the NIC paces each QP's packets at the rate
+     * (perftest's static rate of the QPs' address vector or {@code IBV_QP_RATE_LIMIT}, set as the
+     * QPs are connected). The pacer lets {@code --burst_size} messages of {@code size} bytes go
+     * ahead of their time (one packet of the path MTU without it), and on a real clock at least
+     * what the rate carries in {@link #RATE_LIMIT_CATCH_UP_NANOS}.
+     */
+    private void limitQpRates(long size) {
+        RateLimit limit = options.rateLimit();
+        if (limit == null || !limit.type().onNic()) {
+            return;
+        }
+        long bits = Math.round(limit.nicBitsPerSecond());
+        long burst = limit.burstSizeRequested() ? limit.burstSize() * Math.max(1, size) : context.mtu().bytes();
+        if (nic.scheduler().timerSlackNanos() > 0) {
+            burst = Math.max(burst, (long) Math.ceil(bits / 8.0 * RATE_LIMIT_CATCH_UP_NANOS / 1e9));
+        }
+        for (QueuePair qp : qps) {
+            qp.setRateLimit(bits, (int) Math.min(Integer.MAX_VALUE, burst));
+        }
+    }
+
     @Override
     public BwMeasurement runBandwidth(long size) throws Exception {
+        limitQpRates(size);
         if (options.kind().verb() == Verb.SEND && options.isServer() && !options.bidirectional()) {
             return receiveBandwidth(size);
         }
@@ -496,8 +559,8 @@ public final class NicEngine implements TestEngine {
         }
         if (!bidiSend) {
             // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
-            OwnerThreadSendLoop loop = new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList, cqMod, sendCheck,
-                    iters, posted, completed, noPeak);
+            OwnerThreadSendLoop loop = swRateLimited(new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList,
+                    cqMod, sendCheck, iters, posted, completed, noPeak), size);
             runOnNicThread(loop);
             awaitEnd(loop, false);
             return new BwMeasurement(size, iters, n, postList, cqMod, noPeak, false, 1, posted, completed,
@@ -596,8 +659,8 @@ public final class NicEngine implements TestEngine {
         }
         if (!bidiSend) {
             // the send loop on the NIC's thread: no wake-ups of this one (OwnerThreadSendLoop)
-            return timedOnOwnerThread(size, eachPeriod, new OwnerThreadSendLoop(qps, sendCq, wrs, txDepth, postList,
-                    cqMod, sendCheck));
+            return timedOnOwnerThread(size, eachPeriod, swRateLimited(new OwnerThreadSendLoop(qps, sendCq, wrs,
+                    txDepth, postList, cqMod, sendCheck), size));
         }
         long start = System.nanoTime();
         long sampleStart = start + (eachPeriod == null ? o.marginSeconds() * 1_000_000_000L : 0);
@@ -844,6 +907,7 @@ public final class NicEngine implements TestEngine {
 
     @Override
     public LatMeasurement runLatency(long size) throws Exception {
+        limitQpRates(size);
         long iters = options.iterations();
         long[] posted = new long[(int) iters];
         long done = latency(size, iters, Long.MAX_VALUE, posted);
@@ -855,6 +919,7 @@ public final class NicEngine implements TestEngine {
 
     @Override
     public LatDuration runLatencyForDuration(long size) throws Exception {
+        limitQpRates(size);
         long start = System.nanoTime();
         long deadline = start + options.durationSeconds() * 1_000_000_000L;
         long done = latency(size, Long.MAX_VALUE, deadline, null);

@@ -103,7 +103,8 @@ public final class NicEngineFactory implements EngineFactory {
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server)),
+        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server),
+                nic.congestionFor(server)),
                 () -> attachments.apply(o));
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME
                 || nic.dataPath() == NicOptions.DataPath.RAW) {

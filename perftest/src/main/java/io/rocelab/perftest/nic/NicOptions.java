@@ -41,6 +41,9 @@ import java.util.regex.Pattern;
  *   --capture FILE                 a pcapng of the frames the NIC sent and received (both NICs
  *                                  in-process), bounded: the first and the last N frames
  *   --capture-frames N             that N (default 1000)
+ *   --cc dcqcn|none                the NIC's congestion control ({@link NicCongestion})
+ *   --cc-param NAME=VALUE          a DCQCN parameter, mlx5's cc_params name (repeatable)
+ *   --pfc-storm PRIO               the NIC pauses its partner's priority PRIO without end
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
@@ -59,11 +62,13 @@ import java.util.regex.Pattern;
  *                   (in-process: the role's default)
  * @param capture    the pcapng to write ({@code --capture}), or null
  * @param captureFrames frames kept at each end of the run in the capture
+ * @param congestion the NIC's congestion control and PFC storm ({@code --cc}, {@code --cc-param},
+ *                   {@code --pfc-storm})
  * @param rawIface   the Linux interface the NIC owns ({@code --raw}), or null
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
-                         int captureFrames, String rawIface) {
+                         int captureFrames, NicCongestion congestion, String rawIface) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -125,6 +130,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --udp-endpoint LOCAL_IP       RoCEv2 over this host's UDP stack (port 4791 on LOCAL_IP, an address"
                     + " of this host; the NIC's IP)" + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18,"
                     + " not 14)" : ""),
+            "                                it sees no ECN marks, so it sends no CNPs and --cc dcqcn never cuts a"
+                    + " rate: the TOS byte of a received datagram never reaches Java (Netty sets no IP_RECVTOS and"
+                    + " its native recvmsg passes on no IP_TOS control message)",
             "  --raw IFACE                   the NIC on the Linux interface IFACE (a veth end or a NIC; root and libpcap):"
                     + " frames whole, it answers ARP/ND for its own --ip/--ip6, which the kernel must not have"
                     + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18)" : ""),
@@ -143,6 +151,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + " client). Use it with -x 2 / -g 2; perftest's --ipv6 picks GID 0",
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
+            String.join("\n", NicCongestion.USAGE),
             "rocelab diagnostics:",
             "  --capture FILE                pcapng of the frames the NIC sent and received (both NICs with"
                     + " --in-process), bounded: the first and the last N frames, the gap commented",
@@ -168,6 +177,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
 
     public NicOptions {
         Objects.requireNonNull(dataPath, "dataPath");
+        Objects.requireNonNull(congestion, "congestion");
         ip6 = ip6 == null ? List.of() : List.copyOf(ip6);
         if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
             throw new IllegalArgumentException("captureFrames must be 1.." + MAX_CAPTURE_FRAMES + ": " + captureFrames);
@@ -177,9 +187,17 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     /** Not on a Linux interface. */
     public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                       int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                      int captureFrames, NicCongestion congestion) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture,
+                captureFrames, congestion, null);
+    }
+
+    /** Without congestion control or a storm ({@link NicCongestion#NONE}). */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
                       int captureFrames) {
         this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture,
-                captureFrames, null);
+                captureFrames, NicCongestion.NONE, null);
     }
 
     /** Without global IPv6 addresses of its own ({@code --ip6}) and without a capture. */
@@ -196,6 +214,14 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     /** This NIC's address for a side of the test. */
     public String ipFor(boolean server) {
         return ip != null ? ip : server ? DEFAULT_SERVER_IP : DEFAULT_CLIENT_IP;
+    }
+
+    /**
+     * This NIC's congestion control and storm for a side of the test: with {@code --in-process}
+     * only the server's NIC storms (the client's is its victim).
+     */
+    public NicCongestion congestionFor(boolean server) {
+        return dataPath == DataPath.IN_PROCESS && !server ? congestion.withoutStorm() : congestion;
     }
 
     /** This NIC's MAC for a side of the test. */
@@ -238,6 +264,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         String raw = null;
         String capture = null;
         Integer captureFrames = null;
+        String cc = null;
+        List<String> ccParams = new ArrayList<>();
+        String pfcStorm = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--".equals(a)) {
@@ -345,6 +374,15 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     }
                     break;
                 }
+                case "--cc":
+                    cc = inline != null ? inline : value(args, ++i, name);
+                    break;
+                case "--cc-param":
+                    ccParams.add(inline != null ? inline : value(args, ++i, name));
+                    break;
+                case "--pfc-storm":
+                    pfcStorm = inline != null ? inline : value(args, ++i, name);
+                    break;
                 case "--psn-seed": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     try {
@@ -393,8 +431,10 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         if (captureFrames != null && capture == null) {
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
+        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
-                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, raw), rest.toArray(new String[0]));
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw),
+                rest.toArray(new String[0]));
     }
 
     private static boolean isLoopback(String host) {

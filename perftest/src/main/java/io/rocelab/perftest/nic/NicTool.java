@@ -131,6 +131,7 @@ public final class NicTool {
             Future<Integer> server = pool.submit(() -> SessionRunner.run(kind, serverOptions, serverEngine, SessionRunner.nullStream(),
                     serverErrStream, listener));
             clientOptions.notes().forEach(out::println);
+            clientOptions.warnings().forEach(err::println);
             int client = SessionRunner.run(kind, clientOptions, clientEngine, out, err, null);
             int serverStatus;
             try {

@@ -1,5 +1,7 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.nic.CompletionQueue;
 import io.rocelab.nic.QueuePair;
 import io.rocelab.nic.SendWr;
@@ -24,7 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>What the loop does is perftest's {@code run_iter_bw}: post while fewer than the TX depth are
  * outstanding (and, with {@code -n}, until each QP has posted its iterations, the last one
  * signalled), count each signalled completion as {@code cqMod} WRs, and when told to stop, post only
- * up to the next signalled WR so that everything posted completes. Threads:
+ * up to the next signalled WR so that everything posted completes. With perftest's SW rate limiter
+ * ({@link #rateLimited}) it posts in bursts and, between them, waits on a timer of the NIC's
+ * scheduler as well as on the CQ (a stopping loop posts its last WRs without waiting). Threads:
  * {@link #run()} on the NIC's thread only (the first call through {@code SoftNic.call}); the other
  * methods from the application thread.
  */
@@ -56,6 +60,11 @@ final class OwnerThreadSendLoop implements Runnable {
     private long totC;
     /** Completed WRs, published for the application thread. */
     private volatile long completed;
+    /** perftest's SW rate limiter, or null; its clock and timer are the NIC's scheduler's. */
+    private SwRateLimiter limiter;
+    private Scheduler scheduler;
+    private Cancellable burstTimer;
+    private long burstTimerAt = Long.MAX_VALUE;
     private volatile boolean stopping;
     private volatile boolean done;
     private volatile Throwable failure;
@@ -93,6 +102,17 @@ final class OwnerThreadSendLoop implements Runnable {
         this.app = Thread.currentThread();
         this.scnt = new long[qps.length];
         this.ccnt = new long[qps.length];
+    }
+
+    /**
+     * Posts in the bursts of perftest's SW rate limiter; call before the loop first runs.
+     *
+     * @param scheduler the NIC's, whose thread runs the loop: the limiter's clock and timer
+     */
+    OwnerThreadSendLoop rateLimited(SwRateLimiter swLimiter, Scheduler nicScheduler) {
+        this.limiter = java.util.Objects.requireNonNull(swLimiter, "swLimiter");
+        this.scheduler = java.util.Objects.requireNonNull(nicScheduler, "nicScheduler");
+        return this;
     }
 
     /** NIC thread: polls, posts, and arms the CQ for the next batch (or finishes). */
@@ -136,6 +156,9 @@ final class OwnerThreadSendLoop implements Runnable {
                     finish(null);
                     return;
                 }
+                if (limiter != null && !stop && !allPosted && !limiter.sending()) {
+                    armBurstTimer(limiter.nextBurstAtNanos());
+                }
                 // wake at a quarter of what is outstanding, as an application thread would (Waiter);
                 // while stopping, at every completion, so the drain is seen at once
                 int batch = stop ? 1 : (int) Math.max(1, Math.min(pending / 4, cq.capacity()));
@@ -153,9 +176,15 @@ final class OwnerThreadSendLoop implements Runnable {
     }
 
     private void post(boolean stop) {
+        boolean paced = limiter != null && !stop;
+        long now = paced ? scheduler.nanoTime() : 0;
         for (int i = 0; i < qps.length; i++) {
+            if (paced && !limiter.mayPost(now)) {
+                continue; // the next burst is not due yet
+            }
             // when stopping, post only up to the next signalled WR, so every posted WR completes
-            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= txDepth && (!stop || scnt[i] % cqMod != 0)) {
+            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= txDepth && (!stop || scnt[i] % cqMod != 0)
+                    && (!paced || limiter.sending())) {
                 SendWr[] b = wrs[i];
                 for (int k = 0; k < b.length; k++) {
                     long n = scnt[i] + k;
@@ -167,11 +196,34 @@ final class OwnerThreadSendLoop implements Runnable {
                 qps[i].postSend(b);
                 scnt[i] += postList;
                 totS += postList;
+                if (paced) {
+                    limiter.posted(postList);
+                }
             }
         }
     }
 
+    /** Runs the loop again when the next burst is due (one timer, moved only earlier). */
+    private void armBurstTimer(long at) {
+        if (burstTimer != null && burstTimerAt <= at) {
+            return;
+        }
+        if (burstTimer != null) {
+            burstTimer.cancel();
+        }
+        burstTimerAt = at;
+        burstTimer = scheduler.scheduleAt(at, () -> {
+            burstTimer = null;
+            burstTimerAt = Long.MAX_VALUE;
+            run();
+        });
+    }
+
     private void finish(Throwable t) {
+        if (burstTimer != null) {
+            burstTimer.cancel();
+            burstTimer = null;
+        }
         failure = t;
         done = true;
         cq.onNotify(null);

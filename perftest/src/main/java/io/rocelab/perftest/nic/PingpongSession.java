@@ -161,6 +161,7 @@ public final class PingpongSession {
         Warmup.once();
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
+        config.started(nic);
         ProtectionDomain pd = nic.allocPd();
         boolean ud = o.kind() == PingpongKind.UD;
         buf = new byte[o.size() + (ud ? PingpongKind.GRH_BYTES : 0)];

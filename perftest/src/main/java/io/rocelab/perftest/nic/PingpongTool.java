@@ -150,7 +150,7 @@ public final class PingpongTool {
         String ip = nic.ipFor(server);
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed() : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server));
+        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server), nic.congestionFor(server));
     }
 
     /**

@@ -179,4 +179,37 @@ class NicToolTest {
         assertTrue(r.out().contains("Usage:"), r.out());
         assertTrue(r.out().contains("--udp-frame LPORT:RPORT"), r.out());
     }
+
+    @Test
+    void helpSaysUdpEndpointModeSeesNoEcnMarksAndWhy() {
+        for (TestKind kind : new TestKind[] {TestKind.WRITE_BW, TestKind.SEND_LAT}) {
+            String help = run(kind, "--help").out();
+            int endpoint = help.indexOf("  --udp-endpoint LOCAL_IP");
+            int next = help.indexOf("  --in-process", endpoint);
+            assertTrue(endpoint >= 0 && next > endpoint, help);
+            String block = help.substring(endpoint, next);
+            assertTrue(block.contains("it sees no ECN marks, so it sends no CNPs and --cc dcqcn never cuts a rate"),
+                    block);
+            assertTrue(block.contains("IP_RECVTOS"), "the reason: " + block);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, PingpongTool.run(io.rocelab.perftest.pingpong.PingpongKind.RC, new String[] {"-h"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream())));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("it sees no ECN marks"), out.toString());
+    }
+
+    @Test
+    void helpListsTheCongestionFlagsAndTheRateLimiter() {
+        String bw = run(TestKind.WRITE_BW, "--help").out();
+        for (String flag : new String[] {"  --cc dcqcn|none ", "  --cc-param NAME=VALUE ", "  --pfc-storm PRIO ",
+            "      --rate_limit=<rate> ", "      --rate_units=<units> ", "      --rate_limit_type=<type> ",
+            "      --burst_size=<size> "}) {
+            assertTrue(bw.contains(flag), flag + " in " + bw);
+        }
+        assertTrue(bw.indexOf(" Rate Limiter:") < bw.indexOf("rocelab data path"), "perftest's flags first: " + bw);
+        assertTrue(bw.contains("PP (packet pacing) is the same pacer"), bw);
+        String lat = run(TestKind.WRITE_LAT, "--help").out();
+        assertTrue(!lat.contains("--rate_limit") && lat.contains("--pfc-storm"),
+                "perftest's rate limiter is for bandwidth tests: " + lat);
+    }
 }

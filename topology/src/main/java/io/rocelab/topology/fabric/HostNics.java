@@ -23,9 +23,12 @@ final class HostNics {
         if (host.vlanId() > 0) {
             b.vlan(host.vlanId(), host.pcp());
         }
-        // NIC options of the transmit path go here, the one place a host's NIC is configured: the
-        // line rate its transmitter paces to (linkSpeedBitsPerSecond, for the builder's
-        // linkSpeedBitsPerSecond) and its congestion control (the builder's dcqcn(DcqcnParams)).
+        // the one place a host's NIC is configured: the line rate its transmitter paces to (and PFC's
+        // quanta count at), the link's, and its congestion control
+        b.linkSpeedBitsPerSecond(linkSpeedBitsPerSecond);
+        if (host.dcqcn() != null) {
+            b.dcqcn(host.dcqcn());
+        }
         return b.build();
     }
 }

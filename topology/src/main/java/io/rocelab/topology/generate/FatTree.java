@@ -1,5 +1,6 @@
 package io.rocelab.topology.generate;
 
+import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.Topology;
@@ -60,8 +61,18 @@ public record FatTree(Topology topology, int k) {
         private QosProfile qosProfile;
         private boolean ipv6;
         private int activeMtu = 4096;
+        private DcqcnParams dcqcn;
 
         private Builder() {
+        }
+
+        /**
+         * DCQCN on every host's NIC with {@code params} ({@code DcqcnParams.defaults()}: ConnectX's),
+         * null for none (the default).
+         */
+        public Builder dcqcn(DcqcnParams params) {
+            dcqcn = params;
+            return this;
         }
 
         /** Ports per switch, even: k pods, (k/2)^2 cores, k^3/4 hosts. */
@@ -140,7 +151,7 @@ public record FatTree(Topology topology, int k) {
                     for (int j = 0; j < half; j++) {
                         String v6 = ipv6 ? "fd00:" + Integer.toHexString(p) + ":" + Integer.toHexString(e) + "::"
                             + Integer.toHexString(j + 2) : null;
-                        Host h = Plan.host(names.host(p, e, j), Plan.ipv4(p, e, j + 2), v6, activeMtu);
+                        Host h = Plan.host(names.host(p, e, j), Plan.ipv4(p, e, j + 2), v6, activeMtu, dcqcn);
                         t.host(h).link(link(h.name(), edge(p, e) + ":" + Plan.port(j)));
                     }
                 }

@@ -1,6 +1,7 @@
 package io.rocelab.topology.generate;
 
 import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
@@ -73,8 +74,18 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
         private QosProfile qosProfile;
         private boolean ipv6;
         private int activeMtu = 4096;
+        private DcqcnParams dcqcn;
 
         private Builder() {
+        }
+
+        /**
+         * DCQCN on every host's NIC with {@code params} ({@code DcqcnParams.defaults()}: ConnectX's),
+         * null for none (the default).
+         */
+        public Builder dcqcn(DcqcnParams params) {
+            dcqcn = params;
+            return this;
         }
 
         public Builder leaves(int n) {
@@ -191,7 +202,7 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
                 t.switchNode(leaf(i), leaf);
                 for (int j = 0; j < hostsPerLeaf; j++) {
                     String v6 = ipv6 ? "fd00:0:" + Integer.toHexString(i) + "::" + Integer.toHexString(j + 1) : null;
-                    Host h = Plan.host(names.host(i, j), Plan.ipv4(0, i, j + 1), v6, activeMtu);
+                    Host h = Plan.host(names.host(i, j), Plan.ipv4(0, i, j + 1), v6, activeMtu, dcqcn);
                     t.host(h).link(Plan.cable(h.name(), leaf(i) + ":" + Plan.port(j), cableMeters));
                 }
             }

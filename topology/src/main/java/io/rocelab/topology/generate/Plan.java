@@ -1,5 +1,6 @@
 package io.rocelab.topology.generate;
 
+import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
@@ -34,9 +35,13 @@ final class Plan {
         return t;
     }
 
-    /** @return a host at {@code ipv4} (and {@code ipv6} unless null), its MAC from the IPv4 address */
-    static Host host(String name, int ipv4, String ipv6, int activeMtu) {
-        Host.Builder b = Host.builder(name).ipv4(ipv4).mac(HOST_MAC_BASE | (ipv4 & 0xFFFF_FFFFL)).activeMtu(activeMtu);
+    /**
+     * @return a host at {@code ipv4} (and {@code ipv6} unless null), its MAC from the IPv4 address,
+     *         DCQCN on its NIC with {@code dcqcn} unless null
+     */
+    static Host host(String name, int ipv4, String ipv6, int activeMtu, DcqcnParams dcqcn) {
+        Host.Builder b = Host.builder(name).ipv4(ipv4).mac(HOST_MAC_BASE | (ipv4 & 0xFFFF_FFFFL)).activeMtu(activeMtu)
+            .dcqcn(dcqcn);
         if (ipv6 != null) {
             b.ipv6(ipv6);
         }

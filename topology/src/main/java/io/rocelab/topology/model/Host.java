@@ -4,6 +4,7 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.nic.Gid;
+import io.rocelab.nic.cc.DcqcnParams;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,15 +20,37 @@ import java.util.Objects;
  * @param vlanId                 802.1Q VLAN of the port, 0 for untagged
  * @param pcp                    PCP of RoCE frames on that VLAN (0 when untagged)
  * @param linkSpeedBitsPerSecond the port's line rate, 0 to take the switch port's
+ * @param dcqcn                  the NIC's congestion control: DCQCN with these parameters (mlx5's
+ *                               {@code cc_params}), or null for none (the default, rxe's wire bytes)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
-                   long linkSpeedBitsPerSecond) implements Node {
+                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn) implements Node {
     /** The name of a host's only port. */
     public static final String PORT = "eth0";
+    /** {@link #congestionControl()} of a NIC without congestion control. */
+    public static final String CC_NONE = "none";
+    /** {@link #congestionControl()} of a NIC running DCQCN. */
+    public static final String CC_DCQCN = "dcqcn";
 
     public Host {
         Objects.requireNonNull(name, "name");
         ipv6 = List.copyOf(ipv6);
+    }
+
+    /** A host whose NIC has no congestion control. */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, null);
+    }
+
+    /** @return {@value #CC_NONE} or {@value #CC_DCQCN} */
+    public String congestionControl() {
+        return dcqcn == null ? CC_NONE : CC_DCQCN;
+    }
+
+    /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
+    public Host withDcqcn(DcqcnParams params) {
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params);
     }
 
     /** @return a builder for a host called {@code name} */
@@ -62,6 +85,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private int vlanId;
         private int pcp;
         private long linkSpeed;
+        private DcqcnParams dcqcn;
 
         private Builder(String name) {
             if (name == null || name.isBlank() || name.contains(":")) {
@@ -137,6 +161,28 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             return linkSpeedBitsPerSecond(gbps * 1_000_000_000L);
         }
 
+        /** DCQCN on the NIC with {@code params} ({@code DcqcnParams.defaults()}: ConnectX's); null for none. */
+        public Builder dcqcn(DcqcnParams params) {
+            dcqcn = params;
+            return this;
+        }
+
+        /**
+         * The NIC's congestion control by name: {@value #CC_NONE}, or {@value #CC_DCQCN} with
+         * ConnectX's default parameters.
+         */
+        public Builder congestionControl(String name) {
+            if (CC_NONE.equals(name)) {
+                dcqcn = null;
+            } else if (CC_DCQCN.equals(name)) {
+                dcqcn = DcqcnParams.defaults();
+            } else {
+                throw new IllegalArgumentException("host " + this.name + ": congestion control must be " + CC_NONE
+                    + " or " + CC_DCQCN + ", not '" + name + "'");
+            }
+            return this;
+        }
+
         /** @throws IllegalArgumentException if the MAC or the IPv4 address was not given */
         public Host build() {
             if (mac < 0) {
@@ -145,7 +191,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             if (!ipv4Set) {
                 throw new IllegalArgumentException("host " + name + ": no ipv4 address");
             }
-            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed);
+            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn);
         }
     }
 }

@@ -57,7 +57,14 @@ class ToolDiagnosticsProcessesTest {
             "-s", "4096", "-D", "60", "-p", String.valueOf(tcp), "--capture", capture.toString(),
             "--capture-frames", "300", "127.0.0.1");
         tools.awaitOutput(client, "client", " #bytes", 60);
-        Thread.sleep(1000); // let the run send a few thousand frames before it is interrupted
+        // let the run send well over the 600 frames the capture keeps before it is interrupted: its first
+        // 300 frames on disk (4 KB each, the writer buffers 64 KB), then 3 s more (a loaded 2-core
+        // machine moved 133 frames in a run's first second)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while ((!Files.exists(capture) || Files.size(capture) < 270L * 4096) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(3000);
         String signal = sigintIgnored() ? "TERM" : "INT";
         if (!signal.equals("INT")) {
             System.out.println("[diagnostics] SIGINT is ignored in this process tree (a background job): SIGTERM instead");

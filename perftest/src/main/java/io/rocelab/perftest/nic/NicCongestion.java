@@ -1,0 +1,110 @@
+package io.rocelab.perftest.nic;
+
+import io.rocelab.nic.SoftNic;
+import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.cc.NoCongestionControl;
+import io.rocelab.perftest.cli.OptionException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * rocelab's congestion flags of the tools: the NIC's congestion control for the tool's QPs
+ * ({@code --cc dcqcn|none}), its DCQCN parameters under mlx5's {@code cc_params} names
+ * ({@code --cc-param NAME=VALUE}), and a PFC storm the NIC sends ({@code --pfc-storm PRIO}: the
+ * rogue host of a PFC storm, whose NIC pauses its link partner's priority without end).
+ *
+ * <p>The notification point (CNPs for CE-marked packets, {@code np_*}) works whatever {@code --cc}
+ * says, as mlx5's does; the reaction point ({@code rp_*}) is DCQCN's, so its parameters need
+ * {@code --cc dcqcn}.
+ *
+ * @param dcqcn            DCQCN sets each RC/UC QP's rate and the QPs' packets are ECN-capable
+ * @param params           the DCQCN parameters (defaults unless {@code --cc-param} changed them)
+ * @param pfcStormPriority the priority the NIC pauses without end, or -1 for no storm
+ */
+public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority) {
+    /** The default: no congestion control, DCQCN's default notification point, no storm. */
+    public static final NicCongestion NONE = new NicCongestion(false, DcqcnParams.defaults(), -1);
+
+    /** The help lines of the flags, under the tool's usage. */
+    static final List<String> USAGE = List.of(
+            "rocelab congestion:",
+            "  --cc dcqcn|none               the NIC's congestion control for the tool's QPs (default none): dcqcn"
+                    + " makes their packets ECN-capable (ECT(0)) and cuts and recovers each QP's rate on CNPs",
+            "  --cc-param NAME=VALUE         a DCQCN parameter under mlx5's cc_params name, e.g. rp_ai_rate=10"
+                    + " (again for more); rp_* need --cc dcqcn, np_* (the CNPs this NIC sends) work with either",
+            "  --pfc-storm PRIO              the NIC sends PFC pause frames for priority 0..7 without end (a rogue"
+                    + " host's PFC storm), each refreshing the last before it runs out: its link partner holds its"
+                    + " frames of that priority (the tools' traffic is on 0; on a busy machine a late refresh lets a"
+                    + " few through); with --in-process the server's NIC storms");
+
+    public NicCongestion {
+        Objects.requireNonNull(params, "params");
+        if (pfcStormPriority < -1 || pfcStormPriority > 7) {
+            throw new IllegalArgumentException("pfcStormPriority must be -1..7: " + pfcStormPriority);
+        }
+    }
+
+    /**
+     * The settings of the three flags as given on a command line.
+     *
+     * @param cc       {@code --cc}'s value, or null
+     * @param ccParams each {@code --cc-param}'s value, in order
+     * @param pfcStorm {@code --pfc-storm}'s value, or null
+     * @throws OptionException one line naming the bad flag or value
+     */
+    static NicCongestion parse(String cc, List<String> ccParams, String pfcStorm) {
+        boolean dcqcn = false;
+        if (cc != null) {
+            dcqcn = switch (cc) {
+                case "dcqcn" -> true;
+                case "none" -> false;
+                default -> throw new OptionException(" --cc must be dcqcn or none, got '" + cc + "'");
+            };
+        }
+        DcqcnParams params = DcqcnParams.defaults();
+        for (String a : ccParams) {
+            try {
+                params = params.withAssignment(a);
+            } catch (IllegalArgumentException e) {
+                throw new OptionException(" --cc-param: " + e.getMessage());
+            }
+            String name = a.substring(0, a.indexOf('=')).trim();
+            if (!dcqcn && name.startsWith("rp_")) {
+                throw new OptionException(" --cc-param " + name + " is a parameter of DCQCN's reaction point;"
+                        + " it needs --cc dcqcn");
+            }
+        }
+        int storm = -1;
+        if (pfcStorm != null) {
+            storm = switch (pfcStorm) {
+                case "0", "1", "2", "3", "4", "5", "6", "7" -> Integer.parseInt(pfcStorm);
+                default -> throw new OptionException(" --pfc-storm wants a priority 0..7, got '" + pfcStorm + "'");
+            };
+        }
+        return new NicCongestion(dcqcn, params, storm);
+    }
+
+    /** The same NIC without the storm (the in-process client's). */
+    NicCongestion withoutStorm() {
+        return new NicCongestion(dcqcn, params, -1);
+    }
+
+    /** Sets the NIC's congestion control and its notification point's parameters. */
+    SoftNic.Builder configure(SoftNic.Builder b) {
+        if (dcqcn) {
+            return b.dcqcn(params);
+        }
+        if (!params.equals(DcqcnParams.defaults())) {
+            // only np_* can differ here: the notification point's parameters, no reaction point
+            return b.dcqcn(params).congestionControl(NoCongestionControl::new, false);
+        }
+        return b;
+    }
+
+    /** Starts the storm, if any, on a NIC just built with {@link #configure}. */
+    void start(SoftNic nic) {
+        if (pfcStormPriority >= 0) {
+            nic.startPfcStorm(pfcStormPriority);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.rocelab.perftest.nic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.perftest.TestKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * perftest's rate limiter flags on the soft NIC, run as a user runs a tool: {@code --in-process}
+ * with the whole command line. Each limited run reports an average near the rate asked for; an
+ * unlimited run of the same test goes well above it, so the limiter is what holds the rate.
+ */
+@Timeout(120)
+class RateLimitToolTest {
+    private record Run(int status, String out, String err) {
+        double averageGbps() {
+            List<NicSessions.BwLine> lines = NicSessions.BwLine.all(out);
+            assertEquals(1, lines.size(), out + err);
+            return lines.get(0).average();
+        }
+    }
+
+    private static Run run(TestKind kind, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void assertNear(double expected, double actual, String what) {
+        // below: payload over wire bytes (the pacer counts headers), and the time of a NIC thread that
+        // waits for a core longer than the pacer's allowance (the cores are shared); above: the burst
+        assertTrue(actual > expected * 0.7 && actual < expected * 1.1,
+                what + ": expected about " + expected + " Gb/s, got " + actual);
+    }
+
+    /** The soft NIC's code compiled before the runs that measure a rate, as a long-running tool has it. */
+    @BeforeAll
+    static void warmUp() {
+        assertEquals(0, run(TestKind.WRITE_BW, "--in-process", "-s", "65536", "-n", "2000").status());
+        assertEquals(0, run(TestKind.WRITE_BW, "--in-process", "--rate_limit=5", "-s", "65536", "-n", "2000").status());
+    }
+
+    @Test
+    void withoutALimitTheTestRunsFarAboveOneGigabit() {
+        Run r = run(TestKind.WRITE_BW, "--in-process", "--report_gbits", "-s", "65536", "-n", "1000");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.averageGbps() > 1.5, "the limited tests below would not tell: " + r.out());
+    }
+
+    @Test
+    void oneGigabitHwLimitByDefault() {
+        Run r = run(TestKind.WRITE_BW, "--in-process", "--rate_limit=1", "--rate_units=g", "--report_gbits",
+                "-s", "65536", "-n", "1000");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertNear(1.0, r.averageGbps(), "HW (the NIC's per-QP pacer)");
+    }
+
+    @Test
+    void ppIsTheNicsPacerInPerftestsPacketPacingUnits() {
+        // 128 M as packet pacing counts it: 128 x 8 x 1024 kb/s = 1.048576 Gb/s
+        Run r = run(TestKind.WRITE_BW, "--in-process", "--rate_limit=128", "--rate_units=M",
+                "--rate_limit_type=PP", "--report_gbits", "-s", "65536", "-n", "1000");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertNear(1.048576, r.averageGbps(), "PP");
+    }
+
+    @Test
+    void swLimiterPostsBurstsFromTheSendLoop() {
+        // bursts of 128 messages (the tx depth) every 67 ms: the test runs 40 of them
+        Run r = run(TestKind.WRITE_BW, "--in-process", "--rate_limit=1", "--rate_limit_type=SW", "--report_gbits",
+                "-s", "4096", "-n", "5120");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.err().contains(" Setting burst size to tx depth = 128"), r.err());
+        assertNear(1.0, r.averageGbps(), "SW");
+    }
+
+    @Test
+    void swLimiterCountsPacketsPerSecondWithBursts() {
+        // 20000 messages of 4096 bytes a second, 0.65536 Gb/s, in bursts of 16: 1000 bursts
+        Run r = run(TestKind.SEND_BW, "--in-process", "--rate_limit=20000", "--rate_units=p",
+                "--rate_limit_type=SW", "--burst_size=16", "--report_gbits", "-s", "4096", "-n", "16000");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertNear(0.65536, r.averageGbps(), "SW in packets per second");
+    }
+
+    @Test
+    void readResponsesArePacedOnTheServersQp() {
+        // 100 MiB/s = 0.8388608 Gb/s: the server's responder sends the data of a READ
+        Run r = run(TestKind.READ_BW, "--in-process", "--rate_limit=100", "--rate_units=M", "--report_gbits",
+                "-s", "65536", "-n", "1000");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertNear(0.8388608, r.averageGbps(), "HW in MiB/s, READ");
+    }
+
+    @Test
+    void durationModeIsLimitedToo() {
+        Run r = run(TestKind.WRITE_BW, "--in-process", "--rate_limit=1", "--rate_limit_type=SW", "--burst_size=8",
+                "--report_gbits", "-s", "65536", "-D", "2");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertNear(1.0, r.averageGbps(), "SW, -D");
+    }
+}

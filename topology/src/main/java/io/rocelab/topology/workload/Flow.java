@@ -1,0 +1,295 @@
+package io.rocelab.topology.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One flow: messages of one verb from a source host to a destination host over {@code qps} QPs,
+ * {@code window} work requests outstanding per QP, posted from CQ events on the source NIC's owner
+ * thread (no wall clock, no parking). Times are nanoseconds from the start of the {@link Workload}.
+ *
+ * <ul>
+ *   <li>{@code messages > 0}: the flow ends when that many messages completed; its FCT is the last
+ *       completion minus its start.</li>
+ *   <li>{@code durationNanos > 0}: it stops posting at start + duration; outstanding messages still
+ *       complete.</li>
+ *   <li>Neither: it runs until {@code stopNanos}, {@link Workload#stopFlow} or the end of the run.</li>
+ *   <li>{@code startNanos == Long.MAX_VALUE}: it waits for {@link Workload#startFlow} (a timeline's
+ *       {@code FlowControl}).</li>
+ * </ul>
+ *
+ * <p>A message longer than the largest work request the engine posts (its NIC's scratch region,
+ * {@link Workload#MAX_WR_BYTES}; for UD, the path MTU) is posted as several work requests, and
+ * counts as one message when the last of them completes. {@code window} counts work requests.
+ *
+ * @param name              unique name of the flow
+ * @param source            the host that posts (for READ: that reads, the data flowing to it)
+ * @param destination       the other host
+ * @param verb              what the messages are
+ * @param size              message sizes, drawn per message from the flow's own seeded generator
+ * @param messages          messages to complete, 0 for no bound
+ * @param durationNanos     how long it posts, 0 for no bound
+ * @param qps               QPs it spreads its messages over (UD: always one), 1..1024
+ * @param window            work requests outstanding per QP, 1..1024
+ * @param startNanos        when it starts, {@code Long.MAX_VALUE} to wait for {@link Workload#startFlow}
+ * @param stopNanos         when it stops posting at the latest, {@code Long.MAX_VALUE} for never
+ * @param rateBitsPerSecond the flow's rate limit ({@code QueuePair.setRateLimit}) split evenly over
+ *                          its QPs, 0 for none
+ * @param dscp              the DSCP of its packets (its QPs' traffic class is {@code dscp << 2}, ECT(0)
+ *                          added by a NIC that runs DCQCN), or -1 for the fabric's RoCE DSCP
+ *                          (the topology's QoS profile's, 0 without one)
+ * @param ackTimeout        RC local ACK timeout, IBA exponent (4.096 us x 2^n), 0..31; 14 as perftest
+ * @param retryCount        RC transport retries, 0..7
+ * @param rnrRetry          RC RNR retries, 0..7 (7: forever)
+ * @param onDemand          whether its QPs are created when it starts and destroyed when it ends
+ *                          (short flows of a long run, {@link PoissonFlows}' flows); otherwise they
+ *                          are created by {@link Workload#start} and kept until the workload closes
+ */
+public record Flow(String name, String source, String destination, Verb verb, SizeDistribution size,
+                   long messages, long durationNanos, int qps, int window, long startNanos, long stopNanos,
+                   long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
+                   boolean onDemand) {
+    /** Most QPs or outstanding work requests a flow may ask for (a QP's send queue holds 1024). */
+    public static final int MAX_QPS = 1024;
+    public static final int MAX_WINDOW = 1024;
+
+    /** @throws InvalidFlowException with one line per bad field */
+    public Flow {
+        List<String> problems = problems(name, source, destination, verb, size, messages, durationNanos, qps, window,
+            startNanos, stopNanos, rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry);
+        if (!problems.isEmpty()) {
+            throw new InvalidFlowException(problems);
+        }
+    }
+
+    /**
+     * @return a builder with perftest-like defaults: WRITE, 65536 B messages, no bound, 1 QP, window
+     *         8 (perftest's tx depth 128 over 16 for 64 KB), start 0, no stop, no rate cap, the
+     *         fabric's RoCE DSCP, ACK timeout 14, 7 retries, 7 RNR retries
+     */
+    public static Builder builder(String name, String source, String destination) {
+        return new Builder(name, source, destination);
+    }
+
+    /** @return whether the flow ends by itself (a message count, a duration or a stop time) */
+    public boolean bounded() {
+        return messages > 0 || durationNanos > 0 || stopNanos != Long.MAX_VALUE;
+    }
+
+    /** @return the same flow with another start time ({@code Long.MAX_VALUE}: wait for {@link Workload#startFlow}) */
+    public Flow withStartNanos(long nanos) {
+        return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, nanos, stopNanos,
+            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand);
+    }
+
+    @Override
+    public String toString() {
+        return "flow " + name + ": " + source + " -> " + destination + " " + verb + " " + size.describe()
+            + (messages > 0 ? " x" + messages : "") + (durationNanos > 0 ? " for " + durationNanos + " ns" : "")
+            + ", " + qps + " QP" + (qps == 1 ? "" : "s") + " x " + window
+            + (startNanos == Long.MAX_VALUE ? ", waits for its start" : startNanos > 0 ? ", at " + startNanos + " ns" : "")
+            + (rateBitsPerSecond > 0 ? ", capped at " + rateBitsPerSecond + " b/s" : "");
+    }
+
+    private static List<String> problems(String name, String source, String destination, Verb verb,
+                                         SizeDistribution size, long messages, long durationNanos, int qps, int window,
+                                         long startNanos, long stopNanos, long rate, int dscp, int ackTimeout,
+                                         int retryCount, int rnrRetry) {
+        List<String> p = new ArrayList<>();
+        String f = "flow '" + name + "': ";
+        if (name == null || name.isBlank()) {
+            p.add("flow: a name is needed, not '" + name + "'");
+        }
+        if (source == null || source.isBlank()) {
+            p.add(f + "source must name a host");
+        }
+        if (destination == null || destination.isBlank()) {
+            p.add(f + "destination must name a host");
+        } else if (destination.equals(source)) {
+            p.add(f + "source and destination are the same host '" + source + "'");
+        }
+        if (verb == null) {
+            p.add(f + "verb must be one of WRITE, READ, SEND, UD_SEND");
+        }
+        if (size == null) {
+            p.add(f + "size must be given");
+        }
+        if (messages < 0) {
+            p.add(f + "messages must be >= 0 (0: no bound), not " + messages);
+        }
+        if (durationNanos < 0) {
+            p.add(f + "duration must be >= 0 ns (0: no bound), not " + durationNanos);
+        }
+        if (qps < 1 || qps > MAX_QPS) {
+            p.add(f + "qps must be 1.." + MAX_QPS + ", not " + qps);
+        } else if (verb == Verb.UD_SEND && qps != 1) {
+            p.add(f + "qps must be 1 for UD_SEND (one UD QP each side), not " + qps);
+        }
+        if (window < 1 || window > MAX_WINDOW) {
+            p.add(f + "window must be 1.." + MAX_WINDOW + " work requests per QP, not " + window);
+        }
+        if (startNanos < 0) {
+            p.add(f + "start must be >= 0 ns, not " + startNanos);
+        }
+        if (stopNanos < 0 || stopNanos != Long.MAX_VALUE && startNanos != Long.MAX_VALUE && stopNanos <= startNanos) {
+            p.add(f + "stop must be after the start (" + startNanos + " ns), not " + stopNanos);
+        }
+        if (rate < 0) {
+            p.add(f + "rate must be >= 0 b/s (0: no cap), not " + rate);
+        } else if (rate > 0 && verb == Verb.UD_SEND) {
+            p.add(f + "rate caps RC QPs (QueuePair.setRateLimit paces RC and UC QPs): not for UD_SEND");
+        }
+        if (dscp < -1 || dscp > 63) {
+            p.add(f + "dscp must be 0..63, or -1 for the fabric's RoCE DSCP, not " + dscp);
+        }
+        if (ackTimeout < 0 || ackTimeout > 31) {
+            p.add(f + "ack timeout must be 0..31 (IBA exponent), not " + ackTimeout);
+        }
+        if (retryCount < 0 || retryCount > 7) {
+            p.add(f + "retry count must be 0..7, not " + retryCount);
+        }
+        if (rnrRetry < 0 || rnrRetry > 7) {
+            p.add(f + "rnr retry must be 0..7 (7: forever), not " + rnrRetry);
+        }
+        return p;
+    }
+
+    /** Fills in a {@link Flow}; {@link #build()} checks every field at once. */
+    public static final class Builder {
+        private final String name;
+        private final String source;
+        private final String destination;
+        private Verb verb = Verb.WRITE;
+        private SizeDistribution size = SizeDistribution.fixed(65_536);
+        private long messages;
+        private long durationNanos;
+        private int qps = 1;
+        private int window = 8;
+        private long startNanos;
+        private long stopNanos = Long.MAX_VALUE;
+        private long rate;
+        private int dscp = -1;
+        private int ackTimeout = 14;
+        private int retryCount = 7;
+        private int rnrRetry = 7;
+        private boolean onDemand;
+        private String sizeProblem;
+
+        private Builder(String name, String source, String destination) {
+            this.name = name;
+            this.source = source;
+            this.destination = destination;
+        }
+
+        public Builder verb(Verb v) {
+            verb = v;
+            return this;
+        }
+
+        public Builder size(SizeDistribution sizes) {
+            size = sizes;
+            return this;
+        }
+
+        /** Every message {@code bytes} long. */
+        public Builder messageBytes(long bytes) {
+            if (bytes >= 1) {
+                size = SizeDistribution.fixed(bytes);
+                sizeProblem = null;
+            } else {
+                size = null;
+                sizeProblem = "message size must be >= 1 byte, not " + bytes;
+            }
+            return this;
+        }
+
+        public Builder messages(long n) {
+            messages = n;
+            return this;
+        }
+
+        public Builder durationNanos(long nanos) {
+            durationNanos = nanos;
+            return this;
+        }
+
+        public Builder qps(int n) {
+            qps = n;
+            return this;
+        }
+
+        public Builder window(int workRequests) {
+            window = workRequests;
+            return this;
+        }
+
+        public Builder startNanos(long nanos) {
+            startNanos = nanos;
+            return this;
+        }
+
+        /** The flow waits for {@link Workload#startFlow} (a timeline event). */
+        public Builder startOnDemand() {
+            startNanos = Long.MAX_VALUE;
+            return this;
+        }
+
+        public Builder stopNanos(long nanos) {
+            stopNanos = nanos;
+            return this;
+        }
+
+        public Builder rateBitsPerSecond(long bitsPerSecond) {
+            rate = bitsPerSecond;
+            return this;
+        }
+
+        public Builder rateGbps(double gbps) {
+            rate = Math.round(gbps * 1e9);
+            return this;
+        }
+
+        public Builder dscp(int value) {
+            dscp = value;
+            return this;
+        }
+
+        public Builder ackTimeout(int exponent) {
+            ackTimeout = exponent;
+            return this;
+        }
+
+        public Builder retryCount(int n) {
+            retryCount = n;
+            return this;
+        }
+
+        public Builder rnrRetry(int n) {
+            rnrRetry = n;
+            return this;
+        }
+
+        /** QPs created when the flow starts and destroyed when it ends. */
+        public Builder onDemand(boolean value) {
+            onDemand = value;
+            return this;
+        }
+
+        /** @throws InvalidFlowException with one line per bad field */
+        public Flow build() {
+            if (sizeProblem != null && size == null) {
+                List<String> p = new ArrayList<>();
+                p.add("flow '" + name + "': " + sizeProblem);
+                try {
+                    new Flow(name, source, destination, verb, SizeDistribution.fixed(1), messages, durationNanos, qps,
+                        window, startNanos, stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand);
+                } catch (InvalidFlowException e) {
+                    p.addAll(e.problems());
+                }
+                throw new InvalidFlowException(p);
+            }
+            return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, startNanos,
+                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand);
+        }
+    }
+}

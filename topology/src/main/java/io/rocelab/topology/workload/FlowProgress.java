@@ -1,0 +1,23 @@
+package io.rocelab.topology.workload;
+
+/**
+ * Live progress of one flow. Virtual time: read it on the thread that drives the run (between
+ * events, e.g. in {@code Fabric.runUntil}'s condition). Real time: any thread; each figure is a
+ * recent snapshot written by the source NIC's owner thread.
+ */
+public interface FlowProgress {
+    /** @return bytes of the work requests completed successfully at the source */
+    long bytesCompleted();
+
+    /** @return messages completed successfully (their last work request) */
+    long messagesCompleted();
+
+    /** @return completions in error at the source, all statuses together */
+    long errorCompletions();
+
+    /** @return whether the flow has started */
+    boolean started();
+
+    /** @return whether it is over: its bound reached, stopped, or failed, and nothing outstanding */
+    boolean finished();
+}

@@ -1,0 +1,560 @@
+package io.rocelab.topology.workload;
+
+import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.nic.AccessFlags;
+import io.rocelab.nic.AddressHandle;
+import io.rocelab.nic.CompletionQueue;
+import io.rocelab.nic.MemoryRegion;
+import io.rocelab.nic.QpAttr;
+import io.rocelab.nic.QpCaps;
+import io.rocelab.nic.QpState;
+import io.rocelab.nic.QpType;
+import io.rocelab.nic.QueuePair;
+import io.rocelab.nic.RecvWr;
+import io.rocelab.nic.SendWr;
+import io.rocelab.nic.Sge;
+import io.rocelab.nic.WcStatus;
+import io.rocelab.nic.WorkCompletion;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One flow at run time. Its send side (QPs, send CQ, posting, counting) lives on the source NIC's
+ * owner thread, its receive side (peer QPs, receive CQ, receive work requests) on the destination's;
+ * the setup goes back and forth between them as tasks on their schedulers (never waiting for each
+ * other), as connecting two hosts' QPs over an out-of-band channel does:
+ * destination (CQ, QPs to INIT, receives posted) -> source (CQ, QPs to RTS) -> destination (RTR,
+ * RTS) -> source (ready; posting begins once the flow has been started).
+ *
+ * <p>Progress figures read by other threads are volatile, written by one thread each.
+ */
+final class FlowRun implements FlowProgress {
+    /** UD receive buffers start with the 40-byte GRH area (IBV_WC_GRH). */
+    static final int GRH_BYTES = 40;
+    static final int QKEY = 0x1111_1111;
+    /** IBA RNR timer code of the receivers: 1 = 0.01 ms, so a receiver that drains again is found soon. */
+    static final int MIN_RNR_TIMER = 1;
+    /** After a UD flow's last send, how long its receiver stays for datagrams still on the way. */
+    static final long UD_LINGER_NANOS = 1_000_000;
+    static final int MAX_RD_ATOMIC = 16;
+
+    final Flow flow;
+    final int index;
+    final Workload workload;
+    final HostEnd src;
+    final HostEnd dst;
+    /** Bytes of a full work request (a message is posted in pieces of at most this). */
+    final int wrBytes;
+    private final SplitMix64 sizes;
+    private final int trafficClass;
+    private final int recvDepth;
+
+    // ---- send side: source owner thread
+    private CompletionQueue sendCq;
+    private Lane[] lanes;
+    private boolean ready;
+    private boolean startRequested;
+    private boolean running;
+    private boolean stopping;
+    private boolean failed;
+    private boolean done;
+    private long messagesPosted;
+    private long startedAt = -1;
+    private long lastCompletion = -1;
+    private Cancellable stopTimer;
+    private final Map<String, Long> errorsByStatus = new LinkedHashMap<>();
+    private final LatencySummary latency = new LatencySummary();
+    private FlowResult.Outcome outcome = FlowResult.Outcome.NOT_STARTED;
+    private boolean tornDown;
+
+    // ---- receive side: destination owner thread
+    private CompletionQueue recvCq;
+    /** The destination's scratch region's rkey, for WRITE and READ. */
+    private int remoteKey;
+    private QueuePair[] peers;
+    private RecvWr[] recvWrs;
+    private int[] heldBack;
+    private boolean receiverGone;
+
+    // ---- progress, read by any thread
+    private volatile long bytes;
+    private volatile long messages;
+    private volatile long errors;
+    private volatile boolean started;
+    private volatile boolean finished;
+    private volatile long bytesDelivered;
+    /** Set when the flow is torn down: setup steps still queued do nothing. */
+    private volatile boolean closed;
+
+    FlowRun(Flow flow, int index, Workload workload, HostEnd src, HostEnd dst, long seed, int trafficClass) {
+        this.flow = flow;
+        this.index = index;
+        this.workload = workload;
+        this.src = src;
+        this.dst = dst;
+        this.wrBytes = wrBytes(flow, src, dst);
+        this.sizes = new SplitMix64(SplitMix64.derive(seed, index));
+        this.trafficClass = trafficClass;
+        this.recvDepth = Math.min(Flow.MAX_WINDOW, 2 * flow.window());
+    }
+
+    /** The largest work request a flow posts: the scratch region's limit, or the path MTU for UD. */
+    static int wrBytes(Flow flow, HostEnd src, HostEnd dst) {
+        long max = flow.verb() == Verb.UD_SEND ? Math.min(src.activeMtu, dst.activeMtu) : Workload.MAX_WR_BYTES;
+        return (int) Math.max(1, Math.min(max, flow.size().maxBytes()));
+    }
+
+    /** The scratch bytes the flow needs on its destination (UD receives hold the GRH too). */
+    int destinationScratch() {
+        return flow.verb() == Verb.UD_SEND ? wrBytes + GRH_BYTES : wrBytes;
+    }
+
+    private QpType qpType() {
+        return flow.verb() == Verb.UD_SEND ? QpType.UD : QpType.RC;
+    }
+
+    private int psn(int side, int lane) {
+        return (int) (SplitMix64.derive(sizes.seed(), 1 + 2L * lane + side) & 0xFF_FFFF);
+    }
+
+    // ================================================================ setup
+
+    /** Begins the setup (any thread): the destination's side first. */
+    void setup() {
+        dst.owner.execute(this::setupDestination);
+    }
+
+    private void setupDestination() {
+        if (closed) {
+            return;
+        }
+        int n = flow.qps();
+        remoteKey = dst.scratch().rkey();
+        recvCq = dst.nic.createCq(flow.verb().needsReceives() ? n * recvDepth + 16 : 16);
+        peers = new QueuePair[n];
+        QpCaps caps = new QpCaps(1, Math.max(1, recvDepth), 1, 1, 0, false);
+        for (int i = 0; i < n; i++) {
+            QueuePair qp = dst.nic.createQp(dst.pd(), qpType(), recvCq, recvCq, caps);
+            init(qp);
+            peers[i] = qp;
+        }
+        if (flow.verb().needsReceives()) {
+            MemoryRegion mr = dst.scratch();
+            int len = destinationScratch();
+            recvWrs = new RecvWr[n];
+            heldBack = new int[n];
+            recvCq.onNotify(this::onReceiveCompletions);
+            recvCq.requestNotify(false);
+            for (int i = 0; i < n; i++) {
+                recvWrs[i] = new RecvWr(i, Sge.of(mr, 0, len));
+                RecvWr[] batch = new RecvWr[recvDepth];
+                Arrays.fill(batch, recvWrs[i]);
+                peers[i].postRecv(batch);
+            }
+            dst.receivers.add(this);
+        }
+        if (qpType() == QpType.UD) {
+            peers[0].modify(new QpAttr().state(QpState.RTR));
+            peers[0].modify(new QpAttr().state(QpState.RTS).sqPsn(psn(1, 0)));
+        }
+        src.owner.execute(this::setupSource);
+    }
+
+    private void init(QueuePair qp) {
+        QpAttr a = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1);
+        if (qp.type() == QpType.UD) {
+            a.qkey(QKEY);
+        } else {
+            a.accessFlags(AccessFlags.ALL);
+        }
+        qp.modify(a);
+    }
+
+    private void setupSource() {
+        if (closed) {
+            return;
+        }
+        int n = flow.qps();
+        sendCq = src.nic.createCq(n * flow.window() + 16);
+        QpCaps caps = new QpCaps(flow.window(), 1, 1, 1, 0, false);
+        MemoryRegion local = src.scratch();
+        lanes = new Lane[n];
+        long perQp = flow.rateBitsPerSecond() / n;
+        for (int i = 0; i < n; i++) {
+            QueuePair qp = src.nic.createQp(src.pd(), qpType(), sendCq, sendCq, caps);
+            init(qp);
+            if (qp.type() == QpType.UD) {
+                qp.modify(new QpAttr().state(QpState.RTR));
+                qp.modify(new QpAttr().state(QpState.RTS).sqPsn(psn(0, i)));
+            } else {
+                connect(qp, peers[i].qpn(), dst.nic.ipv4(), psn(1, i), psn(0, i));
+                if (perQp > 0) {
+                    qp.setRateLimit(Math.max(1, perQp), 0);
+                }
+            }
+            lanes[i] = new Lane(i, qp, local);
+        }
+        sendCq.onNotify(this::onSendCompletions);
+        if (qpType() == QpType.UD) {
+            onReady();
+        } else {
+            dst.owner.execute(this::connectDestination);
+        }
+    }
+
+    private void connect(QueuePair qp, int peerQpn, int peerIpv4, int rqPsn, int sqPsn) {
+        qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIpv4).withTrafficClass(trafficClass))
+            .pathMtu(Math.min(src.activeMtu, dst.activeMtu)).destQpn(peerQpn).rqPsn(rqPsn)
+            .maxDestRdAtomic(MAX_RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER));
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(flow.ackTimeout()).retryCnt(flow.retryCount())
+            .rnrRetry(flow.rnrRetry()).maxRdAtomic(MAX_RD_ATOMIC));
+    }
+
+    private void connectDestination() {
+        if (receiverGone) {
+            return;
+        }
+        for (int i = 0; i < peers.length; i++) {
+            connect(peers[i], lanes[i].qp.qpn(), src.nic.ipv4(), psn(0, i), psn(1, i));
+        }
+        src.owner.execute(this::onReady);
+    }
+
+    private void onReady() {
+        if (closed) {
+            return;
+        }
+        ready = true;
+        if (startRequested) {
+            begin();
+        }
+    }
+
+    // ================================================================ running (source owner thread)
+
+    /** The flow's start time has come, or {@link Workload#startFlow}. Source owner thread. */
+    void requestStart() {
+        if (startRequested || done) {
+            return;
+        }
+        startRequested = true;
+        if (flow.onDemand()) {
+            setup();
+        } else if (ready) {
+            begin();
+        }
+    }
+
+    private void begin() {
+        long now = src.owner.nanoTime();
+        running = true;
+        startedAt = now;
+        outcome = FlowResult.Outcome.RUNNING;
+        started = true;
+        long end = Long.MAX_VALUE;
+        if (flow.durationNanos() > 0) {
+            end = now + flow.durationNanos();
+        }
+        if (flow.stopNanos() != Long.MAX_VALUE) {
+            end = Math.min(end, workload.epochNanos() + flow.stopNanos());
+        }
+        if (end != Long.MAX_VALUE) {
+            stopTimer = src.owner.scheduleAt(end, this::stop);
+        }
+        sendCq.requestNotify(false);
+        for (Lane l : lanes) {
+            fill(l);
+        }
+        checkDone();
+    }
+
+    /** Stops posting; outstanding work requests still complete. Source owner thread. */
+    void stop() {
+        if (done) {
+            return;
+        }
+        if (!running) {
+            // never started: it never will
+            finish(FlowResult.Outcome.NOT_STARTED);
+            return;
+        }
+        stopping = true;
+        checkDone();
+    }
+
+    private boolean mayPost() {
+        return running && !stopping && !failed;
+    }
+
+    /** Posts work requests on {@code lane} until its window is full or the flow has no more. */
+    private void fill(Lane lane) {
+        while (lane.outstanding < flow.window() && mayPost()) {
+            if (lane.remaining == 0) {
+                if (flow.messages() > 0 && messagesPosted >= flow.messages()) {
+                    return;
+                }
+                messagesPosted++;
+                lane.remaining = flow.size().sample(sizes);
+                lane.messageStart = src.owner.nanoTime();
+            }
+            int len = (int) Math.min(wrBytes, lane.remaining);
+            lane.remaining -= len;
+            lane.push(len, lane.remaining == 0 ? lane.messageStart : -1);
+            lane.qp.postSend(lane.wr(len));
+        }
+    }
+
+    /** The send CQ's notification (source owner thread): count, post more, arm again. */
+    private void onSendCompletions() {
+        long now = src.owner.nanoTime();
+        for (WorkCompletion wc; (wc = sendCq.poll()) != null; ) {
+            Lane lane = lanes[(int) wc.wrId()];
+            int len = lane.headBytes();
+            long messageStart = lane.headMessageStart();
+            lane.pop();
+            if (wc.status() == WcStatus.SUCCESS) {
+                bytes += len;
+                lastCompletion = now;
+                if (messageStart >= 0) {
+                    messages++;
+                    latency.record(now - messageStart);
+                }
+            } else {
+                errors++;
+                errorsByStatus.merge(wc.status().verbsName(), 1L, Long::sum);
+                failed = true;
+            }
+            fill(lane);
+        }
+        checkDone();
+        if (!done) {
+            sendCq.requestNotify(false);
+        }
+    }
+
+    private void checkDone() {
+        if (done || !running) {
+            return;
+        }
+        boolean more = mayPost();
+        if (more && flow.messages() > 0 && messagesPosted >= flow.messages()) {
+            more = false;
+            for (Lane l : lanes) {
+                more |= l.remaining > 0;
+            }
+        }
+        if (more) {
+            return;
+        }
+        for (Lane l : lanes) {
+            if (l.outstanding > 0) {
+                return;
+            }
+        }
+        finish(failed ? FlowResult.Outcome.FAILED
+            : flow.messages() > 0 && messages >= flow.messages() ? FlowResult.Outcome.COMPLETED
+            : FlowResult.Outcome.STOPPED);
+    }
+
+    private void finish(FlowResult.Outcome how) {
+        done = true;
+        running = false;
+        outcome = how;
+        if (stopTimer != null) {
+            stopTimer.cancel();
+            stopTimer = null;
+        }
+        finished = true;
+        workload.flowFinished(this);
+        if (flow.onDemand()) {
+            tearDownSource();
+        }
+    }
+
+    // ================================================================ receive side (destination owner thread)
+
+    private void onReceiveCompletions() {
+        long delivered = 0;
+        for (WorkCompletion wc; (wc = recvCq.poll()) != null; ) {
+            if (wc.status() != WcStatus.SUCCESS) {
+                continue; // flushed by an error or a teardown: nothing to repost
+            }
+            delivered += wc.byteLen() - (qpType() == QpType.UD ? GRH_BYTES : 0);
+            int i = (int) wc.wrId();
+            if (dst.draining && !receiverGone) {
+                peers[i].postRecv(recvWrs[i]);
+            } else {
+                heldBack[i]++;
+            }
+        }
+        if (delivered != 0) {
+            bytesDelivered += delivered;
+        }
+        if (!receiverGone) {
+            recvCq.requestNotify(false);
+        }
+    }
+
+    /** Posts the receives held back while the host did not drain. Destination owner thread. */
+    void resumeReceives() {
+        if (receiverGone || recvWrs == null) {
+            return;
+        }
+        for (int i = 0; i < peers.length; i++) {
+            if (heldBack[i] > 0) {
+                RecvWr[] batch = new RecvWr[heldBack[i]];
+                Arrays.fill(batch, recvWrs[i]);
+                heldBack[i] = 0;
+                peers[i].postRecv(batch);
+            }
+        }
+    }
+
+    // ================================================================ teardown
+
+    /** Destroys the source's QPs (source owner thread), then the destination's. */
+    void tearDownSource() {
+        if (tornDown) {
+            return;
+        }
+        tornDown = true;
+        closed = true;
+        if (!done) {
+            done = true;
+            running = false;
+            if (stopTimer != null) {
+                stopTimer.cancel();
+                stopTimer = null;
+            }
+        }
+        if (lanes != null) {
+            for (Lane l : lanes) {
+                l.qp.destroy();
+            }
+        }
+        if (flow.verb() == Verb.UD_SEND && workload.running()) {
+            dst.owner.schedule(UD_LINGER_NANOS, this::tearDownDestination);
+        } else {
+            dst.owner.execute(this::tearDownDestination);
+        }
+    }
+
+    /** Destination owner thread. */
+    void tearDownDestination() {
+        if (receiverGone) {
+            return;
+        }
+        receiverGone = true;
+        if (peers != null) {
+            for (QueuePair qp : peers) {
+                if (qp != null) {
+                    qp.destroy();
+                }
+            }
+        }
+        dst.receivers.remove(this);
+    }
+
+    // ================================================================ results
+
+    /** Source owner thread (or after the run). */
+    FlowResult result() {
+        long fct = outcome == FlowResult.Outcome.COMPLETED ? lastCompletion - startedAt : -1;
+        long epoch = workload.epochNanos();
+        long b = bytes;
+        double goodput = lastCompletion > startedAt && startedAt >= 0 ? b * 8e9 / (lastCompletion - startedAt) : 0;
+        FlowResult.Outcome o = outcome;
+        return new FlowResult(flow.name(), flow.source(), flow.destination(), flow.verb(), o, messages, b,
+            flow.verb().needsReceives() ? bytesDelivered : b, startedAt < 0 ? -1 : startedAt - epoch,
+            lastCompletion < 0 ? -1 : lastCompletion - epoch, fct, goodput, errorsByStatus, latency.quantile(0.5),
+            latency.quantile(0.99), latency.max());
+    }
+
+    @Override
+    public long bytesCompleted() {
+        return bytes;
+    }
+
+    @Override
+    public long messagesCompleted() {
+        return messages;
+    }
+
+    @Override
+    public long errorCompletions() {
+        return errors;
+    }
+
+    @Override
+    public boolean started() {
+        return started;
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
+    }
+
+    /** One QP of the flow's send side, and the work requests outstanding on it, oldest first. */
+    private final class Lane {
+        final int id;
+        final QueuePair qp;
+        final MemoryRegion local;
+        /** The work request of a full piece, reused (the NIC copies a work request when it is posted). */
+        private final SendWr full;
+        int outstanding;
+        /** Bytes of the current message not yet posted. */
+        long remaining;
+        long messageStart;
+        private final int[] ringBytes;
+        /** The message's first post time for a message's last piece, -1 for the others. */
+        private final long[] ringMessageStart;
+        private int head;
+
+        Lane(int id, QueuePair qp, MemoryRegion local) {
+            this.id = id;
+            this.qp = qp;
+            this.local = local;
+            this.ringBytes = new int[flow.window()];
+            this.ringMessageStart = new long[flow.window()];
+            this.full = build(wrBytes);
+        }
+
+        SendWr wr(int len) {
+            return len == wrBytes ? full : build(len);
+        }
+
+        private SendWr build(int len) {
+            Sge sge = Sge.of(local, 0, len);
+            return switch (flow.verb()) {
+                case WRITE -> SendWr.write(id, sge, HostEnd.SCRATCH_VA, remoteKey).signaled(true);
+                case READ -> SendWr.read(id, sge, HostEnd.SCRATCH_VA, remoteKey).signaled(true);
+                case SEND -> SendWr.send(id, sge).signaled(true);
+                case UD_SEND -> SendWr.send(id, sge).signaled(true)
+                    .ud(AddressHandle.ipv4(dst.nic.ipv4()).withTrafficClass(trafficClass), peers[0].qpn(), QKEY);
+            };
+        }
+
+        void push(int len, long messageStartNanos) {
+            int at = (head + outstanding) % ringBytes.length;
+            ringBytes[at] = len;
+            ringMessageStart[at] = messageStartNanos;
+            outstanding++;
+        }
+
+        int headBytes() {
+            return ringBytes[head];
+        }
+
+        long headMessageStart() {
+            return ringMessageStart[head];
+        }
+
+        void pop() {
+            head = (head + 1) % ringBytes.length;
+            outstanding--;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.rocelab.topology.workload;
+
+import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.nic.AccessFlags;
+import io.rocelab.nic.MemoryRegion;
+import io.rocelab.nic.ProtectionDomain;
+import io.rocelab.nic.SoftNic;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the workload keeps on one host's NIC: one PD and one scratch region for all its flows, made
+ * on first use, and the receivers of the flows into it (for {@link Workload#setDraining}). Touched
+ * only on the NIC's owner thread.
+ */
+final class HostEnd {
+    /** The scratch region's virtual address on every NIC. */
+    static final long SCRATCH_VA = 0x10_0000_0000L;
+
+    final String name;
+    final SoftNic nic;
+    final Scheduler owner;
+    final int activeMtu;
+    /** How long the scratch region must be: the largest work request of its flows (UD receives: + GRH). */
+    int scratchBytes = 1;
+    private ProtectionDomain pd;
+    private MemoryRegion scratch;
+    /** Whether its receivers repost receive work requests. */
+    boolean draining = true;
+    /** The receive sides of the SEND and UD_SEND flows into it, in the order they were set up. */
+    final List<FlowRun> receivers = new ArrayList<>();
+
+    HostEnd(String name, SoftNic nic, Scheduler owner, int activeMtu) {
+        this.name = name;
+        this.nic = nic;
+        this.owner = owner;
+        this.activeMtu = activeMtu;
+    }
+
+    ProtectionDomain pd() {
+        if (pd == null) {
+            pd = nic.allocPd();
+            scratch = pd.registerMr(new byte[scratchBytes], SCRATCH_VA, AccessFlags.ALL);
+        }
+        return pd;
+    }
+
+    MemoryRegion scratch() {
+        pd();
+        return scratch;
+    }
+
+    /** Owner thread: receivers repost again (posting what they held back), or stop reposting. */
+    void setDraining(boolean on) {
+        if (draining == on) {
+            return;
+        }
+        draining = on;
+        if (on) {
+            for (FlowRun r : new ArrayList<>(receivers)) {
+                r.resumeReceives();
+            }
+        }
+    }
+}
