@@ -115,6 +115,7 @@ public final class SwitchCommand implements Callable<Integer> {
         try {
             out.println("stopping; counters since the last clear:");
             out.print(SonicViews.interfaceCounters(daemon.counters()));
+            out.print(daemon.portAttachments());
         } catch (RuntimeException e) {
             out.println("(no counters: " + e.getMessage() + ")");
         }
@@ -177,7 +178,8 @@ public final class SwitchCommand implements Callable<Integer> {
     /** {@code rocelab switch show WORDS...} */
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = {"Print a running switch's view, as SONiC's show does: interfaces counters, pfc counters,"
-                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters."})
+                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters;"
+                + " ports (rocelab's: each port's attachment and its own counters, drops at the socket included)."})
     static final class Show implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "WORDS", description = "e.g. pfc counters")
         List<String> words;

@@ -10,7 +10,8 @@ import java.util.function.Function;
  * SONiC's {@code show} and {@code sonic-clear} commands for a running {@link SwitchDaemon}: the
  * words after {@code show} name a view ({@code pfc counters}, {@code queue counters},
  * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark},
- * {@code buffer_pool watermark}, {@code fdb counters}); {@code clear counters} makes the counter
+ * {@code buffer_pool watermark}, {@code fdb counters}, and rocelab's {@code ports}: each port's
+ * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does.
  */
 public final class ShowCommands {
@@ -22,11 +23,13 @@ public final class ShowCommands {
         "pfcwd stats", d -> SonicViews.pfcwdStats(d.counters()),
         "priority-group watermark", ShowCommands::watermarks,
         "buffer_pool watermark", ShowCommands::watermarks,
-        "fdb counters", d -> SonicViews.crmFdb(d.counters()));
+        "fdb counters", d -> SonicViews.crmFdb(d.counters()),
+        "ports", SwitchDaemon::portAttachments);
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
-        "pfcwd stats", "priority-group watermark [shared|headroom]", "buffer_pool watermark", "fdb counters");
+        "pfcwd stats", "priority-group watermark [shared|headroom]", "buffer_pool watermark", "fdb counters",
+        "ports");
 
     private ShowCommands() {
     }

@@ -133,6 +133,20 @@ public final class SwitchDaemon implements AutoCloseable {
         return lines;
     }
 
+    /**
+     * {@code show ports}: each plugged-in port's attachment and its own counters (frames the
+     * interface or socket took and gave, drops before the switch saw a frame), which the switch's
+     * counters cannot show.
+     */
+    public String portAttachments() {
+        StringBuilder sb = new StringBuilder(String.format("%11s  %s%n", "Port", "Attachment / its counters"));
+        sb.append("-".repeat(60)).append(System.lineSeparator());
+        for (SwitchPort p : ports) {
+            sb.append(String.format("%11s  %s%n%11s  %s%n", p.spec().port(), p.description(), "", p.counters()));
+        }
+        return sb.toString();
+    }
+
     /** @return the capture's path, or null */
     public Path capturePath() {
         return capturePath;

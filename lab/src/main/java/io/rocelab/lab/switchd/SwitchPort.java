@@ -2,6 +2,7 @@ package io.rocelab.lab.switchd;
 
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.raw.RawEthernetPort;
+import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
 import java.io.IOException;
@@ -15,9 +16,10 @@ import java.net.InetSocketAddress;
  * @param spec        what the user asked for
  * @param port        the open port
  * @param description e.g. {@code frame-over-UDP 127.0.0.1:40010 -> 127.0.0.1:40000}
+ * @param counters    the attachment's own counters (frames sent and received, drops at the socket)
  * @param closer      releases the port
  */
-record SwitchPort(PortSpec spec, FramePort port, String description, AutoCloseable closer) {
+record SwitchPort(PortSpec spec, FramePort port, String description, CounterSet<?> counters, AutoCloseable closer) {
 
     /**
      * Opens what {@code spec} names on the switch's loop.
@@ -38,7 +40,7 @@ record SwitchPort(PortSpec spec, FramePort port, String description, AutoCloseab
     private static SwitchPort raw(PortSpec spec, RealTimeScheduler owner) {
         try {
             RawEthernetPort p = RawEthernetPort.open(spec.port(), spec.iface(), owner);
-            return new SwitchPort(spec, p, p.describe(), p);
+            return new SwitchPort(spec, p, p.describe(), p.counters(), p);
         } catch (IOException e) {
             throw new IllegalArgumentException("--port " + spec.port() + ": " + e.getMessage(), e);
         }
@@ -62,6 +64,6 @@ record SwitchPort(PortSpec spec, FramePort port, String description, AutoCloseab
             throw new IllegalArgumentException("--port " + spec.port() + ": cannot receive on UDP port " + spec.local()
                 + " (" + e.getCause().getMessage() + ")", e);
         }
-        return new SwitchPort(spec, p, "frame-over-UDP " + p.localAddress() + " -> " + remote, p);
+        return new SwitchPort(spec, p, "frame-over-UDP " + p.localAddress() + " -> " + remote, p.counters(), p);
     }
 }

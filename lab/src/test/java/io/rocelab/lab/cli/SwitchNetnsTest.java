@@ -147,6 +147,16 @@ class SwitchNetnsTest {
         // receive its own transmissions back on Ethernet4
         assertEquals(List.of(100L, 0L), rxTx(show.out(), "Ethernet0"), show.out());
         assertEquals(List.of(0L, 100L), rxTx(show.out(), "Ethernet4"), show.out());
+        // the raw ports' own counters say the same, and that the kernel dropped nothing at the sockets
+        CliRun ports = CliRun.of("switch", "show", "ports", "--socket", socket.toString());
+        assertEquals(0, ports.exitCode(), ports.err());
+        List<String> lines = ports.out().lines().toList();
+        int e0 = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("Ethernet0 ")).findFirst().orElseThrow());
+        int e4 = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("Ethernet4 ")).findFirst().orElseThrow());
+        assertTrue(lines.get(e0).contains("pcap " + swA) && lines.get(e0 + 1).contains("FRAMES_RECEIVED=100,"), ports.out());
+        assertTrue(lines.get(e4).contains("pcap " + swB) && lines.get(e4 + 1).contains("FRAMES_SENT=100,")
+            && !lines.get(e4 + 1).contains("FRAMES_RECEIVED"), ports.out());
+        assertTrue(!ports.out().contains("DROPPED"), ports.out());
     }
 
     @Test

@@ -98,6 +98,8 @@ class SwitchProcessTest {
         CliRun wm = CliRun.of("switch", "show", "priority-group", "watermark", "shared", "--socket", socket.toString());
         assertTrue(wm.out().contains("PG3") && wm.out().contains("Ethernet4"), wm.out());
 
+        CliRun ports = CliRun.of("switch", "show", "ports", "--socket", socket.toString());
+        assertTrue(ports.out().contains("frame-over-UDP") && ports.out().contains("FRAMES_RECEIVED="), ports.out());
         CliRun clear = CliRun.of("switch", "clear", "counters", "--socket", socket.toString());
         assertEquals(0, clear.exitCode(), clear.err());
         CliRun after = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
