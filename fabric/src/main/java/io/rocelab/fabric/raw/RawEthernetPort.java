@@ -73,7 +73,8 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     }
 
     /**
-     * Opens {@code iface} with libpcap and starts receiving.
+     * Opens {@code iface} with the {@link RawBackend#AUTO} backend (AF_PACKET, else libpcap) and
+     * starts receiving.
      *
      * @param name  the port's name (for counters and captures)
      * @param iface the Linux interface
@@ -81,7 +82,14 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
      * @throws IOException naming the interface and why it cannot be opened
      */
     public static RawEthernetPort open(String name, String iface, Scheduler owner) throws IOException {
-        return open(name, PcapRawSocket.open(iface, null), owner, DEFAULT_MAX_FRAME_BYTES, DEFAULT_BACKLOG_FRAMES);
+        return open(name, iface, owner, RawBackend.AUTO);
+    }
+
+    /** The same with a chosen backend. */
+    public static RawEthernetPort open(String name, String iface, Scheduler owner, RawBackend backend)
+        throws IOException {
+        return open(name, backend.open(iface, DEFAULT_MAX_FRAME_BYTES), owner, DEFAULT_MAX_FRAME_BYTES,
+            DEFAULT_BACKLOG_FRAMES);
     }
 
     /**

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Raw ports on the two ends of a real veth pair: what one sends arrives on the other byte for byte
@@ -72,15 +74,17 @@ class RawEthernetPortTest {
         }
     }
 
-    @Test
-    void framesArriveByteExactOnTheOtherEndAndNeverBackAtTheSender() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = RawBackend.class, names = {"AF_PACKET", "PCAP"})
+    void framesArriveByteExactOnTheOtherEndAndNeverBackAtTheSender(RawBackend backend) throws Exception {
         RealTimeScheduler ownerA = open(RealTimeScheduler.start("raw-a"));
         RealTimeScheduler ownerB = open(RealTimeScheduler.start("raw-b"));
-        RawEthernetPort a = open(RawEthernetPort.open("a", vethA, ownerA));
-        RawEthernetPort b = open(RawEthernetPort.open("b", vethB, ownerB));
+        RawEthernetPort a = open(RawEthernetPort.open("a", vethA, ownerA, backend));
+        RawEthernetPort b = open(RawEthernetPort.open("b", vethB, ownerB, backend));
         LinkedBlockingQueue<byte[]> atA = collect(a);
         LinkedBlockingQueue<byte[]> atB = collect(b);
-        assertTrue(a.isUp() && a.describe().startsWith("pcap " + vethA), a.describe());
+        String prefix = backend == RawBackend.PCAP ? "pcap " : "af_packet ";
+        assertTrue(a.isUp() && a.describe().startsWith(prefix + vethA), a.describe());
 
         List<byte[]> sentByB = new ArrayList<>();
         List<byte[]> sentByA = new ArrayList<>();
@@ -102,6 +106,35 @@ class RawEthernetPortTest {
         assertTrue(a.counters().get(RawPortCounter.FRAMES_RECEIVED) >= 200);
         assertEquals(0, a.counters().get(RawPortCounter.RX_DROPPED_BACKLOG) + a.counters().get(RawPortCounter.TX_ERRORS));
 
+        // a VLAN-tagged frame (PCP 3, VID 100) arrives with its tag, which the veth's VLAN offload
+        // takes off into the packet's metadata on the way
+        byte[] tagged = frame(MAC_A, MAC_B, 9, 128);
+        byte[] withTag = new byte[tagged.length + 4];
+        System.arraycopy(tagged, 0, withTag, 0, 12);
+        withTag[12] = (byte) 0x81;
+        withTag[13] = 0x00;
+        withTag[14] = (byte) (3 << 5);
+        withTag[15] = 100;
+        System.arraycopy(tagged, 12, withTag, 16, tagged.length - 12);
+        LinkedBlockingQueue<byte[]> tagsAtA = new LinkedBlockingQueue<>();
+        a.setReceiver((p, f) -> {
+            try {
+                tagsAtA.add(ByteBufUtil.getBytes(f));
+            } finally {
+                f.release();
+            }
+        });
+        b.send(Unpooled.wrappedBuffer(withTag.clone()));
+        byte[] gotTagged = null;
+        for (byte[] f; gotTagged == null && (f = tagsAtA.poll(10, TimeUnit.SECONDS)) != null; ) {
+            if (f.length == withTag.length && f[12] == (byte) 0x81) {
+                gotTagged = f;
+            }
+        }
+        assertNotNull(gotTagged, "the tagged frame arrived with its tag");
+        assertArrayEquals(withTag, gotTagged);
+        atA = collect(a);
+
         // a frame shorter than Ethernet's minimum arrives padded with zeros, as on a wire
         byte[] arpSized = frame(MAC_A, MAC_B, 7, 42);
         b.send(Unpooled.wrappedBuffer(arpSized.clone()));
@@ -116,11 +149,12 @@ class RawEthernetPortTest {
         assertEquals(1, a.counters().get(RawPortCounter.TX_DROPPED_CLOSED));
     }
 
-    @Test
-    void anInterfaceThatDoesNotExistIsNamedInTheError() throws Exception {
+    @ParameterizedTest
+    @EnumSource(RawBackend.class)
+    void anInterfaceThatDoesNotExistIsNamedInTheError(RawBackend backend) throws Exception {
         RealTimeScheduler owner = open(RealTimeScheduler.start("raw-none"));
         java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
-            () -> RawEthernetPort.open("x", "rlnone" + tag, owner));
+            () -> RawEthernetPort.open("x", "rlnone" + tag, owner, backend));
         assertTrue(e.getMessage().contains("rlnone" + tag), e.getMessage());
     }
 

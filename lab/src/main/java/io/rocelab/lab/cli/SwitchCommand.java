@@ -44,7 +44,8 @@ public final class SwitchCommand implements Callable<Integer> {
 
     @Option(names = "--port", paramLabel = "NAME=KIND:...",
             description = "plug a configured port in, repeatable: NAME=veth:IFACE or NAME=raw:IFACE, a Linux interface"
-                + " (needs root and libpcap; turn its offloads off: ethtool -K IFACE tx off tso off gso off gro off);"
+                + " (needs root; an AF_PACKET socket where it opens, else libpcap: af_packet:IFACE or pcap:IFACE choose;"
+                + " turn its offloads off: ethtool -K IFACE tx off tso off gso off gro off);"
                 + " NAME=udp:LPORT:RPORT, a frame-over-UDP link (qemu's socket netdev format) receiving on 127.0.0.1:LPORT"
                 + " and sending to 127.0.0.1:RPORT, udp:LPORT:HOST:RPORT for another host")
     List<String> ports = new ArrayList<>();

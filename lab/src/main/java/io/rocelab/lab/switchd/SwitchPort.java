@@ -39,7 +39,7 @@ record SwitchPort(PortSpec spec, FramePort port, String description, CounterSet<
 
     private static SwitchPort raw(PortSpec spec, RealTimeScheduler owner) {
         try {
-            RawEthernetPort p = RawEthernetPort.open(spec.port(), spec.iface(), owner);
+            RawEthernetPort p = RawEthernetPort.open(spec.port(), spec.iface(), owner, spec.backend());
             return new SwitchPort(spec, p, p.describe(), p.counters(), p);
         } catch (IOException e) {
             throw new IllegalArgumentException("--port " + spec.port() + ": " + e.getMessage(), e);

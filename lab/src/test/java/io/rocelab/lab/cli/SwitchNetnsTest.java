@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code rocelab switch} on real interfaces, as a user runs it: the switch process in a network
- * namespace of its own with its ports on two veth ends ({@code --port Ethernet0=veth:...}); the
+ * namespace of its own with its ports on two veth ends ({@code --port Ethernet0=veth:...}, AF_PACKET,
+ * and {@code Ethernet4=pcap:...}, libpcap); the
  * other ends first in this test's namespace, where raw ports inject frames and watch what comes
  * out, then in two namespaces of their own that ping each other through the switch. Needs root,
  * iproute2 and ping (CI has them); elsewhere it skips, loudly, unless CI=true, where it fails.
@@ -94,7 +95,7 @@ class SwitchNetnsTest {
         socket = dir.resolve("sw.sock");
         sw = start("switch", List.of(IP, "netns", "exec", nsSwitch, Path.of(System.getProperty("java.home"), "bin", "java")
             .toString(), "-cp", System.getProperty("java.class.path"), "io.rocelab.lab.cli.Rocelab", "switch",
-            "--config", cfg.toString(), "--port", "Ethernet0=veth:" + swA, "--port", "Ethernet4=raw:" + swB,
+            "--config", cfg.toString(), "--port", "Ethernet0=veth:" + swA, "--port", "Ethernet4=pcap:" + swB,
             "--capture", dir.resolve("cap").toString(), "--socket", socket.toString()));
         awaitText(sw, "switch", "ready", 60);
     }
@@ -153,7 +154,7 @@ class SwitchNetnsTest {
         List<String> lines = ports.out().lines().toList();
         int e0 = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("Ethernet0 ")).findFirst().orElseThrow());
         int e4 = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("Ethernet4 ")).findFirst().orElseThrow());
-        assertTrue(lines.get(e0).contains("pcap " + swA) && lines.get(e0 + 1).contains("FRAMES_RECEIVED=100,"), ports.out());
+        assertTrue(lines.get(e0).contains("af_packet " + swA) && lines.get(e0 + 1).contains("FRAMES_RECEIVED=100,"), ports.out());
         assertTrue(lines.get(e4).contains("pcap " + swB) && lines.get(e4 + 1).contains("FRAMES_SENT=100,")
             && !lines.get(e4 + 1).contains("FRAMES_RECEIVED"), ports.out());
         assertTrue(!ports.out().contains("DROPPED"), ports.out());
@@ -213,7 +214,7 @@ class SwitchNetnsTest {
         }
         int tcp = ToolProcesses.freeTcpPort();
         // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
-        Process server = start("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", "10.99.67.12",
+        Process server = start("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
             "--mac", "52:54:00:67:00:12", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp)));
         awaitText(server, "server", "Waiting for client", 60);
         Process client = start("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",

@@ -166,6 +166,8 @@ class SwitchProcessTest {
             {"switch", "--config", cfg.toString(), "--port", "Ethernet0=udp:40010"},
             {"switch", "--config", cfg.toString(), "--port", "Ethernet0=udp:40010:99999"},
             {"switch", "--config", cfg.toString(), "--port", "Ethernet0=tap:tap0"},
+            {"switch", "--config", cfg.toString(), "--port", "Ethernet0=af_packet:"},
+            {"switch", "--config", cfg.toString(), "--port", "Ethernet0=pcap:no-such-iface0"},
             {"switch", "--config", cfg.toString(), "--port", "Ethernet0",},
             {"switch", "--config", cfg.toString(), "--port", "Ethernet0=udp:40010:40000", "--port", "Ethernet0=udp:40011:40001"},
             {"switch", "show", "pfc", "counters", "--socket", dir.resolve("none.sock").toString()},

@@ -4,6 +4,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.rocelab.fabric.endpoint.UdpEndpointPort;
 import io.rocelab.fabric.endpoint.UdpTransport;
 import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.raw.RawBackend;
 import io.rocelab.fabric.raw.RawEthernetPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
@@ -111,15 +112,15 @@ public interface NicAttachment extends AutoCloseable {
     }
 
     /**
-     * A raw port on the Linux interface {@code iface} (libpcap), on its own event loop: the NIC's
+     * A raw port on the Linux interface {@code iface} (AF_PACKET or libpcap), on its own event loop: the NIC's
      * frames go out there whole and it receives what comes in on the interface.
      */
-    static NicAttachment raw(String name, String iface) {
+    static NicAttachment raw(String name, String iface, RawBackend backend) {
         RealTimeScheduler scheduler = RealTimeScheduler.start(name);
         try {
             RawEthernetPort port;
             try {
-                port = RawEthernetPort.open(name, iface, scheduler);
+                port = RawEthernetPort.open(name, iface, scheduler, backend);
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("--raw: " + e.getMessage(), e);
             }

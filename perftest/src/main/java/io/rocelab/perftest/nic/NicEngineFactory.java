@@ -70,7 +70,7 @@ public final class NicEngineFactory implements EngineFactory {
                         MacAddress.parse(nic.macFor(o.isServer())));
             }
             if (nic.dataPath() == NicOptions.DataPath.RAW) {
-                return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawIface());
+                return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawInterface(), nic.rawBackend());
             }
             if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
                 throw new IllegalStateException("no frame-over-UDP port configured");

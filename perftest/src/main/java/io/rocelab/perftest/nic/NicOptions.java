@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.fabric.raw.RawBackend;
 import io.rocelab.perftest.cli.OptionException;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -64,7 +65,8 @@ import java.util.regex.Pattern;
  * @param captureFrames frames kept at each end of the run in the capture
  * @param congestion the NIC's congestion control and PFC storm ({@code --cc}, {@code --cc-param},
  *                   {@code --pfc-storm})
- * @param rawIface   the Linux interface the NIC owns ({@code --raw}), or null
+ * @param rawIface   {@code --raw}'s value, the Linux interface the NIC owns (with {@code af_packet:} or
+ *                   {@code pcap:} in front to choose the backend), or null
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
@@ -133,7 +135,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "                                it sees no ECN marks, so it sends no CNPs and --cc dcqcn never cuts a"
                     + " rate: the TOS byte of a received datagram never reaches Java (Netty sets no IP_RECVTOS and"
                     + " its native recvmsg passes on no IP_TOS control message)",
-            "  --raw IFACE                   the NIC on the Linux interface IFACE (a veth end or a NIC; root and libpcap):"
+            "  --raw IFACE                   the NIC on the Linux interface IFACE (a veth end or a NIC; root; AF_PACKET,"
+                    + " else libpcap: af_packet:IFACE or pcap:IFACE choose):"
                     + " frames whole, it answers ARP/ND for its own --ip/--ip6, which the kernel must not have"
                     + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
@@ -205,6 +208,17 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                       int activeMtu, Long psnSeed, boolean busyPoll) {
         this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, List.of(), null,
                 DEFAULT_CAPTURE_FRAMES);
+    }
+
+    /** @return the interface of {@code --raw} without the backend in front, or null */
+    public String rawInterface() {
+        return rawIface == null ? null : rawIface.substring(rawIface.indexOf(':') + 1);
+    }
+
+    /** @return the backend {@code --raw} names, {@link RawBackend#AUTO} (AF_PACKET, else libpcap) without one */
+    public RawBackend rawBackend() {
+        return rawIface == null || rawIface.indexOf(':') < 0 ? RawBackend.AUTO
+                : RawBackend.parse(rawIface.substring(0, rawIface.indexOf(':')));
     }
 
     /** The command line split in two: rocelab's flags, and what is left for perftest. */
@@ -317,8 +331,12 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 }
                 case "--raw": {
                     String v = inline != null ? inline : value(args, ++i, name);
-                    if (v.isEmpty() || v.length() > 15 || !v.matches("[^/\\s:]+")) {
-                        throw new OptionException(" --raw wants a Linux interface name like veth0, got '" + v + "'");
+                    String iface = v.substring(v.indexOf(':') + 1);
+                    String kind = v.indexOf(':') < 0 ? "" : v.substring(0, v.indexOf(':'));
+                    if (iface.isEmpty() || iface.length() > 15 || !iface.matches("[^/\\s:]+")
+                            || !List.of("", "af_packet", "pcap").contains(kind)) {
+                        throw new OptionException(" --raw wants a Linux interface name like veth0 (af_packet:veth0 or"
+                                + " pcap:veth0 to choose how), got '" + v + "'");
                     }
                     raw = v;
                     break;

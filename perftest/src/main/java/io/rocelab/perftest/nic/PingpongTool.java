@@ -88,7 +88,7 @@ public final class PingpongTool {
                         + (server ? "server" : "client"), nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err,
                         Duration.ZERO, null, run, "");
                 case RAW -> run(options, nic, server -> NicAttachment.raw("rocelab-" + (server ? "server" : "client"),
-                        nic.rawIface()), out, err, Duration.ZERO, null, run, "");
+                        nic.rawInterface(), nic.rawBackend()), out, err, Duration.ZERO, null, run, "");
                 default -> run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-"
                         + (server ? "server" : "client"), nic.ip(), MacAddress.parse(nic.macFor(server))), out, err,
                         Duration.ZERO, null, run, "");

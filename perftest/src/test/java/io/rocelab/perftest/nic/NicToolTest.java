@@ -70,10 +70,16 @@ class NicToolTest {
         NicOptions.Split s = NicOptions.split(new String[] {"--raw", "veth7", "--ip", "10.99.0.11", "-s", "64",
             "10.99.0.2"});
         assertEquals(NicOptions.DataPath.RAW, s.nic().dataPath());
-        assertEquals("veth7", s.nic().rawIface());
+        assertEquals("veth7", s.nic().rawInterface());
+        assertEquals(io.rocelab.fabric.raw.RawBackend.AUTO, s.nic().rawBackend());
+        NicOptions pcap = NicOptions.split(new String[] {"--raw", "pcap:veth7"}).nic();
+        assertEquals("veth7", pcap.rawInterface());
+        assertEquals(io.rocelab.fabric.raw.RawBackend.PCAP, pcap.rawBackend());
+        assertEquals(io.rocelab.fabric.raw.RawBackend.AF_PACKET,
+            NicOptions.split(new String[] {"--raw", "af_packet:veth7"}).nic().rawBackend());
         assertEquals("10.99.0.11", s.nic().ipFor(false));
         assertEquals(java.util.List.of("-s", "64", "10.99.0.2"), java.util.List.of(s.perftestArgs()));
-        assertEquals("eth0", NicOptions.split(new String[] {"--raw=eth0"}).nic().rawIface());
+        assertEquals("eth0", NicOptions.split(new String[] {"--raw=eth0"}).nic().rawInterface());
     }
 
     @Test
@@ -124,6 +130,8 @@ class NicToolTest {
             {"--raw", "a/b"},
             {"--raw", "an-interface-name-too-long"},
             {"--raw"},
+            {"--raw", "tap:veth0"},
+            {"--raw", "pcap:"},
         };
         for (String[] args : cases) {
             Run r = run(TestKind.SEND_BW, args);
