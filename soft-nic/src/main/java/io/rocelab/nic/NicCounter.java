@@ -67,6 +67,11 @@ public enum NicCounter {
     ND_ADVERTS_SENT("nd_adverts_sent"),
     /** Frames dropped while waiting for neighbour discovery (no answer, or the wait list full). */
     DROP_ND_PENDING("drop_nd_pending"),
+    /**
+     * Neighbours that asked for us (an ARP request, a neighbour solicitation) and were answered but
+     * not learned: the entries learned unasked were at their limit ({@link Neighbors#MAX_LEARNED}).
+     */
+    NEIGH_LEARN_REFUSED("neigh_learn_refused"),
     /** Frames with a VLAN tag the port is not on (or untagged frames on a VLAN port). */
     DROP_VLAN("drop_vlan"),
     /** Completions lost because a CQ was full; the CQ and its QPs went to the error state. */

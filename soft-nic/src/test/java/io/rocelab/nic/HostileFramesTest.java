@@ -14,9 +14,6 @@ import io.rocelab.codec.header.Udp;
 import io.rocelab.codec.mad.CmAttribute;
 import io.rocelab.codec.mad.MadHeader;
 import io.rocelab.fabric.link.InProcessLink;
-import io.rocelab.fabric.port.ForwardingFramePort;
-import io.rocelab.fabric.port.FramePort;
-import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.cm.CmConnectParams;
@@ -54,28 +51,6 @@ class HostileFramesTest {
      */
     private static final String EMPTY_ICMPV6 = "33330000000102020202020286dd6000000000003afffe80000000000000"
             + "0000000000000000ff020000000000000000000000000001";
-
-    /** The port of the NIC under attack: frames are put on its receive path by hand. */
-    static final class InjectingPort extends ForwardingFramePort {
-        private FrameReceiver receiver;
-
-        InjectingPort(FramePort delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public void setReceiver(FrameReceiver r) {
-            receiver = r;
-            super.setReceiver(r);
-        }
-
-        /** Delivers a copy of {@code frame} in a buffer exactly as large as the frame. */
-        void inject(byte[] frame) {
-            ByteBuf b = Unpooled.wrappedBuffer(frame.clone());
-            assertEquals(frame.length, b.capacity());
-            receiver.onFrame(this, b);
-        }
-    }
 
     private final VirtualTimeScheduler sched = new VirtualTimeScheduler();
     private final RawTap tapA;

@@ -17,7 +17,7 @@ import java.util.Objects;
  * <p>Single owner, like any {@link CaptureWriter}; only {@link #nextPhase()} and the totals may be
  * called from another thread.
  */
-final class BoundedCapture implements CaptureWriter {
+public final class BoundedCapture implements CaptureWriter {
     private final CaptureWriter out;
     private final int framesPerInterface;
     private final int decisions;
@@ -33,7 +33,7 @@ final class BoundedCapture implements CaptureWriter {
      * @param framesPerInterface frames kept per interface in each phase
      * @param decisions          commented frames kept beyond those, over the whole capture
      */
-    BoundedCapture(CaptureWriter out, int framesPerInterface, int decisions) {
+    public BoundedCapture(CaptureWriter out, int framesPerInterface, int decisions) {
         this.out = Objects.requireNonNull(out, "out");
         if (framesPerInterface < 0 || decisions < 0) {
             throw new IllegalArgumentException("limits must be >= 0: " + framesPerInterface + ", " + decisions);
@@ -48,12 +48,12 @@ final class BoundedCapture implements CaptureWriter {
     }
 
     /** @return frames written to the file */
-    long written() {
+    public long written() {
         return written;
     }
 
     /** @return frames seen but not written */
-    long left() {
+    public long left() {
         return left;
     }
 

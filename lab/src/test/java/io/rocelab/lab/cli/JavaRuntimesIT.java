@@ -106,7 +106,9 @@ class JavaRuntimesIT {
             assertTrue(demo.waitFor(120, TimeUnit.SECONDS), "demo did not finish: " + tools.output("demo"));
             assertEquals(0, demo.exitValue(), tools.output("demo"));
             String out = tools.stdout("demo");
-            assertTrue(Pattern.compile("(?m)^ 65536\\s+2000\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s*$").matcher(out).find(),
+            String iterations = String.valueOf(io.rocelab.lab.demo.DemoOptions.DEFAULT_ITERATIONS);
+            assertTrue(Pattern.compile("(?m)^ 65536\\s+" + iterations + "\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s*$")
+                    .matcher(out).find(),
                     "ib_write_bw's result line: " + out);
             assertTrue(Pattern.compile("(?m)^ 2\\s+1000\\s+[0-9.]+").matcher(out).find(),
                     "ib_read_lat's result line: " + out);

@@ -15,8 +15,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class LeakCheckExtension implements AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) throws InterruptedException {
+        List<String> leaks = collectLeaks();
+        if (!leaks.isEmpty()) {
+            throw new AssertionError(leaks.size() + " Netty buffer leak(s) in " + context.getDisplayName() + ":\n"
+                    + String.join("\n", leaks));
+        }
+    }
+
+    /**
+     * Collects garbage, lets the leak detectors report, and returns the leaks recorded since the
+     * last call (empty when none, or when the recorder is not installed). For test engines other
+     * than Jupiter, such as jqwik's properties ({@link HostileBudget}).
+     */
+    public static List<String> collectLeaks() throws InterruptedException {
         if (!LeakRecorder.installed()) {
-            return;
+            return List.of();
         }
         for (int round = 0; round < 3; round++) {
             System.gc();
@@ -26,10 +39,6 @@ public final class LeakCheckExtension implements AfterAllCallback {
                 probe.release();
             }
         }
-        List<String> leaks = LeakRecorder.drain();
-        if (!leaks.isEmpty()) {
-            throw new AssertionError(leaks.size() + " Netty buffer leak(s) in " + context.getDisplayName() + ":\n"
-                    + String.join("\n", leaks));
-        }
+        return LeakRecorder.drain();
     }
 }

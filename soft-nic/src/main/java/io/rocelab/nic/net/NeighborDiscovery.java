@@ -82,6 +82,11 @@ public final class NeighborDiscovery {
         return parked.containsKey(peer) && !failed.contains(peer);
     }
 
+    /** Entries in the table, static ones included. */
+    public int size() {
+        return table.size();
+    }
+
     public void add(Gid peer, long peerMac) {
         table.put(peer, peerMac);
         failed.remove(peer);
@@ -178,7 +183,12 @@ public final class NeighborDiscovery {
             byte[] src = new byte[16];
             b.getBytes(ip + Ipv6.SRC, src);
             if (!fromUnspecified && llOption >= 0) {
-                add(Gid.of(src), llOption); // RFC 4861 7.2.3
+                Gid peer = Gid.of(src);
+                if (table.containsKey(peer) || table.size() < Neighbors.MAX_LEARNED || parked.containsKey(peer)) {
+                    add(peer, llOption); // RFC 4861 7.2.3
+                } else {
+                    counters.increment(NicCounter.NEIGH_LEARN_REFUSED); // as many as ARP learns, at most
+                }
             }
             byte[] t = new byte[16];
             b.getBytes(target, t);

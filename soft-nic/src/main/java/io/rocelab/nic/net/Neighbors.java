@@ -23,12 +23,17 @@ import org.agrona.collections.Long2LongHashMap;
  * a go-back-N retransmission does not park second copies of the same PSNs. The request is
  * repeated every {@value #RETRY_MILLIS} ms, {@value #ATTEMPTS} times, then the parked frames are
  * dropped and counted. A NIC owning raw frames must do this itself (docs/design.md §4), since no kernel
- * answers for its address.
+ * answers for its address. A sender asking for our address is learned (RFC 826's merge rule) while
+ * the table holds fewer than {@value #MAX_LEARNED} entries; beyond that it is answered, not learned,
+ * and counted, or a stream of requests from ever new addresses would grow the table without end.
+ * An address we resolve ourselves is always learned.
  */
 public final class Neighbors {
     static final int MAX_PARKED = 1024;
     static final int RETRY_MILLIS = 1000;
     static final int ATTEMPTS = 3;
+    /** Entries learned from peers asking for us, at most (Linux's neighbour table limit, gc_thresh3). */
+    public static final int MAX_LEARNED = 1024;
 
     private final long mac;
     private final int ip;
@@ -72,6 +77,16 @@ public final class Neighbors {
      */
     public boolean isResolving(int peerIp) {
         return parked.containsKey(peerIp) && !failed.contains(peerIp);
+    }
+
+    /** Whether a new entry for {@code peerIp} may be learned: below the limit, or one we are resolving. */
+    private boolean hasRoomFor(int peerIp) {
+        return table.size() < MAX_LEARNED || parked.containsKey(peerIp);
+    }
+
+    /** Entries in the table, static ones included. */
+    public int size() {
+        return table.size();
     }
 
     long lookup(int peerIp) {
@@ -127,8 +142,10 @@ public final class Neighbors {
         int senderIp = Arp.senderIp(b, off);
         long senderMac = Arp.senderMac(b, off);
         boolean forUs = Arp.targetIp(b, off) == ip;
-        if (forUs || lookup(senderIp) != -1L) {
+        if (lookup(senderIp) != -1L || forUs && hasRoomFor(senderIp)) {
             add(senderIp, senderMac); // RFC 826 merge rule
+        } else if (forUs) {
+            counters.increment(NicCounter.NEIGH_LEARN_REFUSED);
         }
         if (op == Arp.REQUEST && forUs) {
             sendArp(Arp.REPLY, senderMac, senderMac, senderIp);

@@ -1,0 +1,264 @@
+package io.rocelab.lab.cli;
+
+import io.rocelab.lab.labfile.LabFile;
+import io.rocelab.lab.labfile.LabFileException;
+import io.rocelab.lab.labfile.LabReader;
+import io.rocelab.lab.labfile.LabSources;
+import io.rocelab.lab.labfile.Mode;
+import io.rocelab.lab.labfile.Quantity;
+import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.lab.run.LabChecks;
+import io.rocelab.lab.run.LabReport;
+import io.rocelab.lab.run.LabRun;
+import io.rocelab.lab.run.LabRunner;
+import io.rocelab.lab.run.ProgressLine;
+import io.rocelab.lab.run.ShippedLabs;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code rocelab lab}: run, check and list lab files (labs/README.md). */
+@Command(name = "lab", mixinStandardHelpOptions = true,
+        description = "Labs: a fabric, traffic, a timeline of events, probes and claims in one YAML file, run in "
+            + "virtual time, with a report, CSVs and plots (labs/README.md).",
+        subcommands = {LabCommand.Run.class, LabCommand.Check.class, LabCommand.ListLabs.class})
+public final class LabCommand implements Runnable {
+    /** Exit code of a run whose claims do not all hold. */
+    public static final int CLAIM_FAILED = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** A lab file read and checked, claims included. */
+    record Loaded(String shown, LabFile lab, LabSources sources) {
+    }
+
+    /**
+     * Reads FILE, or the shipped lab called NAME, and checks it whole.
+     *
+     * @throws LabFileException with one line per mistake
+     */
+    static Loaded load(String fileOrName) throws LabFileException {
+        Path p = Path.of(fileOrName);
+        String text;
+        LabSources sources;
+        if (Files.isRegularFile(p)) {
+            try {
+                text = Files.readString(p, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UserError("cannot read " + fileOrName + ": " + e.getMessage());
+            }
+            Path dir = p.toAbsolutePath().getParent();
+            sources = LabSources.directory(dir);
+        } else {
+            text = ShippedLabs.text(fileOrName);
+            if (text == null) {
+                throw new UserError("no lab file '" + fileOrName + "', and no shipped lab of that name ("
+                    + "'rocelab lab list' shows them)");
+            }
+            sources = LabSources.resources(ShippedLabs.PREFIX);
+        }
+        LabFile lab = LabReader.read(fileOrName, text, sources);
+        List<String> problems = LabChecks.problems(lab);
+        if (!problems.isEmpty()) {
+            throw new LabFileException(problems);
+        }
+        return new Loaded(fileOrName, lab, sources);
+    }
+
+    private static int mistakes(PrintWriter err, LabFileException e) {
+        for (String line : e.problems()) {
+            err.println(line);
+        }
+        err.flush();
+        return CommandLines.USAGE_ERROR;
+    }
+
+    /** {@code rocelab lab check FILE}. */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Checks a lab file without running it: one line per mistake (FILE:LINE:COL: key: what is "
+                + "wrong) and exit code 2, or a line saying what it would run. Writes nothing.")
+    public static final class Check implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE|NAME", description = "a lab file, or a shipped lab's name")
+        String file;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Loaded l;
+            try {
+                l = load(file);
+            } catch (LabFileException e) {
+                return mistakes(spec.commandLine().getErr(), e);
+            }
+            LabFile lab = l.lab();
+            RunSpec first = lab.runs().get(0);
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf(Locale.ROOT, "%s: ok: lab %s, %s, %s, %d host(s), %d switch(es), %d flow(s), %d event(s), "
+                    + "%d check(s)%n", file, lab.name(),
+                lab.hasVariants() ? lab.runs().size() + " variants (" + String.join(", ", lab.variantNames()) + ")"
+                    : "1 run", Quantity.formatNanos(first.durationNanos()), first.topology().hosts().size(),
+                first.topology().switches().size(), first.flows().size(), first.events().size(), lab.expect().size());
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code rocelab lab list}. */
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "The shipped labs, one line each: name and what it shows ('rocelab lab run NAME' runs one).")
+    public static final class ListLabs implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            for (String name : ShippedLabs.names()) {
+                String description;
+                try {
+                    description = LabReader.read(name, ShippedLabs.text(name), LabSources.resources(ShippedLabs.PREFIX))
+                        .description();
+                } catch (LabFileException e) {
+                    description = "(does not read: " + e.problems().get(0) + ")";
+                }
+                out.printf(Locale.ROOT, "%-22s %s%n", name, description);
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code rocelab lab run}. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = {"Runs a lab: builds its fabric, starts its flows and its timeline, samples its probes, "
+                + "prints a PASS or FAIL line per claim, and writes report.md, CSV time series, PNG plots and "
+                + "counters.json to --out.",
+                "Exit code 0: every claim holds; 1: one does not; 2: a mistake in the file or the options."})
+    public static final class Run implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE|NAME", description = "a lab file, or a shipped lab's name ('rocelab lab list')")
+        String file;
+
+        @Option(names = "--mode", defaultValue = "virtual", description = "virtual (default) or live")
+        String mode;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "where the report goes (default lab-out/NAME)")
+        Path out;
+
+        @Option(names = "--seed", paramLabel = "N", description = "the seed of every random decision (default: the "
+            + "file's, else 1)")
+        Long seed;
+
+        @Option(names = "--duration", paramLabel = "T", description = "how long each run lasts, e.g. 2ms (default: "
+            + "the file's)")
+        String duration;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            Mode m = Mode.of(mode);
+            if (m == null) {
+                throw new UserError("--mode must be virtual or live: '" + mode + "'");
+            }
+            long nanos = -1;
+            if (duration != null) {
+                try {
+                    nanos = Quantity.nanos(duration);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError("--duration: " + e.getMessage());
+                }
+                if (nanos <= 0) {
+                    throw new UserError("--duration must be more than 0: '" + duration + "'");
+                }
+            }
+            Loaded l;
+            try {
+                l = load(file);
+            } catch (LabFileException e) {
+                return mistakes(spec.commandLine().getErr(), e);
+            }
+            LabFile lab = l.lab();
+            if (!lab.modes().contains(m)) {
+                throw new UserError(file + ": lab " + lab.name() + " runs in "
+                    + String.join(", ", lab.modes().stream().map(Mode::key).toList()) + " mode only, not " + m.key());
+            }
+            List<RunSpec> runs = new ArrayList<>();
+            for (RunSpec r : lab.runs()) {
+                RunSpec x = r;
+                if (nanos > 0) {
+                    x = x.withDuration(nanos);
+                    for (var e : x.events()) {
+                        if (e.atNanos() >= nanos) {
+                            throw new UserError("--duration " + duration + " ends the run before the event " + e.describe()
+                                + " (" + e.loc() + ")");
+                        }
+                    }
+                }
+                if (seed != null) {
+                    x = x.withSeed(seed);
+                }
+                runs.add(x);
+            }
+            Path dir = out != null ? out : Path.of("lab-out", lab.name());
+            PrintWriter w = spec.commandLine().getOut();
+            long runSeed = runs.get(0).seed();
+            w.printf(Locale.ROOT, "lab %s: %s, %s, seed %d, %s%n", lab.name(),
+                lab.hasVariants() ? runs.size() + " variants (" + String.join(", ", lab.variantNames()) + ")" : "1 run",
+                m == Mode.LIVE ? "live (real time, one event loop)" : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()));
+            w.flush();
+            boolean terminal = ProgressLine.stdoutIsTerminal();
+            LabRunner runner = new LabRunner(l.sources());
+            List<LabRun> results = new ArrayList<>();
+            for (RunSpec r : runs) {
+                String label = r.variant().isEmpty() ? "" : r.variant() + ": ";
+                Path capture = null;
+                if (r.capture() != null) {
+                    Files.createDirectories(dir);
+                    capture = dir.resolve((r.variant().isEmpty() ? "" : r.variant() + "-") + "capture.pcapng");
+                }
+                LabRun run;
+                try {
+                    run = runner.run(r, new ProgressLine(w, terminal, label), capture, m);
+                } catch (IllegalArgumentException e) {
+                    // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
+                    throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));
+                }
+                results.add(run);
+                w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%s)%n", label,
+                    Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9,
+                    run.events() >= 0 ? run.events() + " events" : "live");
+                w.flush();
+            }
+            List<LabReport.Outcome> outcomes = LabChecks.evaluate(lab, results);
+            boolean allPass = true;
+            for (LabReport.Outcome o : outcomes) {
+                allPass &= o.pass();
+                w.printf(Locale.ROOT, "%s  %s  (%s)%n", o.pass() ? "PASS" : "FAIL", o.claim(), o.observed());
+            }
+            List<Path> files = new LabReport(lab, results, outcomes, runSeed).write(dir);
+            w.println("wrote " + dir.resolve("report.md") + " and " + (files.size() - 1) + " more file(s) in " + dir);
+            w.flush();
+            return allPass ? 0 : CLAIM_FAILED;
+        }
+    }
+}

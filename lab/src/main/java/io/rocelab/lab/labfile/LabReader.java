@@ -1,0 +1,832 @@
+package io.rocelab.lab.labfile;
+
+import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.sw.config.PfcWdAction;
+import io.rocelab.sw.config.PfcWdConfig;
+import io.rocelab.topology.model.Attachment;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.SwitchNode;
+import io.rocelab.topology.model.Topology;
+import io.rocelab.topology.qos.QosProfile;
+import io.rocelab.topology.qos.QosProfiles;
+import io.rocelab.topology.workload.Flow;
+import io.rocelab.topology.workload.SizeDistribution;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and checks a lab file (the format is {@code labs/README.md}'s): every mistake is found in
+ * one pass and reported with its line, column and key path; a file with none becomes a
+ * {@link LabFile}, one {@link RunSpec} per variant.
+ */
+public final class LabReader {
+    /** The top-level keys. */
+    static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
+        "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep");
+    /** What a variant or a sweep may change. */
+    static final List<String> VARIANT_KEYS = List.of("duration", "seed", "topology", "qos", "nics", "flows",
+        "background", "events", "probes", "capture");
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
+    /** Variant names are identifiers: expectations start with them ({@code lossy.switch.drops}). */
+    private static final Pattern VARIANT = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
+    static final List<String> VERBS = List.of("write", "read", "send", "ud-send");
+
+    private final String file;
+    private final LabSources sources;
+    private final Problems problems = new Problems();
+
+    private LabReader(String file, LabSources sources) {
+        this.file = file;
+        this.sources = sources;
+    }
+
+    /**
+     * @param file    the name mistakes are reported under (the path as the user gave it)
+     * @param text    the YAML
+     * @param sources where the file's companions are
+     * @throws LabFileException with every mistake
+     */
+    public static LabFile read(String file, String text, LabSources sources) throws LabFileException {
+        LabReader r = new LabReader(file, sources);
+        LabFile lab = r.read(text);
+        if (!r.problems.isEmpty() || lab == null) {
+            throw new LabFileException(r.problems.lines());
+        }
+        return lab;
+    }
+
+    private LabFile read(String text) {
+        YNode root = YamlSource.read(file, text, problems);
+        if (root == null) {
+            return null;
+        }
+        Section top = Section.of(root, "", problems, TOP.toArray(String[]::new));
+        if (top == null) {
+            return null;
+        }
+        String name = top.text("name");
+        if (name == null) {
+            top.missing("name", "the scenario's name, e.g. pfc-basics");
+        } else if (!NAME.matcher(name).matches()) {
+            top.mistake("name", "lower-case letters, digits and '-' only: '" + name + "'");
+        }
+        String description = top.string("description", "");
+        Set<Mode> modes = modes(top);
+        if (!top.has("duration")) {
+            top.missing("duration", "how long the run lasts, e.g. 2ms");
+        }
+        if (!top.has("topology")) {
+            top.missing("topology", "a leaf-spine, a fat-tree, or hosts/switches/links");
+        }
+        Map<String, YNode> variants = variants(top);
+        List<RunSpec> runs = new ArrayList<>();
+        for (Map.Entry<String, YNode> v : variants.entrySet()) {
+            YNode merged = v.getValue() == null ? root : MergePatch.apply(root, v.getValue());
+            RunSpec run = run(v.getKey(), merged, modes);
+            if (run != null) {
+                runs.add(run);
+            }
+        }
+        List<ExpectSpec> expect = expectations(top);
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        return new LabFile(name, description, modes, runs, expect);
+    }
+
+    private Set<Mode> modes(Section top) {
+        if (!top.has("modes")) {
+            return EnumSet.allOf(Mode.class);
+        }
+        Set<Mode> modes = EnumSet.noneOf(Mode.class);
+        for (String m : top.strings("modes")) {
+            Mode mode = Mode.of(m);
+            if (mode == null) {
+                top.mistake("modes", "no mode '" + m + "' (modes are virtual and live)");
+            } else {
+                modes.add(mode);
+            }
+        }
+        if (modes.isEmpty()) {
+            top.mistake("modes", "name at least one mode: virtual, live");
+            return EnumSet.of(Mode.VIRTUAL);
+        }
+        return modes;
+    }
+
+    /** @return variant name to its patch (null: the base as it is), in file order */
+    private Map<String, YNode> variants(Section top) {
+        Map<String, YNode> out = new LinkedHashMap<>();
+        if (top.has("variants") && top.has("sweep")) {
+            top.mistake("sweep", "give variants or sweep, not both");
+        }
+        if (top.has("variants")) {
+            Section v = Section.anyKeys(top.get("variants"), "variants", problems);
+            if (v != null) {
+                for (Map.Entry<String, YNode> e : v.map().entries().entrySet()) {
+                    String name = e.getKey();
+                    String path = "variants." + name;
+                    if (!VARIANT.matcher(name).matches()) {
+                        problems.add(v.map().keyLoc(name), path, "a variant's name is a letter, then letters, digits or "
+                            + "'_' (expectations start with it: " + "lossy.switch.drops)");
+                    }
+                    if (e.getValue() instanceof YNode.YScalar s && s.isNull()) {
+                        out.put(name, null);
+                        continue;
+                    }
+                    Section.of(e.getValue(), path, problems, VARIANT_KEYS.toArray(String[]::new));
+                    out.put(name, e.getValue());
+                }
+            }
+        } else if (top.has("sweep")) {
+            sweep(Section.of(top.get("sweep"), "sweep", problems, "key", "values", "name"), out);
+        }
+        if (out.isEmpty()) {
+            out.put("", null);
+        }
+        return out;
+    }
+
+    private void sweep(Section s, Map<String, YNode> out) {
+        if (s == null) {
+            return;
+        }
+        String key = s.text("key");
+        if (key == null) {
+            s.missing("key", "the key path the sweep sets, e.g. nics.cc-params.rp_ai_rate");
+            return;
+        }
+        String[] parts = key.split("\\.");
+        if (!VARIANT_KEYS.contains(parts[0])) {
+            s.mistake("key", "a sweep sets one of " + String.join(", ", VARIANT_KEYS) + ", not '" + parts[0] + "'");
+            return;
+        }
+        List<YNode> values = s.list("values");
+        if (values.isEmpty()) {
+            s.missing("values", "the values, one variant each");
+        }
+        String prefix = s.string("name", parts[parts.length - 1]).replaceAll("[^A-Za-z0-9_]", "_");
+        if (!VARIANT.matcher(prefix).matches()) {
+            s.mistake("name", "a sweep's name starts with a letter: '" + prefix + "'");
+        }
+        for (YNode value : values) {
+            String text = value instanceof YNode.YScalar sc ? sc.text() : Integer.toString(out.size());
+            String name = prefix + "_" + text.replaceAll("[^A-Za-z0-9_]", "_");
+            YNode patch = value;
+            for (int i = parts.length - 1; i >= 0; i--) {
+                patch = new YNode.YMap(value.loc(), Map.of(parts[i], patch), Map.of(parts[i], value.loc()));
+            }
+            if (out.put(name, patch) != null) {
+                problems.add(value.loc(), "sweep.values", "two values make variant '" + name + "'");
+            }
+        }
+    }
+
+    private List<ExpectSpec> expectations(Section top) {
+        List<ExpectSpec> out = new ArrayList<>();
+        List<YNode> items = top.list("expect");
+        for (int i = 0; i < items.size(); i++) {
+            String path = "expect[" + i + "]";
+            YNode n = items.get(i);
+            if (n instanceof YNode.YScalar s && !s.isNull()) {
+                out.add(new ExpectSpec(s.text(), s.text(), s.loc(), path));
+                continue;
+            }
+            Section e = Section.of(n, path, problems, "claim", "check");
+            if (e == null) {
+                continue;
+            }
+            String check = e.text("check");
+            if (check == null) {
+                e.missing("check", "the expression that decides the claim, e.g. lossless.switch.drops == 0");
+                continue;
+            }
+            out.add(new ExpectSpec(e.string("claim", check), check, e.loc("check"), path + ".check"));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // one run
+
+    private RunSpec run(String variant, YNode doc, Set<Mode> modes) {
+        // a mistake of the base shows once: Problems keeps each line once
+        Section top = Section.of(doc, "", problems, TOP.toArray(String[]::new));
+        long duration = top.nanos("duration", 0);
+        if (top.has("duration") && duration <= 0) {
+            top.mistake("duration", "must be more than 0");
+        }
+        long seed = top.integer("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        QosProfile[] profile = new QosProfile[1];
+        QosSpec qos = qos(top, profile);
+        NicSpec nics = nics(top);
+        Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
+            profile[0], nics) : null;
+        List<FlowSpec> flows = flows(top, topology, duration);
+        List<BackgroundSpec> background = background(top, topology, duration);
+        List<EventSpec> events = events(top, topology, flows, duration);
+        ProbeSpec probes = probes(top, topology);
+        CaptureSpec capture = capture(top, topology);
+        if (topology == null) {
+            return null;
+        }
+        return new RunSpec(variant, duration, seed, modes, topology, qos, nics, flows, background, events, probes,
+            capture);
+    }
+
+    private QosSpec qos(Section top, QosProfile[] out) {
+        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets");
+        if (s == null) {
+            return null;
+        }
+        String name = s.string("profile", "lossless");
+        QosProfile p = QosProfiles.named(name);
+        if (p == null) {
+            String near = Section.closest(name, QosProfiles.names());
+            s.mistake("profile", "no QoS profile '" + name + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
+                + "; known: " + String.join(", ", QosProfiles.names()));
+            return null;
+        }
+        long kmin = -1;
+        long kmax = -1;
+        double pmax = -1;
+        if (s.has("ecn")) {
+            Section e = s.section("ecn", "kmin", "kmax", "pmax");
+            if (e != null) {
+                kmin = e.bytes("kmin", p.ecnMinThreshold());
+                kmax = e.bytes("kmax", p.ecnMaxThreshold());
+                pmax = e.fraction("pmax", p.ecnMaxProbability());
+                if (kmin > kmax) {
+                    e.mistake("kmin", "Kmin " + kmin + " B is above Kmax " + kmax + " B");
+                }
+                p = p.withEcn(kmin, kmax, pmax);
+            }
+        }
+        if (s.has("pfc")) {
+            Section f = s.section("pfc", "xon", "xoff");
+            if (f != null) {
+                if (!p.lossless()) {
+                    s.mistake("pfc", "PFC thresholds need a lossless profile; '" + name + "' has no PFC");
+                }
+                long xoff = f.bytes("xoff", p.xoff());
+                long xon = f.bytes("xon", f.has("xoff") ? Math.max(0, xoff - (p.xoff() - p.xon())) : p.xon());
+                if (xon >= xoff) {
+                    f.mistake("xon", "XON " + xon + " B must be below XOFF " + xoff + " B");
+                }
+                p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(), p.cnpTc(), xon, xoff,
+                    p.headroom(), p.lossyDynamicTh(), p.sharedPoolBytes(), p.minPoolBytes(), p.ecnMinThreshold(),
+                    p.ecnMaxThreshold(), p.ecnMaxProbability(), p.lossyWeight(), p.roceWeight(), p.watchdog(),
+                    p.watchdogPollMillis());
+            }
+        }
+        boolean wdOff = false;
+        PfcWdConfig wd = null;
+        if (s.has("watchdog")) {
+            Boolean onOff = Section.bool(s.get("watchdog"));
+            if (onOff != null) {
+                wdOff = !onOff;
+                if (wdOff) {
+                    p = p.withWatchdog(null);
+                } else if (p.watchdog() == null) {
+                    wd = new PfcWdConfig(PfcWdAction.DROP, 200_000_000L, 200_000_000L);
+                    p = p.withWatchdog(wd);
+                }
+            } else {
+                Section w = s.section("watchdog", "detection", "restoration", "action", "poll");
+                if (w != null) {
+                    String action = w.string("action", "drop");
+                    PfcWdAction a = null;
+                    for (PfcWdAction x : PfcWdAction.values()) {
+                        if (x.name().equalsIgnoreCase(action)) {
+                            a = x;
+                        }
+                    }
+                    if (a == null) {
+                        w.mistake("action", "the watchdog's action is drop, forward or alert, not '" + action + "'");
+                        a = PfcWdAction.DROP;
+                    }
+                    wd = new PfcWdConfig(a, w.nanos("detection", 200_000_000L), w.nanos("restoration", 200_000_000L));
+                    p = p.withWatchdog(wd);
+                    if (w.has("poll")) {
+                        long poll = w.nanos("poll", 200_000_000L);
+                        if (poll < 1_000_000L || poll % 1_000_000L != 0) {
+                            w.mistake("poll", "the watchdog polls every whole number of milliseconds (SONiC's "
+                                + "POLL_INTERVAL), e.g. 1ms: " + w.text("poll"));
+                        } else {
+                            p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(),
+                                p.cnpTc(), p.xon(), p.xoff(), p.headroom(), p.lossyDynamicTh(), p.sharedPoolBytes(),
+                                p.minPoolBytes(), p.ecnMinThreshold(), p.ecnMaxThreshold(), p.ecnMaxProbability(),
+                                p.lossyWeight(), p.roceWeight(), p.watchdog(), (int) (poll / 1_000_000L));
+                        }
+                    }
+                }
+            }
+            if (!p.lossless() && (wd != null)) {
+                s.mistake("watchdog", "the PFC watchdog needs a lossless profile; '" + name + "' has no PFC");
+            }
+        }
+        int lossyW = -1;
+        int roceW = -1;
+        if (s.has("ets")) {
+            Section e = s.section("ets", "lossy", "roce");
+            if (e != null) {
+                lossyW = (int) e.integer("lossy", p.lossyWeight(), 1, 100);
+                roceW = (int) e.integer("roce", p.roceWeight(), 1, 100);
+                p = p.withWeights(lossyW, roceW);
+            }
+        }
+        out[0] = p;
+        return new QosSpec(name, kmin, kmax, pmax, wdOff, wd, lossyW, roceW);
+    }
+
+    private NicSpec nics(Section top) {
+        Section s = top.section("nics", "cc", "cc-params");
+        if (s == null) {
+            return new NicSpec("none", DcqcnParams.defaults());
+        }
+        String cc = s.string("cc", "none");
+        if (!cc.equals("none") && !cc.equals("dcqcn")) {
+            s.mistake("cc", "congestion control is none or dcqcn, not '" + cc + "'");
+            cc = "none";
+        }
+        DcqcnParams params = DcqcnParams.defaults();
+        if (s.has("cc-params")) {
+            Section p = s.anySection("cc-params");
+            if (p != null) {
+                for (Map.Entry<String, YNode> e : p.map().entries().entrySet()) {
+                    String text = e.getValue() instanceof YNode.YScalar sc ? sc.text() : YNode.kind(e.getValue());
+                    try {
+                        params = params.with(e.getKey(), text);
+                    } catch (IllegalArgumentException ex) {
+                        problems.add(p.map().keyLoc(e.getKey()), p.path(e.getKey()), ex.getMessage());
+                    }
+                }
+                if (!cc.equals("dcqcn") && !p.map().entries().isEmpty()) {
+                    s.mistake("cc-params", "DCQCN's parameters need cc: dcqcn");
+                }
+            }
+        }
+        return new NicSpec(cc, params);
+    }
+
+    private static List<String> hostNames(Topology t) {
+        return t.hosts().stream().map(Host::name).toList();
+    }
+
+    private List<FlowSpec> flows(Section top, Topology topology, long duration) {
+        List<FlowSpec> out = new ArrayList<>();
+        List<YNode> items = top.list("flows");
+        Reachability reach = topology == null ? null : new Reachability(topology);
+        Set<String> names = new LinkedHashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            String path = "flows[" + i + "]";
+            Section f = Section.of(items.get(i), path, problems, "name", "from", "to", "verb", "size", "size-cdf",
+                "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
+                "rnr-retry");
+            if (f == null) {
+                continue;
+            }
+            if (!f.has("from") || !f.has("to")) {
+                f.missing(f.has("from") ? "to" : "from", "a flow goes from one or more hosts to one host");
+                continue;
+            }
+            String verb = f.string("verb", "write").toLowerCase(Locale.ROOT);
+            if (!VERBS.contains(verb)) {
+                f.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ")");
+            }
+            long size = f.bytes("size", 65_536);
+            String cdf = f.text("size-cdf");
+            if (f.has("size") && cdf != null) {
+                f.mistake("size-cdf", "give size or size-cdf, not both");
+            }
+            if (cdf != null) {
+                readable(f, "size-cdf", cdf);
+                size = 0;
+            } else if (size < 1) {
+                f.mistake("size", "a message has at least 1 byte");
+            }
+            long messages = f.integer("messages", 0, 0, Long.MAX_VALUE);
+            long flowDuration = f.nanos("duration", 0);
+            int qps = (int) f.integer("qps", 1, 1, Flow.MAX_QPS);
+            int window = (int) f.integer("window", 8, 1, Flow.MAX_WINDOW);
+            long start = 0;
+            if ("event".equals(f.text("start"))) {
+                start = Long.MAX_VALUE;
+            } else {
+                start = time(f, "start", 0);
+            }
+            long stop = f.has("stop") ? time(f, "stop", Long.MAX_VALUE) : Long.MAX_VALUE;
+            if (stop != Long.MAX_VALUE && start != Long.MAX_VALUE && stop <= start) {
+                f.mistake("stop", "stops at " + Quantity.formatNanos(stop) + ", not after its start "
+                    + Quantity.formatNanos(start));
+            }
+            if (start != Long.MAX_VALUE && duration > 0 && start >= duration) {
+                f.mistake("start", "starts at " + Quantity.formatNanos(start) + ", when the run is over (duration "
+                    + Quantity.formatNanos(duration) + ")");
+            }
+            long rate = f.bitsPerSecond("rate", 0);
+            int dscp = (int) f.integer("dscp", -1, 0, 63);
+            int ackTimeout = (int) f.integer("ack-timeout", 14, 0, 31);
+            int retry = (int) f.integer("retry", 7, 0, 7);
+            int rnrRetry = (int) f.integer("rnr-retry", 7, 0, 7);
+            if (topology == null) {
+                continue;
+            }
+            List<String> sources = hosts(f, "from", topology);
+            List<String> to = hosts(f, "to", topology);
+            if (to.size() > 1) {
+                f.mistake("to", "a flow has one destination; '" + f.text("to") + "' names " + to.size() + " hosts");
+                continue;
+            }
+            if (sources.isEmpty() || to.isEmpty()) {
+                continue;
+            }
+            String dst = to.get(0);
+            String group = f.string("name", null);
+            if (group != null && !NAME.matcher(group).matches()) {
+                f.mistake("name", "a flow's name is lower-case letters, digits and '-': '" + group + "'");
+            }
+            for (String src : sources) {
+                if (src.equals(dst)) {
+                    f.mistake("from", "a flow from " + src + " to itself");
+                    continue;
+                }
+                if (!reach.reaches(src, dst)) {
+                    f.mistake("to", "no path from " + src + " to " + dst + ": they are unreachable over the fabric's "
+                        + "links");
+                    continue;
+                }
+                String name = group == null ? src + "-" + dst : sources.size() == 1 ? group : group + "-" + src;
+                if (!names.add(name)) {
+                    f.mistake("name", "a second flow called '" + name + "'");
+                    continue;
+                }
+                out.add(new FlowSpec(name, group == null ? name : group, src, dst, verb, size, cdf, messages,
+                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, f.map().loc(),
+                    path));
+            }
+        }
+        return out;
+    }
+
+    /** A time of the run: not negative ("before time 0"). */
+    private static long time(Section s, String key, long otherwise) {
+        String t = s.text(key);
+        if (t != null && t.trim().startsWith("-")) {
+            s.mistake(key, "before time 0: " + t);
+            return otherwise;
+        }
+        return s.nanos(key, otherwise);
+    }
+
+    /** A size CDF file: readable, and a CDF (its own mistakes name the line). */
+    private void readable(Section s, String key, String path) {
+        try {
+            SizeDistribution.cdf(path, new java.io.StringReader(sources.read(path)));
+        } catch (IOException e) {
+            s.mistake(key, "cannot read '" + path + "': " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            s.mistake(key, path + ": " + e.getMessage());
+        }
+    }
+
+    /** Host names from a name, a pattern or a list of them; unknown names are mistakes. */
+    private List<String> hosts(Section s, String key, Topology topology) {
+        List<String> unknown = new ArrayList<>();
+        List<String> known = hostNames(topology);
+        List<String> out;
+        try {
+            out = HostPattern.resolve(s.strings(key), known, unknown);
+        } catch (IllegalArgumentException e) {
+            s.mistake(key, e.getMessage());
+            return List.of();
+        }
+        for (String u : unknown) {
+            String near = Section.closest(u, known);
+            String what = topology.node(u) instanceof SwitchNode ? "'" + u + "' is a switch, not a host"
+                : "unknown host '" + u + "'" + (near != null ? " (did you mean '" + near + "'?)" : "");
+            s.mistake(key, what);
+        }
+        return unknown.isEmpty() ? out : List.of();
+    }
+
+    private List<BackgroundSpec> background(Section top, Topology topology, long duration) {
+        List<BackgroundSpec> out = new ArrayList<>();
+        List<YNode> items = top.list("background");
+        for (int i = 0; i < items.size(); i++) {
+            String path = "background[" + i + "]";
+            Section b = Section.of(items.get(i), path, problems, "name", "hosts", "load", "size", "size-cdf", "verb",
+                "start", "stop");
+            if (b == null) {
+                continue;
+            }
+            if (!b.has("load")) {
+                b.missing("load", "the offered load, a fraction of each host's link rate, e.g. 30%");
+            }
+            double load = b.fraction("load", 0.3);
+            String verb = b.string("verb", "write").toLowerCase(Locale.ROOT);
+            if (!VERBS.contains(verb)) {
+                b.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ")");
+            }
+            String cdf = b.text("size-cdf");
+            long size = cdf == null ? b.bytes("size", 65_536) : 0;
+            if (cdf != null) {
+                readable(b, "size-cdf", cdf);
+            }
+            long start = time(b, "start", 0);
+            long stop = b.has("stop") ? time(b, "stop", duration) : duration;
+            if (topology == null) {
+                continue;
+            }
+            List<String> hosts = b.has("hosts") ? hosts(b, "hosts", topology) : hostNames(topology);
+            if (hosts.size() < 2 && b.has("hosts")) {
+                b.mistake("hosts", "background load needs at least two hosts");
+            }
+            out.add(new BackgroundSpec(b.string("name", "bg" + i), hosts, load, size, cdf, verb, start, stop,
+                b.map().loc(), path));
+        }
+        return out;
+    }
+
+    private List<EventSpec> events(Section top, Topology topology, List<FlowSpec> flows, long duration) {
+        List<EventSpec> out = new ArrayList<>();
+        List<YNode> items = top.list("events");
+        List<String> kinds = new ArrayList<>();
+        for (EventSpec.Kind k : EventSpec.Kind.values()) {
+            kinds.add(k.key());
+        }
+        List<String> keys = new ArrayList<>(kinds);
+        keys.add(0, "at");
+        for (int i = 0; i < items.size(); i++) {
+            String path = "events[" + i + "]";
+            Section e = Section.of(items.get(i), path, problems, keys.toArray(String[]::new));
+            if (e == null) {
+                continue;
+            }
+            if (!e.has("at")) {
+                e.missing("at", "when it happens, e.g. at: 500us");
+            }
+            long at = time(e, "at", 0);
+            if (duration > 0 && at >= duration) {
+                e.mistake("at", "at " + Quantity.formatNanos(at) + " the run is over (duration "
+                    + Quantity.formatNanos(duration) + ")");
+            }
+            List<String> actions = e.map().entries().keySet().stream().filter(kinds::contains).toList();
+            if (actions.size() != 1) {
+                problems.add(e.map().loc(), path, "an event does one thing: one of " + String.join(", ", kinds)
+                    + (actions.isEmpty() ? "" : " (this one has " + String.join(", ", actions) + ")"));
+                continue;
+            }
+            String action = actions.get(0);
+            EventSpec.Kind kind = EventSpec.Kind.values()[kinds.indexOf(action)];
+            Loc loc = e.loc(action);
+            String p = path + "." + action;
+            switch (kind) {
+                case LINK_DOWN, LINK_UP -> {
+                    String link = link(e, action, e.text(action), topology);
+                    if (link != null) {
+                        out.add(new EventSpec(at, kind, link, -1, 0, 0, 0, loc, p));
+                    }
+                }
+                case LINK_FAULTS -> {
+                    Section f = e.section(action, "link", "loss", "corrupt", "duplicate");
+                    if (f == null) {
+                        continue;
+                    }
+                    String link = link(f, "link", f.text("link"), topology);
+                    double loss = f.fraction("loss", 0);
+                    double corrupt = f.fraction("corrupt", 0);
+                    double dup = f.fraction("duplicate", 0);
+                    if (link != null) {
+                        out.add(new EventSpec(at, kind, link, -1, loss, corrupt, dup, loc, p));
+                    }
+                }
+                case PFC_STORM, PFC_STORM_STOP -> {
+                    YNode v = e.get(action);
+                    String host;
+                    int prio = topology == null || topology.qos() == null ? 3 : Math.max(0, topology.qos().pfcPriority());
+                    if (v instanceof YNode.YMap) {
+                        Section s = e.section(action, "host", "priority");
+                        if (s == null) {
+                            continue;
+                        }
+                        host = s.text("host");
+                        prio = (int) s.integer("priority", prio, 0, 7);
+                        if (host == null) {
+                            s.missing("host", "the host that sends the storm");
+                            continue;
+                        }
+                    } else {
+                        host = e.text(action);
+                    }
+                    if (host(e, action, host, topology)) {
+                        out.add(new EventSpec(at, kind, host, prio, 0, 0, 0, loc, p));
+                    }
+                }
+                case DRAIN_STOP, DRAIN_START -> {
+                    String host = e.text(action);
+                    if (host(e, action, host, topology)) {
+                        out.add(new EventSpec(at, kind, host, -1, 0, 0, 0, loc, p));
+                    }
+                }
+                case FLOW_START, FLOW_STOP -> {
+                    String which = e.text(action);
+                    if (which == null || topology == null) {
+                        continue;
+                    }
+                    List<String> matched = new ArrayList<>();
+                    java.util.regex.Pattern g = HostPattern.glob(which);
+                    for (FlowSpec f : flows) {
+                        if (f.name().equals(which) || f.group().equals(which) || g.matcher(f.name()).matches()) {
+                            matched.add(f.name());
+                        }
+                    }
+                    if (matched.isEmpty()) {
+                        String near = Section.closest(which, flows.stream().map(FlowSpec::name).toList());
+                        e.mistake(action, "no flow '" + which + "'" + (near != null ? " (did you mean '" + near + "'?)"
+                            : ""));
+                    }
+                    for (String m : matched) {
+                        out.add(new EventSpec(at, kind, m, -1, 0, 0, 0, loc, p));
+                    }
+                }
+                default -> throw new IllegalStateException(kind.toString());
+            }
+        }
+        return out;
+    }
+
+    private boolean host(Section s, String key, String host, Topology topology) {
+        if (host == null || topology == null) {
+            return false;
+        }
+        if (topology.node(host) instanceof Host) {
+            return true;
+        }
+        String near = Section.closest(host, hostNames(topology));
+        s.mistake(key, topology.node(host) != null ? "'" + host + "' is a switch, not a host"
+            : "unknown host '" + host + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
+        return false;
+    }
+
+    /** A link by its name, or by one of its ends ({@code leaf0:Ethernet8}, a host's name). */
+    private String link(Section s, String key, String ref, Topology topology) {
+        if (ref == null || topology == null) {
+            if (ref == null && s != null) {
+                s.missing(key, "the link: its name or one of its ends, e.g. leaf0:Ethernet8");
+            }
+            return null;
+        }
+        for (Link l : topology.links()) {
+            if (l.name().equals(ref)) {
+                return l.name();
+            }
+        }
+        Attachment end = Attachment.parse(ref);
+        Link l = topology.linkAt(end);
+        if (l != null) {
+            return l.name();
+        }
+        String reason = topology.node(end.node()) == null ? "unknown node '" + end.node() + "'"
+            : "nothing is cabled to " + end;
+        s.mistake(key, "no link '" + ref + "': " + reason + " (a link is named by its name or by one of its ends, "
+            + "e.g. leaf0:Ethernet8)");
+        return null;
+    }
+
+    private ProbeSpec probes(Section top, Topology topology) {
+        Section s = top.section("probes", "interval", "sample", "queues", "ports");
+        if (s == null) {
+            return new ProbeSpec(10_000, new LinkedHashSet<>(ProbeSpec.KINDS), List.of(), List.of());
+        }
+        long interval = s.nanos("interval", 10_000);
+        if (interval < 100) {
+            s.mistake("interval", "sample at most every 100ns: " + s.text("interval"));
+            interval = 10_000;
+        }
+        Set<String> kinds = new LinkedHashSet<>();
+        if (!s.has("sample")) {
+            kinds.addAll(ProbeSpec.KINDS);
+        } else {
+            List<String> asked = s.strings("sample");
+            for (String k : asked) {
+                if (k.equals("all")) {
+                    kinds.addAll(ProbeSpec.KINDS);
+                } else if (!ProbeSpec.KINDS.contains(k)) {
+                    String near = Section.closest(k, ProbeSpec.KINDS);
+                    s.mistake("sample", "no probe '" + k + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
+                        + "; known: " + String.join(", ", ProbeSpec.KINDS) + ", all");
+                }
+            }
+            for (String k : ProbeSpec.KINDS) {
+                if (asked.contains(k)) {
+                    kinds.add(k);
+                }
+            }
+        }
+        if (topology == null) {
+            return new ProbeSpec(interval, kinds, List.of(), List.of());
+        }
+        int roce = topology.qos() == null ? 3 : topology.qos().roceTc();
+        List<String> allPorts = switchPorts(topology);
+        List<String> allQueues = new ArrayList<>();
+        for (String p : allPorts) {
+            for (int q = 0; q < 8; q++) {
+                allQueues.add(p + ":" + q);
+            }
+        }
+        List<String> queues;
+        if (s.has("queues")) {
+            queues = match(s, "queues", allQueues, "queue (switch:port:queue)");
+        } else {
+            queues = allPorts.stream().map(p -> p + ":" + roce).toList();
+        }
+        List<String> ports = s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)") : allPorts;
+        return new ProbeSpec(interval, kinds, queues, ports);
+    }
+
+    /** Every cabled switch port, {@code switch:port}, in topology order. */
+    public static List<String> switchPorts(Topology topology) {
+        List<String> out = new ArrayList<>();
+        for (SwitchNode sw : topology.switches()) {
+            for (var port : sw.config().ports()) {
+                if (topology.linkAt(new Attachment(sw.name(), port.name())) != null) {
+                    out.add(sw.name() + ":" + port.name());
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<String> match(Section s, String key, List<String> all, String what) {
+        List<String> unknown = new ArrayList<>();
+        List<String> out;
+        try {
+            out = HostPattern.resolve(s.strings(key), all, unknown);
+        } catch (IllegalArgumentException e) {
+            s.mistake(key, e.getMessage());
+            return List.of();
+        }
+        for (String u : unknown) {
+            String near = Section.closest(u, all);
+            s.mistake(key, "no " + what + " '" + u + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
+        }
+        return out;
+    }
+
+    private CaptureSpec capture(Section top, Topology topology) {
+        if (!top.has("capture")) {
+            return null;
+        }
+        Section s = top.section("capture", "ports", "frames");
+        if (s == null || topology == null) {
+            return null;
+        }
+        int frames = (int) s.integer("frames", 1000, 1, 1_000_000);
+        if (!s.has("ports")) {
+            s.missing("ports", "the switch ports to capture, e.g. [leaf0:Ethernet0]");
+            return null;
+        }
+        List<String> all = switchPorts(topology);
+        List<String> wanted = new ArrayList<>();
+        for (String p : s.strings("ports")) {
+            // a host's name stands for the switch port it is cabled to
+            if (topology.node(p) instanceof Host h) {
+                Attachment peer = topology.peerOf(h);
+                if (topology.node(peer.node()) instanceof SwitchNode) {
+                    wanted.add(peer.toString());
+                } else {
+                    s.mistake("ports", "host '" + p + "' is not cabled to a switch");
+                }
+            } else {
+                wanted.add(p);
+            }
+        }
+        List<String> unknown = new ArrayList<>();
+        List<String> ports;
+        try {
+            ports = HostPattern.resolve(wanted, all, unknown);
+        } catch (IllegalArgumentException e) {
+            s.mistake("ports", e.getMessage());
+            return null;
+        }
+        for (String u : unknown) {
+            Attachment a = Attachment.parse(u);
+            String why = topology.node(a.node()) == null ? "unknown node '" + a.node() + "'"
+                : topology.node(a.node()) instanceof SwitchNode sw && !sw.hasPort(a.port())
+                    ? "switch '" + a.node() + "' has no port '" + a.port() + "'"
+                    : "nothing is cabled there";
+            s.mistake("ports", "cannot capture '" + u + "': " + why);
+        }
+        return new CaptureSpec(ports, frames);
+    }
+}

@@ -1,0 +1,36 @@
+package io.rocelab.lab.labfile;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Every mistake found in a lab file, one line each: {@code FILE:LINE:COL: KEY.PATH: what is wrong}.
+ * The same line is kept once (a mistake in the base document shows in every variant).
+ */
+public final class Problems {
+    private final Set<String> lines = new LinkedHashSet<>();
+
+    /**
+     * @param loc  where
+     * @param path the key path ({@code flows[2].from}), empty for the document
+     * @param what what is wrong
+     */
+    public void add(Loc loc, String path, String what) {
+        lines.add(loc + ": " + (path == null || path.isEmpty() ? "" : path + ": ") + what);
+    }
+
+    public boolean isEmpty() {
+        return lines.isEmpty();
+    }
+
+    public int size() {
+        return lines.size();
+    }
+
+    /** @return the lines, in the order found */
+    public List<String> lines() {
+        return new ArrayList<>(lines);
+    }
+}

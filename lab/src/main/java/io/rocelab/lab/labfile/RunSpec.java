@@ -1,0 +1,42 @@
+package io.rocelab.lab.labfile;
+
+import io.rocelab.topology.model.Topology;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One run of a lab: a variant of the file, checked and resolved (the fabric built as data, the
+ * flows expanded over their sources). What the runner needs, nothing it must parse again.
+ *
+ * @param variant     the variant's name, or empty for a file without variants
+ * @param durationNanos how long the run lasts (virtual or wall time)
+ * @param seed        the seed of every random decision
+ * @param modes       where it can run
+ * @param topology    the fabric
+ * @param qos         the QoS the file asked for
+ * @param nics        the host NICs' settings
+ * @param flows       the flows, one per source
+ * @param background  Poisson load
+ * @param events      the timeline, in file order
+ * @param probes      what is sampled
+ * @param capture     the capture, or null for none
+ */
+public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
+                      NicSpec nics, List<FlowSpec> flows, List<BackgroundSpec> background, List<EventSpec> events,
+                      ProbeSpec probes, CaptureSpec capture) {
+    /** @return the RoCE queue (and priority) of the fabric's QoS, 3 without a profile */
+    public int roceQueue() {
+        return topology.qos() == null ? 3 : topology.qos().roceTc();
+    }
+
+    /** @return the same run for {@code nanos} */
+    public RunSpec withDuration(long nanos) {
+        return new RunSpec(variant, nanos, seed, modes, topology, qos, nics, flows, background, events, probes, capture);
+    }
+
+    /** @return the same run with {@code newSeed} */
+    public RunSpec withSeed(long newSeed) {
+        return new RunSpec(variant, durationNanos, newSeed, modes, topology, qos, nics, flows, background, events,
+            probes, capture);
+    }
+}

@@ -1,0 +1,401 @@
+package io.rocelab.lab.labfile;
+
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.sw.config.ConfigException;
+import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.topology.generate.FatTree;
+import io.rocelab.topology.generate.LeafSpine;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.Topology;
+import io.rocelab.topology.model.TopologyException;
+import io.rocelab.topology.qos.QosProfile;
+import io.rocelab.topology.route.EcmpRoutes;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code topology:}: a generator ({@code leaf-spine}, {@code fat-tree}) or explicit {@code hosts},
+ * {@code switches} and {@code links}, built into a checked {@link Topology}. The topology's own
+ * check (duplicate names and addresses, links to missing ports, speeds that disagree, every switch
+ * configuration mistake) is reported at the entry it names.
+ */
+final class TopologyReader {
+    private static final long HOST_MAC_BASE = 0x02_00_00_00_00_00L;
+    private static final long ROUTER_MAC_BASE = 0x02_01_00_00_00_00L;
+    private static final int SWITCH_MTU = 9100;
+
+    private final Problems problems;
+    private final LabSources sources;
+    private final QosProfile qos;
+    private final NicSpec nics;
+    private final Map<String, Loc> where = new LinkedHashMap<>();
+    private Section top;
+
+    private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
+        this.problems = problems;
+        this.sources = sources;
+        this.qos = qos;
+        this.nics = nics;
+    }
+
+    /**
+     * @param node the value of {@code topology:}
+     * @param qos  the fabric's QoS profile (already tuned), or null if it could not be read
+     * @param nics every host NIC's settings
+     * @return the topology, or null after reporting why not
+     */
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
+        return new TopologyReader(problems, sources, qos, nics).read(node);
+    }
+
+    private Topology read(YNode node) {
+        top = Section.of(node, "topology", problems, "leaf-spine", "fat-tree", "hosts", "switches", "links");
+        if (top == null) {
+            return null;
+        }
+        boolean explicit = top.has("hosts") || top.has("switches") || top.has("links");
+        int generators = (top.has("leaf-spine") ? 1 : 0) + (top.has("fat-tree") ? 1 : 0);
+        if (generators + (explicit ? 1 : 0) != 1) {
+            problems.add(top.map().loc(), "topology", "give exactly one of leaf-spine, fat-tree, or hosts/switches/links");
+            return null;
+        }
+        try {
+            if (top.has("leaf-spine")) {
+                return leafSpine(top.section("leaf-spine", "leaves", "spines", "hosts-per-leaf", "host-speed",
+                    "spine-speed", "oversubscription", "cable", "ipv6", "mtu"));
+            }
+            if (top.has("fat-tree")) {
+                return fatTree(top.section("fat-tree", "k", "speed", "cable", "delay", "ipv6", "mtu"));
+            }
+            return explicit();
+        } catch (TopologyException e) {
+            for (String p : e.problems()) {
+                problems.add(locOf(p), "topology", p);
+            }
+            return null;
+        }
+    }
+
+    /** The entry a topology problem names ({@code host 'h3'}, {@code link 'x'}, {@code switch 'leaf0'}). */
+    private Loc locOf(String problem) {
+        for (Map.Entry<String, Loc> e : where.entrySet()) {
+            if (problem.contains(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return top.map().loc();
+    }
+
+    private Topology leafSpine(Section s) {
+        if (s == null || qos == null) {
+            return null;
+        }
+        LeafSpine.Builder b = LeafSpine.builder().qos(qos);
+        if (nics.dcqcn()) {
+            b.dcqcn(nics.params());
+        }
+        b.leaves((int) s.integer("leaves", 2, 1, 256));
+        b.spines((int) s.integer("spines", 2, 1, 64));
+        b.hostsPerLeaf((int) s.integer("hosts-per-leaf", 2, 1, 253));
+        b.hostLinkGbps(gbps(s, "host-speed", 100));
+        if (s.has("spine-speed") && s.has("oversubscription")) {
+            s.mistake("oversubscription", "give spine-speed or oversubscription, not both");
+        } else if (s.has("spine-speed")) {
+            b.spineLinkGbps(gbps(s, "spine-speed", 100));
+        } else if (s.has("oversubscription")) {
+            String t = s.text("oversubscription");
+            double ratio = parseRatio(t);
+            if (!(ratio > 0)) {
+                s.mistake("oversubscription", "must be a ratio such as 3 or 3:1, not '" + t + "'");
+            } else {
+                b.oversubscription(ratio);
+            }
+        }
+        b.cableMeters(meters(s, "cable", 5));
+        b.ipv6(s.bool("ipv6", false));
+        b.activeMtu((int) s.integer("mtu", 4096, 256, 4096));
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        where.put("leaf-spine", s.map().loc());
+        return b.build().topology();
+    }
+
+    private static double parseRatio(String t) {
+        if (t == null) {
+            return -1;
+        }
+        try {
+            int colon = t.indexOf(':');
+            return colon < 0 ? Double.parseDouble(t)
+                : Double.parseDouble(t.substring(0, colon)) / Double.parseDouble(t.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private Topology fatTree(Section s) {
+        if (s == null || qos == null) {
+            return null;
+        }
+        FatTree.Builder b = FatTree.builder().qos(qos);
+        if (nics.dcqcn()) {
+            b.dcqcn(nics.params());
+        }
+        b.k((int) s.integer("k", 4, 2, 64));
+        b.linkGbps(gbps(s, "speed", 100));
+        if (s.has("delay")) {
+            b.propagationDelayNanos(s.nanos("delay", 25));
+        } else {
+            b.cableMeters(meters(s, "cable", 5));
+        }
+        b.ipv6(s.bool("ipv6", false));
+        b.activeMtu((int) s.integer("mtu", 4096, 256, 4096));
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        return b.build().topology();
+    }
+
+    /** A speed the generators take: whole Gb/s. */
+    private static long gbps(Section s, String key, long otherwise) {
+        long bps = s.bitsPerSecond(key, otherwise * 1_000_000_000L);
+        if (bps % 1_000_000_000L != 0 || bps == 0) {
+            s.mistake(key, "the generators take whole Gb/s (e.g. 25G, 100G): " + s.text(key));
+            return otherwise;
+        }
+        return bps / 1_000_000_000L;
+    }
+
+    /** A cable length: {@code 5m} or {@code 5}. */
+    static int meters(Section s, String key, int otherwise) {
+        String t = s.text(key);
+        if (t == null) {
+            return otherwise;
+        }
+        String n = t.endsWith("m") ? t.substring(0, t.length() - 1).trim() : t;
+        try {
+            int m = Integer.parseInt(n);
+            if (m >= 0 && m <= 100_000) {
+                return m;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        s.mistake(key, "a cable length is whole metres 0..100000, e.g. 5m: '" + t + "'");
+        return otherwise;
+    }
+
+    private Topology explicit() {
+        Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+        if (qos != null) {
+            t.qos(qos);
+        }
+        List<YNode> hosts = top.list("hosts");
+        int index = 0;
+        for (int i = 0; i < hosts.size(); i++) {
+            String path = "topology.hosts[" + i + "]";
+            YNode h = hosts.get(i);
+            if (h instanceof YNode.YScalar sc && sc.value() instanceof String pattern) {
+                for (String name : HostPattern.expandNew(pattern)) {
+                    where.putIfAbsent("host '" + name + "'", h.loc());
+                    Host host = host(name, index++, null, path, h.loc());
+                    if (host != null) {
+                        t.host(host);
+                    }
+                }
+                continue;
+            }
+            Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp");
+            if (s == null) {
+                continue;
+            }
+            String name = s.text("name");
+            if (name == null) {
+                s.missing("name", "every host has a name");
+                continue;
+            }
+            where.putIfAbsent("host '" + name + "'", s.map().loc());
+            Host host = host(name, index++, s, path, s.map().loc());
+            if (host != null) {
+                t.host(host);
+            }
+        }
+        List<YNode> switches = top.list("switches");
+        for (int i = 0; i < switches.size(); i++) {
+            aSwitch(t, switches.get(i), "topology.switches[" + i + "]", i);
+        }
+        List<YNode> links = top.list("links");
+        for (int i = 0; i < links.size(); i++) {
+            Link l = link(links.get(i), "topology.links[" + i + "]");
+            if (l != null) {
+                t.link(l);
+            }
+        }
+        if (hosts.isEmpty()) {
+            problems.add(top.map().loc(), "topology.hosts", "a fabric needs hosts");
+        }
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        return t.build();
+    }
+
+    private Host host(String name, int index, Section s, String path, Loc loc) {
+        try {
+            Host.Builder b = Host.builder(name);
+            String ip = s == null ? null : s.text("ip");
+            int ipv4 = ip != null ? parseIp(s, ip) : defaultIp(index);
+            b.ipv4(ipv4);
+            String mac = s == null ? null : s.text("mac");
+            if (mac != null) {
+                b.mac(mac);
+            } else {
+                b.mac(HOST_MAC_BASE | (index + 1));  // from its place, so a duplicate address is one mistake
+            }
+            if (s != null) {
+                for (String a : s.strings("ipv6")) {
+                    b.ipv6(a);
+                }
+                b.activeMtu((int) s.integer("mtu", 4096, 256, 4096));
+                if (s.has("speed")) {
+                    b.linkSpeedBitsPerSecond(s.bitsPerSecond("speed", 100_000_000_000L));
+                }
+                if (s.has("vlan")) {
+                    b.vlan((int) s.integer("vlan", 1, 1, 4094), (int) s.integer("pcp", 3, 0, 7));
+                }
+            }
+            if (nics.dcqcn()) {
+                b.dcqcn(nics.params());
+            }
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            problems.add(loc, path, e.getMessage());
+            return null;
+        }
+    }
+
+    private int parseIp(Section s, String ip) {
+        try {
+            return Ipv4.parse(ip);
+        } catch (IllegalArgumentException e) {
+            s.mistake("ip", "not an IPv4 address: '" + ip + "'");
+            return 0;
+        }
+    }
+
+    private static int defaultIp(int index) {
+        return 10 << 24 | (index / 250) << 8 | (index % 250 + 1);
+    }
+
+    private void aSwitch(Topology.Builder t, YNode node, String path, int index) {
+        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config");
+        if (s == null) {
+            return;
+        }
+        String name = s.text("name");
+        if (name == null) {
+            s.missing("name", "every switch has a name");
+            return;
+        }
+        where.putIfAbsent("switch '" + name + "'", s.map().loc());
+        YNode config = s.get("config");
+        String configName = config instanceof YNode.YScalar sc && !sc.isNull() ? sc.text() : null;
+        if (config instanceof YNode.YMap) {
+            String json = JsonText.of(config);
+            tablesSwitch(t, s, name, json, path + ".config");
+            return;
+        }
+        if (configName != null && (configName.endsWith(".json") || configName.contains("/"))) {
+            String json;
+            try {
+                json = sources.read(configName);
+            } catch (IOException e) {
+                s.mistake("config", "cannot read '" + configName + "': " + e.getMessage());
+                return;
+            }
+            tablesSwitch(t, s, name, json, path + ".config");
+            return;
+        }
+        if (configName != null && qos != null && !configName.equals(qos.name())) {
+            s.mistake("config", "QoS profile '" + configName + "' is not the fabric's ('" + qos.name()
+                + "', from qos.profile): one profile per fabric; give this switch a config_db.json for its own QoS");
+            return;
+        }
+        if (!s.has("ports")) {
+            s.missing("ports", "how many ports (Ethernet0, Ethernet4, ...), or a config_db.json as 'config'");
+            return;
+        }
+        int ports = (int) s.integer("ports", 1, 1, 256);
+        long speed = s.bitsPerSecond("speed", 100_000_000_000L);
+        if (speed % 1_000_000L != 0 || speed == 0) {
+            s.mistake("speed", "a switch port's speed is whole Mb/s: " + s.text("speed"));
+            return;
+        }
+        int mtu = (int) s.integer("mtu", SWITCH_MTU, 1500, 9216);
+        SwitchConfigBuilder b = new SwitchConfigBuilder().hostname(name).mac(ROUTER_MAC_BASE | (index + 1))
+            .ecmpHashSeed(index + 1L);
+        for (int p = 0; p < ports; p++) {
+            b.port("Ethernet" + 4 * p, speed / 1_000_000L, mtu);
+        }
+        t.switchNode(name, b);
+    }
+
+    /** A switch whose configuration is its own (SONiC's config_db JSON): used as it is, checked by the switch. */
+    private void tablesSwitch(Topology.Builder t, Section s, String name, String json, String path) {
+        if (s.has("ports") || s.has("speed")) {
+            s.mistake(s.has("ports") ? "ports" : "speed", "a switch with a config_db takes its ports from its PORT table");
+        }
+        try {
+            t.switchNode(name, ConfigLoader.parse(json));
+        } catch (ConfigException e) {
+            for (String p : e.problems()) {
+                problems.add(s.loc("config"), path, p);
+            }
+        }
+    }
+
+    private Link link(YNode node, String path) {
+        Section s = Section.of(node, path, problems, "name", "a", "b", "speed", "cable", "delay", "loss", "up");
+        if (s == null) {
+            return null;
+        }
+        String a = s.text("a");
+        String b = s.text("b");
+        if (a == null || b == null) {
+            s.missing(a == null ? "a" : "b", "a link joins two ends, node:port or a host's name");
+            return null;
+        }
+        Link.Builder l = Link.between(a, b);
+        String name = s.text("name");
+        if (name != null) {
+            l.name(name);
+        }
+        if (s.has("speed")) {
+            l.speedBitsPerSecond(s.bitsPerSecond("speed", 0));
+        }
+        if (s.has("delay")) {
+            l.propagationDelayNanos(s.nanos("delay", 25));
+        } else {
+            l.cableMeters(meters(s, "cable", 5));
+        }
+        if (s.has("loss")) {
+            l.faults(FaultProfile.NONE.withLoss(s.fraction("loss", 0)));
+        }
+        l.up(s.bool("up", true));
+        Link built = l.build();
+        where.putIfAbsent("link '" + built.name() + "'", s.map().loc());
+        return built;
+    }
+
+    /** Every link name a problem could mention, with where it is (for the checks that follow). */
+    List<String> names() {
+        return new ArrayList<>(where.keySet());
+    }
+}

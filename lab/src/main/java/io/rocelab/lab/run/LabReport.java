@@ -1,0 +1,358 @@
+package io.rocelab.lab.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rocelab.lab.expect.Kind;
+import io.rocelab.lab.expect.Series;
+import io.rocelab.lab.labfile.LabFile;
+import io.rocelab.lab.labfile.Quantity;
+import io.rocelab.lab.report.Csv;
+import io.rocelab.lab.report.Plots;
+import io.rocelab.lab.report.TimeSeries;
+import io.rocelab.topology.workload.FlowResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Writes what a lab's runs measured under one folder: {@code report.md} (tables, checks, plots),
+ * CSV time series and PNG plots per run, and {@code counters.json}. The CSVs and the JSON hold
+ * only simulated quantities: one seed gives the same files.
+ */
+public final class LabReport {
+    /** Most series drawn in one plot (the busiest); the CSV has them all. */
+    static final int PLOT_SERIES = 16;
+    /** Most rows of the port and NIC tables (those with activity first). */
+    static final int TABLE_ROWS = 64;
+
+    /**
+     * One check's outcome.
+     *
+     * @param observed what its comparison compared, or why it could not be evaluated
+     */
+    public record Outcome(String claim, String check, boolean pass, String observed) {
+    }
+
+    private final LabFile lab;
+    private final List<LabRun> runs;
+    private final List<Outcome> outcomes;
+    private final long seed;
+    private final List<Path> written = new ArrayList<>();
+
+    public LabReport(LabFile lab, List<LabRun> runs, List<Outcome> outcomes, long seed) {
+        this.lab = lab;
+        this.runs = runs;
+        this.outcomes = outcomes;
+        this.seed = seed;
+    }
+
+    /** Writes everything to {@code dir} (created if needed). @return the files written */
+    public List<Path> write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder md = new StringBuilder();
+        md.append("# Lab ").append(lab.name()).append("\n\n");
+        if (!lab.description().isEmpty()) {
+            md.append(lab.description()).append("\n\n");
+        }
+        md.append("Virtual time, seed ").append(seed).append(", ")
+            .append(Quantity.formatNanos(runs.get(0).data().durationNanos())).append(" simulated per run");
+        if (lab.hasVariants()) {
+            md.append(", variants: ").append(String.join(", ", lab.variantNames()));
+        }
+        md.append(".\n\n");
+        if (!outcomes.isEmpty()) {
+            md.append("## Checks\n\n| result | claim | check | observed |\n|---|---|---|---|\n");
+            for (Outcome o : outcomes) {
+                md.append("| ").append(o.pass() ? "PASS" : "**FAIL**").append(" | ").append(cell(o.claim()))
+                    .append(" | `").append(o.check().replace("|", "\\|")).append("` | ").append(cell(o.observed()))
+                    .append(" |\n");
+            }
+            md.append('\n');
+        }
+        for (LabRun run : runs) {
+            String v = run.data().variant();
+            String prefix = v.isEmpty() ? "" : v + "-";
+            if (!v.isEmpty()) {
+                md.append("## Variant ").append(v).append("\n\n");
+            }
+            md.append(String.format(Locale.ROOT, "Ran %s of virtual time in %.1f s of wall time (%d events).%n%n",
+                Quantity.formatNanos(run.data().durationNanos()), run.wallNanos() / 1e9, run.events()));
+            flows(md, run);
+            ports(md, run.data());
+            nics(md, run.data());
+            if (!run.applied().isEmpty()) {
+                md.append("### Timeline\n\n");
+                run.applied().forEach(a -> md.append("- ").append(a).append('\n'));
+                md.append('\n');
+            }
+            series(dir, prefix, run.data(), md);
+            if (run.capture() != null) {
+                md.append("Capture: [").append(dir.relativize(run.capture())).append("](")
+                    .append(dir.relativize(run.capture())).append("), ").append(run.captured())
+                    .append(" frames (the first of each port, and the switches' decisions: PFC, ECN marks, drops).\n\n");
+                written.add(run.capture());
+            }
+        }
+        Path json = dir.resolve("counters.json");
+        counters(json);
+        written.add(json);
+        md.append("## Files\n\n");
+        for (Path p : written) {
+            md.append("- ").append(dir.relativize(p)).append('\n');
+        }
+        Path report = dir.resolve("report.md");
+        Files.writeString(report, md, StandardCharsets.UTF_8);
+        written.add(0, report);
+        return written;
+    }
+
+    private static String cell(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+
+    private static String gbps(double bps) {
+        return String.format(Locale.ROOT, "%.2f", bps / 1e9);
+    }
+
+    private static String time(double seconds) {
+        if (Double.isInfinite(seconds) || Double.isNaN(seconds)) {
+            return "-";
+        }
+        return Quantity.formatNanos(Math.round(seconds * 1e9));
+    }
+
+    private static void flows(StringBuilder md, LabRun run) {
+        if (run.flows().isEmpty() && run.background().isEmpty()) {
+            return;
+        }
+        md.append("### Flows\n\n| flow | from | to | verb | outcome | messages | bytes | goodput (Gb/s) | FCT | "
+            + "p99 latency | error completions |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (FlowResult r : run.flows()) {
+            md.append("| ").append(r.name()).append(" | ").append(r.source()).append(" | ").append(r.destination())
+                .append(" | ").append(r.verb()).append(" | ").append(r.outcome()).append(" | ").append(r.messages())
+                .append(" | ").append(r.bytes()).append(" | ").append(gbps(r.goodputBitsPerSecond())).append(" | ")
+                .append(r.fctNanos() < 0 ? "-" : Quantity.formatNanos(r.fctNanos())).append(" | ")
+                .append(r.latencyP99Nanos() < 0 ? "-" : Quantity.formatNanos(r.latencyP99Nanos())).append(" | ")
+                .append(r.errors() == 0 ? "0" : r.errorCompletions().toString()).append(" |\n");
+        }
+        md.append('\n');
+        if (!run.background().isEmpty()) {
+            List<FlowResult> bg = run.background();
+            long done = bg.stream().filter(r -> r.outcome() == FlowResult.Outcome.COMPLETED).count();
+            long[] fct = bg.stream().filter(r -> r.fctNanos() >= 0).mapToLong(FlowResult::fctNanos).sorted().toArray();
+            long bytes = bg.stream().mapToLong(FlowResult::bytes).sum();
+            long errors = bg.stream().mapToLong(FlowResult::errors).sum();
+            md.append(String.format(Locale.ROOT, "Background load: %d flows, %d completed, %d bytes, FCT median %s, "
+                    + "p99 %s, %d error completions.%n%n", bg.size(), done, bytes,
+                fct.length == 0 ? "-" : Quantity.formatNanos(fct[fct.length / 2]),
+                fct.length == 0 ? "-" : Quantity.formatNanos(fct[Math.min(fct.length - 1, (int) (fct.length * 0.99))]),
+                errors));
+        }
+    }
+
+    private static void ports(StringBuilder md, RunData d) {
+        Map<String, Double> watermark = new LinkedHashMap<>();
+        Map<String, String> queueOf = new LinkedHashMap<>();
+        for (String q : d.names(Kind.QUEUE)) {
+            String port = q.substring(0, q.lastIndexOf(':'));
+            double w = d.total(Kind.QUEUE, q, "watermark");
+            if (!watermark.containsKey(port) || w > watermark.get(port)) {
+                watermark.put(port, w);
+                queueOf.put(port, q.substring(q.lastIndexOf(':') + 1));
+            }
+        }
+        List<String> rows = new ArrayList<>();
+        int quiet = 0;
+        for (String p : d.names(Kind.PORT)) {
+            double activity = d.total(Kind.PORT, p, "pfc_tx") + d.total(Kind.PORT, p, "pfc_rx")
+                + d.total(Kind.PORT, p, "ecn_marks") + d.total(Kind.PORT, p, "drops")
+                + watermark.getOrDefault(p, 0.0) + d.total(Kind.PORT, p, "watchdog_storms");
+            if (activity == 0 || rows.size() >= TABLE_ROWS) {
+                quiet++;
+                continue;
+            }
+            rows.add("| " + p + " | " + num(d.total(Kind.PORT, p, "pfc_tx")) + " | " + num(d.total(Kind.PORT, p, "pfc_rx"))
+                + " | " + num(d.total(Kind.PORT, p, "ecn_marks")) + " | " + num(d.total(Kind.PORT, p, "drops")) + " | "
+                + (watermark.containsKey(p) ? num(watermark.get(p)) + " (queue " + queueOf.get(p) + ")" : "-") + " | "
+                + num(d.total(Kind.PORT, p, "watchdog_storms")) + "/" + num(d.total(Kind.PORT, p, "watchdog_restores"))
+                + " |");
+        }
+        md.append("### Switch ports\n\n");
+        if (!rows.isEmpty()) {
+            md.append("| port | PFC sent | PFC received | ECN marks | drops | watermark (bytes) | watchdog storms/restores |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
+            rows.forEach(r -> md.append(r).append('\n'));
+            md.append('\n');
+        }
+        md.append(quiet == 0 ? "" : quiet + " port(s) with nothing to show (no PFC, ECN, drops or queue) are left out.\n\n");
+    }
+
+    private static void nics(StringBuilder md, RunData d) {
+        md.append("### NICs\n\n| host | sent (bytes) | CNPs sent | CNPs handled | PFC received | PFC sent | "
+            + "retransmissions | error completions |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        int quiet = 0;
+        int rows = 0;
+        for (String h : d.names(Kind.NIC)) {
+            double activity = d.total(Kind.NIC, h, "tx_bytes") + d.total(Kind.NIC, h, "cnps_sent")
+                + d.total(Kind.NIC, h, "pfc_rx");
+            if (activity == 0 || rows >= TABLE_ROWS) {
+                quiet++;
+                continue;
+            }
+            rows++;
+            md.append("| ").append(h);
+            for (String a : List.of("tx_bytes", "cnps_sent", "cnps_handled", "pfc_rx", "pfc_tx", "retransmissions",
+                "errors")) {
+                md.append(" | ").append(num(d.total(Kind.NIC, h, a)));
+            }
+            md.append(" |\n");
+        }
+        md.append('\n');
+        md.append(quiet == 0 ? "" : quiet + " idle NIC(s) left out.\n\n");
+    }
+
+    private static String num(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /** CSVs and plots of one run's samples. */
+    private void series(Path dir, String prefix, RunData d, StringBuilder md) {
+        double[] t = d.times();
+        List<String> plots = new ArrayList<>();
+        // per-flow rates
+        List<TimeSeries> rates = columns(d, Kind.FLOW, "rate", "rate_%s_gbps", 1e-9, t);
+        if (!rates.isEmpty()) {
+            csv(dir, prefix + "flow-rate.csv", rates);
+            plot(dir, prefix + "flow-rate.png", "Per-flow rate", "Gb/s", rates, false, plots);
+        }
+        List<TimeSeries> depth = columns(d, Kind.QUEUE, "depth", "depth_%s_kb", 1e-3, t);
+        if (!depth.isEmpty()) {
+            csv(dir, prefix + "queue-depth.csv", depth);
+            plot(dir, prefix + "queue-depth.png", "Queue depth", "KB", depth, false, plots);
+        }
+        List<TimeSeries> pause = columns(d, Kind.PORT, "paused", "paused_%s", 1, t);
+        pause.addAll(columns(d, Kind.NIC, "paused", "paused_%s", 1, t));
+        if (!pause.isEmpty()) {
+            csv(dir, prefix + "pause.csv", pause);
+            List<TimeSeries> counts = new ArrayList<>();
+            counts.add(count("NICs paused", columns(d, Kind.NIC, "paused", "paused_%s", 1, t), t));
+            counts.add(count("switch ports paused", columns(d, Kind.PORT, "paused", "paused_%s", 1, t), t));
+            plot(dir, prefix + "pause.png", "Pause state: how many are paused by their peer", "paused", counts, true,
+                plots);
+        }
+        List<TimeSeries> counters = new ArrayList<>();
+        for (String a : List.of("pfc_tx", "pfc_rx", "ecn_marks", "drops")) {
+            counters.addAll(columns(d, Kind.SWITCH, a, a + "_%s", 1, t));
+        }
+        for (String a : List.of("pfc_tx", "pfc_rx", "cnps_sent", "cnps_handled", "ecn_marked")) {
+            counters.addAll(columns(d, Kind.NIC, a, a + "_%s", 1, t));
+        }
+        if (!counters.isEmpty()) {
+            csv(dir, prefix + "counters.csv", counters);
+        }
+        if (!plots.isEmpty()) {
+            md.append("### Plots\n\n");
+            for (String p : plots) {
+                md.append("![").append(p).append("](").append(p).append(")\n\n");
+            }
+        }
+    }
+
+    private static List<TimeSeries> columns(RunData d, Kind kind, String attribute, String header, double scale,
+                                            double[] times) {
+        List<TimeSeries> out = new ArrayList<>();
+        for (String n : d.names(kind)) {
+            Series s = d.series(kind, n, attribute);
+            if (s == null) {
+                continue;
+            }
+            TimeSeries ts = new TimeSeries(String.format(Locale.ROOT, header, n.replace(':', '_')), attribute);
+            for (int i = 0; i < times.length; i++) {
+                ts.add(times[i] * 1e6, s.values()[i] * scale);
+            }
+            out.add(ts);
+        }
+        return out;
+    }
+
+    /** The sum of 0/1 series: how many are in the state at each sample. */
+    private static TimeSeries count(String name, List<TimeSeries> states, double[] times) {
+        TimeSeries out = new TimeSeries(name, "count");
+        for (int i = 0; i < times.length; i++) {
+            double n = 0;
+            for (TimeSeries s : states) {
+                n += s.value(i);
+            }
+            out.add(times[i] * 1e6, n);
+        }
+        return out;
+    }
+
+    private void csv(Path dir, String name, List<TimeSeries> series) {
+        Path f = dir.resolve(name);
+        Csv.write(f, series);
+        written.add(f);
+    }
+
+    private void plot(Path dir, String name, String title, String unit, List<TimeSeries> series, boolean step,
+                      List<String> plots) {
+        List<TimeSeries> drawn = series;
+        if (series.size() > PLOT_SERIES) {
+            ToDoubleFunction<TimeSeries> busy = s -> s.meanFrom(0);
+            drawn = series.stream().sorted(Comparator.comparingDouble(busy).reversed()).limit(PLOT_SERIES).toList();
+            title += " (the " + PLOT_SERIES + " busiest of " + series.size() + ")";
+        }
+        Path f = dir.resolve(name);
+        Plots.timeChart(f, title, unit, drawn, step);
+        written.add(f);
+        plots.add(name);
+    }
+
+    /** {@code counters.json}: per run, every flow's, port's, queue's, NIC's and switch's values at the end. */
+    private void counters(Path file) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("lab", lab.name());
+        root.put("seed", seed);
+        Map<String, Object> byRun = new LinkedHashMap<>();
+        for (LabRun run : runs) {
+            RunData d = run.data();
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("duration_ns", d.durationNanos());
+            r.put("events", run.events());
+            for (Kind k : Kind.values()) {
+                Map<String, Object> items = new LinkedHashMap<>();
+                for (String n : d.names(k)) {
+                    Map<String, Object> attrs = new LinkedHashMap<>();
+                    for (var a : Schema.of(k).entrySet()) {
+                        if (a.getValue().type() != Schema.Type.GAUGE) {
+                            double v = d.total(k, n, a.getKey());
+                            attrs.put(a.getKey(), Double.isFinite(v) ? (v == Math.rint(v) ? (Object) (long) v : v) : null);
+                        }
+                    }
+                    items.put(n, attrs);
+                }
+                r.put(k.many(), items);
+            }
+            r.put("timeline", run.applied());
+            byRun.put(d.variant().isEmpty() ? "run" : d.variant(), r);
+        }
+        root.put("runs", byRun);
+        try {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), root);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

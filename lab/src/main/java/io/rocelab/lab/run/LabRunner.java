@@ -1,0 +1,202 @@
+package io.rocelab.lab.run;
+
+import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.codec.capture.PcapngWriter;
+import io.rocelab.lab.demo.BoundedCapture;
+import io.rocelab.lab.labfile.BackgroundSpec;
+import io.rocelab.lab.labfile.CaptureSpec;
+import io.rocelab.topology.model.Attachment;
+import io.rocelab.lab.labfile.EventSpec;
+import io.rocelab.lab.labfile.FlowSpec;
+import io.rocelab.lab.labfile.LabSources;
+import io.rocelab.lab.labfile.Mode;
+import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.timeline.Action;
+import io.rocelab.topology.timeline.Draining;
+import io.rocelab.topology.timeline.Event;
+import io.rocelab.topology.timeline.FlowControl;
+import io.rocelab.topology.timeline.LinkFaults;
+import io.rocelab.topology.timeline.LinkState;
+import io.rocelab.topology.timeline.PfcStorm;
+import io.rocelab.topology.timeline.Timeline;
+import io.rocelab.topology.workload.Flow;
+import io.rocelab.topology.workload.FlowResult;
+import io.rocelab.topology.workload.PoissonFlows;
+import io.rocelab.topology.workload.SizeDistribution;
+import io.rocelab.topology.workload.Verb;
+import io.rocelab.topology.workload.Workload;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs one {@link RunSpec}: builds the fabric, starts the workload and the timeline, samples the
+ * probes every interval until the run's duration, and collects what it measured. In virtual time
+ * (the default) one seed gives one result, bit for bit; live ({@link RunClock.Live}) the same file
+ * runs on the wall clock.
+ */
+public final class LabRunner {
+    /** Told how far a run has got. */
+    public interface Progress {
+        /** @param simulatedNanos virtual time reached, of {@code durationNanos} */
+        void at(long simulatedNanos, long durationNanos);
+    }
+
+    private final LabSources sources;
+
+    public LabRunner(LabSources sources) {
+        this.sources = sources;
+    }
+
+    /** Runs {@code run} and returns what it measured. */
+    public LabRun run(RunSpec run, Progress progress) {
+        return run(run, progress, null);
+    }
+
+    /**
+     * Runs {@code run} and returns what it measured.
+     *
+     * @param captureFile where the run's capture ({@code capture:}) goes, or null for none
+     */
+    public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile) {
+        return run(run, progress, captureFile, Mode.VIRTUAL);
+    }
+
+    /**
+     * Runs {@code run} in {@code mode} and returns what it measured.
+     *
+     * @param captureFile where the run's capture ({@code capture:}) goes, or null for none
+     */
+    public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile, Mode mode) {
+        RunClock clock = RunClock.of(mode);
+        long wall = System.nanoTime();
+        List<Flow> flows = new ArrayList<>();
+        for (FlowSpec f : run.flows()) {
+            flows.add(flow(f));
+        }
+        List<Flow> background = new ArrayList<>();
+        int stream = 0;
+        for (BackgroundSpec b : run.background()) {
+            background.addAll(PoissonFlows.generate(run.topology(), b.hosts(), b.load(), sizes(b.sizeBytes(),
+                b.sizeCdf()), b.startNanos(), b.stopNanos(), Verb.parse(b.verb()), run.seed() + 7919L * ++stream,
+                b.name()));
+        }
+        List<Flow> all = new ArrayList<>(flows);
+        all.addAll(background);
+        RunData data = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
+        BoundedCapture[] tap = new BoundedCapture[1];
+        LabRun result;
+        try (Fabric fabric = clock.start(run.topology(), run.seed());
+             Workload workload = Workload.start(fabric, all, run.seed());
+             Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
+            if (captureFile != null && run.capture() != null) {
+                tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
+            }
+            long epoch = workload.epochNanos();
+            Probes probes = clock.onFabric(fabric, () -> new Probes(fabric, workload, run, data));
+            long interval = run.probes().intervalNanos();
+            long duration = run.durationNanos();
+            for (long t = Math.min(interval, duration); ; t = Math.min(t + interval, duration)) {
+                clock.runUntil(fabric, epoch + t);
+                long at = t;
+                clock.onFabric(fabric, () -> {
+                    probes.sample(at);
+                    return null;
+                });
+                progress.at(t, duration);
+                if (t >= duration) {
+                    break;
+                }
+            }
+            List<FlowResult> results = workload.results();
+            clock.onFabric(fabric, () -> {
+                probes.finish(results);
+                return null;
+            });
+            Set<String> named = new HashSet<>();
+            flows.forEach(f -> named.add(f.name()));
+            List<FlowResult> mine = results.stream().filter(r -> named.contains(r.name())).toList();
+            List<FlowResult> rest = results.stream().filter(r -> !named.contains(r.name())).toList();
+            result = new LabRun(data, mine, rest, timeline.applied(), clock.events(fabric), System.nanoTime() - wall,
+                null, 0);
+        } finally {
+            if (tap[0] != null) {
+                try {
+                    tap[0].close(); // after the fabric: its last frames have landed
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write " + captureFile, e);
+                }
+            }
+        }
+        if (tap[0] == null) {
+            return result;
+        }
+        return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
+            result.wallNanos(), captureFile, tap[0].written());
+    }
+
+    /** Taps the capture's ports into one bounded pcapng: the first frames of each, and the switches' decisions. */
+    private static BoundedCapture capture(Fabric fabric, CaptureSpec spec, java.nio.file.Path file) {
+        try {
+            BoundedCapture c = new BoundedCapture(PcapngWriter.create(file), spec.frames(), spec.frames());
+            for (String port : spec.ports()) {
+                Attachment a = Attachment.parse(port);
+                fabric.softSwitch(a.node()).capturePort(a.port(), c, 0);
+            }
+            return c;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private final Map<String, SizeDistribution> cdfs = new HashMap<>();
+
+    private SizeDistribution sizes(long bytes, String cdf) {
+        if (cdf == null) {
+            return SizeDistribution.fixed(bytes);
+        }
+        return cdfs.computeIfAbsent(cdf, c -> {
+            try {
+                return SizeDistribution.cdf(c, new StringReader(sources.read(c)));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + c, e);
+            }
+        });
+    }
+
+    private Flow flow(FlowSpec f) {
+        return Flow.builder(f.name(), f.source(), f.destination()).verb(Verb.parse(f.verb()))
+            .size(sizes(f.sizeBytes(), f.sizeCdf())).messages(f.messages()).durationNanos(f.durationNanos())
+            .qps(f.qps()).window(f.window()).startNanos(f.startNanos()).stopNanos(f.stopNanos())
+            .rateBitsPerSecond(f.rateBitsPerSecond()).dscp(f.dscp()).ackTimeout(f.ackTimeout())
+            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).build();
+    }
+
+    /** The timeline's events as the topology module takes them. */
+    static List<Event> events(List<EventSpec> specs) {
+        List<Event> out = new ArrayList<>();
+        for (EventSpec e : specs) {
+            Action a = switch (e.kind()) {
+                case LINK_DOWN -> new LinkState(e.target(), false);
+                case LINK_UP -> new LinkState(e.target(), true);
+                case LINK_FAULTS -> new LinkFaults(e.target(), FaultProfile.NONE.withLoss(e.loss())
+                    .withCorruption(e.corrupt()).withDuplication(e.duplicate()));
+                case PFC_STORM -> new PfcStorm(e.target(), e.priority(), true);
+                case PFC_STORM_STOP -> new PfcStorm(e.target(), e.priority(), false);
+                case DRAIN_STOP -> new Draining(e.target(), false);
+                case DRAIN_START -> new Draining(e.target(), true);
+                case FLOW_START -> new FlowControl(e.target(), true);
+                case FLOW_STOP -> new FlowControl(e.target(), false);
+            };
+            out.add(new Event(e.atNanos(), a));
+        }
+        return out;
+    }
+}

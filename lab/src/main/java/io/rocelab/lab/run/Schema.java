@@ -1,0 +1,85 @@
+package io.rocelab.lab.run;
+
+import io.rocelab.lab.expect.Kind;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The attributes a lab's checks and report see, per kind: a number known at the end, a counter (its
+ * total at the end; its running total over time when its probe samples it) or a gauge (only over
+ * time, from its probe). Units: bytes, bits per second, seconds, counts.
+ */
+public final class Schema {
+    /** What an attribute is. */
+    public enum Type { NUMBER, COUNTER, GAUGE }
+
+    /**
+     * @param type  number, counter or gauge
+     * @param probe the probe that samples it over time ({@code probes.sample}), or null
+     * @param about one line for people
+     */
+    public record Attribute(Type type, String probe, String about) {
+    }
+
+    private static final Map<Kind, Map<String, Attribute>> ALL = new EnumMap<>(Kind.class);
+
+    static {
+        Map<String, Attribute> flow = add(Kind.FLOW);
+        flow.put("bytes", new Attribute(Type.COUNTER, "flow-rate", "bytes completed at the source"));
+        flow.put("rate", new Attribute(Type.GAUGE, "flow-rate", "completed bits per second over each interval"));
+        flow.put("goodput", new Attribute(Type.NUMBER, null, "bits per second from its start to its last completion"));
+        flow.put("fct", new Attribute(Type.NUMBER, null, "flow completion time, seconds (infinite if unfinished)"));
+        flow.put("messages", new Attribute(Type.NUMBER, null, "messages completed"));
+        flow.put("errors", new Attribute(Type.NUMBER, null, "completions in error"));
+        flow.put("latency_p50", new Attribute(Type.NUMBER, null, "median message latency, seconds"));
+        flow.put("latency_p99", new Attribute(Type.NUMBER, null, "99th percentile message latency, seconds"));
+        Map<String, Attribute> port = add(Kind.PORT);
+        port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
+        port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
+        port.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked on its queues"));
+        port.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped, all reasons"));
+        port.put("paused", new Attribute(Type.GAUGE, "pause", "1 while its peer pauses any priority, else 0"));
+        port.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes sent"));
+        port.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
+        port.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));
+        Map<String, Attribute> queue = add(Kind.QUEUE);
+        queue.put("depth", new Attribute(Type.GAUGE, "queue-depth", "bytes queued"));
+        queue.put("watermark", new Attribute(Type.NUMBER, null, "most bytes ever queued"));
+        queue.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped"));
+        queue.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
+        queue.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes sent"));
+        Map<String, Attribute> nic = add(Kind.NIC);
+        nic.put("cnps_sent", new Attribute(Type.COUNTER, "cnps", "CNPs sent (np_cnp_sent)"));
+        nic.put("cnps_handled", new Attribute(Type.COUNTER, "cnps", "CNPs that cut a rate (rp_cnp_handled)"));
+        nic.put("ecn_marked", new Attribute(Type.COUNTER, "ecn-marks", "CE-marked RoCE packets received"));
+        nic.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
+        nic.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
+        nic.put("paused", new Attribute(Type.GAUGE, "pause", "1 while the switch pauses any priority, else 0"));
+        nic.put("retransmissions", new Attribute(Type.NUMBER, null,
+            "retries: timeouts and sequence NAKs (completer_retry_err + rcvd_seq_err)"));
+        nic.put("errors", new Attribute(Type.NUMBER, null, "completions in error of the flows it sources"));
+        nic.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes its transmitter sent"));
+        Map<String, Attribute> sw = add(Kind.SWITCH);
+        sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
+        sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent"));
+        sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received"));
+        sw.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
+        sw.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
+        sw.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));
+    }
+
+    private Schema() {
+    }
+
+    private static Map<String, Attribute> add(Kind k) {
+        Map<String, Attribute> m = new LinkedHashMap<>();
+        ALL.put(k, m);
+        return m;
+    }
+
+    /** @return the attributes of {@code kind}, in a fixed order */
+    public static Map<String, Attribute> of(Kind kind) {
+        return ALL.get(kind);
+    }
+}
