@@ -116,7 +116,9 @@ class ToolDiagnosticsProcessesTest {
 
         String err = tools.stderr("client");
         assertTrue(err.contains(" ib_write_bw failed; the soft NIC's counters (rdma statistic show, non-zero):\n"), err);
-        assertEquals(7, counter(err, "completer_retry_err"), "perftest's retry count, spent: " + err);
+        // perftest's retry count, spent after the server vanished (a loaded machine may add one before:
+        // a thread that waits longer than the 67 ms ACK timeout costs a retry that then succeeds)
+        assertTrue(counter(err, "completer_retry_err") >= 7, "perftest's retry count, spent: " + err);
         assertEquals(1, counter(err, "retry_exceeded_err"), err);
         assertTrue(counter(err, "sent_pkts") > counter(err, "rcvd_pkts"), err);
         assertTrue(err.contains(" capture " + capture), err);
