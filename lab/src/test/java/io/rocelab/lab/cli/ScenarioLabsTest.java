@@ -1,0 +1,77 @@
+package io.rocelab.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.lab.run.ShippedLabs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scenario labs ({@code labs/*.yaml}) run as a user runs them: each claim must hold. */
+class ScenarioLabsTest {
+    @TempDir
+    Path tmp;
+
+    /** Runs a lab (a shipped name or a file) and checks that every claim passed and none failed. */
+    private CliRun runAllPass(String lab, String outName, String... claims) {
+        CliRun run = CliRun.of("lab", "run", lab, "--out", tmp.resolve(outName).toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        for (String claim : claims) {
+            assertTrue(run.out().contains("PASS  " + claim), claim + " in\n" + run.out());
+        }
+        assertFalse(run.out().contains("FAIL"), run.out());
+        return run;
+    }
+
+    /** @return the text of a shipped lab file */
+    private static String shipped(String name) throws IOException {
+        try (InputStream in = ScenarioLabsTest.class.getClassLoader()
+            .getResourceAsStream(ShippedLabs.PREFIX + name + ".yaml")) {
+            assertTrue(in != null, name + " is shipped");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void ecmpCollisionFlowletsBeatStaticHashing() throws IOException {
+        String[] claims = {
+            "static hashing leaves a spine at less than half the busiest one's load",
+            "flowlets take at least 10 % of the load off the busiest spine",
+            "flowlets finish the slowest flow at least 10 % sooner than static hashing",
+            "every flow completes in every variant, without error completions"};
+        CliRun run = runAllPass("ecmp-collision", "ecmp", claims);
+        assertTrue(run.out().contains("3 variants (static, entropy, flowlets)"), run.out());
+        String counters = Files.readString(tmp.resolve("ecmp/counters.json"));
+        assertTrue(counters.contains("\"spine3:Ethernet4\""), "each spine's link to leaf1 in counters.json");
+        // another pairing of the hosts hashes into another collision: the claims are not one hash's luck
+        String other = shipped("ecmp-collision").replace("to: h4,", "to: hX7,").replace("to: h5,", "to: hX4,")
+            .replace("to: h6,", "to: hX5,").replace("to: h7,", "to: hX6,").replace("to: hX", "to: h");
+        Path f = tmp.resolve("ecmp-shifted.yaml");
+        Files.writeString(f, other);
+        runAllPass(f.toString(), "ecmp-shifted", claims);
+    }
+
+    @Test
+    void aFlowletTimeoutIsWholeMicroseconds() throws IOException {
+        Path f = tmp.resolve("bad-flowlet.yaml");
+        Files.writeString(f, """
+            name: bad-flowlet
+            duration: 100us
+            topology:
+              leaf-spine: {leaves: 1, spines: 1}
+              flowlet-timeout: 2500ns
+            flows: [{name: f, from: h0, to: h1}]
+            """);
+        CliRun check = CliRun.of("lab", "check", f.toString());
+        assertEquals(2, check.exitCode(), check.out());
+        assertEquals(1, check.err().lines().count(), check.err());
+        assertTrue(check.err().contains("topology.flowlet-timeout: the flowlet timeout is a whole number of microseconds"),
+            check.err());
+    }
+}
