@@ -58,6 +58,17 @@ class ScenarioLabsTest {
     }
 
     @Test
+    void multiTenantSharesFollowTheEtsWeights() {
+        runAllPass("multi-tenant-fairness", "tenants",
+            "the quiet tenant gets its weight's share of the link (40 %, within 5 %)",
+            "the noisy tenant gets its weight's share (60 %, within 5 %)",
+            "twice the incast does not take more than the noisy tenant's weight",
+            "the quiet tenant's p99 latency stays under 60 us, with the incast and with twice the incast",
+            "the incast's pauses never stop the quiet tenant's NICs",
+            "in one shared class the quiet tenant gets less than a quarter of the link and twice the latency");
+    }
+
+    @Test
     void aFlowletTimeoutIsWholeMicroseconds() throws IOException {
         Path f = tmp.resolve("bad-flowlet.yaml");
         Files.writeString(f, """
