@@ -69,6 +69,19 @@ class ScenarioLabsTest {
     }
 
     @Test
+    void aRingOfSwitchesDeadlocksAndTheWatchdogBreaksIt() throws IOException {
+        runAllPass("pfc-deadlock", "deadlock",
+            "without the watchdog the fabric freezes (not one message completes)",
+            "every ring queue stays paused by the next switch, with frames waiting and nothing dropped",
+            "the frozen QPs end in error completions",
+            "the watchdog detects the stuck queues",
+            "with the forward action the ring drains and every flow gets at least 40 % of a cable",
+            "with the drop action the same traffic deadlocks again after each restore");
+        String report = Files.readString(tmp.resolve("deadlock/report.md"));
+        assertTrue(report.contains("IBV_WC_RETRY_EXC_ERR"), report);
+    }
+
+    @Test
     void aFlowletTimeoutIsWholeMicroseconds() throws IOException {
         Path f = tmp.resolve("bad-flowlet.yaml");
         Files.writeString(f, """
