@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.lab.run.ShippedLabs;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,6 +82,27 @@ class ScenarioLabsTest {
             "with the drop action the same traffic deadlocks again after each restore");
         String report = Files.readString(tmp.resolve("deadlock/report.md"));
         assertTrue(report.contains("IBV_WC_RETRY_EXC_ERR"), report);
+    }
+
+    @Test
+    void aSweepOverRpTimeResetShowsEachSettingSideBySide() throws IOException {
+        runAllPass("dcqcn-time-reset", "reset",
+            "a 30 us period keeps a standing queue at least 30 % deeper than the default's",
+            "with the default the senders share fairly over the second half",
+            "the 30 us and default periods keep the link busy",
+            "a 1500 us period leaves the link idle more than half the time");
+        Path out = tmp.resolve("reset");
+        List<String> rows = Files.readAllLines(out.resolve("variants.csv"));
+        assertEquals("variant,converged_us,standing_queue_kb,rate_gbps", rows.get(0));
+        assertEquals(4, rows.size(), rows.toString());
+        assertTrue(rows.get(2).startsWith("reset_300,") && !rows.get(2).startsWith("reset_300,,"),
+            "the default converges: " + rows);
+        for (String png : List.of("variants-convergence.png", "variants-queue.png")) {
+            BufferedImage img = ImageIO.read(out.resolve(png).toFile());
+            assertTrue(img.getWidth() > 500, png);
+        }
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("## Variants side by side") && report.contains("| reset_1500 | "), report);
     }
 
     @Test
