@@ -76,6 +76,40 @@ class CountersSnapshotTest {
         }
     }
 
+    /** {@code clear counters}: a snapshot since a baseline counts only what came after it. */
+    @Test
+    void sinceABaselineCountsOnlyWhatCameAfter() throws Exception {
+        try (RealTimeScheduler rt = RealTimeScheduler.start("counters-baseline")) {
+            RecordingPort p0 = new RecordingPort("p0", rt);
+            RecordingPort p1 = new RecordingPort("p1", rt);
+            SoftSwitch sw = new SoftSwitch(Lab.routes(new ConfigBuilder(2, 100), 2).build(), rt, ALLOC, 9);
+            CompletableFuture<Void> first = new CompletableFuture<>();
+            rt.execute(() -> {
+                sw.attach("Ethernet0", p0);
+                sw.attach("Ethernet4", p1);
+                traffic(rt, p0, p1, ROUNDS - 10, first);
+            });
+            first.get(10, TimeUnit.SECONDS);
+            Thread.sleep(50);
+            SwitchCounters baseline = sw.countersSnapshot();
+            assertEquals(10 * PER_ROUND, baseline.ports().get(0).rxPfc[3]);
+            SwitchCounters cleared = sw.countersSnapshot().since(baseline);
+            assertEquals(0, cleared.ports().get(0).rxPfc[3]);
+            assertEquals(0, cleared.ports().get(0).queueTxPackets[3]);
+            assertEquals(0, cleared.ports().get(1).rxFrames);
+            CompletableFuture<Void> second = new CompletableFuture<>();
+            rt.execute(() -> traffic(rt, p0, p1, ROUNDS - 4, second));
+            second.get(10, TimeUnit.SECONDS);
+            Thread.sleep(50);
+            SwitchCounters after = sw.countersSnapshot().since(baseline);
+            assertEquals(4 * PER_ROUND, after.ports().get(0).rxPfc[3]);
+            assertEquals(4 * PER_ROUND, after.ports().get(0).queueTxPackets[3]);
+            assertEquals(14 * PER_ROUND, sw.countersSnapshot().ports().get(0).queueTxPackets[3]);
+            assertTrue(SonicViews.pfcCounters(after).lines()
+                .anyMatch(l -> l.trim().startsWith("Ethernet0") && l.contains(" " + 4 * PER_ROUND)), SonicViews.pfcCounters(after));
+        }
+    }
+
     /** Every millisecond: a short pause (1 quantum) and a few lossless frames, for ROUNDS rounds. */
     private static void traffic(RealTimeScheduler rt, RecordingPort p0, RecordingPort p1, int round,
                                 CompletableFuture<Void> done) {

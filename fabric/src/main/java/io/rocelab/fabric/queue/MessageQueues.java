@@ -5,9 +5,11 @@ import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpmcArrayQueue;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.queues.SpscArrayQueue;
 import org.jctools.queues.SpscUnboundedArrayQueue;
 import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+import org.jctools.queues.atomic.SpscAtomicArrayQueue;
 import org.jctools.queues.atomic.SpscUnboundedAtomicArrayQueue;
 
 /**
@@ -49,6 +51,13 @@ public final class MessageQueues {
      */
     public static <E> MessagePassingQueue<E> spscUnbounded(int chunkSize) {
         return UNSAFE ? new SpscUnboundedArrayQueue<>(chunkSize) : new SpscUnboundedAtomicArrayQueue<>(chunkSize);
+    }
+
+    /**
+     * One producer, one consumer, at most {@code capacity} elements (rounded up to a power of two).
+     */
+    public static <E> MessagePassingQueue<E> spscBounded(int capacity) {
+        return UNSAFE ? new SpscArrayQueue<>(capacity) : new SpscAtomicArrayQueue<>(capacity);
     }
 
     /**

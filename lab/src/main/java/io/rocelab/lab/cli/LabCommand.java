@@ -202,10 +202,6 @@ public final class LabCommand implements Runnable {
                 throw new UserError(file + ": lab " + lab.name() + " runs in "
                     + String.join(", ", lab.modes().stream().map(Mode::key).toList()) + " mode only, not " + m.key());
             }
-            if (m == Mode.LIVE) {
-                throw new UserError("lab run --mode live is not implemented yet: labs run in virtual time "
-                    + "(leave out --mode)");
-            }
             List<RunSpec> runs = new ArrayList<>();
             for (RunSpec r : lab.runs()) {
                 RunSpec x = r;
@@ -226,9 +222,9 @@ public final class LabCommand implements Runnable {
             Path dir = out != null ? out : Path.of("lab-out", lab.name());
             PrintWriter w = spec.commandLine().getOut();
             long runSeed = runs.get(0).seed();
-            w.printf(Locale.ROOT, "lab %s: %s, virtual time, seed %d, %s%n", lab.name(),
+            w.printf(Locale.ROOT, "lab %s: %s, %s, seed %d, %s%n", lab.name(),
                 lab.hasVariants() ? runs.size() + " variants (" + String.join(", ", lab.variantNames()) + ")" : "1 run",
-                runSeed, Quantity.formatNanos(runs.get(0).durationNanos()));
+                m == Mode.LIVE ? "live (real time, one event loop)" : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()));
             w.flush();
             boolean terminal = ProgressLine.stdoutIsTerminal();
             LabRunner runner = new LabRunner(l.sources());
@@ -242,14 +238,15 @@ public final class LabCommand implements Runnable {
                 }
                 LabRun run;
                 try {
-                    run = runner.run(r, new ProgressLine(w, terminal, label), capture);
+                    run = runner.run(r, new ProgressLine(w, terminal, label), capture, m);
                 } catch (IllegalArgumentException e) {
                     // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
                     throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));
                 }
                 results.add(run);
-                w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%d events)%n", label,
-                    Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9, run.events());
+                w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%s)%n", label,
+                    Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9,
+                    run.events() >= 0 ? run.events() + " events" : "live");
                 w.flush();
             }
             List<LabReport.Outcome> outcomes = LabChecks.evaluate(lab, results);

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "rocelab 0.1.0",
         description = "Software RoCEv2 NIC, switch, perftest and captures.",
-        subcommands = {DemoCommand.class, DecodeCommand.class, ReferenceCapturesCommand.class, DcqcnCommand.class, ExperimentCommand.class,
+        subcommands = {DemoCommand.class, SwitchCommand.class, DecodeCommand.class, ReferenceCapturesCommand.class, DcqcnCommand.class, ExperimentCommand.class,
                 LabCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Rocelab implements Runnable {

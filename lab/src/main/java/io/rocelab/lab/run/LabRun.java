@@ -10,7 +10,7 @@ import java.util.List;
  * @param flows      the results of the file's flows
  * @param background the results of the background load's flows
  * @param applied    the timeline's events, as applied
- * @param events     scheduler events executed (virtual time)
+ * @param events     scheduler events executed (virtual time), or -1 live
  * @param wallNanos  how long it took
  * @param capture    the pcapng written, or null
  * @param captured   frames in it

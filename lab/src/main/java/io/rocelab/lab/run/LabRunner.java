@@ -1,7 +1,6 @@
 package io.rocelab.lab.run;
 
 import io.rocelab.fabric.link.FaultProfile;
-import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.codec.capture.PcapngWriter;
 import io.rocelab.lab.demo.BoundedCapture;
 import io.rocelab.lab.labfile.BackgroundSpec;
@@ -10,6 +9,7 @@ import io.rocelab.topology.model.Attachment;
 import io.rocelab.lab.labfile.EventSpec;
 import io.rocelab.lab.labfile.FlowSpec;
 import io.rocelab.lab.labfile.LabSources;
+import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.timeline.Action;
@@ -37,9 +37,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Runs one {@link RunSpec} in virtual time: builds the fabric, starts the workload and the timeline,
- * samples the probes every interval until the run's duration, and collects what it measured. One
- * seed, one result, bit for bit.
+ * Runs one {@link RunSpec}: builds the fabric, starts the workload and the timeline, samples the
+ * probes every interval until the run's duration, and collects what it measured. In virtual time
+ * (the default) one seed gives one result, bit for bit; live ({@link RunClock.Live}) the same file
+ * runs on the wall clock.
  */
 public final class LabRunner {
     /** Told how far a run has got. */
@@ -65,6 +66,16 @@ public final class LabRunner {
      * @param captureFile where the run's capture ({@code capture:}) goes, or null for none
      */
     public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile) {
+        return run(run, progress, captureFile, Mode.VIRTUAL);
+    }
+
+    /**
+     * Runs {@code run} in {@code mode} and returns what it measured.
+     *
+     * @param captureFile where the run's capture ({@code capture:}) goes, or null for none
+     */
+    public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile, Mode mode) {
+        RunClock clock = RunClock.of(mode);
         long wall = System.nanoTime();
         List<Flow> flows = new ArrayList<>();
         for (FlowSpec f : run.flows()) {
@@ -82,32 +93,38 @@ public final class LabRunner {
         RunData data = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
         BoundedCapture[] tap = new BoundedCapture[1];
         LabRun result;
-        try (Fabric fabric = Fabric.virtualTime(run.topology(), run.seed());
+        try (Fabric fabric = clock.start(run.topology(), run.seed());
              Workload workload = Workload.start(fabric, all, run.seed());
              Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
-            VirtualTimeScheduler clock = fabric.virtualTime();
             if (captureFile != null && run.capture() != null) {
-                tap[0] = capture(fabric, run.capture(), captureFile);
+                tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
             }
             long epoch = workload.epochNanos();
-            Probes probes = new Probes(fabric, workload, run, data);
+            Probes probes = clock.onFabric(fabric, () -> new Probes(fabric, workload, run, data));
             long interval = run.probes().intervalNanos();
             long duration = run.durationNanos();
             for (long t = Math.min(interval, duration); ; t = Math.min(t + interval, duration)) {
-                clock.runUntil(epoch + t);
-                probes.sample(t);
+                clock.runUntil(fabric, epoch + t);
+                long at = t;
+                clock.onFabric(fabric, () -> {
+                    probes.sample(at);
+                    return null;
+                });
                 progress.at(t, duration);
                 if (t >= duration) {
                     break;
                 }
             }
             List<FlowResult> results = workload.results();
-            probes.finish(results);
+            clock.onFabric(fabric, () -> {
+                probes.finish(results);
+                return null;
+            });
             Set<String> named = new HashSet<>();
             flows.forEach(f -> named.add(f.name()));
             List<FlowResult> mine = results.stream().filter(r -> named.contains(r.name())).toList();
             List<FlowResult> rest = results.stream().filter(r -> !named.contains(r.name())).toList();
-            result = new LabRun(data, mine, rest, timeline.applied(), clock.eventsExecuted(), System.nanoTime() - wall,
+            result = new LabRun(data, mine, rest, timeline.applied(), clock.events(fabric), System.nanoTime() - wall,
                 null, 0);
         } finally {
             if (tap[0] != null) {

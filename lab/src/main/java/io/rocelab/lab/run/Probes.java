@@ -53,6 +53,12 @@ final class Probes {
     private final List<String> switches;
     private long lastNanos;
 
+    /** The fabric's clock: its virtual time, or the wall clock every real-time node shares. */
+    private static io.rocelab.fabric.time.Scheduler clockOf(Fabric fabric) {
+        var t = fabric.topology();
+        return fabric.scheduler(!t.hosts().isEmpty() ? t.hosts().get(0).name() : t.switches().get(0).name());
+    }
+
     Probes(Fabric fabric, Workload workload, RunSpec run, RunData data) {
         this.fabric = fabric;
         this.workload = workload;
@@ -158,7 +164,7 @@ final class Probes {
                 data.sample(Kind.QUEUE, q.name, "depth", q.sw.mmu().queueBytes(q.port, q.queue));
             }
         }
-        long now = fabric.virtualTime().nanoTime();
+        long now = clockOf(fabric).nanoTime();
         if (spec.samples("pause")) {
             for (Port p : probePorts) {
                 data.sample(Kind.PORT, p.name, "paused", paused(p, now) ? 1 : 0);

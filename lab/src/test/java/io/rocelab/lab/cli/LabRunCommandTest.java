@@ -204,22 +204,47 @@ class LabRunCommandTest {
     }
 
     @Test
-    void liveModeSaysItIsNotThereYet() {
+    void aLabRunsLiveOnTheWallClock() throws IOException {
+        Path f = tmp.resolve("live.yaml");
+        Files.writeString(f, """
+            name: live-pair
+            description: two writers through a leaf, in real time
+            duration: 300ms
+            modes: [virtual, live]
+            topology:
+              hosts: [h0, h1, h2]
+              switches: [{name: leaf0, ports: 3, speed: 10G}]
+              links:
+                - {a: h0, b: leaf0:Ethernet0}
+                - {a: h1, b: leaf0:Ethernet4}
+                - {a: h2, b: leaf0:Ethernet8}
+            flows:
+              - {name: w1, from: h1, to: h0, messages: 200, ack-timeout: 18}
+              - {name: w2, from: h2, to: h0, messages: 200, ack-timeout: 18}
+            probes: {interval: 20ms}
+            expect:
+              - check: flows.errors == 0
+              - check: flows.messages == 200
+              - check: flows.bytes == 200 * 64KiB
+            """);
+        Path out = tmp.resolve("live");
+        long t0 = System.nanoTime();
+        CliRun run = CliRun.of("lab", "run", f.toString(), "--mode", "live", "--out", out.toString());
+        long wallMs = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("live (real time, one event loop)"), run.out());
+        assertTrue(run.out().contains("ran 300ms in ") && run.out().contains(" s wall (live)"), run.out());
+        assertTrue(wallMs >= 300, "the wall clock ran the 300 ms: " + wallMs + " ms");
+        assertFalse(run.out().contains("FAIL"), run.out());
+        String csv = Files.readString(out.resolve("flow-rate.csv"));
+        assertTrue(csv.lines().count() >= 15, "a sample every 20 ms of 300 ms: " + csv);
+    }
+
+    @Test
+    void aVirtualOnlyLabRefusesLiveMode() {
         CliRun run = CliRun.of("lab", "run", "pfc-basics", "--mode", "live", "--out", tmp.resolve("x").toString());
         assertEquals(2, run.exitCode());
         assertEquals("rocelab: pfc-basics: lab pfc-basics runs in virtual mode only, not live\n", run.err());
-        CliRun live = CliRun.of("lab", "run", writeLabQuietly(), "--mode", "live", "--out", tmp.resolve("y").toString());
-        assertEquals(2, live.exitCode());
-        assertEquals("rocelab: lab run --mode live is not implemented yet: labs run in virtual time (leave out --mode)\n",
-            live.err());
-        assertFalse(Files.exists(tmp.resolve("x")) || Files.exists(tmp.resolve("y")));
-    }
-
-    private String writeLabQuietly() {
-        try {
-            return writeLab();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        assertFalse(Files.exists(tmp.resolve("x")));
     }
 }

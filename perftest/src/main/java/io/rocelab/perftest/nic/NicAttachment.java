@@ -4,6 +4,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.rocelab.fabric.endpoint.UdpEndpointPort;
 import io.rocelab.fabric.endpoint.UdpTransport;
 import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.raw.RawBackend;
+import io.rocelab.fabric.raw.RawEthernetPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
@@ -105,6 +107,33 @@ public interface NicAttachment extends AutoCloseable {
                     .maxUnackedPsns(UDP_ENDPOINT_WINDOW).ackReqInterval(UDP_ENDPOINT_ACK_REQ_INTERVAL));
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /**
+     * A raw port on the Linux interface {@code iface} (AF_PACKET or libpcap), on its own event loop: the NIC's
+     * frames go out there whole and it receives what comes in on the interface.
+     */
+    static NicAttachment raw(String name, String iface, RawBackend backend) {
+        RealTimeScheduler scheduler = RealTimeScheduler.start(name);
+        try {
+            RawEthernetPort port;
+            try {
+                port = RawEthernetPort.open(name, iface, scheduler, backend);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("--raw: " + e.getMessage(), e);
+            }
+            return new PlainAttachment(scheduler, port, "raw " + port.describe(), () -> {
+                printCounters(name, port.counters());
+                try {
+                    port.close();
+                } finally {
+                    scheduler.close();
+                }
+            }, UnaryOperator.identity());
+        } catch (RuntimeException e) {
+            scheduler.close();
             throw e;
         }
     }

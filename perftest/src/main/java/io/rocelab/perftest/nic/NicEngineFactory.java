@@ -69,6 +69,9 @@ public final class NicEngineFactory implements EngineFactory {
                 return NicAttachment.udpEndpoint("rocelab-" + (o.isServer() ? "server" : "client"), nic.ip(),
                         MacAddress.parse(nic.macFor(o.isServer())));
             }
+            if (nic.dataPath() == NicOptions.DataPath.RAW) {
+                return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawInterface(), nic.rawBackend());
+            }
             if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
                 throw new IllegalStateException("no frame-over-UDP port configured");
             }
@@ -103,7 +106,8 @@ public final class NicEngineFactory implements EngineFactory {
         NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server),
                 nic.congestionFor(server)),
                 () -> attachments.apply(o));
-        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME) {
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME
+                || nic.dataPath() == NicOptions.DataPath.RAW) {
             engine.defaultQpTimeout(UDP_QP_TIMEOUT);
         }
         if (run != null) {
@@ -117,8 +121,8 @@ public final class NicEngineFactory implements EngineFactory {
     private void check(PerftestOptions o) {
         if (nic.dataPath() == NicOptions.DataPath.NONE) {
             throw new OptionException(" rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
-                    + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
-                    + " and client in this process)");
+                    + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP), --raw IFACE (a Linux"
+                    + " interface) or --in-process (server and client in this process)");
         }
         checkSupported(o, nic.ip6For(o.isServer()));
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.gidIndex() != -1

@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.fabric.raw.RawBackend;
 import io.rocelab.perftest.cli.OptionException;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -23,6 +24,10 @@ import java.util.regex.Pattern;
  *                                  address of this host), where it receives; the peer's address comes
  *                                  from the exchanged GID; the QPs' local ACK timeout is
  *                                  -u 18 (1.07 s) unless -u is given (see NicEngineFactory)
+ *   --raw IFACE                    the NIC owns the Linux interface IFACE (a veth end, a NIC; root
+ *                                  and libpcap): its frames go out there whole, it answers ARP and
+ *                                  neighbour solicitations for its own addresses (which the kernel
+ *                                  must not have)
  *   --in-process                   server and client in this process, over an in-memory link;
  *                                  prints the client's output
  *   --ip A.B.C.D                   the NIC's IPv4 address (default 10.77.0.1 server, 10.77.0.2 client)
@@ -60,10 +65,12 @@ import java.util.regex.Pattern;
  * @param captureFrames frames kept at each end of the run in the capture
  * @param congestion the NIC's congestion control and PFC storm ({@code --cc}, {@code --cc-param},
  *                   {@code --pfc-storm})
+ * @param rawIface   {@code --raw}'s value, the Linux interface the NIC owns (with {@code af_packet:} or
+ *                   {@code pcap:} in front to choose the backend), or null
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
-                         int captureFrames, NicCongestion congestion) {
+                         int captureFrames, NicCongestion congestion, String rawIface) {
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -77,7 +84,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
          * UDP endpoint mode: the NIC's packets go through the host's IP stack as UDP datagrams to
          * port 4791 of the peer's address; the NIC's own address ({@link #ip}) is where it receives.
          */
-        UDP_ENDPOINT
+        UDP_ENDPOINT,
+        /** A Linux interface the NIC owns: raw Ethernet frames through libpcap ({@code --raw IFACE}). */
+        RAW
     }
 
     /** The default active MTU of the soft NIC's port. */
@@ -126,6 +135,10 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "                                it sees no ECN marks, so it sends no CNPs and --cc dcqcn never cuts a"
                     + " rate: the TOS byte of a received datagram never reaches Java (Netty sets no IP_RECVTOS and"
                     + " its native recvmsg passes on no IP_TOS control message)",
+            "  --raw IFACE                   the NIC on the Linux interface IFACE (a veth end or a NIC; root; AF_PACKET,"
+                    + " else libpcap: af_packet:IFACE or pcap:IFACE choose):"
+                    + " frames whole, it answers ARP/ND for its own --ip/--ip6, which the kernel must not have"
+                    + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
@@ -174,12 +187,20 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         }
     }
 
+    /** Not on a Linux interface. */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                      int captureFrames, NicCongestion congestion) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture,
+                captureFrames, congestion, null);
+    }
+
     /** Without congestion control or a storm ({@link NicCongestion#NONE}). */
     public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                       int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
                       int captureFrames) {
         this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture,
-                captureFrames, NicCongestion.NONE);
+                captureFrames, NicCongestion.NONE, null);
     }
 
     /** Without global IPv6 addresses of its own ({@code --ip6}) and without a capture. */
@@ -187,6 +208,17 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                       int activeMtu, Long psnSeed, boolean busyPoll) {
         this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, List.of(), null,
                 DEFAULT_CAPTURE_FRAMES);
+    }
+
+    /** @return the interface of {@code --raw} without the backend in front, or null */
+    public String rawInterface() {
+        return rawIface == null ? null : rawIface.substring(rawIface.indexOf(':') + 1);
+    }
+
+    /** @return the backend {@code --raw} names, {@link RawBackend#AUTO} (AF_PACKET, else libpcap) without one */
+    public RawBackend rawBackend() {
+        return rawIface == null || rawIface.indexOf(':') < 0 ? RawBackend.AUTO
+                : RawBackend.parse(rawIface.substring(0, rawIface.indexOf(':')));
     }
 
     /** The command line split in two: rocelab's flags, and what is left for perftest. */
@@ -243,6 +275,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         boolean inProcessGiven = false;
         boolean busyPoll = false;
         String endpoint = null;
+        String raw = null;
         String capture = null;
         Integer captureFrames = null;
         String cc = null;
@@ -294,6 +327,18 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 case "--udp-endpoint": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     endpoint = checkEndpoint(v);
+                    break;
+                }
+                case "--raw": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    String iface = v.substring(v.indexOf(':') + 1);
+                    String kind = v.indexOf(':') < 0 ? "" : v.substring(0, v.indexOf(':'));
+                    if (iface.isEmpty() || iface.length() > 15 || !iface.matches("[^/\\s:]+")
+                            || !List.of("", "af_packet", "pcap").contains(kind)) {
+                        throw new OptionException(" --raw wants a Linux interface name like veth0 (af_packet:veth0 or"
+                                + " pcap:veth0 to choose how), got '" + v + "'");
+                    }
+                    raw = v;
                     break;
                 }
                 case "--ip": {
@@ -369,8 +414,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     rest.add(a);
             }
         }
-        if ((udpGiven ? 1 : 0) + (inProcessGiven ? 1 : 0) + (endpoint != null ? 1 : 0) > 1) {
-            throw new OptionException(" --udp-frame, --udp-endpoint and --in-process are different data paths;"
+        if ((udpGiven ? 1 : 0) + (inProcessGiven ? 1 : 0) + (endpoint != null ? 1 : 0) + (raw != null ? 1 : 0) > 1) {
+            throw new OptionException(" --udp-frame, --udp-endpoint, --raw and --in-process are different data paths;"
                     + " choose one");
         }
         if (busyPoll && !inProcessGiven) {
@@ -386,6 +431,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only; --ip6 is for --udp-frame");
             }
             ip = endpoint;
+        } else if (raw != null) {
+            path = DataPath.RAW;
         } else if (udpGiven) {
             path = DataPath.UDP_FRAME;
             if (lport == rport && isLoopback(host)) {
@@ -404,7 +451,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         }
         NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
-                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion),
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw),
                 rest.toArray(new String[0]));
     }
 

@@ -63,8 +63,8 @@ public final class PingpongTool {
         NicOptions nic = split.nic();
         if (nic.dataPath() == NicOptions.DataPath.NONE) {
             err.println(kind.toolName() + ": rocelab needs a data path: --udp-frame LPORT:RPORT (to another rocelab"
-                    + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP) or --in-process (server"
-                    + " and client in this process)");
+                    + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP), --raw IFACE (a Linux"
+                    + " interface) or --in-process (server and client in this process)");
             return PerftestTool.FAILURE;
         }
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && options.gidIndex() >= 0
@@ -87,6 +87,8 @@ public final class PingpongTool {
                 case UDP_FRAME -> run(options, nic, server -> NicAttachment.udpFrame("rocelab-"
                         + (server ? "server" : "client"), nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err,
                         Duration.ZERO, null, run, "");
+                case RAW -> run(options, nic, server -> NicAttachment.raw("rocelab-" + (server ? "server" : "client"),
+                        nic.rawInterface(), nic.rawBackend()), out, err, Duration.ZERO, null, run, "");
                 default -> run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-"
                         + (server ? "server" : "client"), nic.ip(), MacAddress.parse(nic.macFor(server))), out, err,
                         Duration.ZERO, null, run, "");

@@ -66,6 +66,23 @@ class NicToolTest {
     }
 
     @Test
+    void rawPutsTheNicOnALinuxInterface() {
+        NicOptions.Split s = NicOptions.split(new String[] {"--raw", "veth7", "--ip", "10.99.0.11", "-s", "64",
+            "10.99.0.2"});
+        assertEquals(NicOptions.DataPath.RAW, s.nic().dataPath());
+        assertEquals("veth7", s.nic().rawInterface());
+        assertEquals(io.rocelab.fabric.raw.RawBackend.AUTO, s.nic().rawBackend());
+        NicOptions pcap = NicOptions.split(new String[] {"--raw", "pcap:veth7"}).nic();
+        assertEquals("veth7", pcap.rawInterface());
+        assertEquals(io.rocelab.fabric.raw.RawBackend.PCAP, pcap.rawBackend());
+        assertEquals(io.rocelab.fabric.raw.RawBackend.AF_PACKET,
+            NicOptions.split(new String[] {"--raw", "af_packet:veth7"}).nic().rawBackend());
+        assertEquals("10.99.0.11", s.nic().ipFor(false));
+        assertEquals(java.util.List.of("-s", "64", "10.99.0.2"), java.util.List.of(s.perftestArgs()));
+        assertEquals("eth0", NicOptions.split(new String[] {"--raw=eth0"}).nic().rawInterface());
+    }
+
+    @Test
     void ip6GivesTheNicGlobalIpv6AddressesInGidOrder() {
         NicOptions.Split s = NicOptions.split(new String[] {"--udp-frame", "40000:40001", "--ip6", "fd77::100",
                 "-x", "2", "--ip6=2001:db8::7"});
@@ -108,6 +125,13 @@ class NicToolTest {
             {"--in-process", "--busy-poll=yes"},
             {"--in-process", "-x", "3"},
             {"--in-process", "-d", "mlx5_0"},
+            {"--raw", "veth0", "--udp-frame", "40000:40001"},
+            {"--raw", "veth0", "--in-process"},
+            {"--raw", "a/b"},
+            {"--raw", "an-interface-name-too-long"},
+            {"--raw"},
+            {"--raw", "tap:veth0"},
+            {"--raw", "pcap:"},
         };
         for (String[] args : cases) {
             Run r = run(TestKind.SEND_BW, args);

@@ -52,6 +52,23 @@ public final class QueueWatch {
         return w;
     }
 
+    /**
+     * The storm counters since a baseline (the state and the latest storm's counters as they are
+     * now), as {@code show pfcwd stats} prints them after {@code sonic-clear counters}.
+     *
+     * @param base an earlier copy of the same queue's watch
+     */
+    public QueueWatch minus(QueueWatch base) {
+        QueueWatch w = copy();
+        w.stormDetected -= base.stormDetected;
+        w.stormRestored -= base.stormRestored;
+        w.txOk -= base.txOk;
+        w.txDrop -= base.txDrop;
+        w.rxOk -= base.rxOk;
+        w.rxDrop -= base.rxDrop;
+        return w;
+    }
+
     public int port() {
         return port;
     }

@@ -43,6 +43,37 @@ public final class PortCounters {
         return c;
     }
 
+    /**
+     * The counts since a baseline, as SONiC's {@code sonic-clear counters} makes {@code show} print
+     * them (it keeps the counters and subtracts the ones saved when cleared).
+     *
+     * @param base an earlier copy of the same port's counters
+     * @return a new set: each counter minus the baseline's
+     */
+    public PortCounters minus(PortCounters base) {
+        PortCounters c = new PortCounters();
+        subtract(rxPfc, base.rxPfc, c.rxPfc);
+        subtract(txPfc, base.txPfc, c.txPfc);
+        subtract(txXon, base.txXon, c.txXon);
+        subtract(queueTxPackets, base.queueTxPackets, c.queueTxPackets);
+        subtract(queueTxBytes, base.queueTxBytes, c.queueTxBytes);
+        subtract(queueDropPackets, base.queueDropPackets, c.queueDropPackets);
+        subtract(queueDropBytes, base.queueDropBytes, c.queueDropBytes);
+        subtract(queueEcnMarked, base.queueEcnMarked, c.queueEcnMarked);
+        subtract(drops, base.drops, c.drops);
+        c.rxFrames = rxFrames - base.rxFrames;
+        c.rxBytes = rxBytes - base.rxBytes;
+        c.txFrames = txFrames - base.txFrames;
+        c.txBytes = txBytes - base.txBytes;
+        return c;
+    }
+
+    private static void subtract(long[] now, long[] base, long[] into) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] = now[i] - base[i];
+        }
+    }
+
     /** @return drops for one reason */
     public long drops(DropReason r) {
         return drops[r.ordinal()];

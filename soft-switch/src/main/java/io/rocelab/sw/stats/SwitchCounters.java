@@ -1,6 +1,7 @@
 package io.rocelab.sw.stats;
 
 import io.rocelab.sw.pfcwd.QueueWatch;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,4 +19,26 @@ import java.util.List;
  */
 public record SwitchCounters(long takenAtNanos, List<String> portNames, List<Boolean> portsUp,
                              List<PortCounters> ports, List<QueueWatch> watches, FdbCounters fdb) {
+
+    /**
+     * The counts since {@code baseline}, an earlier snapshot of the same switch: what SONiC's
+     * {@code show} commands print after {@code sonic-clear counters}. Link states, the watchdog's
+     * state and the FDB's occupancy are as now.
+     */
+    public SwitchCounters since(SwitchCounters baseline) {
+        if (baseline.ports.size() != ports.size() || baseline.watches.size() != watches.size()) {
+            throw new IllegalArgumentException("the baseline is not a snapshot of the same switch");
+        }
+        List<PortCounters> p = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++) {
+            p.add(ports.get(i).minus(baseline.ports.get(i)));
+        }
+        List<QueueWatch> w = new ArrayList<>();
+        for (int i = 0; i < watches.size(); i++) {
+            w.add(watches.get(i).minus(baseline.watches.get(i)));
+        }
+        FdbCounters f = new FdbCounters(fdb.entries(), fdb.capacity(), fdb.learnRefused() - baseline.fdb.learnRefused(),
+            fdb.agedOut() - baseline.fdb.agedOut());
+        return new SwitchCounters(takenAtNanos, portNames, portsUp, List.copyOf(p), List.copyOf(w), f);
+    }
 }

@@ -1,0 +1,236 @@
+package io.rocelab.fabric.raw;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.rocelab.fabric.port.AbstractFramePort;
+import io.rocelab.fabric.port.FrameReceiver;
+import io.rocelab.fabric.queue.MessageQueues;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.time.Scheduler;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jctools.queues.MessagePassingQueue;
+
+/**
+ * A {@link io.rocelab.fabric.port.FramePort} that owns a Linux interface (a veth end, a real NIC):
+ * the frames the switch or NIC sends go out on the interface whole, and the frames that come in on
+ * it (not the ones sent here: direction IN) are received.
+ *
+ * <p>Threading: a receive thread of the port's own waits on the {@link RawSocket} and hands what
+ * arrived, in batches, to the owner (the scheduler of the switch or NIC using the port), which
+ * delivers the frames to the receiver in order, as soon as they are there (libpcap's immediate
+ * mode: no buffer timeout). Between the two threads frames wait in a bounded queue; beyond it they
+ * are dropped and counted ({@link RawPortCounter#RX_DROPPED_BACKLOG}), as are the frames the kernel
+ * dropped at the socket ({@link RawPortCounter#RX_DROPPED_SOCKET}). Sends are written on the
+ * calling thread (normally the owner).
+ *
+ * <p>Frames shorter than Ethernet's minimum (60 bytes without FCS) are received padded with zeros
+ * to it, as they would cross a wire: the kernel hands a frame over as its stack built it (an ARP
+ * request is 42 bytes), and the padding is a NIC's job, which a veth never does.
+ *
+ * <p>The link is up from open to {@link #close()}. The interface needs the offloads a user-space
+ * forwarder cannot carry turned off ({@code ethtool -K IFACE tx off tso off gso off gro off}):
+ * otherwise the kernel hands over TCP segments larger than the MTU, and UDP/TCP frames whose
+ * checksum is left for a NIC to fill in.
+ */
+public final class RawEthernetPort extends AbstractFramePort implements AutoCloseable {
+    /** Default largest frame without FCS: 9216 bytes, a common jumbo-frame limit. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 9216;
+    /** Default frames waiting between the receive thread and the owner. */
+    public static final int DEFAULT_BACKLOG_FRAMES = 8192;
+    private static final int MIN_FRAME_BYTES = 14;
+    /** Ethernet's minimum frame without FCS, which a NIC pads a shorter one to on the wire. */
+    public static final int MIN_WIRE_FRAME_BYTES = 60;
+    /** Frames taken from the socket per wake-up of the receive thread. */
+    private static final int BATCH = 64;
+    private static final long STATS_INTERVAL_NANOS = 200_000_000L;
+
+    private final RawSocket socket;
+    private final Scheduler owner;
+    private final int maxFrameBytes;
+    private final CounterSet<RawPortCounter> counters = new CounterSet<>(RawPortCounter.class);
+    private final MessagePassingQueue<byte[]> rxQueue;
+    private final AtomicBoolean rxScheduled = new AtomicBoolean();
+    private final Runnable drainRx = this::drainRx;
+    private final Thread receiver;
+    private final byte[] sendBuffer;
+    private volatile boolean open = true;
+    private long socketDropsSeen;
+
+    private RawEthernetPort(String name, RawSocket socket, Scheduler owner, int maxFrameBytes, int backlog) {
+        super(name, true);
+        this.socket = socket;
+        this.owner = owner;
+        this.maxFrameBytes = maxFrameBytes;
+        this.rxQueue = MessageQueues.spscBounded(backlog);
+        this.sendBuffer = new byte[maxFrameBytes];
+        this.receiver = new Thread(this::receiveLoop, "raw-" + name);
+        receiver.setDaemon(true);
+        receiver.start();
+    }
+
+    /**
+     * Opens {@code iface} with the {@link RawBackend#AUTO} backend (AF_PACKET, else libpcap) and
+     * starts receiving.
+     *
+     * @param name  the port's name (for counters and captures)
+     * @param iface the Linux interface
+     * @param owner the scheduler of the switch or NIC the port is attached to
+     * @throws IOException naming the interface and why it cannot be opened
+     */
+    public static RawEthernetPort open(String name, String iface, Scheduler owner) throws IOException {
+        return open(name, iface, owner, RawBackend.AUTO);
+    }
+
+    /** The same with a chosen backend. */
+    public static RawEthernetPort open(String name, String iface, Scheduler owner, RawBackend backend)
+        throws IOException {
+        return open(name, backend.open(iface, DEFAULT_MAX_FRAME_BYTES), owner, DEFAULT_MAX_FRAME_BYTES,
+            DEFAULT_BACKLOG_FRAMES);
+    }
+
+    /**
+     * @param socket        an open backend socket, which the port now owns
+     * @param maxFrameBytes largest frame sent, without FCS
+     * @param backlog       frames that may wait for the owner
+     */
+    public static RawEthernetPort open(String name, RawSocket socket, Scheduler owner, int maxFrameBytes, int backlog) {
+        Objects.requireNonNull(socket, "socket");
+        Objects.requireNonNull(owner, "owner");
+        if (maxFrameBytes < MIN_FRAME_BYTES || backlog < 1) {
+            throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + ", backlog " + backlog);
+        }
+        return new RawEthernetPort(name, socket, owner, maxFrameBytes, backlog);
+    }
+
+    private void receiveLoop() {
+        RawSocket.FrameSink sink = this::received;
+        long nextStats = System.nanoTime() + STATS_INTERVAL_NANOS;
+        while (open) {
+            try {
+                if (socket.receive(sink, BATCH) > 0 && rxScheduled.compareAndSet(false, true)) {
+                    owner.execute(drainRx);
+                }
+            } catch (IOException e) {
+                if (open) {
+                    counters.increment(RawPortCounter.RX_ERRORS);
+                    sleepQuietly();
+                }
+            }
+            long now = System.nanoTime();
+            if (now >= nextStats) {
+                nextStats = now + STATS_INTERVAL_NANOS;
+                updateSocketDrops();
+            }
+        }
+    }
+
+    private void updateSocketDrops() {
+        long d = socket.droppedAtSocket();
+        if (d > socketDropsSeen) {
+            counters.add(RawPortCounter.RX_DROPPED_SOCKET, d - socketDropsSeen);
+            socketDropsSeen = d;
+        }
+    }
+
+    /** On the receive thread: one frame from the socket. */
+    private void received(byte[] frame) {
+        if (frame.length < MIN_FRAME_BYTES) {
+            counters.increment(RawPortCounter.RX_DROPPED_RUNT);
+        } else if (!rxQueue.offer(frame.length < MIN_WIRE_FRAME_BYTES ? Arrays.copyOf(frame, MIN_WIRE_FRAME_BYTES) : frame)) {
+            counters.increment(RawPortCounter.RX_DROPPED_BACKLOG);
+        }
+    }
+
+    /** On the owner thread: every frame waiting, in order. */
+    private void drainRx() {
+        rxScheduled.set(false);
+        byte[] f;
+        while ((f = rxQueue.poll()) != null) {
+            FrameReceiver r = receiver();
+            if (r == null || !open) {
+                counters.increment(RawPortCounter.RX_DROPPED_NO_RECEIVER);
+                continue;
+            }
+            counters.increment(RawPortCounter.FRAMES_RECEIVED);
+            counters.add(RawPortCounter.BYTES_RECEIVED, f.length);
+            r.onFrame(this, Unpooled.wrappedBuffer(f));
+        }
+    }
+
+    @Override
+    public void send(ByteBuf frame) {
+        try {
+            int n = frame.readableBytes();
+            if (!open) {
+                counters.increment(RawPortCounter.TX_DROPPED_CLOSED);
+            } else if (n < MIN_FRAME_BYTES) {
+                counters.increment(RawPortCounter.TX_DROPPED_RUNT);
+            } else if (n > maxFrameBytes) {
+                counters.increment(RawPortCounter.TX_DROPPED_OVERSIZED);
+            } else {
+                synchronized (sendBuffer) {
+                    frame.getBytes(frame.readerIndex(), sendBuffer, 0, n);
+                    socket.send(sendBuffer, n);
+                }
+                counters.increment(RawPortCounter.FRAMES_SENT);
+                counters.add(RawPortCounter.BYTES_SENT, n);
+            }
+        } catch (IOException e) {
+            counters.increment(RawPortCounter.TX_ERRORS);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** @return the port's counters; readable from any thread */
+    public CounterSet<RawPortCounter> counters() {
+        return counters;
+    }
+
+    /** @return the backend and interface, e.g. {@code pcap veth0 (libpcap version 1.10.3)} */
+    public String describe() {
+        return socket.describe();
+    }
+
+    /** Stops receiving, waits for the receive thread, closes the socket; the link goes down. */
+    @Override
+    public void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        socket.wakeUp();
+        try {
+            receiver.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!receiver.isAlive()) {
+            updateSocketDrops();
+            // the socket is closed only once nothing waits on it (libpcap frees its buffers)
+            socket.close();
+        }
+        try {
+            owner.execute(() -> updateLinkState(false));
+        } catch (RuntimeException e) {
+            // the owner is gone too: nobody is left to tell
+        }
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RawEthernetPort[" + name() + " on " + socket.describe() + "]";
+    }
+}

@@ -1,0 +1,46 @@
+package io.rocelab.fabric.raw;
+
+import java.io.IOException;
+
+/**
+ * A backend's socket on one Linux interface: whole Ethernet frames out, and the frames that came in
+ * on the interface (not the ones this host sent) in. One thread receives, any thread sends.
+ */
+public interface RawSocket extends AutoCloseable {
+
+    /** Takes received frames; the array is the sink's to keep. */
+    @FunctionalInterface
+    interface FrameSink {
+        void frame(byte[] frame);
+    }
+
+    /**
+     * Hands the frames that arrived to {@code sink}, waiting a short while (the backend's poll
+     * timeout) if none has.
+     *
+     * @param max at most this many frames
+     * @return frames handed over, 0 if none came in time
+     * @throws IOException if the socket failed or was closed
+     */
+    int receive(FrameSink sink, int max) throws IOException;
+
+    /**
+     * Sends one whole frame (destination MAC on, no FCS).
+     *
+     * @throws IOException if the interface did not take it
+     */
+    void send(byte[] frame, int length) throws IOException;
+
+    /** @return frames the kernel dropped for want of room in the socket's buffer, since open */
+    long droppedAtSocket();
+
+    /** Makes a {@link #receive} waiting on another thread return soon. */
+    void wakeUp();
+
+    /** Closes the socket; call after the receiving thread has stopped. */
+    @Override
+    void close();
+
+    /** @return e.g. {@code pcap veth0 (libpcap version 1.10.3)} */
+    String describe();
+}

@@ -1,0 +1,224 @@
+package io.rocelab.lab.cli;
+
+import io.rocelab.lab.switchd.ControlClient;
+import io.rocelab.lab.switchd.ControlServer;
+import io.rocelab.lab.switchd.ControlSocket;
+import io.rocelab.lab.switchd.PortSpec;
+import io.rocelab.lab.switchd.ShowCommands;
+import io.rocelab.lab.switchd.SwitchDaemon;
+import io.rocelab.sw.SonicViews;
+import io.rocelab.sw.config.ConfigException;
+import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.SwitchConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code rocelab switch}: the soft switch as a long-running process, configured by a SONiC-shaped
+ * {@code config_db.json}, its ports on Linux interfaces or frame-over-UDP links; {@code show ...} and
+ * {@code clear counters} ask a running one over its control socket. SIGINT or SIGTERM stops it
+ * cleanly: the capture is finished and valid, the control socket removed.
+ */
+@Command(name = "switch",
+        description = {"Run the soft switch as a process: SONiC's config_db.json, ports on Linux interfaces or frame-over-UDP links.",
+            "  rocelab switch --config config_db.json --port Ethernet0=udp:40010:40000 --port Ethernet4=udp:40014:40004",
+            "Then, from another shell: rocelab switch show pfc counters | queue counters | interfaces counters"
+                + " | pfcwd stats | priority-group watermark; rocelab switch clear counters.",
+            "Ctrl-C (SIGINT) or SIGTERM stops it; the capture is finished and valid."},
+        mixinStandardHelpOptions = true,
+        subcommands = {SwitchCommand.Show.class, SwitchCommand.Clear.class})
+public final class SwitchCommand implements Callable<Integer> {
+    @Option(names = "--config", paramLabel = "FILE", description = "SONiC-shaped config_db.json (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, ...)")
+    Path config;
+
+    @Option(names = "--port", paramLabel = "NAME=KIND:...",
+            description = "plug a configured port in, repeatable: NAME=veth:IFACE or NAME=raw:IFACE, a Linux interface"
+                + " (needs root; an AF_PACKET socket where it opens, else libpcap: af_packet:IFACE or pcap:IFACE choose;"
+                + " turn its offloads off: ethtool -K IFACE tx off tso off gso off gro off);"
+                + " NAME=udp:LPORT:RPORT, a frame-over-UDP link (qemu's socket netdev format) receiving on 127.0.0.1:LPORT"
+                + " and sending to 127.0.0.1:RPORT, udp:LPORT:HOST:RPORT for another host")
+    List<String> ports = new ArrayList<>();
+
+    @Option(names = "--capture", paramLabel = "DIR", description = "write every port's frames to DIR/HOSTNAME.pcapng (one interface per port)")
+    Path captureDir;
+
+    @Option(names = "--name", paramLabel = "NAME", defaultValue = ControlSocket.DEFAULT_NAME,
+            description = "the switch's name for show/clear (control socket under $XDG_RUNTIME_DIR/rocelab or /tmp/rocelab-USER; default ${DEFAULT-VALUE})")
+    String name;
+
+    @Option(names = "--socket", paramLabel = "PATH", description = "the control socket's path (instead of --name)")
+    Path socket;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (config == null) {
+            throw new UserError("switch: --config FILE is required (a SONiC-shaped config_db.json)");
+        }
+        if (ports.isEmpty()) {
+            throw new UserError("switch: give at least one --port NAME=veth:IFACE or NAME=udp:LPORT:RPORT");
+        }
+        SwitchConfig cfg = loadConfig(config);
+        List<PortSpec> specs = new ArrayList<>();
+        for (String p : ports) {
+            specs.add(userInput(() -> PortSpec.parse(p)));
+        }
+        Path control = controlPath(name, socket);
+        SwitchDaemon daemon = userInput(() -> new SwitchDaemon(cfg, specs, captureDir));
+        ControlServer server;
+        try {
+            server = userInput(() -> new ControlServer(control, daemon));
+        } catch (RuntimeException e) {
+            daemon.close();
+            throw e;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("rocelab switch %s: %s, %d of %d ports plugged in%n", cfg.hostname(), config, specs.size(),
+            cfg.ports().size());
+        for (String line : daemon.describePorts()) {
+            out.println("  " + line);
+        }
+        if (daemon.capturePath() != null) {
+            out.println("  capture    " + daemon.capturePath());
+        }
+        out.println("  control    " + control + " (rocelab switch show pfc counters"
+            + (socket != null ? " --socket " + control : ControlSocket.DEFAULT_NAME.equals(name) ? "" : " --name " + name) + ")");
+        out.println("ready; Ctrl-C stops the switch");
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stop(daemon, server, out);
+            } finally {
+                stopped.countDown();
+            }
+        }, "switch-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** On SIGINT/SIGTERM: the last counters, then the capture finished on the switch's thread. */
+    private static void stop(SwitchDaemon daemon, ControlServer server, PrintWriter out) {
+        server.close();
+        try {
+            out.println("stopping; counters since the last clear:");
+            out.print(SonicViews.interfaceCounters(daemon.counters()));
+            out.print(daemon.portAttachments());
+        } catch (RuntimeException e) {
+            out.println("(no counters: " + e.getMessage() + ")");
+        }
+        try {
+            daemon.finish();
+            if (daemon.capturePath() != null) {
+                out.println("capture written: " + daemon.capturePath());
+            }
+        } catch (IOException e) {
+            out.println("capture incomplete: " + e.getMessage());
+        }
+        out.flush();
+    }
+
+    static SwitchConfig loadConfig(Path file) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new UserError("switch: cannot read " + file);
+        }
+        try {
+            return ConfigLoader.load(file);
+        } catch (ConfigException e) {
+            throw new UserError("switch: " + file + ": " + String.join("; ", e.problems()));
+        } catch (IOException | RuntimeException e) {
+            throw new UserError("switch: " + file + ": " + e.getMessage());
+        }
+    }
+
+    static Path controlPath(String name, Path socket) {
+        return socket != null ? socket : userInput(() -> ControlSocket.forName(name));
+    }
+
+    /** Runs {@code what}, turning its one-line complaint about the user's input into a {@link UserError}. */
+    static <T> T userInput(Callable<T> what) {
+        try {
+            return what.call();
+        } catch (IllegalArgumentException e) {
+            throw new UserError("switch: " + e.getMessage());
+        } catch (IOException e) {
+            throw new UserError("switch: " + e.getMessage());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Prints a running switch's answer; exit status as the switch says. */
+    static int ask(CommandSpec spec, String name, Path socket, String request) {
+        ControlClient.Answer a = userInput(() -> ControlClient.ask(controlPath(name, socket), request));
+        if (a.status() != 0) {
+            spec.commandLine().getErr().print("rocelab: switch: " + a.text());
+            spec.commandLine().getErr().flush();
+            return a.status();
+        }
+        spec.commandLine().getOut().print(a.text());
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** {@code rocelab switch show WORDS...} */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = {"Print a running switch's view, as SONiC's show does: interfaces counters, pfc counters,"
+                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters;"
+                + " ports (rocelab's: each port's attachment and its own counters, drops at the socket included)."})
+    static final class Show implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "WORDS", description = "e.g. pfc counters")
+        List<String> words;
+
+        @Option(names = "--name", paramLabel = "NAME", defaultValue = ControlSocket.DEFAULT_NAME, description = "the switch's --name (default ${DEFAULT-VALUE})")
+        String name;
+
+        @Option(names = "--socket", paramLabel = "PATH", description = "the switch's control socket (instead of --name)")
+        Path socket;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            return ask(spec, name, socket, "show " + String.join(" ", words));
+        }
+    }
+
+    /** {@code rocelab switch clear counters} */
+    @Command(name = "clear", mixinStandardHelpOptions = true,
+            description = {"Clear a running switch's counters, as sonic-clear counters does: show counts from zero."})
+    static final class Clear implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "WORDS", description = "counters")
+        List<String> words;
+
+        @Option(names = "--name", paramLabel = "NAME", defaultValue = ControlSocket.DEFAULT_NAME, description = "the switch's --name (default ${DEFAULT-VALUE})")
+        String name;
+
+        @Option(names = "--socket", paramLabel = "PATH", description = "the switch's control socket (instead of --name)")
+        Path socket;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            return ask(spec, name, socket, "clear " + String.join(" ", words));
+        }
+    }
+}

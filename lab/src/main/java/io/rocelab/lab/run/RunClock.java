@@ -1,0 +1,99 @@
+package io.rocelab.lab.run;
+
+import io.rocelab.lab.labfile.Mode;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.fabric.FabricMode;
+import io.rocelab.topology.model.Topology;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How time passes in a lab run. In virtual time the runner drives the fabric's one scheduler from
+ * sample to sample, and everything it reads, it reads between events. Live, the fabric runs on the
+ * wall clock by itself, on one event loop shared by every NIC and switch (so one task on that loop
+ * may read every node), and the runner waits for each sample time and samples on that loop.
+ */
+interface RunClock {
+    /** @return the topology brought to life for this clock */
+    Fabric start(Topology topology, long seed);
+
+    /** Lets the fabric run until {@code atNanos} on its own clock. */
+    void runUntil(Fabric fabric, long atNanos);
+
+    /** Runs {@code what} where it may read and change every node of the fabric, and waits for it. */
+    <T> T onFabric(Fabric fabric, Callable<T> what);
+
+    /** @return the scheduler events a run executed, or -1 where nobody counts them (live) */
+    long events(Fabric fabric);
+
+    /** @return the clock of {@code mode} */
+    static RunClock of(Mode mode) {
+        return switch (mode) {
+            case VIRTUAL -> new Virtual();
+            case LIVE -> new Live();
+        };
+    }
+
+    /** Deterministic virtual time: one seed, one result, bit for bit. */
+    final class Virtual implements RunClock {
+        @Override
+        public Fabric start(Topology topology, long seed) {
+            return Fabric.virtualTime(topology, seed);
+        }
+
+        @Override
+        public void runUntil(Fabric fabric, long atNanos) {
+            fabric.virtualTime().runUntil(atNanos);
+        }
+
+        @Override
+        public <T> T onFabric(Fabric fabric, Callable<T> what) {
+            try {
+                return what.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public long events(Fabric fabric) {
+            return fabric.virtualTime().eventsExecuted();
+        }
+    }
+
+    /** The wall clock: soft NICs and switches in real time, all on one event loop. */
+    final class Live implements RunClock {
+        /** How long a sample may take on the fabric's loop, which is busy with the traffic too. */
+        private static final long SAMPLE_WAIT_SECONDS = 60;
+
+        @Override
+        public Fabric start(Topology topology, long seed) {
+            return Fabric.builder(topology).mode(FabricMode.REAL_TIME).seed(seed).eventLoops(1).start();
+        }
+
+        @Override
+        public void runUntil(Fabric fabric, long atNanos) {
+            var clock = fabric.scheduler(anyNode(fabric));
+            for (long left; (left = atNanos - clock.nanoTime()) > 0; ) {
+                LockSupport.parkNanos(Math.min(left, 10_000_000L));
+            }
+        }
+
+        @Override
+        public <T> T onFabric(Fabric fabric, Callable<T> what) {
+            return fabric.onOwner(anyNode(fabric), what, SAMPLE_WAIT_SECONDS);
+        }
+
+        @Override
+        public long events(Fabric fabric) {
+            return -1;
+        }
+
+        private static String anyNode(Fabric fabric) {
+            Topology t = fabric.topology();
+            return !t.hosts().isEmpty() ? t.hosts().get(0).name() : t.switches().get(0).name();
+        }
+    }
+}

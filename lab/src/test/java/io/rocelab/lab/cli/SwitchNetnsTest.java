@@ -1,0 +1,359 @@
+package io.rocelab.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.rocelab.fabric.raw.RawEthernetPort;
+import io.rocelab.fabric.time.RealTimeScheduler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rocelab switch} on real interfaces, as a user runs it: the switch process in a network
+ * namespace of its own with its ports on two veth ends ({@code --port Ethernet0=veth:...}, AF_PACKET,
+ * and {@code Ethernet4=pcap:...}, libpcap); the
+ * other ends first in this test's namespace, where raw ports inject frames and watch what comes
+ * out, then in two namespaces of their own that ping each other through the switch. Needs root,
+ * iproute2 and ping (CI has them); elsewhere it skips, loudly, unless CI=true, where it fails.
+ */
+@Timeout(180)
+class SwitchNetnsTest {
+    private static final int ETHERTYPE = 0x88B5;
+    private static final byte[] MAC_A = {0x02, 0, 0, 0x53, 0x57, 0x01};
+    private static final byte[] MAC_B = {0x02, 0, 0, 0x53, 0x57, 0x02};
+    private static final String IP = find("ip");
+    private static final String PING = find("ping");
+    private static final String ETHTOOL = find("ethtool");
+    private static final Pattern BW_LINE = Pattern.compile("(?m)^ 4096\\s+300\\s+(-?[0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+    private static final Pattern DECODE_TOTAL = Pattern.compile(
+            "(\\d+) frames: (\\d+) RoCEv2 \\((\\d+) ICRC OK, (\\d+) ICRC bad\\), (\\d+) malformed");
+    private static final Pattern IFACE_ROW = Pattern.compile("(?m)^\\s*(Ethernet\\d+)\\s+U\\s+(\\d+)(?:\\s+\\S+){5}\\s+(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private final String tag = Long.toString(ProcessHandle.current().pid() % 100_000);
+    private final String nsSwitch = "rlsw" + tag;
+    private final String nsA = "rlha" + tag;
+    private final String nsB = "rlhb" + tag;
+    /** The switch's ends (in its namespace) and the hosts' ends. */
+    private final String swA = "rsa" + tag;
+    private final String swB = "rsb" + tag;
+    private final String hostA = "rha" + tag;
+    private final String hostB = "rhb" + tag;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private Process sw;
+    private Path socket;
+
+    @BeforeEach
+    void switchOnVeths() throws Exception {
+        String why = cannotRun();
+        if (why != null) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("CI must run the switch's netns test, but " + why);
+            }
+            System.err.println("SKIPPED SwitchNetnsTest: " + why);
+            Assumptions.abort(why);
+        }
+        run(IP, "netns", "add", nsSwitch);
+        run(IP, "link", "add", swA, "type", "veth", "peer", "name", hostA);
+        run(IP, "link", "add", swB, "type", "veth", "peer", "name", hostB);
+        for (String v : List.of(swA, swB)) {
+            run(IP, "link", "set", v, "netns", nsSwitch);
+            noIpv6(nsSwitch, v);
+            run(IP, "-n", nsSwitch, "link", "set", v, "mtu", "9000", "up");
+        }
+        for (String v : List.of(hostA, hostB)) {
+            noIpv6(null, v);
+            run(IP, "link", "set", v, "mtu", "9000", "up");
+        }
+        Path cfg = dir.resolve("config_db.json");
+        try (InputStream in = SwitchNetnsTest.class.getResourceAsStream("/demo/leaf.json")) {
+            Files.write(cfg, in.readAllBytes());
+        }
+        socket = dir.resolve("sw.sock");
+        sw = start("switch", List.of(IP, "netns", "exec", nsSwitch, Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-cp", System.getProperty("java.class.path"), "io.rocelab.lab.cli.Rocelab", "switch",
+            "--config", cfg.toString(), "--port", "Ethernet0=veth:" + swA, "--port", "Ethernet4=pcap:" + swB,
+            "--capture", dir.resolve("cap").toString(), "--socket", socket.toString()));
+        awaitText(sw, "switch", "ready", 60);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+        if (sw != null && sw.isAlive()) {
+            sw.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        if (cannotRun() == null) {
+            // deleting a namespace deletes the veth ends in it, and so the pairs
+            for (String ns : List.of(nsSwitch, nsA, nsB)) {
+                quietly(IP, "netns", "del", ns);
+            }
+            quietly(IP, "link", "del", hostA);
+            quietly(IP, "link", "del", hostB);
+        }
+    }
+
+    @Test
+    void injectedFramesCrossTheSwitchByteExactAndItsOwnAreNotReceivedBack() throws Exception {
+        RealTimeScheduler owner = open(RealTimeScheduler.start("inject"));
+        RawEthernetPort a = open(RawEthernetPort.open("a", hostA, owner));
+        RawEthernetPort b = open(RawEthernetPort.open("b", hostB, owner));
+        LinkedBlockingQueue<byte[]> atA = collect(a);
+        LinkedBlockingQueue<byte[]> atB = collect(b);
+        List<byte[]> sent = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            byte[] f = frame(MAC_B, MAC_A, i, 60 + (i * 89) % 8940);
+            sent.add(f);
+            a.send(Unpooled.wrappedBuffer(f.clone()));
+            if (i % 16 == 15) {
+                Thread.sleep(2); // the switch floods them: keep within its veth's queue
+            }
+        }
+        for (int i = 0; i < sent.size(); i++) {
+            byte[] got = atB.poll(10, TimeUnit.SECONDS);
+            assertNotNull(got, "frame " + i + " of " + sent.size() + " did not cross the switch: " + output("switch"));
+            assertArrayEquals(sent.get(i), got, "frame " + i + " crosses byte for byte");
+        }
+        Thread.sleep(300);
+        assertNull(atA.poll(), "nothing comes back to the sender's port");
+        assertNull(atB.poll(), "each frame crosses once");
+        CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
+        assertEquals(0, show.exitCode(), show.err());
+        // the switch received the 100 frames on Ethernet0 and sent them on Ethernet4, and did not
+        // receive its own transmissions back on Ethernet4
+        assertEquals(List.of(100L, 0L), rxTx(show.out(), "Ethernet0"), show.out());
+        assertEquals(List.of(0L, 100L), rxTx(show.out(), "Ethernet4"), show.out());
+        // the raw ports' own counters say the same, and that the kernel dropped nothing at the sockets
+        CliRun ports = CliRun.of("switch", "show", "ports", "--socket", socket.toString());
+        assertEquals(0, ports.exitCode(), ports.err());
+        List<String> lines = ports.out().lines().toList();
+        int e0 = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("Ethernet0 ")).findFirst().orElseThrow());
+        int e4 = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("Ethernet4 ")).findFirst().orElseThrow());
+        assertTrue(lines.get(e0).contains("af_packet " + swA) && lines.get(e0 + 1).contains("FRAMES_RECEIVED=100,"), ports.out());
+        assertTrue(lines.get(e4).contains("pcap " + swB) && lines.get(e4 + 1).contains("FRAMES_SENT=100,")
+            && !lines.get(e4 + 1).contains("FRAMES_RECEIVED"), ports.out());
+        assertTrue(!ports.out().contains("DROPPED"), ports.out());
+    }
+
+    @Test
+    void pingWorksBetweenTwoNamespacesThroughTheSwitch() throws Exception {
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        String[][] hosts = {{nsA, hostA, "10.99.66.1"}, {nsB, hostB, "10.99.66.2"}};
+        for (String[] h : hosts) {
+            run(IP, "link", "set", h[1], "netns", h[0]);
+            noIpv6(h[0], h[1]);
+            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
+            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
+        }
+        Process ping = start("ping", List.of(IP, "netns", "exec", nsA, PING, "-c", "5", "-i", "0.2", "-W", "3",
+            "10.99.66.2"));
+        assertTrue(ping.waitFor(60, TimeUnit.SECONDS), output("ping"));
+        assertEquals(0, ping.exitValue(), output("ping") + output("switch"));
+        assertTrue(output("ping").contains("5 received"), output("ping"));
+        CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
+        // 5 echo requests in on Ethernet0 and out on Ethernet4, 5 replies the other way, plus ARP
+        assertTrue(rxTx(show.out(), "Ethernet0").get(0) >= 5 && rxTx(show.out(), "Ethernet4").get(1) >= 5, show.out());
+        assertTrue(rxTx(show.out(), "Ethernet4").get(0) >= 5 && rxTx(show.out(), "Ethernet0").get(1) >= 5, show.out());
+
+        sw.destroy(); // SIGTERM
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), output("switch"));
+        assertTrue(output("switch").contains("capture written"), output("switch"));
+        CliRun decode = CliRun.of("decode", dir.resolve("cap").resolve("leaf.pcapng").toString());
+        assertEquals(0, decode.exitCode(), decode.out() + decode.err());
+        long icmp = decode.out().lines().filter(l -> l.contains("10.99.66.1") && l.contains("10.99.66.2")).count();
+        assertTrue(icmp >= 20, "each of the 10 pings in on one port and out on the other: " + decode.out());
+    }
+
+    /**
+     * Two rocelab NICs on the hosts' veth ends ({@code --raw}), each in its namespace, write to each
+     * other across the switch; perftest's TCP exchange goes through the switch too, between the
+     * kernels' own addresses on the same veths (offloads off: the switch forwards frames as the
+     * kernel hands them over, so their checksums must be complete).
+     */
+    @Test
+    void perftestBetweenTwoNamespacesOnRawInterfacesAcrossTheSwitch() throws Exception {
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        String[][] hosts = {{nsA, hostA, "10.99.67.1"}, {nsB, hostB, "10.99.67.2"}};
+        for (String[] h : hosts) {
+            run(IP, "link", "set", h[1], "netns", h[0]);
+            noIpv6(h[0], h[1]);
+            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
+            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
+            run(IP, "-n", h[0], "link", "set", "lo", "up");
+            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
+        for (String v : List.of(swA, swB)) {
+            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
+        int tcp = ToolProcesses.freeTcpPort();
+        // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
+        Process server = start("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
+            "--mac", "52:54:00:67:00:12", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp)));
+        awaitText(server, "server", "Waiting for client", 60);
+        Process client = start("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",
+            "--mac", "52:54:00:67:00:11", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp), "10.99.67.2"));
+        assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("server"));
+        assertEquals(0, client.exitValue(), output("client") + output("switch"));
+        assertEquals(0, server.exitValue(), output("server"));
+        for (String side : List.of("client", "server")) {
+            Matcher m = BW_LINE.matcher(output(side));
+            assertTrue(m.find(), side + " prints a result line for 4096 B x 300: " + output(side));
+            assertTrue(Double.parseDouble(m.group(2)) > 0, output(side));
+        }
+        CliRun show = CliRun.of("switch", "show", "queue", "counters", "--socket", socket.toString());
+        assertTrue(show.out().lines().anyMatch(l -> l.trim().matches("Ethernet4\\s+UC0\\s+([3-9]\\d\\d|\\d{4,})\\s.*")),
+            "the 300 writes left by the server's port: " + show.out());
+
+        sw.destroy(); // SIGTERM
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), output("switch"));
+        CliRun decode = CliRun.of("decode", "-q", dir.resolve("cap").resolve("leaf.pcapng").toString());
+        assertEquals(0, decode.exitCode(), decode.out() + decode.err());
+        Matcher m = DECODE_TOTAL.matcher(decode.out());
+        assertTrue(m.find(), decode.out());
+        assertTrue(Long.parseLong(m.group(3)) >= 2 * 300, "every write in and out, ICRC good: " + decode.out());
+        assertEquals(0, Long.parseLong(m.group(4)), decode.out());
+    }
+
+    private static List<String> rocelab(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+            "io.rocelab.lab.cli.Rocelab"));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** RX_OK and TX_OK of {@code port} in {@code show interfaces counters}. */
+    private static List<Long> rxTx(String table, String port) {
+        Matcher m = IFACE_ROW.matcher(table);
+        while (m.find()) {
+            if (m.group(1).equals(port)) {
+                return List.of(Long.parseLong(m.group(2)), Long.parseLong(m.group(3)));
+            }
+        }
+        throw new AssertionError("no row " + port + " in\n" + table);
+    }
+
+    private <T extends AutoCloseable> T open(T c) {
+        opened.add(0, c);
+        return c;
+    }
+
+    private static LinkedBlockingQueue<byte[]> collect(RawEthernetPort port) {
+        LinkedBlockingQueue<byte[]> q = new LinkedBlockingQueue<>();
+        port.setReceiver((p, f) -> {
+            try {
+                if (f.readableBytes() >= 14 && f.getUnsignedShort(f.readerIndex() + 12) == ETHERTYPE) {
+                    q.add(ByteBufUtil.getBytes(f));
+                }
+            } finally {
+                f.release();
+            }
+        });
+        return q;
+    }
+
+    private static byte[] frame(byte[] dst, byte[] src, int seq, int length) {
+        ByteBuf b = Unpooled.buffer(length);
+        b.writeBytes(dst).writeBytes(src).writeShort(ETHERTYPE).writeInt(seq);
+        while (b.readableBytes() < length) {
+            b.writeByte(b.readableBytes() * 13 + seq);
+        }
+        return ByteBufUtil.getBytes(b);
+    }
+
+    /** No router solicitations or MLD reports: the counters count only the test's frames. */
+    private static void noIpv6(String ns, String iface) throws Exception {
+        String write = "f=/proc/sys/net/ipv6/conf/" + iface + "/disable_ipv6; [ ! -e $f ] || echo 1 > $f";
+        if (ns == null) {
+            run("sh", "-c", write);
+        } else {
+            run(IP, "netns", "exec", ns, "sh", "-c", write);
+        }
+    }
+
+    private static String cannotRun() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "needs root to make namespaces and veth pairs (user is " + System.getProperty("user.name") + ")";
+        }
+        if (IP == null || PING == null || ETHTOOL == null) {
+            return "needs ip (iproute2), ethtool and ping (iputils-ping); found ip=" + IP + ", ethtool=" + ETHTOOL
+                + ", ping=" + PING;
+        }
+        return null;
+    }
+
+    private static String find(String tool) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
+        for (String d : dirs) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
+                return Path.of(d, tool).toString();
+            }
+        }
+        return null;
+    }
+
+    private Process start(String name, List<String> cmd) throws IOException {
+        return new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
+            .redirectError(dir.resolve(name + ".err").toFile()).start();
+    }
+
+    private String output(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8) + "\n--- stderr\n"
+            + Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
+    }
+
+    private void awaitText(Process p, String name, String text, int seconds) throws Exception {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (output(name).contains(text)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
+    }
+
+    private static void run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", cmd));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
+    }
+
+    private static void quietly(String... cmd) throws Exception {
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+            .waitFor(10, TimeUnit.SECONDS);
+    }
+}
