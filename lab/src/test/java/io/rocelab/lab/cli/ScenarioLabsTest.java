@@ -42,6 +42,15 @@ class ScenarioLabsTest {
     }
 
     @Test
+    void listShowsTheScenarioLabs() {
+        CliRun run = CliRun.of("lab", "list");
+        assertEquals(0, run.exitCode(), run.err());
+        for (String lab : List.of("ecmp-collision", "multi-tenant-fairness", "pfc-deadlock", "dcqcn-time-reset")) {
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith(lab + " ")), lab + " in " + run.out());
+        }
+    }
+
+    @Test
     void ecmpCollisionFlowletsBeatStaticHashing() throws IOException {
         String[] claims = {
             "static hashing leaves a spine at less than half the busiest one's load",
