@@ -4,11 +4,13 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.generate.FatTree;
 import io.rocelab.topology.generate.LeafSpine;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
 import io.rocelab.topology.qos.QosProfile;
@@ -55,10 +57,48 @@ final class TopologyReader {
     }
 
     private Topology read(YNode node) {
-        top = Section.of(node, "topology", problems, "leaf-spine", "fat-tree", "hosts", "switches", "links");
+        top = Section.of(node, "topology", problems, "leaf-spine", "fat-tree", "hosts", "switches", "links",
+            "flowlet-timeout");
         if (top == null) {
             return null;
         }
+        long flowletNanos = flowletTimeout();
+        Topology t = build();
+        return t == null || flowletNanos == 0 ? t : withFlowlets(t, flowletNanos);
+    }
+
+    /** {@code flowlet-timeout}: SONiC's {@code SWITCH|switch flowlet_timeout}, whole µs; 0 or absent: none. */
+    private long flowletTimeout() {
+        if (!top.has("flowlet-timeout")) {
+            return 0;
+        }
+        long nanos = top.nanos("flowlet-timeout", 0);
+        if (nanos < 0 || nanos % 1_000L != 0) {
+            top.mistake("flowlet-timeout", "the flowlet timeout is a whole number of microseconds (SONiC's "
+                + "flowlet_timeout), e.g. 50us: " + top.text("flowlet-timeout"));
+            return 0;
+        }
+        return nanos;
+    }
+
+    /** The same fabric with flowlet switching on every switch: a flow may move after a gap of {@code nanos}. */
+    private static Topology withFlowlets(Topology t, long nanos) {
+        Topology.Builder b = Topology.builder();
+        t.hosts().forEach(b::host);
+        for (SwitchNode s : t.switches()) {
+            SwitchConfig c = s.config();
+            b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
+                c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
+                c.pfcQuanta()));
+        }
+        t.links().forEach(b::link);
+        if (t.qos() != null) {
+            b.qos(t.qos());
+        }
+        return b.build();
+    }
+
+    private Topology build() {
         boolean explicit = top.has("hosts") || top.has("switches") || top.has("links");
         int generators = (top.has("leaf-spine") ? 1 : 0) + (top.has("fat-tree") ? 1 : 0);
         if (generators + (explicit ? 1 : 0) != 1) {

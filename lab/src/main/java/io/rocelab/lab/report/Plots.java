@@ -5,12 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** Line plots of time series as PNG files (XChart), headless. */
+/** Line plots of time series, and bars of one value per category, as PNG files (XChart), headless. */
 public final class Plots {
     private static final int WIDTH = 960;
     private static final int HEIGHT = 420;
@@ -47,6 +49,25 @@ public final class Plots {
             XYSeries line = chart.addSeries(s.name(), x, y);
             line.setMarker(SeriesMarkers.NONE);
         }
+        try {
+            BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + png, e);
+        }
+    }
+
+    /**
+     * Draws one bar per category (a variant) and writes it to {@code png}.
+     *
+     * @param values one per category
+     */
+    public static void barChart(Path png, String title, String yAxis, List<String> categories, List<Double> values) {
+        System.setProperty("java.awt.headless", "true");
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+            .xAxisTitle("variant").yAxisTitle(yAxis).build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setPlotMargin(4);
+        chart.addSeries(yAxis, categories, values);
         try {
             BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {

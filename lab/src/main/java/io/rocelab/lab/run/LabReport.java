@@ -102,6 +102,9 @@ public final class LabReport {
                 written.add(run.capture());
             }
         }
+        if (runs.size() > 1) {
+            sideBySide(dir, md);
+        }
         Path json = dir.resolve("counters.json");
         counters(json);
         written.add(json);
@@ -113,6 +116,51 @@ public final class LabReport {
         Files.writeString(report, md, StandardCharsets.UTF_8);
         written.add(0, report);
         return written;
+    }
+
+    /**
+     * The variants side by side ({@link VariantSummary}): a table, {@code variants.csv} and bars of the
+     * convergence time and the standing queue per variant.
+     */
+    private void sideBySide(Path dir, StringBuilder md) throws IOException {
+        List<VariantSummary> rows = runs.stream().map(r -> VariantSummary.of(r.data())).toList();
+        md.append("## Variants side by side\n\nFair shares from: the first ")
+            .append(Quantity.formatNanos(Math.round(VariantSummary.WINDOW_SECONDS * 1e9)))
+            .append(" window from which the flows' mean rates have Jain's index at least ")
+            .append(VariantSummary.FAIR).append(" in every window to the end (- if they never settle). "
+                + "Standing queue: the deepest probed queue's mean over the second half.\n\n"
+                + "| variant | fair shares from | standing queue (KB) | total rate, 2nd half (Gb/s) |\n|---|---:|---:|---:|\n");
+        StringBuilder csv = new StringBuilder("variant,converged_us,standing_queue_kb,rate_gbps\n");
+        List<String> names = new ArrayList<>();
+        List<Double> converged = new ArrayList<>();
+        List<Double> queues = new ArrayList<>();
+        for (VariantSummary r : rows) {
+            md.append("| ").append(r.variant()).append(" | ").append(time(r.convergedSeconds())).append(" | ")
+                .append(number(r.standingQueueBytes() / 1e3)).append(" | ").append(number(r.rateBitsPerSecond() / 1e9))
+                .append(" |\n");
+            csv.append(r.variant()).append(',').append(number(r.convergedSeconds() * 1e6)).append(',')
+                .append(number(r.standingQueueBytes() / 1e3)).append(',').append(number(r.rateBitsPerSecond() / 1e9))
+                .append('\n');
+            names.add(r.variant());
+            double duration = runs.get(names.size() - 1).data().durationNanos() / 1e3;
+            converged.add(Double.isNaN(r.convergedSeconds()) ? duration : r.convergedSeconds() * 1e6);
+            queues.add(Double.isNaN(r.standingQueueBytes()) ? 0 : r.standingQueueBytes() / 1e3);
+        }
+        md.append('\n');
+        Path f = dir.resolve("variants.csv");
+        Files.writeString(f, csv.toString().replace(",-", ","), StandardCharsets.UTF_8);
+        written.add(f);
+        Plots.barChart(dir.resolve("variants-convergence.png"),
+            "Fair shares from (a variant that never settles: its whole run)", "us", names, converged);
+        Plots.barChart(dir.resolve("variants-queue.png"), "Standing queue over the second half", "KB", names, queues);
+        for (String png : List.of("variants-convergence.png", "variants-queue.png")) {
+            written.add(dir.resolve(png));
+            md.append("![").append(png).append("](").append(png).append(")\n\n");
+        }
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static String cell(String s) {

@@ -1,0 +1,134 @@
+package io.rocelab.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.lab.run.ShippedLabs;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scenario labs ({@code labs/*.yaml}) run as a user runs them: each claim must hold. */
+class ScenarioLabsTest {
+    @TempDir
+    Path tmp;
+
+    /** Runs a lab (a shipped name or a file) and checks that every claim passed and none failed. */
+    private CliRun runAllPass(String lab, String outName, String... claims) {
+        CliRun run = CliRun.of("lab", "run", lab, "--out", tmp.resolve(outName).toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        for (String claim : claims) {
+            assertTrue(run.out().contains("PASS  " + claim), claim + " in\n" + run.out());
+        }
+        assertFalse(run.out().contains("FAIL"), run.out());
+        return run;
+    }
+
+    /** @return the text of a shipped lab file */
+    private static String shipped(String name) throws IOException {
+        try (InputStream in = ScenarioLabsTest.class.getClassLoader()
+            .getResourceAsStream(ShippedLabs.PREFIX + name + ".yaml")) {
+            assertTrue(in != null, name + " is shipped");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void listShowsTheScenarioLabs() {
+        CliRun run = CliRun.of("lab", "list");
+        assertEquals(0, run.exitCode(), run.err());
+        for (String lab : List.of("ecmp-collision", "multi-tenant-fairness", "pfc-deadlock", "dcqcn-time-reset")) {
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith(lab + " ")), lab + " in " + run.out());
+        }
+    }
+
+    @Test
+    void ecmpCollisionFlowletsBeatStaticHashing() throws IOException {
+        String[] claims = {
+            "static hashing leaves a spine at less than half the busiest one's load",
+            "flowlets take at least 10 % of the load off the busiest spine",
+            "flowlets finish the slowest flow at least 10 % sooner than static hashing",
+            "every flow completes in every variant, without error completions"};
+        CliRun run = runAllPass("ecmp-collision", "ecmp", claims);
+        assertTrue(run.out().contains("3 variants (static, entropy, flowlets)"), run.out());
+        String counters = Files.readString(tmp.resolve("ecmp/counters.json"));
+        assertTrue(counters.contains("\"spine3:Ethernet4\""), "each spine's link to leaf1 in counters.json");
+        // another pairing of the hosts hashes into another collision: the claims are not one hash's luck
+        String other = shipped("ecmp-collision").replace("to: h4,", "to: hX7,").replace("to: h5,", "to: hX4,")
+            .replace("to: h6,", "to: hX5,").replace("to: h7,", "to: hX6,").replace("to: hX", "to: h");
+        Path f = tmp.resolve("ecmp-shifted.yaml");
+        Files.writeString(f, other);
+        runAllPass(f.toString(), "ecmp-shifted", claims);
+    }
+
+    @Test
+    void multiTenantSharesFollowTheEtsWeights() {
+        runAllPass("multi-tenant-fairness", "tenants",
+            "the quiet tenant gets its weight's share of the link (40 %, within 5 %)",
+            "the noisy tenant gets its weight's share (60 %, within 5 %)",
+            "twice the incast does not take more than the noisy tenant's weight",
+            "the quiet tenant's p99 latency stays under 60 us, with the incast and with twice the incast",
+            "the incast's pauses never stop the quiet tenant's NICs",
+            "in one shared class the quiet tenant gets less than a quarter of the link and twice the latency");
+    }
+
+    @Test
+    void aRingOfSwitchesDeadlocksAndTheWatchdogBreaksIt() throws IOException {
+        runAllPass("pfc-deadlock", "deadlock",
+            "without the watchdog the fabric freezes (not one message completes)",
+            "every ring queue stays paused by the next switch, with frames waiting and nothing dropped",
+            "the frozen QPs end in error completions",
+            "the watchdog detects the stuck queues",
+            "with the forward action the ring drains and every flow gets at least 40 % of a cable",
+            "with the drop action the same traffic deadlocks again after each restore");
+        String report = Files.readString(tmp.resolve("deadlock/report.md"));
+        assertTrue(report.contains("IBV_WC_RETRY_EXC_ERR"), report);
+    }
+
+    @Test
+    void aSweepOverRpTimeResetShowsEachSettingSideBySide() throws IOException {
+        runAllPass("dcqcn-time-reset", "reset",
+            "a 30 us period keeps a standing queue at least 30 % deeper than the default's",
+            "with the default the senders share fairly over the second half",
+            "the 30 us and default periods keep the link busy",
+            "a 1500 us period leaves the link idle more than half the time");
+        Path out = tmp.resolve("reset");
+        List<String> rows = Files.readAllLines(out.resolve("variants.csv"));
+        assertEquals("variant,converged_us,standing_queue_kb,rate_gbps", rows.get(0));
+        assertEquals(4, rows.size(), rows.toString());
+        assertTrue(rows.get(2).startsWith("reset_300,") && !rows.get(2).startsWith("reset_300,,"),
+            "the default converges: " + rows);
+        for (String png : List.of("variants-convergence.png", "variants-queue.png")) {
+            BufferedImage img = ImageIO.read(out.resolve(png).toFile());
+            assertTrue(img.getWidth() > 500, png);
+        }
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("## Variants side by side") && report.contains("| reset_1500 | "), report);
+    }
+
+    @Test
+    void aFlowletTimeoutIsWholeMicroseconds() throws IOException {
+        Path f = tmp.resolve("bad-flowlet.yaml");
+        Files.writeString(f, """
+            name: bad-flowlet
+            duration: 100us
+            topology:
+              leaf-spine: {leaves: 1, spines: 1}
+              flowlet-timeout: 2500ns
+            flows: [{name: f, from: h0, to: h1}]
+            """);
+        CliRun check = CliRun.of("lab", "check", f.toString());
+        assertEquals(2, check.exitCode(), check.out());
+        assertEquals(1, check.err().lines().count(), check.err());
+        assertTrue(check.err().contains("topology.flowlet-timeout: the flowlet timeout is a whole number of microseconds"),
+            check.err());
+    }
+}
