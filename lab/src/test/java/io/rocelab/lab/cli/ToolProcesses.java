@@ -112,4 +112,17 @@ public final class ToolProcesses {
             return s.getLocalPort();
         }
     }
+
+    /**
+     * Whether this process ignores SIGINT, as a shell's background job does (and so every process it
+     * starts): a JVM started from it then gets no Ctrl-C, as `rocelab switch &` in a script would not.
+     */
+    public static boolean sigintIgnored() throws IOException {
+        for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (l.startsWith("SigIgn:")) {
+                return (Long.parseLong(l.substring(7).trim(), 16) & (1L << 1)) != 0;
+            }
+        }
+        return false;
+    }
 }

@@ -65,7 +65,7 @@ class ToolDiagnosticsProcessesTest {
             Thread.sleep(50);
         }
         Thread.sleep(3000);
-        String signal = sigintIgnored() ? "TERM" : "INT";
+        String signal = ToolProcesses.sigintIgnored() ? "TERM" : "INT";
         if (!signal.equals("INT")) {
             System.out.println("[diagnostics] SIGINT is ignored in this process tree (a background job): SIGTERM instead");
         }
@@ -166,12 +166,4 @@ class ToolDiagnosticsProcessesTest {
     }
 
     /** Whether SIGINT is ignored here (and so in the processes started from here): /proc's SigIgn mask. */
-    private static boolean sigintIgnored() throws IOException {
-        for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (l.startsWith("SigIgn:")) {
-                return (Long.parseLong(l.substring(7).trim(), 16) & (1L << 1)) != 0;
-            }
-        }
-        return false;
-    }
 }
