@@ -19,7 +19,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -185,19 +187,25 @@ public final class SwitchCommand implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "WORDS", description = "e.g. pfc counters")
         List<String> words;
 
-        @Option(names = "--name", paramLabel = "NAME", defaultValue = ControlSocket.DEFAULT_NAME, description = "the switch's --name (default ${DEFAULT-VALUE})")
-        String name;
-
-        @Option(names = "--socket", paramLabel = "PATH", description = "the switch's control socket (instead of --name)")
-        Path socket;
+        @Mixin
+        Target target;
 
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() {
-            return ask(spec, name, socket, "show " + String.join(" ", words));
+            return ask(spec, target.name, target.socket, "show " + String.join(" ", words));
         }
+    }
+
+    /** Which running switch a command talks to: by its --name, or by its control socket. */
+    static final class Target {
+        @Option(names = "--name", paramLabel = "NAME", defaultValue = ControlSocket.DEFAULT_NAME, description = "the switch's --name (default ${DEFAULT-VALUE})")
+        String name;
+
+        @Option(names = "--socket", paramLabel = "PATH", description = "the switch's control socket (instead of --name)")
+        Path socket;
     }
 
     /** {@code rocelab switch clear counters} */
@@ -207,18 +215,15 @@ public final class SwitchCommand implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "WORDS", description = "counters")
         List<String> words;
 
-        @Option(names = "--name", paramLabel = "NAME", defaultValue = ControlSocket.DEFAULT_NAME, description = "the switch's --name (default ${DEFAULT-VALUE})")
-        String name;
-
-        @Option(names = "--socket", paramLabel = "PATH", description = "the switch's control socket (instead of --name)")
-        Path socket;
+        @Mixin
+        Target target;
 
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() {
-            return ask(spec, name, socket, "clear " + String.join(" ", words));
+            return ask(spec, target.name, target.socket, "clear " + String.join(" ", words));
         }
     }
 }

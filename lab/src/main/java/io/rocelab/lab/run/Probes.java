@@ -200,27 +200,16 @@ final class Probes {
                 }
             }
             for (String s : switches) {
-                SoftSwitch sw = fabric.softSwitch(s);
-                long e = 0;
-                long tx = 0;
-                long rx = 0;
-                long d = 0;
-                for (int i = 0; i < sw.portCount(); i++) {
-                    PortCounters c = sw.counters(i);
-                    e += sum(c.queueEcnMarked);
-                    tx += sum(c.txPfc);
-                    rx += sum(c.rxPfc);
-                    d += c.totalDrops();
-                }
+                SwitchTotals t = SwitchTotals.of(fabric.softSwitch(s));
                 if (ecn) {
-                    data.sample(Kind.SWITCH, s, "ecn_marks", e);
+                    data.sample(Kind.SWITCH, s, "ecn_marks", t.ecnMarks);
                 }
                 if (pfc) {
-                    data.sample(Kind.SWITCH, s, "pfc_tx", tx);
-                    data.sample(Kind.SWITCH, s, "pfc_rx", rx);
+                    data.sample(Kind.SWITCH, s, "pfc_tx", t.pfcTx);
+                    data.sample(Kind.SWITCH, s, "pfc_rx", t.pfcRx);
                 }
                 if (drops) {
-                    data.sample(Kind.SWITCH, s, "drops", d);
+                    data.sample(Kind.SWITCH, s, "drops", t.drops);
                 }
             }
         }
@@ -260,6 +249,24 @@ final class Probes {
             }
         }
         return false;
+    }
+
+    /** A switch's counters summed over its ports. */
+    private record SwitchTotals(long ecnMarks, long pfcTx, long pfcRx, long drops) {
+        static SwitchTotals of(SoftSwitch sw) {
+            long e = 0;
+            long tx = 0;
+            long rx = 0;
+            long d = 0;
+            for (int i = 0; i < sw.portCount(); i++) {
+                PortCounters c = sw.counters(i);
+                e += sum(c.queueEcnMarked);
+                tx += sum(c.txPfc);
+                rx += sum(c.rxPfc);
+                d += c.totalDrops();
+            }
+            return new SwitchTotals(e, tx, rx, d);
+        }
     }
 
     private static long sum(long[] a) {
@@ -340,17 +347,7 @@ final class Probes {
         }
         for (String s : switches) {
             SoftSwitch sw = fabric.softSwitch(s);
-            long e = 0;
-            long tx = 0;
-            long rx = 0;
-            long d = 0;
-            for (int i = 0; i < sw.portCount(); i++) {
-                PortCounters c = sw.counters(i);
-                e += sum(c.queueEcnMarked);
-                tx += sum(c.txPfc);
-                rx += sum(c.rxPfc);
-                d += c.totalDrops();
-            }
+            SwitchTotals t = SwitchTotals.of(sw);
             long storms = 0;
             long restores = 0;
             if (sw.watchdog() != null) {
@@ -359,10 +356,10 @@ final class Probes {
                     restores += w.stormRestored;
                 }
             }
-            data.total(Kind.SWITCH, s, "ecn_marks", e);
-            data.total(Kind.SWITCH, s, "pfc_tx", tx);
-            data.total(Kind.SWITCH, s, "pfc_rx", rx);
-            data.total(Kind.SWITCH, s, "drops", d);
+            data.total(Kind.SWITCH, s, "ecn_marks", t.ecnMarks);
+            data.total(Kind.SWITCH, s, "pfc_tx", t.pfcTx);
+            data.total(Kind.SWITCH, s, "pfc_rx", t.pfcRx);
+            data.total(Kind.SWITCH, s, "drops", t.drops);
             data.total(Kind.SWITCH, s, "watchdog_storms", storms);
             data.total(Kind.SWITCH, s, "watchdog_restores", restores);
         }

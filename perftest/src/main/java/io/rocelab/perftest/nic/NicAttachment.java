@@ -124,14 +124,7 @@ public interface NicAttachment extends AutoCloseable {
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("--raw: " + e.getMessage(), e);
             }
-            return new PlainAttachment(scheduler, port, "raw " + port.describe(), () -> {
-                printCounters(name, port.counters());
-                try {
-                    port.close();
-                } finally {
-                    scheduler.close();
-                }
-            }, UnaryOperator.identity());
+            return owning(name, scheduler, port, "raw " + port.describe(), port.counters(), port::close);
         } catch (RuntimeException e) {
             scheduler.close();
             throw e;
@@ -157,17 +150,26 @@ public interface NicAttachment extends AutoCloseable {
             }
             UdpFramePort port = b.remoteAddress(remote).open(scheduler);
             String text = "frame-over-UDP " + port.localAddress() + " -> " + remote;
-            return new PlainAttachment(scheduler, port, text, () -> {
-                printCounters(name, port.counters());
-                try {
-                    port.close();
-                } finally {
-                    scheduler.close();
-                }
-            }, UnaryOperator.identity());
+            return owning(name, scheduler, port, text, port.counters(), port::close);
         } catch (RuntimeException e) {
             scheduler.close();
             throw e;
         }
+    }
+
+    /**
+     * An attachment that owns its port and its loop: closing it prints the port's counters (with
+     * {@link #COUNTERS_PROPERTY}), closes the port, then stops the loop.
+     */
+    private static NicAttachment owning(String name, RealTimeScheduler scheduler, FramePort port, String text,
+                                        Object counters, Runnable closePort) {
+        return new PlainAttachment(scheduler, port, text, () -> {
+            printCounters(name, counters);
+            try {
+                closePort.run();
+            } finally {
+                scheduler.close();
+            }
+        }, UnaryOperator.identity());
     }
 }
