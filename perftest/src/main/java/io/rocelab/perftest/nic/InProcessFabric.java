@@ -10,8 +10,8 @@ import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.Topology;
 
 /**
- * {@code --in-process}: a {@link Topology} of two hosts cabled to each other (a cable of no delay; the
- * NICs pace at their 100 Gb/s line rate), the server and the client, brought to life as a real-time {@link Fabric} of bare hosts (each tool side opens its NIC on
+ * {@code --in-process}: a {@link Topology} of two hosts cabled to each other (100 Gb/s, 1 us), the
+ * server and the client, brought to life as a real-time {@link Fabric} of bare hosts (each tool side opens its NIC on
  * its host's port, as perftest opens the device). Both NICs share one event loop: a frame from one to
  * the other wakes no other thread, and on a machine with two cores, perftest's threads have the other.
  * With busy-poll, that one owner thread polls instead of sleeping in the kernel: the arrangement with
@@ -45,19 +45,14 @@ public final class InProcessFabric implements AutoCloseable {
             .build();
     }
 
-    /**
-     * Two hosts on one event loop joined by a cable with no rate of its own and no delay: each NIC's
-     * transmitter paces its frames at its line rate ({@value #DEFAULT_RATE_GBPS} Gb/s), so a cable at
-     * that rate would only model the same serialization a second time, and in real time every frame
-     * it holds for later costs a timer on the loop (a third of the loop's time at 64 KB WRITEs).
-     */
+    /** Two hosts on one event loop joined by a 100 Gb/s cable with 1 us of propagation delay. */
     public static InProcessFabric create() {
         return create(false);
     }
 
     /** The same, on one busy-polling owner thread when {@code busyPoll}. */
     public static InProcessFabric create(boolean busyPoll) {
-        return new InProcessFabric(0, 0, busyPoll);
+        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll);
     }
 
     /** Two hosts joined by a link of the given rate and delay. */
