@@ -44,7 +44,9 @@ import java.util.concurrent.ArrayBlockingQueue;
  * <p>Ethernet frames travel whole, so datagrams are limited by the maximum frame size (default
  * {@value #DEFAULT_MAX_FRAME_BYTES}, a common jumbo limit): longer ones and ones shorter than an
  * Ethernet header are counted and dropped, on both sides. Frames shorter than 60 bytes are passed
- * as they are (qemu's virtio NICs do not pad).
+ * as they are (qemu's virtio NICs do not pad), unless the port {@linkplain Builder#padShortFrames pads
+ * them} to Ethernet's minimum as a NIC does on a wire: what a switch port needs, since a switch
+ * drops runts (a VM's 42-byte ARP request among them).
  *
  * <p>Threading: the port's owner thread is the event loop it is opened on; the receiver and
  * link-state listeners run there. Attach the NIC or switch to a {@link RealTimeScheduler} on the same
@@ -83,6 +85,9 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
     private final EventLoop ioLoop;
     private final EventLoopGroup ioGroup;
     private final int maxFrameBytes;
+    /** Ethernet's minimum frame without FCS, which a NIC pads a shorter one to on the wire. */
+    public static final int MIN_WIRE_FRAME_BYTES = 60;
+    private final boolean padShortFrames;
     private final int requestedSocketBufferBytes;
     private final CounterSet<UdpPortCounter> counters = new CounterSet<>(UdpPortCounter.class);
     private final Channel channel;
@@ -104,6 +109,7 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         super(b.name, true);
         this.loop = loop;
         this.maxFrameBytes = b.maxFrameBytes;
+        this.padShortFrames = b.padShortFrames;
         this.remoteAddress = b.remoteAddress;
         this.requestedSocketBufferBytes = b.socketBufferBytes;
         this.rateBytesPerSecond = b.rateGbps * 1e9 / 8;
@@ -371,11 +377,17 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
                 ReferenceCountUtil.release(msg);
                 return;
             }
-            final ByteBuf frame = ((DatagramPacket) msg).content();
+            ByteBuf frame = ((DatagramPacket) msg).content();
             final int length = frame.readableBytes();
             if (length < MIN_FRAME_BYTES) {
                 drop(frame, UdpPortCounter.RX_DROPPED_RUNT);
                 return;
+            }
+            if (padShortFrames && length < MIN_WIRE_FRAME_BYTES) {
+                ByteBuf padded = ctx.alloc().buffer(MIN_WIRE_FRAME_BYTES);
+                padded.writeBytes(frame).writeZero(MIN_WIRE_FRAME_BYTES - length);
+                frame.release();
+                frame = padded;
             }
             if (length > maxFrameBytes) {
                 drop(frame, UdpPortCounter.RX_DROPPED_OVERSIZED);
@@ -436,6 +448,7 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         private InetSocketAddress localAddress = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         private InetSocketAddress remoteAddress;
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+        private boolean padShortFrames;
         private int socketBufferBytes = 4 << 20;
         private boolean socketThread;
         private int backlogFrames = DEFAULT_BACKLOG_FRAMES;
@@ -541,6 +554,17 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
                 throw new IllegalArgumentException("remote port must not be 0");
             }
             return remoteAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), checkPort(port)));
+        }
+
+        /**
+         * Received frames shorter than {@value #MIN_WIRE_FRAME_BYTES} bytes are padded with zeros to that
+         * length, as a NIC pads them on a wire (off by default: frames pass as the peer sent them).
+         *
+         * @return this
+         */
+        public Builder padShortFrames(boolean on) {
+            this.padShortFrames = on;
+            return this;
         }
 
         /**

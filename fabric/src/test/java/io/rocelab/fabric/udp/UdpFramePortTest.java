@@ -162,6 +162,31 @@ class UdpFramePortTest {
     }
 
     @Test
+    void aPaddingPortPadsShortFramesToEthernetsMinimumAsAWireDoes() throws Exception {
+        final RecordingReceiver plain = new RecordingReceiver(loopA, null, true);
+        a.setReceiver(plain);
+        final UdpFramePort padding = UdpFramePort.builder().name("pad").padShortFrames(true).open(loopB);
+        try (DatagramSocket peer = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            final RecordingReceiver padded = new RecordingReceiver(loopB, null, true);
+            padding.setReceiver(padded);
+            final byte[] arp = new byte[42]; // an ARP request as qemu's virtio NIC sends it, unpadded
+            java.util.Arrays.fill(arp, (byte) 0xA5);
+            final byte[] longer = TestFrames.expectedBytes(3, 100);
+            for (InetSocketAddress to : List.of(a.localAddress(), padding.localAddress())) {
+                peer.send(new DatagramPacket(arp, arp.length, to));
+                peer.send(new DatagramPacket(longer, longer.length, to));
+            }
+            await(() -> plain.count() == 2 && padded.count() == 2, "both ports received both frames");
+            final byte[] expected = java.util.Arrays.copyOf(arp, UdpFramePort.MIN_WIRE_FRAME_BYTES);
+            assertArrayEquals(expected, padded.deliveries().get(0).bytes(), "42 bytes and 18 zeros");
+            assertArrayEquals(longer, padded.deliveries().get(1).bytes(), "a frame of 60 bytes or more as sent");
+            assertArrayEquals(arp, plain.deliveries().get(0).bytes(), "by default a frame passes as the peer sent it");
+        } finally {
+            padding.close();
+        }
+    }
+
+    @Test
     void framesThatCannotBeSentAreCountedAndReleased() throws Exception {
         final ByteBuf runt = frames.allocator().directBuffer(13).writeZero(13);
         frames.track(runt);

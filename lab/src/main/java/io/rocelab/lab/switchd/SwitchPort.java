@@ -51,7 +51,8 @@ record SwitchPort(PortSpec spec, FramePort port, String description, CounterSet<
         if (remote.isUnresolved()) {
             throw new IllegalArgumentException("--port " + spec.port() + ": cannot resolve " + spec.host());
         }
-        UdpFramePort.Builder b = UdpFramePort.builder().name(spec.port());
+        // a switch drops runts: a frame-over-UDP peer (a qemu VM) does not pad its 42-byte ARP as a wire would
+        UdpFramePort.Builder b = UdpFramePort.builder().name(spec.port()).padShortFrames(true);
         if (remote.getAddress().isLoopbackAddress()) {
             b.localPort(spec.local());
         } else {
