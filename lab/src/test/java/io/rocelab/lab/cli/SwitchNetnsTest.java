@@ -1,5 +1,8 @@
 package io.rocelab.lab.cli;
 
+import static io.rocelab.lab.cli.HostCommands.find;
+import static io.rocelab.lab.cli.HostCommands.quietly;
+import static io.rocelab.lab.cli.HostCommands.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,9 +14,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.rocelab.fabric.raw.RawEthernetPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,6 +64,7 @@ class SwitchNetnsTest {
     private final String hostA = "rha" + tag;
     private final String hostB = "rhb" + tag;
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private ToolProcesses tools;
     private Process sw;
     private Path socket;
 
@@ -76,6 +78,7 @@ class SwitchNetnsTest {
             System.err.println("SKIPPED SwitchNetnsTest: " + why);
             Assumptions.abort(why);
         }
+        tools = new ToolProcesses(dir);
         run(IP, "netns", "add", nsSwitch);
         run(IP, "link", "add", swA, "type", "veth", "peer", "name", hostA);
         run(IP, "link", "add", swB, "type", "veth", "peer", "name", hostB);
@@ -93,11 +96,10 @@ class SwitchNetnsTest {
             Files.write(cfg, in.readAllBytes());
         }
         socket = dir.resolve("sw.sock");
-        sw = start("switch", List.of(IP, "netns", "exec", nsSwitch, Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-cp", System.getProperty("java.class.path"), "io.rocelab.lab.cli.Rocelab", "switch",
+        sw = tools.startCommand("switch", rocelab(nsSwitch, "switch",
             "--config", cfg.toString(), "--port", "Ethernet0=veth:" + swA, "--port", "Ethernet4=pcap:" + swB,
             "--capture", dir.resolve("cap").toString(), "--socket", socket.toString()));
-        awaitText(sw, "switch", "ready", 60);
+        tools.awaitText(sw, "switch", "ready", 60);
     }
 
     @AfterEach
@@ -105,8 +107,8 @@ class SwitchNetnsTest {
         for (AutoCloseable c : opened) {
             c.close();
         }
-        if (sw != null && sw.isAlive()) {
-            sw.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (tools != null) {
+            tools.stopAll();
         }
         if (cannotRun() == null) {
             // deleting a namespace deletes the veth ends in it, and so the pairs
@@ -136,7 +138,7 @@ class SwitchNetnsTest {
         }
         for (int i = 0; i < sent.size(); i++) {
             byte[] got = atB.poll(10, TimeUnit.SECONDS);
-            assertNotNull(got, "frame " + i + " of " + sent.size() + " did not cross the switch: " + output("switch"));
+            assertNotNull(got, "frame " + i + " of " + sent.size() + " did not cross the switch: " + tools.output("switch"));
             assertArrayEquals(sent.get(i), got, "frame " + i + " crosses byte for byte");
         }
         Thread.sleep(300);
@@ -171,19 +173,19 @@ class SwitchNetnsTest {
             run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
             run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
         }
-        Process ping = start("ping", List.of(IP, "netns", "exec", nsA, PING, "-c", "5", "-i", "0.2", "-W", "3",
+        Process ping = tools.startCommand("ping", List.of(IP, "netns", "exec", nsA, PING, "-c", "5", "-i", "0.2", "-W", "3",
             "10.99.66.2"));
-        assertTrue(ping.waitFor(60, TimeUnit.SECONDS), output("ping"));
-        assertEquals(0, ping.exitValue(), output("ping") + output("switch"));
-        assertTrue(output("ping").contains("5 received"), output("ping"));
+        assertTrue(ping.waitFor(60, TimeUnit.SECONDS), tools.output("ping"));
+        assertEquals(0, ping.exitValue(), tools.output("ping") + tools.output("switch"));
+        assertTrue(tools.output("ping").contains("5 received"), tools.output("ping"));
         CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
         // 5 echo requests in on Ethernet0 and out on Ethernet4, 5 replies the other way, plus ARP
         assertTrue(rxTx(show.out(), "Ethernet0").get(0) >= 5 && rxTx(show.out(), "Ethernet4").get(1) >= 5, show.out());
         assertTrue(rxTx(show.out(), "Ethernet4").get(0) >= 5 && rxTx(show.out(), "Ethernet0").get(1) >= 5, show.out());
 
         sw.destroy(); // SIGTERM
-        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), output("switch"));
-        assertTrue(output("switch").contains("capture written"), output("switch"));
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), tools.output("switch"));
+        assertTrue(tools.output("switch").contains("capture written"), tools.output("switch"));
         CliRun decode = CliRun.of("decode", dir.resolve("cap").resolve("leaf.pcapng").toString());
         assertEquals(0, decode.exitCode(), decode.out() + decode.err());
         long icmp = decode.out().lines().filter(l -> l.contains("10.99.66.1") && l.contains("10.99.66.2")).count();
@@ -214,26 +216,26 @@ class SwitchNetnsTest {
         }
         int tcp = ToolProcesses.freeTcpPort();
         // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
-        Process server = start("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
+        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
             "--mac", "52:54:00:67:00:12", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp)));
-        awaitText(server, "server", "Waiting for client", 60);
-        Process client = start("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",
             "--mac", "52:54:00:67:00:11", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp), "10.99.67.2"));
-        assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + output("client"));
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("server"));
-        assertEquals(0, client.exitValue(), output("client") + output("switch"));
-        assertEquals(0, server.exitValue(), output("server"));
+        assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + tools.output("server"));
+        assertEquals(0, client.exitValue(), tools.output("client") + tools.output("switch"));
+        assertEquals(0, server.exitValue(), tools.output("server"));
         for (String side : List.of("client", "server")) {
-            Matcher m = BW_LINE.matcher(output(side));
-            assertTrue(m.find(), side + " prints a result line for 4096 B x 300: " + output(side));
-            assertTrue(Double.parseDouble(m.group(2)) > 0, output(side));
+            Matcher m = BW_LINE.matcher(tools.output(side));
+            assertTrue(m.find(), side + " prints a result line for 4096 B x 300: " + tools.output(side));
+            assertTrue(Double.parseDouble(m.group(2)) > 0, tools.output(side));
         }
         CliRun show = CliRun.of("switch", "show", "queue", "counters", "--socket", socket.toString());
         assertTrue(show.out().lines().anyMatch(l -> l.trim().matches("Ethernet4\\s+UC0\\s+([3-9]\\d\\d|\\d{4,})\\s.*")),
             "the 300 writes left by the server's port: " + show.out());
 
         sw.destroy(); // SIGTERM
-        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), output("switch"));
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), tools.output("switch"));
         CliRun decode = CliRun.of("decode", "-q", dir.resolve("cap").resolve("leaf.pcapng").toString());
         assertEquals(0, decode.exitCode(), decode.out() + decode.err());
         Matcher m = DECODE_TOTAL.matcher(decode.out());
@@ -242,11 +244,10 @@ class SwitchNetnsTest {
         assertEquals(0, Long.parseLong(m.group(4)), decode.out());
     }
 
-    private static List<String> rocelab(String ns, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns,
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
-            "io.rocelab.lab.cli.Rocelab"));
-        cmd.addAll(List.of(args));
+    /** {@code rocelab ARGS} in namespace {@code ns}. */
+    private List<String> rocelab(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns));
+        cmd.addAll(tools.command(args));
         return cmd;
     }
 
@@ -308,52 +309,5 @@ class SwitchNetnsTest {
                 + ", ping=" + PING;
         }
         return null;
-    }
-
-    private static String find(String tool) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
-        for (String d : dirs) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
-                return Path.of(d, tool).toString();
-            }
-        }
-        return null;
-    }
-
-    private Process start(String name, List<String> cmd) throws IOException {
-        return new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
-            .redirectError(dir.resolve(name + ".err").toFile()).start();
-    }
-
-    private String output(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8) + "\n--- stderr\n"
-            + Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
-    }
-
-    private void awaitText(Process p, String name, String text, int seconds) throws Exception {
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < end) {
-            if (output(name).contains(text)) {
-                return;
-            }
-            if (!p.isAlive()) {
-                break;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
-    }
-
-    private static void run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", cmd));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
-    }
-
-    private static void quietly(String... cmd) throws Exception {
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
-            .waitFor(10, TimeUnit.SECONDS);
     }
 }

@@ -48,11 +48,21 @@ public final class ToolProcesses {
 
     /** Starts {@code rocelab ARGS} in the output directory. */
     public Process start(String name, String... args) throws IOException {
+        return startCommand(name, command(args));
+    }
+
+    /** The command line of {@code rocelab ARGS} (to run with a prefix, e.g. {@code ip netns exec NS}). */
+    public List<String> command(String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
         cmd.addAll(jvmOptions);
         cmd.addAll(program);
         cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Starts any command in the output directory, its output kept under NAME; {@link #stopAll} kills it. */
+    public Process startCommand(String name, List<String> cmd) throws IOException {
         Process p = new ProcessBuilder(cmd)
                 .directory(dir.toFile())
                 .redirectOutput(dir.resolve(name + ".out").toFile())
@@ -79,9 +89,18 @@ public final class ToolProcesses {
 
     /** Waits until NAME prints {@code text} on standard output; fails if it ends or the time runs out first. */
     public void awaitOutput(Process p, String name, String text, int seconds) throws Exception {
+        await(p, name, text, seconds, false);
+    }
+
+    /** Like {@link #awaitOutput}, for {@code text} on either stream (tshark says it is capturing on stderr). */
+    public void awaitText(Process p, String name, String text, int seconds) throws Exception {
+        await(p, name, text, seconds, true);
+    }
+
+    private void await(Process p, String name, String text, int seconds, boolean eitherStream) throws Exception {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < end) {
-            if (stdout(name).contains(text)) {
+            if ((eitherStream ? output(name) : stdout(name)).contains(text)) {
                 return;
             }
             if (!p.isAlive()) {

@@ -1,5 +1,8 @@
 package io.rocelab.lab.cli.perftest;
 
+import static io.rocelab.lab.cli.HostCommands.find;
+import static io.rocelab.lab.cli.HostCommands.quietly;
+import static io.rocelab.lab.cli.HostCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,8 +11,8 @@ import io.rocelab.codec.Icrc;
 import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.capture.CaptureReader;
 import io.rocelab.codec.capture.CaptureRecord;
+import io.rocelab.lab.cli.ToolProcesses;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,7 +53,7 @@ class UdpEndpointNetnsTest {
     private final String tag = Long.toString(ProcessHandle.current().pid() % 100_000);
     private final String nsServer = "rls" + tag;
     private final String nsClient = "rlc" + tag;
-    private final List<Process> started = new ArrayList<>();
+    private ToolProcesses tools;
 
     @BeforeEach
     void namespaces() throws Exception {
@@ -62,6 +65,7 @@ class UdpEndpointNetnsTest {
             System.err.println("SKIPPED UdpEndpointNetnsTest: " + why);
             Assumptions.abort(why);
         }
+        tools = new ToolProcesses(dir);
         run(IP, "netns", "add", nsServer);
         run(IP, "netns", "add", nsClient);
         run(IP, "link", "add", "rlv" + tag, "type", "veth", "peer", "name", "rlw" + tag);
@@ -82,15 +86,13 @@ class UdpEndpointNetnsTest {
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (Process p : started) {
-            if (p.isAlive()) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+        if (tools == null) {
+            return; // skipped: nothing was made
         }
+        tools.stopAll();
         // deleting a namespace deletes the veth end inside it, and so the pair
         for (String ns : List.of(nsServer, nsClient)) {
-            new ProcessBuilder(IP, "netns", "del", ns).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+            quietly(IP, "netns", "del", ns);
         }
     }
 
@@ -106,58 +108,43 @@ class UdpEndpointNetnsTest {
         return null;
     }
 
-    /**
-     * The tool's absolute path: from PATH, else from the sbin and bin directories, since a non-login
-     * environment may leave /usr/sbin (where Debian puts ip and ethtool) out of PATH; null if absent.
-     */
-    private static String find(String tool) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
-        for (String d : dirs) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
-                return Path.of(d, tool).toString();
-            }
-        }
-        return null;
-    }
-
     @Test
     void writeBandwidthBetweenTwoNamespacesOverTheKernelsUdpStacks() throws Exception {
         Path capture = dir.resolve("server-veth.pcapng");
         // a 64 MiB capture buffer (dumpcap's default is 2): the 20 MB of this run arrive in bursts at
         // tens of Gb/s, and a busy VM's dumpcap must not drop any (the count below wants them all)
-        Process tshark = start("tshark", List.of(IP, "netns", "exec", nsServer, TSHARK, "-q", "-i", "rlv" + tag,
+        Process tshark = tools.startCommand("tshark", List.of(IP, "netns", "exec", nsServer, TSHARK, "-q", "-i", "rlv" + tag,
                 "-B", "64", "-f", "udp port 4791", "-w", capture.toString()));
-        awaitText(tshark, "tshark", "Capturing on", 60);
-        Process server = start("server", rocelab(nsServer, "ib_write_bw", "--udp-endpoint", SERVER_IP,
+        tools.awaitText(tshark, "tshark", "Capturing on", 60);
+        Process server = tools.startCommand("server", rocelab(nsServer, "ib_write_bw", "--udp-endpoint", SERVER_IP,
                 "-s", "65536", "-n", "300", "-u", "18"));
-        awaitText(server, "server", "Waiting for client", 60);
-        Process client = start("client", rocelab(nsClient, "ib_write_bw", "--udp-endpoint", CLIENT_IP,
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        Process client = tools.startCommand("client", rocelab(nsClient, "ib_write_bw", "--udp-endpoint", CLIENT_IP,
                 "-s", "65536", "-n", "300", "-u", "18", SERVER_IP));
-        assertTrue(client.waitFor(200, TimeUnit.SECONDS), "client did not finish: " + output("client"));
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + output("server"));
-        assertEquals(0, client.exitValue(), output("client"));
-        assertEquals(0, server.exitValue(), output("server"));
+        assertTrue(client.waitFor(200, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + tools.output("server"));
+        assertEquals(0, client.exitValue(), tools.output("client"));
+        assertEquals(0, server.exitValue(), tools.output("server"));
         for (String side : List.of("client", "server")) {
-            Matcher m = BW_LINE.matcher(output(side));
-            assertTrue(m.find(), side + " prints the result line for 65536 B x 300: " + output(side));
-            assertTrue(Double.parseDouble(m.group(2)) > 0, output(side));
+            Matcher m = BW_LINE.matcher(tools.output(side));
+            assertTrue(m.find(), side + " prints the result line for 65536 B x 300: " + tools.output(side));
+            assertTrue(Double.parseDouble(m.group(2)) > 0, tools.output(side));
         }
         // let tshark write what it has (on a busy machine it can trail the traffic by seconds: wait
         // until the file stops growing), then stop it as a user would (destroy sends SIGTERM)
         awaitStableSize(capture, 30);
         tshark.destroy();
-        assertTrue(tshark.waitFor(30, TimeUnit.SECONDS), "tshark did not stop: " + output("tshark"));
+        assertTrue(tshark.waitFor(30, TimeUnit.SECONDS), "tshark did not stop: " + tools.output("tshark"));
 
-        Process decode = start("decode", rocelab(null, "decode", capture.toString()));
-        assertTrue(decode.waitFor(120, TimeUnit.SECONDS), output("decode"));
-        Matcher total = DECODE_TOTAL.matcher(output("decode"));
-        assertTrue(total.find(), output("decode"));
+        Process decode = tools.startCommand("decode", rocelab(null, "decode", capture.toString()));
+        assertTrue(decode.waitFor(120, TimeUnit.SECONDS), tools.output("decode"));
+        Matcher total = DECODE_TOTAL.matcher(tools.output("decode"));
+        assertTrue(total.find(), tools.output("decode"));
         assertEquals("0", total.group(2), "no malformed packet on the wire: " + total.group());
         // 300 messages of 16 packets each left the client, and ACKs came back (one per 128 packets at
         // least: UDP endpoint mode asks that often): all on the wire here
         assertTrue(Long.parseLong(total.group(1)) >= 300 * 16 + 300 * 16 / 128, total.group() + "; tshark: "
-                + output("tshark"));
+                + tools.output("tshark"));
         assertEquals(Long.parseLong(total.group(1)), canonicalIcrcsGood(capture), "packets whose ICRC is good over"
                 + " the header the sender computed it for (IPv4 identification 0, DF)");
     }
@@ -208,49 +195,13 @@ class UdpEndpointNetnsTest {
         return good;
     }
 
+    /** {@code rocelab ARGS}, in {@code namespace} unless it is null. */
     private List<String> rocelab(String namespace, String... args) {
         List<String> cmd = new ArrayList<>();
         if (namespace != null) {
             cmd.addAll(List.of(IP, "netns", "exec", namespace));
         }
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("io.rocelab.lab.cli.Rocelab");
-        cmd.addAll(List.of(args));
+        cmd.addAll(tools.command(args));
         return cmd;
-    }
-
-    private Process start(String name, List<String> cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile()).start();
-        started.add(p);
-        return p;
-    }
-
-    private String output(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8) + "\n--- stderr\n"
-                + Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
-    }
-
-    private void awaitText(Process p, String name, String text, int seconds) throws Exception {
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < end) {
-            if (output(name).contains(text)) {
-                return;
-            }
-            if (!p.isAlive()) {
-                break;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(name + " did not print '" + text + "': " + output(name));
-    }
-
-    private static void run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", cmd));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
     }
 }
