@@ -1,5 +1,6 @@
 package io.rocelab.bench.fabric;
 
+import io.rocelab.fabric.time.BareSchedulerFloor;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.fabric.Fabric;
@@ -103,7 +104,7 @@ public final class FatTreeScaleBench {
             fabric.close();
             return;
         }
-        double[] bare = bareScheduler(pending);
+        double[] bare = BareSchedulerFloor.eventsPerSecond(pending, BARE_WALL_NANOS);
         System.out.printf(Locale.ROOT, "k=%d: %d hosts, %d switches, %d links; %d incast + %d background flows "
                 + "(%d started, %d completed); built in %.1f s%n", k, t.hosts().size(), t.switches().size(),
             t.links().size(), incast, flows.size() - incast, started, finished, build);
@@ -132,33 +133,6 @@ public final class FatTreeScaleBench {
         flows.addAll(PoissonFlows.generate(ft.topology(), hosts, load, SizeDistribution.webSearch(), 0, nanos,
             Verb.WRITE, seed, "bg"));
         return flows;
-    }
-
-    /** The bare scheduler with {@code pending} timers, each rescheduling itself: events per wall and CPU second. */
-    private static double[] bareScheduler(int pending) {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        VirtualTimeScheduler s = new VirtualTimeScheduler();
-        for (int i = 0; i < Math.max(1, pending); i++) {
-            long delay = 50 + 7L * (i % 10_000);
-            s.scheduleUncancellable(delay, new Runnable() {
-                @Override
-                public void run() {
-                    s.scheduleUncancellable(delay, this);
-                }
-            });
-        }
-        s.run(2_000_000);
-        long events0 = s.eventsExecuted();
-        long start = System.nanoTime();
-        long cpu0 = mx.getCurrentThreadCpuTime();
-        long elapsed;
-        do {
-            s.run(1_000_000);
-            elapsed = System.nanoTime() - start;
-        } while (elapsed < BARE_WALL_NANOS);
-        long cpu = mx.getCurrentThreadCpuTime() - cpu0;
-        long events = s.eventsExecuted() - events0;
-        return new double[] {events * 1e9 / elapsed, events * 1e9 / cpu};
     }
 
     private static long usedAfterGc(MemoryMXBean memory) {

@@ -1,5 +1,6 @@
 package io.rocelab.lab.bench;
 
+import io.rocelab.fabric.time.BareSchedulerFloor;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.lab.experiment.IncastExperiment;
 import io.rocelab.lab.experiment.IncastResult;
@@ -51,7 +52,7 @@ public final class IncastSpeedBench {
             bestWall = Math.max(bestWall, events / wall);
             bestCpu = Math.max(bestCpu, events / cpu);
         }
-        double[] floor = bareScheduler(pendingOf(spec), 3_000_000_000L);
+        double[] floor = BareSchedulerFloor.eventsPerSecond(pendingOf(spec), 3_000_000_000L);
         System.out.printf(Locale.ROOT, "  bare scheduler: %.2f M events per wall s, %.2f M per CPU s%n",
             floor[0] / 1e6, floor[1] / 1e6);
         System.out.printf(Locale.ROOT, "  ratio incast / bare scheduler, events per CPU s (best round): %.3f%n",
@@ -63,29 +64,4 @@ public final class IncastSpeedBench {
         return 3 * (spec.senders() + 1) + 2 * (spec.senders() + 1);
     }
 
-    private static double[] bareScheduler(int pending, long wallNanos) {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        VirtualTimeScheduler s = new VirtualTimeScheduler();
-        for (int i = 0; i < pending; i++) {
-            long delay = 50 + 7L * i;
-            s.scheduleUncancellable(delay, new Runnable() {
-                @Override
-                public void run() {
-                    s.scheduleUncancellable(delay, this);
-                }
-            });
-        }
-        s.run(2_000_000);
-        long events0 = s.eventsExecuted();
-        long start = System.nanoTime();
-        long cpu0 = mx.getCurrentThreadCpuTime();
-        long elapsed;
-        do {
-            s.run(1_000_000);
-            elapsed = System.nanoTime() - start;
-        } while (elapsed < wallNanos);
-        long cpu = mx.getCurrentThreadCpuTime() - cpu0;
-        long events = s.eventsExecuted() - events0;
-        return new double[] {events * 1e9 / elapsed, events * 1e9 / cpu};
-    }
 }

@@ -6,6 +6,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.time.BareSchedulerFloor;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.testkit.ConfigBuilder;
