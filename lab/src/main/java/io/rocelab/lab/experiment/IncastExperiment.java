@@ -39,6 +39,8 @@ public final class IncastExperiment {
     static final int LOSSLESS_PRIORITY = 3;
     private static final int RECEIVER = 0;
     private static final long REMOTE_VA = 0x1_0000_0000L;
+    /** Run after the senders stop, for frames in flight to land: far more than a 200 m cable's RTT. */
+    private static final long SETTLE_NANOS = 50_000;
 
     private static final String LEAF = "leaf";
 
@@ -188,11 +190,13 @@ public final class IncastExperiment {
             }
             r.switchXoff.add(us, xoff);
         }
+        long[] completed = senders.stream().mapToLong(s -> s.completedBytes).toArray();
         for (Sender s : senders) {
             s.stopped = true;
         }
-        r.finish(leaf, nics, senders.stream().mapToLong(s -> s.completedBytes).toArray(),
-            senders.stream().mapToLong(s -> s.errors).sum(), time.eventsExecuted());
+        // what is on the cables lands (a CNP sent is handled, an ACK arrives) before the counters are read
+        time.runUntil(end + SETTLE_NANOS);
+        r.finish(leaf, nics, completed, senders.stream().mapToLong(s -> s.errors).sum(), time.eventsExecuted());
         return r;
     }
 
