@@ -72,6 +72,9 @@ class TimelineTest {
             assertEquals(0, r.errors());
             assertTrue(r.endNanos() > 400 * US);
             assertTrue(f.nic("h0").counters().get(NicCounter.COMPLETER_RETRY_ERR) > 0, "it retransmitted");
+            // the gap: from the last completion before the cut to the first after the retransmission
+            // timer (ACK timeout 14: 4.096 us x 2^14 = 67 ms) fired with the cable back
+            assertTrue(r.maxGapNanos() >= 300 * US && r.maxGapNanos() <= 2 * 67 * MS, "gap " + r.maxGapNanos());
             w.close();
         }
     }
