@@ -69,9 +69,13 @@ public final class QpAttr {
         return with(QpAttrMask.PKEY_INDEX);
     }
 
+    /**
+     * The port the QP is bound to ({@code IBV_QP_PORT}): 1, or 2 on a dual-port NIC (checked
+     * against the NIC's ports when the QP is modified).
+     */
     public QpAttr port(int p) {
-        if (p != 1) {
-            throw new IllegalArgumentException("port: the NIC has port 1 only: " + p);
+        if (p != 1 && p != 2) {
+            throw new IllegalArgumentException("port must be 1 or 2: " + p);
         }
         port = p;
         return with(QpAttrMask.PORT);

@@ -32,6 +32,11 @@ public final class QueuePair {
     final SharedReceiveQueue srq;
 
     volatile QpState state = QpState.RESET;
+    /**
+     * The port the QP's frames leave by and arrive on: port 1 until {@link QpAttr#port} binds it,
+     * the alternate path's after a migration, the bond's pick on a bonded NIC.
+     */
+    volatile NicPort port;
     int accessFlags;
     int pkey = Bth.DEFAULT_PKEY;
     int qkey;
@@ -88,6 +93,7 @@ public final class QueuePair {
         this.recvCq = recvCq;
         this.caps = caps;
         this.srcPort = udpSourcePort(qpn, 0);
+        this.port = nic.port(1);
         newEngines();
     }
 
@@ -99,6 +105,11 @@ public final class QueuePair {
 
     public int qpn() {
         return qpn;
+    }
+
+    /** The port the QP sends and receives on now ({@code ibv_query_qp}'s {@code port_num}). */
+    public NicPort port() {
+        return port;
     }
 
     public QpType type() {
@@ -160,6 +171,12 @@ public final class QueuePair {
             throw new IllegalArgumentException("curState " + a.curState + " is not the QP's state " + state);
         }
         QpState to = QpTransitions.check(type, state, a.mask, a.state);
+        if (a.mask.contains(QpAttrMask.PORT)) {
+            nic.port(a.port); // a port the NIC has
+            if (nic.bond != null && a.port != 1) {
+                throw new IllegalArgumentException("port: a bonded NIC's QPs use port 1, the bond: " + a.port);
+            }
+        }
         if (state == QpState.SQD && sqDraining && (to == QpState.RTS || to == QpState.SQD)) {
             // IBA 10.3.1.5: SQD to RTS, and attribute changes in SQD, only once the SQ has drained
             throw new IllegalArgumentException("QP 0x" + Integer.toHexString(qpn) + " is still draining its send queue");
@@ -167,9 +184,10 @@ public final class QueuePair {
         for (QpAttrMask m : a.mask) {
             switch (m) {
                 case ACCESS_FLAGS -> accessFlags = a.accessFlags;
+                case PORT -> moveTo(nic.port(a.port));
                 case QKEY -> qkey = a.qkey;
                 case AV -> {
-                    route = Route.of(nic, a.av, type != QpType.UD && nic.markEct);
+                    route = Route.of(port, a.av, type != QpType.UD && nic.markEct);
                     priority = nic.priorityOf(route);
                     av = a.av;
                     if (a.av.destMac() >= 0) {
@@ -196,6 +214,9 @@ public final class QueuePair {
         if (av != null && av.flowLabel() != 0 && type != QpType.UD) {
             // the path's flow label, when it has one (rdma_cm's), decides the port (rxe_prepare)
             srcPort = flowLabelToUdpSourcePort(av.flowLabel());
+        }
+        if (nic.bond != null && route != null) {
+            moveTo(nic.bond.portFor(this));
         }
         if (to == state) {
             return;
@@ -332,7 +353,7 @@ public final class QueuePair {
                 at += s.length();
             }
         }
-        return new SendWqe(requester, wr, inline, (int) len, type == QpType.UD ? Route.of(nic, wr.ah) : null);
+        return new SendWqe(requester, wr, inline, (int) len, type == QpType.UD ? Route.of(port, wr.ah) : null);
     }
 
     /** Posts receive WRs ({@code ibv_post_recv}); they are usable from RESET on (IBA 10.8.2.1 allows INIT+). */
@@ -374,14 +395,18 @@ public final class QueuePair {
         });
     }
 
-    void receive(RxPacket p) {
+    void receive(NicPort from, RxPacket p) {
+        if (from != port && nic.bond == null) {
+            port.counters.increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr: the QP's port only
+            return;
+        }
         if (route != null && type != QpType.UD && !route.isReverseOf(p)) {
-            nic.counters().increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr
+            port.counters.increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr
             return;
         }
         if (p.opcode.has(Opcode.REQUEST)) {
             if (state == QpState.ERR) {
-                nic.counters().increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
+                port.counters.increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
                 return;
             }
             responder.receive(p);
@@ -500,9 +525,26 @@ public final class QueuePair {
         recvCq.push(new WorkCompletion(wrId, status, op, byteLen, imm, invRkey, qpn, srcQp, flags), solicited);
     }
 
+    /**
+     * Binds the QP to {@code to}: its send side leaves the old port's egress and joins the new one's,
+     * keeping its queued READ responses and its place in the send queue; what was in flight on the
+     * old port is the transport's to repair (its retries). Owner thread.
+     */
+    void moveTo(NicPort to) {
+        NicPort from = port;
+        if (to == from) {
+            return;
+        }
+        from.egress.forget(egressFlow);
+        port = to;
+        if (state.canSend() || responder.hasReadResponses()) {
+            to.egress.wake(egressFlow);
+        }
+    }
+
     /** The QP leaves the egress: nothing more of it is pulled, its READ responses and CC timer go. */
     private void stopEgress() {
-        nic.egress.forget(egressFlow);
+        port.egress.forget(egressFlow);
         responder.dropReadResponses();
         if (ccTimer != null) {
             ccTimer.cancel();
@@ -513,7 +555,7 @@ public final class QueuePair {
 
     /** The speed the QP's rates are counted against: the NIC's link speed, or 100 Gb/s if unlimited. */
     private double lineRate() {
-        long speed = nic.linkSpeedBitsPerSecond();
+        long speed = port.linkSpeedBitsPerSecond();
         return speed > 0 ? speed : SoftNic.DEFAULT_PFC_SPEED;
     }
 
@@ -569,10 +611,10 @@ public final class QueuePair {
     void onCnp(long now) {
         double before = rate();
         if (cc == null || !cc.onCnp(now)) {
-            nic.counters().increment(NicCounter.RP_CNP_IGNORED);
+            port.counters.increment(NicCounter.RP_CNP_IGNORED);
             return;
         }
-        nic.counters().increment(NicCounter.RP_CNP_HANDLED);
+        port.counters.increment(NicCounter.RP_CNP_HANDLED);
         rateMayHaveChanged(now, before);
         armCcTimer();
     }
@@ -582,7 +624,7 @@ public final class QueuePair {
         double after = rate();
         if (after != before) {
             pacer.rateChanged(now, before, after);
-            nic.egress.repace(egressFlow);
+            port.egress.repace(egressFlow);
         }
     }
 
@@ -631,10 +673,10 @@ public final class QueuePair {
             ByteBuf frame = null;
             if (responder.hasReadResponses()) {
                 responder.sendNextReadResponse();
-                frame = nic.takePulled();
+                frame = port.takePulled();
             }
             while (frame == null && requester.sendOne()) {
-                frame = nic.takePulled(); // null when the packet was parked for ARP: go on
+                frame = port.takePulled(); // null when the packet was parked for ARP: go on
             }
             if (frame != null && frame != TransmitSource.WRITTEN_TO_PORT) {
                 sent(now, frame.readableBytes());

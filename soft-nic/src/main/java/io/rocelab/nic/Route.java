@@ -49,21 +49,21 @@ final class Route {
     }
 
     /**
-     * The route of {@code ah} from {@code nic}: the source GID (by {@code sgidIndex}) and the
+     * The route of {@code ah} from port {@code nic}: the source GID (by {@code sgidIndex}) and the
      * destination GID must be of the same family (IPv4-mapped or IPv6).
      *
      * @throws IllegalArgumentException naming the bad field
      */
-    static Route of(SoftNic nic, AddressHandle ah) {
+    static Route of(NicPort nic, AddressHandle ah) {
         return of(nic, ah, false);
     }
 
     /**
-     * Like {@link #of(SoftNic, AddressHandle)}; with {@code ect}, the packets are ECN-capable
+     * Like {@link #of(NicPort, AddressHandle)}; with {@code ect}, the packets are ECN-capable
      * (ECT(0) in the ECN bits of the AH's traffic class), as mlx5 sends a QP's packets when
      * congestion control is on for it, so that switches mark them (CE) instead of dropping them.
      */
-    static Route of(SoftNic nic, AddressHandle ah, boolean ect) {
+    static Route of(NicPort nic, AddressHandle ah, boolean ect) {
         Route r = ofAh(nic, ah);
         if (!ect || (r.trafficClass & 3) != 0) {
             return r;
@@ -71,7 +71,7 @@ final class Route {
         return new Route(r.ipv6, r.dstIpv4, r.srcIpv4, r.dstGid, r.srcGid, r.trafficClass | Ecn.ECT_0);
     }
 
-    private static Route ofAh(SoftNic nic, AddressHandle ah) {
+    private static Route ofAh(NicPort nic, AddressHandle ah) {
         Gid src = nic.gid(ah.sgidIndex());
         Gid dst = ah.destGid();
         if (dst.isIpv4Mapped() != src.isIpv4Mapped()) {
