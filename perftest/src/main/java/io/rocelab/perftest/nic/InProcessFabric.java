@@ -25,6 +25,8 @@ public final class InProcessFabric implements AutoCloseable {
     static final String CLIENT = "client";
 
     private final Fabric fabric;
+    /** The second cable, between the hosts' ports 2 (perftest's {@code -i 2}). */
+    private final InProcessLink link2;
     /** The NICs' line rate, which their transmitters pace at. */
     private final long lineRateBitsPerSecond;
 
@@ -33,6 +35,9 @@ public final class InProcessFabric implements AutoCloseable {
         Fabric.Builder b = Fabric.builder(topology(rateGbps, delayNanos)).mode(FabricMode.REAL_TIME).eventLoops(1)
             .bareHosts();
         this.fabric = (busyPoll ? b.busyPoll() : b).start();
+        this.link2 = InProcessLink.builder().name("perftest-2").portNames(SERVER + "-2", CLIENT + "-2")
+            .rateBitsPerSecond(lineRateBitsPerSecond).propagationDelayNanos(delayNanos)
+            .build(fabric.scheduler(SERVER), fabric.scheduler(CLIENT));
     }
 
     /** The two hosts at the tools' default addresses, cabled to each other. */
@@ -64,19 +69,27 @@ public final class InProcessFabric implements AutoCloseable {
         return fabric.link("perftest");
     }
 
+    /** The second cable, between the two NICs' ports 2. */
+    public InProcessLink link2() {
+        return link2;
+    }
+
     /** The server's side (port A). */
     public NicAttachment sideA() {
-        return side(fabric.scheduler(SERVER), fabric.hostPort(SERVER), "in-process link, side A");
+        return side(fabric.scheduler(SERVER), fabric.hostPort(SERVER), "in-process link, side A",
+            link2.portA(), NicOptions.DEFAULT_SERVER_MAC2, NicOptions.DEFAULT_SERVER_IP2);
     }
 
     /** The client's side (port B). */
     public NicAttachment sideB() {
-        return side(fabric.scheduler(CLIENT), fabric.hostPort(CLIENT), "in-process link, side B");
+        return side(fabric.scheduler(CLIENT), fabric.hostPort(CLIENT), "in-process link, side B",
+            link2.portB(), NicOptions.DEFAULT_CLIENT_MAC2, NicOptions.DEFAULT_CLIENT_IP2);
     }
 
-    private NicAttachment side(Scheduler s, FramePort p, String text) {
-        // the fabric owns the loop and the link; the NIC paces at the line rate
-        return new PlainAttachment(s, p, text, () -> { }, nic -> nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond));
+    private NicAttachment side(Scheduler s, FramePort p, String text, FramePort p2, String mac2, String ip2) {
+        // the fabric owns the loop and the links; the NIC paces at the line rate; port 2 on the second cable
+        return new PlainAttachment(s, p, text, () -> { },
+            nic -> nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).port2(p2, mac2, ip2));
     }
 
     @Override

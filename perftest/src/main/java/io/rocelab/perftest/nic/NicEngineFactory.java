@@ -125,6 +125,10 @@ public final class NicEngineFactory implements EngineFactory {
                     + " interface) or --in-process (server and client in this process)");
         }
         checkSupported(o, nic.ip6For(o.isServer()));
+        if (o.ibPort() == 2 && nic.dataPath() != NicOptions.DataPath.IN_PROCESS) {
+            throw new OptionException(" -i 2: only --in-process cables the NIC's port 2 (a second cable between"
+                    + " the two NICs); the other data paths have port 1");
+        }
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.gidIndex() != -1
                 && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
             throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only: use GID index "
@@ -172,9 +176,12 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" IB device " + o.device() + " not found; rocelab's soft NIC is "
                     + NicEngine.DEVICE_NAME);
         }
-        if (o.ibPort() != 1) {
-            throw new OptionException(" " + NicEngine.DEVICE_NAME + " has one port; -i " + o.ibPort()
+        if (o.ibPort() > 2) {
+            throw new OptionException(" " + NicEngine.DEVICE_NAME + " has two ports at most; -i " + o.ibPort()
                     + " does not exist");
+        }
+        if (o.ibPort() == 2 && o.rdmaCm()) {
+            throw new OptionException(" rocelab's rdma_cm (-R) runs on port 1: drop -i 2 or -R");
         }
         int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
         if (o.gidIndex() >= tableSize) {

@@ -96,6 +96,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     public static final String DEFAULT_CLIENT_IP = "10.77.0.2";
     public static final String DEFAULT_SERVER_MAC = "52:54:00:77:01:01";
     public static final String DEFAULT_CLIENT_MAC = "52:54:00:77:01:02";
+    /** The in-process NICs' port 2 (perftest's {@code -i 2}), on a second cable: the server's address. */
+    public static final String DEFAULT_SERVER_IP2 = "10.78.0.1";
+    public static final String DEFAULT_CLIENT_IP2 = "10.78.0.2";
+    public static final String DEFAULT_SERVER_MAC2 = "52:54:00:78:01:01";
+    public static final String DEFAULT_CLIENT_MAC2 = "52:54:00:78:01:02";
     /**
      * The in-process server's global IPv6 address (GID index 2), beside {@link #DEFAULT_SERVER_IP};
      * the client has {@link #DEFAULT_CLIENT_IP6}. Other data paths have none unless {@code --ip6}

@@ -121,6 +121,11 @@ public final class PingpongTool {
                            String role) {
         String tool = options.kind().toolName();
         try {
+            if (options.ibPort() == 2 && nic.dataPath() != NicOptions.DataPath.IN_PROCESS
+                    && nic.dataPath() != NicOptions.DataPath.NONE) {
+                throw new OptionException("Couldn't get port info: -i 2: only --in-process cables the NIC's port 2;"
+                        + " the other data paths have port 1");
+            }
             boolean server = options.isServer();
             NicEngine.Config config = config(nic, server);
             PingpongSession s = new PingpongSession(options, config,

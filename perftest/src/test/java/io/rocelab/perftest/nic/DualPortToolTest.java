@@ -1,0 +1,75 @@
+package io.rocelab.perftest.nic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.perftest.TestKind;
+import io.rocelab.perftest.pingpong.PingpongKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code -i 2}: the tools on port 2 of dual-port NICs, cabled twice by {@code --in-process}. */
+@Timeout(120)
+class DualPortToolTest {
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run perftest(TestKind kind, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Run pingpong(PingpongKind kind, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = PingpongTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static long reported(String out, String counter) {
+        Matcher m = Pattern.compile("\t" + Pattern.quote(counter) + "=(\\d+)").matcher(out);
+        assertTrue(m.find(), counter + " in " + out);
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void writeBwOnPortTwoSendsThroughPortTwo() {
+        Run r = perftest(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "300", "-W",
+                "hw_counters/sent_pkts");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+        // -W reads ports/2/hw_counters, as perftest does for -i 2: port 2 carried the 300 WRITEs
+        assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 300, r.out());
+        assertTrue(r.out().contains("GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:78:00:0"), "port 2's GID: " + r.out());
+    }
+
+    @Test
+    void rcPingpongOnPortTwo() {
+        Run r = pingpong(PingpongKind.RC, "--in-process", "-i", "2", "-n", "200");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.out().contains("200 iters in"), r.out());
+        assertTrue(r.out().contains("::ffff:10.78.0."), "port 2's GID in the exchange: " + r.out());
+    }
+
+    @Test
+    void portTwoIsRefusedWhereNoSecondPortIsCabled() {
+        Run r = perftest(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-i", "2");
+        assertEquals(1, r.status(), r.out());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("-i 2"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        Run three = perftest(TestKind.WRITE_BW, "--in-process", "-i", "3");
+        assertEquals(1, three.status(), three.out());
+        assertTrue(three.err().contains("two ports"), three.err());
+    }
+}
