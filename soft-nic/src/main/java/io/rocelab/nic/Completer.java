@@ -290,6 +290,14 @@ final class Completer {
     }
 
     private CompleterState retryNow(int psn) {
+        if (retryLeft == 0 && qp.migrateOnPathFailure()) {
+            // IBA 9.7.7: the retries on the primary path are spent and an alternate path is armed:
+            // the QP has migrated; it resends from the oldest unacknowledged PSN there, retries afresh
+            lastNakPsn = -1;
+            resetRetryCounters();
+            qp.requester.retry(psn);
+            return CompleterState.DONE;
+        }
         if (retryLeft == 0) {
             qp.port.counters.increment(NicCounter.RETRY_EXCEEDED_ERR);
             errorStatus = WcStatus.RETRY_EXC_ERR;

@@ -52,6 +52,12 @@ public final class QueuePair {
     int minRnrTimer;
     int destQpn;
     int srcPort;
+    /** The path migration state (IBA 17.2.8) and the alternate path, when one is loaded. */
+    MigState migState = MigState.MIGRATED;
+    AddressHandle altAv;
+    Route altRoute;
+    NicPort altPort;
+    int altTimeout;
     /** In SQD until every WQE started before the transition is complete (IBA 10.3.1.5). */
     boolean sqDraining;
     private boolean sqdNotify;
@@ -105,6 +111,21 @@ public final class QueuePair {
 
     public int qpn() {
         return qpn;
+    }
+
+    /** The path migration state ({@code ibv_query_qp}'s {@code path_mig_state}). */
+    public MigState pathMigState() {
+        return nic.call(() -> migState);
+    }
+
+    /** The alternate path's port number, or 0 when none is loaded ({@code alt_port_num}). */
+    public int altPortNumber() {
+        return nic.call(() -> altPort == null ? 0 : altPort.number());
+    }
+
+    /** The local ACK timeout exponent in use (after a migration, the alternate path's). */
+    public int timeoutExponent() {
+        return nic.call(() -> timeout);
     }
 
     /** The port the QP sends and receives on now ({@code ibv_query_qp}'s {@code port_num}). */
@@ -177,6 +198,33 @@ public final class QueuePair {
                 throw new IllegalArgumentException("port: a bonded NIC's QPs use port 1, the bond: " + a.port);
             }
         }
+        // the path migration part, checked whole before anything changes
+        MigState mig = migState;
+        Route newAlt = null;
+        boolean migrateNow = false;
+        if (a.mask.contains(QpAttrMask.ALT_PATH)) {
+            if (nic.bond != null) {
+                throw new IllegalArgumentException("altPath: a bonded NIC has one port, the bond; its links fail over"
+                        + " by themselves");
+            }
+            NicPort alt = nic.port(a.altPort);
+            NicPort primary = a.mask.contains(QpAttrMask.PORT) ? nic.port(a.port) : port;
+            if (alt == primary) {
+                throw new IllegalArgumentException("altPath: the alternate path is on the primary port " + a.altPort
+                        + "; it must leave by the NIC's other port");
+            }
+            newAlt = Route.of(alt, a.altAv, type != QpType.UD && nic.markEct);
+            mig = PathMigration.request(mig, PathMigration.Event.LOAD_ALT).to();
+        }
+        if (a.mask.contains(QpAttrMask.PATH_MIG_STATE)) {
+            PathMigration.Step step = PathMigration.request(mig, switch (a.pathMigState) {
+                case REARM -> PathMigration.Event.SET_REARM;
+                case ARMED -> PathMigration.Event.SET_ARMED;
+                case MIGRATED -> PathMigration.Event.SET_MIGRATED;
+            });
+            mig = step.to();
+            migrateNow = step.migrate();
+        }
         if (state == QpState.SQD && sqDraining && (to == QpState.RTS || to == QpState.SQD)) {
             // IBA 10.3.1.5: SQD to RTS, and attribute changes in SQD, only once the SQ has drained
             throw new IllegalArgumentException("QP 0x" + Integer.toHexString(qpn) + " is still draining its send queue");
@@ -214,6 +262,22 @@ public final class QueuePair {
         if (av != null && av.flowLabel() != 0 && type != QpType.UD) {
             // the path's flow label, when it has one (rdma_cm's), decides the port (rxe_prepare)
             srcPort = flowLabelToUdpSourcePort(av.flowLabel());
+        }
+        if (newAlt != null) {
+            altAv = a.altAv;
+            altRoute = newAlt;
+            altPort = nic.port(a.altPort);
+            altTimeout = a.altTimeout;
+            if (a.altAv.destMac() >= 0) {
+                altPort.learn(a.altAv.destGid(), a.altAv.destMac());
+            }
+        }
+        migState = mig;
+        if (mig != MigState.MIGRATED && route != null) {
+            route = route.withMigReq(false); // REARM and ARMED send MigReq 0
+        }
+        if (migrateNow) {
+            migrate();
         }
         if (nic.bond != null && route != null) {
             moveTo(nic.bond.portFor(this));
@@ -396,8 +460,8 @@ public final class QueuePair {
     }
 
     void receive(NicPort from, RxPacket p) {
-        if (from != port && nic.bond == null) {
-            port.counters.increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr: the QP's port only
+        if (from != port && nic.bond == null && !migratesOn(from, p)) {
+            from.counters.increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr: the QP's port only
             return;
         }
         if (route != null && type != QpType.UD && !route.isReverseOf(p)) {
@@ -413,6 +477,23 @@ public final class QueuePair {
         } else {
             completer.receive(p);
         }
+    }
+
+    /**
+     * Whether {@code p}, on port {@code from} that is not the QP's, makes the responder migrate
+     * (IBA 17.2.8): ARMED, MigReq = 1, along the alternate path from its far end. If so the QP has
+     * migrated and takes the packet.
+     */
+    private boolean migratesOn(NicPort from, RxPacket p) {
+        if (from != altPort || !state.canReceive() || Bth.migReq(p.buf, p.bth) == 0 || !altRoute.isReverseOf(p)) {
+            return false;
+        }
+        PathMigration.Step s = PathMigration.step(migState, PathMigration.Event.MIGREQ_ON_ALT);
+        if (s == null || !s.migrate()) {
+            return false;
+        }
+        migrate();
+        return true;
     }
 
     /**
@@ -499,6 +580,10 @@ public final class QueuePair {
         newEngines();
         av = null;
         route = null;
+        altAv = null;
+        altRoute = null;
+        altPort = null;
+        migState = MigState.MIGRATED;
         srcPort = udpSourcePort(qpn, 0);
         sqDraining = false;
         sqdNotify = false;
@@ -523,6 +608,38 @@ public final class QueuePair {
     void completeRecv(long wrId, WcStatus status, WcOpcode op, int byteLen, int imm, int invRkey, int srcQp,
                       int flags, boolean solicited) {
         recvCq.push(new WorkCompletion(wrId, status, op, byteLen, imm, invRkey, qpn, srcQp, flags), solicited);
+    }
+
+    /**
+     * Migrates to the alternate path (IBA 17.2.8): it becomes the primary path (port, addresses,
+     * ACK timeout), the QP's packets carry MigReq = 1 from now on, no alternate path is left, the
+     * state is MIGRATED and {@link AsyncEventType#PATH_MIG} is raised. Owner thread.
+     */
+    private void migrate() {
+        moveTo(altPort);
+        route = altRoute.withMigReq(true);
+        av = altAv;
+        timeout = altTimeout;
+        priority = nic.priorityOf(route);
+        altAv = null;
+        altRoute = null;
+        altPort = null;
+        migState = MigState.MIGRATED;
+        nic.raise(AsyncEvent.ofQp(AsyncEventType.PATH_MIG, this));
+    }
+
+    /**
+     * The requester's retries on the primary path are spent (IBA 9.7.7): with an armed alternate
+     * path the QP migrates to it and returns true (the caller resends there); else false, and the
+     * exhaustion is the usual error. Owner thread.
+     */
+    boolean migrateOnPathFailure() {
+        PathMigration.Step s = PathMigration.step(migState, PathMigration.Event.PATH_FAILED);
+        if (s == null || !s.migrate()) {
+            return false;
+        }
+        migrate();
+        return true;
     }
 
     /**

@@ -24,14 +24,30 @@ final class Route {
     final Gid dstGid;
     final Gid srcGid;
     final int trafficClass;
+    /**
+     * The BTH MigReq bit of the QP's packets along this route: 1 once the QP has migrated to it
+     * (path migration state MIGRATED after a migration, IBA 9.2 and 17.2.8), else 0, as rxe, which
+     * has no path migration, sends every packet.
+     */
+    final boolean migReq;
 
     private Route(boolean ipv6, int dstIpv4, int srcIpv4, Gid dstGid, Gid srcGid, int trafficClass) {
+        this(ipv6, dstIpv4, srcIpv4, dstGid, srcGid, trafficClass, false);
+    }
+
+    private Route(boolean ipv6, int dstIpv4, int srcIpv4, Gid dstGid, Gid srcGid, int trafficClass, boolean migReq) {
+        this.migReq = migReq;
         this.ipv6 = ipv6;
         this.dstIpv4 = dstIpv4;
         this.srcIpv4 = srcIpv4;
         this.dstGid = dstGid;
         this.srcGid = srcGid;
         this.trafficClass = trafficClass;
+    }
+
+    /** The same route, its packets with MigReq {@code bit}. */
+    Route withMigReq(boolean bit) {
+        return bit == migReq ? this : new Route(ipv6, dstIpv4, srcIpv4, dstGid, srcGid, trafficClass, bit);
     }
 
     /**
