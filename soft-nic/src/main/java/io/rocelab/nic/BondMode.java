@@ -18,7 +18,15 @@ public enum BondMode {
      * UDP source port decides; a port that goes down hands its QPs to the other, and they return
      * when it comes back.
      */
-    BALANCE_XOR("balance-xor");
+    BALANCE_XOR("balance-xor"),
+    /**
+     * {@code mode=802.3ad xmit_hash_policy=layer3+4}: LACP (IEEE 802.1AX) on both ports with the
+     * link partner; a port carries QPs only while LACP says it is distributing, so a port whose
+     * partner stops answering (a transmitter that died with its link up) is left within the LACP
+     * timeout; among the distributing ports, balance-xor's hash. While no port is distributing yet
+     * (LACP has not converged), balance-xor's choice.
+     */
+    LACP("802.3ad");
 
     private final String configName;
 
@@ -42,6 +50,6 @@ public enum BondMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("bond mode must be active-backup or balance-xor: " + name);
+        throw new IllegalArgumentException("bond mode must be active-backup, balance-xor or 802.3ad: " + name);
     }
 }

@@ -148,13 +148,16 @@ public final class SoftNic {
                     b.fixedIpId, b.linkSpeed);
             this.ports = new NicPort[] {one, two};
         }
-        this.bond = b.bondMode != null ? new Bond(b.bondMode, ports) : null;
+        this.bond = b.bondMode != null ? new Bond(b.bondMode, ports, this, b.lacpFast, qps::values) : null;
         this.egress = one.egress;
         this.writer = one.writer;
         this.neighbors = one.neighbors;
         this.nd = one.nd;
         for (NicPort port : ports) {
             port.attach();
+        }
+        if (bond != null) {
+            bond.start();
         }
     }
 
@@ -566,6 +569,9 @@ public final class SoftNic {
             if (closed) {
                 return;
             }
+            if (bond != null && bond.takeLacp(port, frame)) {
+                return;
+            }
             ParsedFrame f = rxFrame;
             DecodeError err = f.parse(frame);
             if (err != null) {
@@ -736,6 +742,9 @@ public final class SoftNic {
     public void close() {
         call(() -> {
             closed = true;
+            if (bond != null) {
+                bond.stop();
+            }
             for (NicPort port : ports) {
                 port.close();
             }
@@ -763,7 +772,7 @@ public final class SoftNic {
         try {
             raise(AsyncEvent.ofPort(up ? AsyncEventType.PORT_ACTIVE : AsyncEventType.PORT_ERR, port.number()));
             if (bond != null) {
-                bond.linkChanged(port, up, qps.values());
+                bond.linkChanged(port, up);
             }
         } catch (RuntimeException e) {
             deviceFatal(e);
@@ -801,6 +810,7 @@ public final class SoftNic {
         private DcqcnParams dcqcn = DcqcnParams.defaults();
         private SecondPort port2;
         private BondMode bondMode;
+        private boolean lacpFast;
 
         public Builder name(String n) {
             name = Objects.requireNonNull(n, "name");
@@ -958,6 +968,19 @@ public final class SoftNic {
          * is port 2, behind port 1's MAC, addresses and GIDs; {@code mode} decides which port a QP's
          * frames leave by, and a port whose link goes down hands its QPs to the other.
          */
+        /**
+         * LACP's rate in {@link BondMode#LACP} (Linux's {@code lacp_rate}): {@code fast} asks the
+         * partner for an LACPDU every second and leaves a silent one after 3 s; {@code slow} (the
+         * default) every 30 s, out after 90 s.
+         */
+        public Builder lacpRate(String rate) {
+            if (!"fast".equals(rate) && !"slow".equals(rate)) {
+                throw new IllegalArgumentException("lacp rate must be fast or slow: " + rate);
+            }
+            lacpFast = "fast".equals(rate);
+            return this;
+        }
+
         public Builder bond(FramePort link2, BondMode mode) {
             Objects.requireNonNull(link2, "link2");
             port2 = new SecondPort(link2, 0, 0, java.util.List.of());

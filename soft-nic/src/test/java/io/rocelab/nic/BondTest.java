@@ -169,7 +169,8 @@ class BondTest {
         }
         assertEquals(BondMode.ACTIVE_BACKUP, BondMode.parse("active-backup"));
         assertEquals(BondMode.BALANCE_XOR, BondMode.parse("balance-xor"));
+        assertEquals(BondMode.LACP, BondMode.parse("802.3ad"));
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> BondMode.parse("broadcast"));
-        assertTrue(bad.getMessage().contains("active-backup or balance-xor"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("active-backup, balance-xor or 802.3ad"), bad.getMessage());
     }
 }

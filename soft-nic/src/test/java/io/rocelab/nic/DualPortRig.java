@@ -29,6 +29,8 @@ final class DualPortRig implements AutoCloseable {
     final ProtectionDomain pdB;
     final CompletionQueue cqA;
     final CompletionQueue cqB;
+    /** a's port 2 transmitter, which a test can silence with its link up. */
+    final MutePort muteA2;
 
     /** Unbonded: each port its own addresses. */
     DualPortRig() {
@@ -37,6 +39,11 @@ final class DualPortRig implements AutoCloseable {
 
     /** Bonded with {@code mode}, or unbonded when null. */
     DualPortRig(BondMode mode) {
+        this(mode, "slow");
+    }
+
+    /** Bonded with {@code mode} and LACP at {@code lacpRate} ({@code fast} or {@code slow}). */
+    DualPortRig(BondMode mode, String lacpRate) {
         link1 = InProcessLink.builder().name("l1").rateGbps(100).propagationDelayNanos(500).seed(1).build(sched);
         link2 = InProcessLink.builder().name("l2").rateGbps(100).propagationDelayNanos(500).seed(2).build(sched);
         SoftNic.Builder ba = SoftNic.builder().name("a").mac("52:54:00:10:00:01").ipv4(IP_A1).activeMtu(1024)
@@ -44,11 +51,11 @@ final class DualPortRig implements AutoCloseable {
         SoftNic.Builder bb = SoftNic.builder().name("b").mac("52:54:00:10:00:02").ipv4(IP_B1).activeMtu(1024)
                 .scheduler(sched).port(new WireTap(link1.portB(), "b", wire1));
         if (mode == null) {
-            ba.port2(new WireTap(link2.portA(), "a", wire2), "52:54:00:20:00:01", IP_A2);
+            ba.port2(new WireTap(muteA2 = new MutePort(link2.portA()), "a", wire2), "52:54:00:20:00:01", IP_A2);
             bb.port2(new WireTap(link2.portB(), "b", wire2), "52:54:00:20:00:02", IP_B2);
         } else {
-            ba.bond(new WireTap(link2.portA(), "a", wire2), mode);
-            bb.bond(new WireTap(link2.portB(), "b", wire2), mode);
+            ba.bond(new WireTap(muteA2 = new MutePort(link2.portA()), "a", wire2), mode).lacpRate(lacpRate);
+            bb.bond(new WireTap(link2.portB(), "b", wire2), mode).lacpRate(lacpRate);
         }
         a = ba.build();
         b = bb.build();
