@@ -3,6 +3,7 @@ package io.rocelab.perftest.nic;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.nic.BondMode;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.fabric.FabricMode;
 import io.rocelab.topology.model.Host;
@@ -27,10 +28,13 @@ public final class InProcessFabric implements AutoCloseable {
     private final Fabric fabric;
     /** The second cable, between the hosts' ports 2 (perftest's {@code -i 2}). */
     private final InProcessLink link2;
+    /** The mode both NICs bond their ports in, or null for two ports of their own. */
+    private final BondMode bond;
     /** The NICs' line rate, which their transmitters pace at. */
     private final long lineRateBitsPerSecond;
 
-    private InProcessFabric(long rateGbps, long delayNanos, boolean busyPoll) {
+    private InProcessFabric(long rateGbps, long delayNanos, boolean busyPoll, BondMode bond) {
+        this.bond = bond;
         this.lineRateBitsPerSecond = (rateGbps > 0 ? rateGbps : DEFAULT_RATE_GBPS) * 1_000_000_000L;
         Fabric.Builder b = Fabric.builder(topology(rateGbps, delayNanos)).mode(FabricMode.REAL_TIME).eventLoops(1)
             .bareHosts();
@@ -57,12 +61,17 @@ public final class InProcessFabric implements AutoCloseable {
 
     /** The same, on one busy-polling owner thread when {@code busyPoll}. */
     public static InProcessFabric create(boolean busyPoll) {
-        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll);
+        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll, null);
+    }
+
+    /** The same, each NIC's two ports bonded in {@code bond} (RoCE LAG over the two cables) unless null. */
+    public static InProcessFabric create(boolean busyPoll, BondMode bond) {
+        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll, bond);
     }
 
     /** Two hosts joined by a link of the given rate and delay. */
     public static InProcessFabric create(long rateGbps, long delayNanos) {
-        return new InProcessFabric(rateGbps, delayNanos, false);
+        return new InProcessFabric(rateGbps, delayNanos, false, null);
     }
 
     public InProcessLink link() {
@@ -87,9 +96,11 @@ public final class InProcessFabric implements AutoCloseable {
     }
 
     private NicAttachment side(Scheduler s, FramePort p, String text, FramePort p2, String mac2, String ip2) {
-        // the fabric owns the loop and the links; the NIC paces at the line rate; port 2 on the second cable
-        return new PlainAttachment(s, p, text, () -> { },
-            nic -> nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).port2(p2, mac2, ip2));
+        // the fabric owns the loop and the links; the NIC paces at the line rate; port 2 on the second cable,
+        // a port of its own or bonded with port 1
+        return new PlainAttachment(s, p, text, () -> { }, nic -> bond == null
+            ? nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).port2(p2, mac2, ip2)
+            : nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).bond(p2, bond).lacpRate("fast"));
     }
 
     @Override

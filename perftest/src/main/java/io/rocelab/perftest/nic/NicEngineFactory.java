@@ -125,6 +125,9 @@ public final class NicEngineFactory implements EngineFactory {
                     + " interface) or --in-process (server and client in this process)");
         }
         checkSupported(o, nic.ip6For(o.isServer()));
+        if (o.ibPort() == 2 && nic.bond() != null) {
+            throw new OptionException(" -i 2: with --bond the two ports are one, port 1");
+        }
         if (o.ibPort() == 2 && nic.dataPath() != NicOptions.DataPath.IN_PROCESS) {
             throw new OptionException(" -i 2: only --in-process cables the NIC's port 2 (a second cable between"
                     + " the two NICs); the other data paths have port 1");

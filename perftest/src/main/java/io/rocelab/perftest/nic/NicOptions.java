@@ -1,6 +1,7 @@
 package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.raw.RawBackend;
+import io.rocelab.nic.BondMode;
 import io.rocelab.perftest.cli.OptionException;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -67,10 +68,19 @@ import java.util.regex.Pattern;
  *                   {@code --pfc-storm})
  * @param rawIface   {@code --raw}'s value, the Linux interface the NIC owns (with {@code af_packet:} or
  *                   {@code pcap:} in front to choose the backend), or null
+ * @param bond       {@code --bond}'s mode (in-process: both NICs' two ports bonded, RoCE LAG), or null
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
-                         int captureFrames, NicCongestion congestion, String rawIface) {
+                         int captureFrames, NicCongestion congestion, String rawIface, BondMode bond) {
+
+    /** The options without a bond. */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                      int captureFrames, NicCongestion congestion, String rawIface) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture, captureFrames,
+                congestion, rawIface, null);
+    }
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -145,6 +155,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + " frames whole, it answers ARP/ND for its own --ip/--ip6, which the kernel must not have"
                     + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
+            "  --bond MODE                   with --in-process: each NIC's two ports bonded over two cables (RoCE LAG),"
+                    + " MODE active-backup, balance-xor or 802.3ad (LACP at lacp_rate fast), the hash layer3+4",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
                     + " grows)",
@@ -279,6 +291,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         boolean udpGiven = false;
         boolean inProcessGiven = false;
         boolean busyPoll = false;
+        BondMode bond = null;
         String endpoint = null;
         String raw = null;
         String capture = null;
@@ -312,6 +325,15 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     }
                     busyPoll = true;
                     break;
+                case "--bond": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        bond = BondMode.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new OptionException(" --bond: " + e.getMessage());
+                    }
+                    break;
+                }
                 case "--udp-frame": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     String[] parts = v.split(":", -1);
@@ -423,6 +445,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             throw new OptionException(" --udp-frame, --udp-endpoint, --raw and --in-process are different data paths;"
                     + " choose one");
         }
+        if (bond != null && !inProcessGiven) {
+            throw new OptionException(" --bond is for --in-process, which cables both NICs' two ports");
+        }
         if (busyPoll && !inProcessGiven) {
             throw new OptionException(" --busy-poll is for --in-process, where one process runs both NICs");
         }
@@ -456,7 +481,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         }
         NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
-                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw),
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond),
                 rest.toArray(new String[0]));
     }
 

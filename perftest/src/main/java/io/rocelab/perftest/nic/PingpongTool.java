@@ -126,6 +126,9 @@ public final class PingpongTool {
                 throw new OptionException("Couldn't get port info: -i 2: only --in-process cables the NIC's port 2;"
                         + " the other data paths have port 1");
             }
+            if (options.ibPort() == 2 && nic.bond() != null) {
+                throw new OptionException("Couldn't get port info: -i 2: with --bond the two ports are one, port 1");
+            }
             boolean server = options.isServer();
             NicEngine.Config config = config(nic, server);
             PingpongSession s = new PingpongSession(options, config,
@@ -177,7 +180,7 @@ public final class PingpongTool {
             t.setDaemon(true);
             return t;
         });
-        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll());
+        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll(), nic.bond());
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             PingpongOptions client = options.asClientOf("127.0.0.1", listener.port());
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);

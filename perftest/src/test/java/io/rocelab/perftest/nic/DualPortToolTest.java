@@ -72,4 +72,34 @@ class DualPortToolTest {
         assertEquals(1, three.status(), three.out());
         assertTrue(three.err().contains("two ports"), three.err());
     }
+
+    @Test
+    void bondedNicsRunTheToolsInEveryMode() {
+        for (String mode : new String[] {"active-backup", "balance-xor", "802.3ad"}) {
+            Run r = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-s", "4096", "-n", "300", "-q", "4");
+            assertEquals(0, r.status(), mode + ": " + r.err() + r.out());
+            assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+        }
+        Run pp = pingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
+        assertEquals(0, pp.status(), pp.err() + pp.out());
+        assertTrue(pp.out().contains("100 iters in"), pp.out());
+    }
+
+    @Test
+    void badBondsAreOneLine() {
+        String[][] cases = {
+            {"--in-process", "--bond", "broadcast"},
+            {"--udp-frame", "40000:40001", "--bond", "active-backup"},
+            {"--in-process", "--bond", "active-backup", "-i", "2"},
+        };
+        for (String[] c : cases) {
+            Run r = perftest(TestKind.WRITE_BW, c);
+            String what = String.join(" ", c) + " -> " + r.err();
+            assertEquals(1, r.status(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertFalse(r.err().contains("Exception"), what);
+        }
+        assertTrue(perftest(TestKind.WRITE_BW, "--in-process", "--bond", "broadcast").err()
+                .contains("active-backup, balance-xor or 802.3ad"));
+    }
 }
