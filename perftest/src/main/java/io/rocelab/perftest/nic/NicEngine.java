@@ -226,7 +226,7 @@ public final class NicEngine implements TestEngine {
         config.started(nic);
         if (o.ibPort() > nic.portCount()) {
             throw new io.rocelab.perftest.cli.OptionException(" " + DEVICE_NAME + " has " + nic.portCount()
-                    + " port here; -i " + o.ibPort() + " needs a second port (--in-process cables port 2)");
+                    + " port here; -i " + o.ibPort() + " needs a second port (--in-process cables one; --udp-frame2, --raw2)");
         }
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
                 BestGidIndex.of(gidTable(), o.ipv6()));

@@ -64,20 +64,23 @@ public final class NicEngineFactory implements EngineFactory {
      * given, UDP endpoint mode when {@code --udp-endpoint} is; with no data path, {@link #create} refuses in one line.
      */
     public static NicEngineFactory of(NicOptions nic) {
-        return new NicEngineFactory(nic, o -> {
-            if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
-                return NicAttachment.udpEndpoint("rocelab-" + (o.isServer() ? "server" : "client"), nic.ip(),
-                        MacAddress.parse(nic.macFor(o.isServer())));
-            }
-            if (nic.dataPath() == NicOptions.DataPath.RAW) {
-                return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawInterface(), nic.rawBackend());
-            }
-            if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
-                throw new IllegalStateException("no frame-over-UDP port configured");
-            }
-            return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
-                    nic.udpHost(), nic.udpRemote());
-        }, false, null);
+        return new NicEngineFactory(nic, o -> NicAttachment.withPort2(attachment(nic, o), nic, o.isServer()), false,
+                null);
+    }
+
+    private static NicAttachment attachment(NicOptions nic, PerftestOptions o) {
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
+            return NicAttachment.udpEndpoint("rocelab-" + (o.isServer() ? "server" : "client"), nic.ip(),
+                    MacAddress.parse(nic.macFor(o.isServer())));
+        }
+        if (nic.dataPath() == NicOptions.DataPath.RAW) {
+            return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawInterface(), nic.rawBackend());
+        }
+        if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
+            throw new IllegalStateException("no frame-over-UDP port configured");
+        }
+        return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
+                nic.udpHost(), nic.udpRemote());
     }
 
     /**
@@ -128,9 +131,9 @@ public final class NicEngineFactory implements EngineFactory {
         if (o.ibPort() == 2 && nic.bond() != null) {
             throw new OptionException(" -i 2: with --bond the two ports are one, port 1");
         }
-        if (o.ibPort() == 2 && nic.dataPath() != NicOptions.DataPath.IN_PROCESS) {
-            throw new OptionException(" -i 2: only --in-process cables the NIC's port 2 (a second cable between"
-                    + " the two NICs); the other data paths have port 1");
+        if (o.ibPort() == 2 && !nic.hasPort2()) {
+            throw new OptionException(" -i 2: the NIC has no port 2 here: --in-process cables one, --udp-frame2 or"
+                    + " --raw2 gives one");
         }
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.gidIndex() != -1
                 && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {

@@ -164,7 +164,7 @@ public final class PingpongSession {
         config.started(nic);
         if (o.ibPort() > nic.portCount()) {
             throw new OptionException("Couldn't get port info: " + NicEngine.DEVICE_NAME + " has one port here;"
-                    + " -i " + o.ibPort() + " needs --in-process, which cables port 2");
+                    + " -i " + o.ibPort() + " needs a second port (--in-process cables one; --udp-frame2, --raw2)");
         }
         ProtectionDomain pd = nic.allocPd();
         boolean ud = o.kind() == PingpongKind.UD;

@@ -102,4 +102,69 @@ class DualPortToolTest {
         assertTrue(perftest(TestKind.WRITE_BW, "--in-process", "--bond", "broadcast").err()
                 .contains("active-backup, balance-xor or 802.3ad"));
     }
+
+    /** Server and client of {@code kind} in two threads, as two processes would run them. */
+    private static Run[] twoSides(TestKind kind, String[] server, String[] client) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            ByteArrayOutputStream sOut = new ByteArrayOutputStream();
+            ByteArrayOutputStream sErr = new ByteArrayOutputStream();
+            java.util.concurrent.Future<Integer> s = pool.submit(() -> NicTool.run(kind, server,
+                    new PrintStream(sOut, true, StandardCharsets.UTF_8), new PrintStream(sErr, true, StandardCharsets.UTF_8)));
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!sOut.toString(StandardCharsets.UTF_8).contains("Waiting for client") && !s.isDone()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            Run c = pool.submit(() -> perftest(kind, client)).get(90, java.util.concurrent.TimeUnit.SECONDS);
+            int status = s.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            return new Run[] {new Run(status, sOut.toString(StandardCharsets.UTF_8), sErr.toString(StandardCharsets.UTF_8)),
+                c};
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSecondFrameOverUdpLinkIsPortTwo() throws Exception {
+        Run[] r = twoSides(TestKind.WRITE_BW,
+                new String[] {"--udp-frame", "41200:41201", "--udp-frame2", "41202:41203", "-i", "2", "-p", "18790",
+                    "-s", "4096", "-n", "200", "-W", "hw_counters/sent_pkts"},
+                new String[] {"--udp-frame", "41201:41200", "--udp-frame2", "41203:41202", "-i", "2", "-p", "18790",
+                    "-s", "4096", "-n", "200", "-W", "hw_counters/sent_pkts", "127.0.0.1"});
+        assertEquals(0, r[1].status(), r[1].err() + r[1].out() + r[0].err());
+        assertEquals(0, r[0].status(), r[0].err() + r[0].out());
+        assertTrue(reported(r[1].out(), "hw_counters/sent_pkts") >= 200, "port 2 carried the WRITEs: " + r[1].out());
+        assertTrue(r[1].out().contains(":10:78:00:02"), "the client's port-2 GID: " + r[1].out());
+    }
+
+    @Test
+    void aBondOverTwoFrameOverUdpLinks() throws Exception {
+        Run[] r = twoSides(TestKind.WRITE_BW,
+                new String[] {"--udp-frame", "41210:41211", "--udp-frame2", "41212:41213", "--bond", "balance-xor",
+                    "-p", "18791", "-q", "4", "-s", "4096", "-n", "200"},
+                new String[] {"--udp-frame", "41211:41210", "--udp-frame2", "41213:41212", "--bond", "balance-xor",
+                    "-p", "18791", "-q", "4", "-s", "4096", "-n", "200", "127.0.0.1"});
+        assertEquals(0, r[1].status(), r[1].err() + r[1].out() + r[0].err());
+        assertEquals(1, NicSessions.BwLine.all(r[1].out()).size(), r[1].out());
+    }
+
+    @Test
+    void portTwoFlagsGoTogether() {
+        String[][] cases = {
+            {"--udp-frame2", "41202:41203", "--in-process"},
+            {"--udp-frame", "41200:41201", "--raw2", "veth1"},
+            {"--udp-frame", "41200:41201", "--ip2", "10.9.0.1"},
+            {"--udp-frame", "41200:41201", "--udp-frame2", "41202:41203", "--bond", "active-backup", "--mac2",
+                "52:54:00:00:00:09"},
+            {"--udp-frame", "41200:41201", "--udp-frame2", "x"},
+        };
+        for (String[] c : cases) {
+            Run r = perftest(TestKind.WRITE_BW, c);
+            String what = String.join(" ", c) + " -> " + r.err();
+            assertEquals(1, r.status(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertFalse(r.err().contains("Exception"), what);
+        }
+    }
 }
