@@ -55,6 +55,8 @@ public final class QueuePair {
     /** The path migration state (IBA 17.2.8) and the alternate path, when one is loaded. */
     MigState migState = MigState.MIGRATED;
     AddressHandle altAv;
+    /** Whether the QP ever had an alternate path: until then it sends MigReq 0 as rxe, after it IBA's bit. */
+    private boolean apmUsed;
     Route altRoute;
     NicPort altPort;
     int altTimeout;
@@ -209,11 +211,15 @@ public final class QueuePair {
             }
             NicPort alt = nic.port(a.altPort);
             NicPort primary = a.mask.contains(QpAttrMask.PORT) ? nic.port(a.port) : port;
-            if (alt == primary) {
-                throw new IllegalArgumentException("altPath: the alternate path is on the primary port " + a.altPort
-                        + "; it must leave by the NIC's other port");
-            }
             newAlt = Route.of(alt, a.altAv, type != QpType.UD && nic.markEct);
+            Route primaryRoute = a.mask.contains(QpAttrMask.AV) ? Route.of(primary, a.av) : route;
+            if (alt == primary && primaryRoute != null && newAlt.dstGid.equals(primaryRoute.dstGid)
+                    && newAlt.srcGid.equals(primaryRoute.srcGid)) {
+                // IBA 17.2.8 lets the alternate path use the same port; the same port and addresses are
+                // the primary path itself (a CM refuses such a LAP)
+                throw new IllegalArgumentException("altPath: the alternate path is the primary path (port "
+                        + a.altPort + ", " + newAlt.srcGid + " to " + newAlt.dstGid + ")");
+            }
             mig = PathMigration.request(mig, PathMigration.Event.LOAD_ALT).to();
         }
         if (a.mask.contains(QpAttrMask.PATH_MIG_STATE)) {
@@ -222,6 +228,12 @@ public final class QueuePair {
                 case ARMED -> PathMigration.Event.SET_ARMED;
                 case MIGRATED -> PathMigration.Event.SET_MIGRATED;
             });
+            if (a.pathMigState == MigState.REARM && newAlt == null && altRoute == null) {
+                throw new IllegalArgumentException("path migration: REARM needs an alternate path (altPath)");
+            }
+            if (a.pathMigState == MigState.MIGRATED && (state != QpState.RTS || to != QpState.RTS)) {
+                throw new IllegalArgumentException("path migration: MIGRATED is asked for in RTS, not " + state);
+            }
             mig = step.to();
             migrateNow = step.migrate();
         }
@@ -264,6 +276,7 @@ public final class QueuePair {
             srcPort = flowLabelToUdpSourcePort(av.flowLabel());
         }
         if (newAlt != null) {
+            apmUsed = true;
             altAv = a.altAv;
             altRoute = newAlt;
             altPort = nic.port(a.altPort);
@@ -273,12 +286,10 @@ public final class QueuePair {
             }
         }
         migState = mig;
-        if (mig != MigState.MIGRATED && route != null) {
-            route = route.withMigReq(false); // REARM and ARMED send MigReq 0
-        }
         if (migrateNow) {
             migrate();
         }
+        markMigReq();
         if (nic.bond != null && route != null) {
             moveTo(nic.bond.portFor(this));
         }
@@ -460,13 +471,16 @@ public final class QueuePair {
     }
 
     void receive(NicPort from, RxPacket p) {
-        if (from != port && nic.bond == null && !migratesOn(from, p)) {
-            from.counters.increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr: the QP's port only
+        // rxe check_addr: on the QP's port, from its peer; or (IBA 17.2.8) MigReq on the armed alternate path
+        boolean primary = (from == port || nic.bond != null)
+                && (route == null || type == QpType.UD || route.isReverseOf(p));
+        if (!primary && !migratesOn(from, p)) {
+            from.counters.increment(NicCounter.DROP_NOT_FROM_PEER);
             return;
         }
-        if (route != null && type != QpType.UD && !route.isReverseOf(p)) {
-            port.counters.increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr
-            return;
+        if (primary && migState == MigState.REARM && Bth.migReq(p.buf, p.bth) == 0) {
+            // the peer has the alternate path too (it sends MigReq 0 in REARM and ARMED): armed
+            migState = PathMigration.step(MigState.REARM, PathMigration.Event.MIGREQ_0).to();
         }
         if (p.opcode.has(Opcode.REQUEST)) {
             if (state == QpState.ERR) {
@@ -485,10 +499,11 @@ public final class QueuePair {
      * migrated and takes the packet.
      */
     private boolean migratesOn(NicPort from, RxPacket p) {
-        if (from != altPort || !state.canReceive() || Bth.migReq(p.buf, p.bth) == 0 || !altRoute.isReverseOf(p)) {
+        if (from != altPort || type == QpType.UD || !state.canReceive() || Bth.migReq(p.buf, p.bth) == 0
+                || !altRoute.isReverseOf(p)) {
             return false;
         }
-        PathMigration.Step s = PathMigration.step(migState, PathMigration.Event.MIGREQ_ON_ALT);
+        PathMigration.Step s = PathMigration.step(migState, PathMigration.Event.MIGREQ_1_ON_ALT);
         if (s == null || !s.migrate()) {
             return false;
         }
@@ -584,6 +599,7 @@ public final class QueuePair {
         altRoute = null;
         altPort = null;
         migState = MigState.MIGRATED;
+        apmUsed = false;
         srcPort = udpSourcePort(qpn, 0);
         sqDraining = false;
         sqdNotify = false;
@@ -617,7 +633,7 @@ public final class QueuePair {
      */
     private void migrate() {
         moveTo(altPort);
-        route = altRoute.withMigReq(true);
+        route = altRoute.withMigReq(true); // MIGRATED: MigReq 1, which migrates the peer
         av = altAv;
         timeout = altTimeout;
         priority = nic.priorityOf(route);
@@ -626,6 +642,16 @@ public final class QueuePair {
         altPort = null;
         migState = MigState.MIGRATED;
         nic.raise(AsyncEvent.ofQp(AsyncEventType.PATH_MIG, this));
+    }
+
+    /**
+     * Sets the MigReq bit of the QP's packets (IBA 9.2, 17.2.8): 1 in MIGRATED, 0 in REARM and
+     * ARMED; a QP that never had an alternate path sends 0 as rxe does.
+     */
+    private void markMigReq() {
+        if (route != null && type != QpType.UD) {
+            route = route.withMigReq(apmUsed && migState == MigState.MIGRATED);
+        }
     }
 
     /**

@@ -23,31 +23,34 @@ class PathMigrationTest {
 
     /** Every (state, event) pair: where it leads and whether the QP migrates; null: no step. */
     static Stream<Arguments> table() {
-        PathMigration.Event load = PathMigration.Event.LOAD_ALT;
-        PathMigration.Event rearm = PathMigration.Event.SET_REARM;
-        PathMigration.Event arm = PathMigration.Event.SET_ARMED;
-        PathMigration.Event mig = PathMigration.Event.SET_MIGRATED;
-        PathMigration.Event fail = PathMigration.Event.PATH_FAILED;
-        PathMigration.Event migReq = PathMigration.Event.MIGREQ_ON_ALT;
-        return Stream.of(
-            Arguments.of(MIGRATED, load, REARM, false),
-            Arguments.of(MIGRATED, rearm, null, false),
-            Arguments.of(MIGRATED, arm, null, false),
-            Arguments.of(MIGRATED, mig, MIGRATED, false),
-            Arguments.of(MIGRATED, fail, null, false),
-            Arguments.of(MIGRATED, migReq, null, false),
-            Arguments.of(REARM, load, REARM, false),
-            Arguments.of(REARM, rearm, REARM, false),
-            Arguments.of(REARM, arm, ARMED, false),
-            Arguments.of(REARM, mig, null, false),
-            Arguments.of(REARM, fail, null, false),
-            Arguments.of(REARM, migReq, null, false),
-            Arguments.of(ARMED, load, null, false),
-            Arguments.of(ARMED, rearm, REARM, false),
-            Arguments.of(ARMED, arm, ARMED, false),
-            Arguments.of(ARMED, mig, MIGRATED, true),
-            Arguments.of(ARMED, fail, MIGRATED, true),
-            Arguments.of(ARMED, migReq, MIGRATED, true));
+        List<Arguments> rows = new ArrayList<>();
+        for (MigState from : MigState.values()) {
+            for (PathMigration.Event e : PathMigration.Event.values()) {
+                rows.add(Arguments.of(from, e, expected(from, e), from == ARMED && (e == PathMigration.Event.SET_MIGRATED
+                        || e == PathMigration.Event.PATH_FAILED || e == PathMigration.Event.MIGREQ_1_ON_ALT)));
+            }
+        }
+        return rows.stream();
+    }
+
+    /** IBA 17.2.8 in words, one case at a time. */
+    private static MigState expected(MigState from, PathMigration.Event e) {
+        switch (e) {
+            case LOAD_ALT:
+                return from == ARMED ? null : from; // loaded in MIGRATED or REARM, the state unchanged
+            case SET_REARM:
+                return from == MIGRATED ? REARM : null; // software: MIGRATED -> REARM only
+            case SET_ARMED:
+                return null; // software never arms
+            case MIGREQ_0:
+                return from == REARM ? ARMED : null; // the peer has its alternate path: armed
+            case SET_MIGRATED:
+            case PATH_FAILED:
+            case MIGREQ_1_ON_ALT:
+                return from == ARMED ? MIGRATED : null; // only an armed QP migrates
+            default:
+                throw new AssertionError(e);
+        }
     }
 
     @ParameterizedTest(name = "{0} --{1}--> {2}")
@@ -69,8 +72,13 @@ class PathMigrationTest {
         return AddressHandle.ipv4(Ipv4.parse(ip));
     }
 
+    private static void refused(QueuePair qp, QpAttr attr, String words) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> qp.modify(attr));
+        assertTrue(e.getMessage().contains(words), e.getMessage());
+    }
+
     @Test
-    void loadingArmingAndMigratingThroughModifyQp() {
+    void loadingRearmingArmingAndMigratingThroughModifyQp() {
         try (DualPortRig r = new DualPortRig()) {
             QueuePair a = r.qpA();
             QueuePair b = r.qpB();
@@ -80,20 +88,28 @@ class PathMigrationTest {
             r.a.onAsyncEvent(events::add);
             assertEquals(MIGRATED, a.pathMigState(), "a QP starts MIGRATED with no alternate path");
             assertEquals(0, a.altPortNumber());
-            IllegalArgumentException notArmable = assertThrows(IllegalArgumentException.class,
-                    () -> a.modify(new QpAttr().pathMigState(ARMED)));
-            assertTrue(notArmable.getMessage().contains("ARMED is not allowed in MIGRATED"), notArmable.getMessage());
+            refused(a, new QpAttr().pathMigState(ARMED), "ARMED is not allowed in MIGRATED (the channel adapter arms");
+            refused(a, new QpAttr().pathMigState(REARM), "REARM needs an alternate path");
+            refused(a, new QpAttr().pathMigState(MIGRATED), "MIGRATED is not allowed in MIGRATED");
 
             a.modify(new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 12, 0));
-            assertEquals(REARM, a.pathMigState(), "an alternate path loaded");
+            assertEquals(MIGRATED, a.pathMigState(), "loading an alternate path changes no state");
             assertEquals(2, a.altPortNumber());
-            assertThrows(IllegalArgumentException.class, () -> a.modify(new QpAttr().pathMigState(MIGRATED)),
-                    "nothing armed to migrate to");
-            a.modify(new QpAttr().pathMigState(ARMED));
-            assertEquals(ARMED, a.pathMigState());
-            IllegalArgumentException whileArmed = assertThrows(IllegalArgumentException.class,
-                    () -> a.modify(new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 12, 0)));
-            assertTrue(whileArmed.getMessage().contains("loading an alternate path is not allowed in ARMED"));
+            a.modify(new QpAttr().pathMigState(REARM));
+            assertEquals(REARM, a.pathMigState());
+            refused(a, new QpAttr().pathMigState(MIGRATED), "MIGRATED is not allowed in REARM");
+            refused(a, new QpAttr().pathMigState(ARMED), "ARMED is not allowed in REARM");
+            // b loads its alternate path and rearms in one call; a packet each way arms both
+            b.modify(new QpAttr().altPath(to(DualPortRig.IP_A2), 2, 12, 0).pathMigState(REARM));
+            byte[] dst = new byte[64];
+            MemoryRegion d = r.pdB.registerMr(dst, 0x1000, AccessFlags.ALL);
+            MemoryRegion s = r.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
+            a.postSend(SendWr.write(1, Sge.of(s), d.addr(), d.rkey()).signaled(true));
+            assertTrue(r.runUntil(() -> r.cqA.size() == 1, 100_000_000L));
+            assertEquals(ARMED, b.pathMigState(), "armed by a's WRITE, MigReq 0");
+            assertEquals(ARMED, a.pathMigState(), "armed by b's ACK, MigReq 0");
+            refused(a, new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 12, 0), "loading an alternate path is not allowed"
+                    + " in ARMED");
             assertTrue(events.isEmpty(), events.toString());
 
             a.modify(new QpAttr().pathMigState(MIGRATED));
@@ -104,10 +120,11 @@ class PathMigrationTest {
             assertEquals(List.of(AsyncEventType.PATH_MIG), events.stream().map(AsyncEvent::type).toList());
             assertEquals(a, events.get(0).qp());
 
-            // load and arm in one call, back towards port 1
-            a.modify(new QpAttr().altPath(to(DualPortRig.IP_B1), 1, 14, 0).pathMigState(ARMED));
-            assertEquals(ARMED, a.pathMigState());
-            assertEquals(1, a.altPortNumber());
+            // IBA lets the alternate path use the same port: port 2 again, to b's link-local address
+            a.modify(new QpAttr().altPath(AddressHandle.ipv6(r.b.port(2).gid(SoftNic.GID_INDEX_LINK_LOCAL),
+                    SoftNic.GID_INDEX_LINK_LOCAL), 2, 14, 0).pathMigState(REARM));
+            assertEquals(REARM, a.pathMigState());
+            assertEquals(2, a.altPortNumber());
         }
     }
 
@@ -117,9 +134,7 @@ class PathMigrationTest {
             QueuePair a = r.qpA();
             QueuePair b = r.qpB();
             DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, 14, 7);
-            IllegalArgumentException samePort = assertThrows(IllegalArgumentException.class,
-                    () -> a.modify(new QpAttr().altPath(to(DualPortRig.IP_B2), 1, 14, 0)));
-            assertTrue(samePort.getMessage().contains("on the primary port"), samePort.getMessage());
+            refused(a, new QpAttr().altPath(to(DualPortRig.IP_B1), 1, 14, 0), "the alternate path is the primary path");
             assertThrows(IllegalArgumentException.class, () -> new QpAttr().altPath(to(DualPortRig.IP_B2), 3, 14, 0));
             assertThrows(IllegalArgumentException.class, () -> new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 32, 0));
             assertThrows(IllegalArgumentException.class,
@@ -128,6 +143,8 @@ class PathMigrationTest {
             assertEquals(MIGRATED, a.pathMigState(), "nothing changed");
             assertEquals(0, a.altPortNumber());
             assertEquals(QpState.RTS, a.state());
+            a.modify(new QpAttr().altPath(to(DualPortRig.IP_B2), 1, 14, 0));
+            assertEquals(1, a.altPortNumber(), "the same port to another address is another path");
 
             QueuePair ud = r.a.createQp(r.pdA, QpType.UD, r.cqA, r.cqA, QpCaps.defaults());
             ud.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(1));

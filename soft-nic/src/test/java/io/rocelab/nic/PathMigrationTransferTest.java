@@ -43,14 +43,22 @@ class PathMigrationTransferTest {
             DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, TIMEOUT, RETRIES);
             DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, TIMEOUT, RETRIES);
             a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_B2)), 2, TIMEOUT, 0)
-                    .pathMigState(MigState.ARMED));
+                    .pathMigState(MigState.REARM));
             b.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_A2)), 2, TIMEOUT, 0)
-                    .pathMigState(MigState.ARMED));
+                    .pathMigState(MigState.REARM));
             r.a.onAsyncEvent(eventsA::add);
             r.b.onAsyncEvent(eventsB::add);
             new Random(7).nextBytes(src);
             s = r.pdA.registerMr(src, VA, AccessFlags.LOCAL_WRITE);
             d = r.pdB.registerMr(dst, VA, AccessFlags.ALL);
+        }
+
+        /** The first WRITE and its ACK, each with MigReq 0, arm both ends. */
+        void postAndArm(int to) {
+            post(0, 1);
+            assertTrue(r.runUntil(() -> a.pathMigState() == MigState.ARMED && b.pathMigState() == MigState.ARMED,
+                    100_000_000L), "armed: " + a.pathMigState() + " " + b.pathMigState());
+            post(1, to);
         }
 
         void post(int from, int to) {
@@ -78,7 +86,7 @@ class PathMigrationTransferTest {
     void cuttingThePrimaryLinkMidTransferMigratesWithoutAnErrorCompletion() {
         try (DualPortRig r = new DualPortRig()) {
             Armed t = new Armed(r);
-            t.post(0, WRITES);
+            t.postAndArm(WRITES);
             // let part of the transfer through, then cut the primary cable
             assertTrue(r.runUntil(() -> r.cqA.size() >= 20, 1_000_000_000L));
             r.link1.setUp(false);
@@ -102,7 +110,7 @@ class PathMigrationTransferTest {
                     "the primary path's retries were spent first");
             List<WireTap.Seen> onLink1 = DualPortRig.from(r.wire1, "a");
             List<WireTap.Seen> onLink2 = DualPortRig.from(r.wire2, "a");
-            assertTrue(onLink1.stream().allMatch(f -> migReq(f) == 0), "ARMED sends MigReq 0, as rxe does");
+            assertTrue(onLink1.stream().allMatch(f -> migReq(f) == 0), "REARM and ARMED send MigReq 0");
             assertTrue(!onLink2.isEmpty() && onLink2.stream().allMatch(f -> migReq(f) == 1),
                     "MIGRATED sends MigReq 1 on the new path");
             assertTrue(DualPortRig.from(r.wire2, "b").stream().allMatch(f -> migReq(f) == 1), "and so does b");
@@ -113,7 +121,7 @@ class PathMigrationTransferTest {
     void migrationOnRequestMovesBothEndsAtOnce() {
         try (DualPortRig r = new DualPortRig()) {
             Armed t = new Armed(r);
-            t.post(0, WRITES / 2);
+            t.postAndArm(WRITES / 2);
             assertTrue(r.runUntil(() -> r.cqA.size() == WRITES / 2, 1_000_000_000L));
             t.a.modify(new QpAttr().pathMigState(MigState.MIGRATED));
             assertEquals(2, t.a.port().number());
@@ -138,14 +146,16 @@ class PathMigrationTransferTest {
             QueuePair b = r.qpB();
             DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, TIMEOUT, RETRIES);
             DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, TIMEOUT, RETRIES);
-            a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_B2)), 2, TIMEOUT, 0));
+            a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_B2)), 2, TIMEOUT, 0)
+                    .pathMigState(MigState.REARM));
             byte[] dst = new byte[SIZE];
             MemoryRegion d = r.pdB.registerMr(dst, VA, AccessFlags.ALL);
             MemoryRegion s = r.pdA.registerMr(new byte[SIZE], VA, AccessFlags.LOCAL_WRITE);
             r.link1.setUp(false);
             a.postSend(SendWr.write(1, Sge.of(s), d.addr(), d.rkey()).signaled(true));
             assertTrue(r.runUntil(() -> r.cqA.size() == 1, 5_000_000_000L));
-            assertEquals(WcStatus.RETRY_EXC_ERR, r.cqA.poll().status(), "REARM is not armed: no migration");
+            assertEquals(WcStatus.RETRY_EXC_ERR, r.cqA.poll().status(), "never armed (b has no alternate path): no migration");
+            assertEquals(MigState.REARM, a.pathMigState());
             assertEquals(1, a.port().number());
         }
     }
