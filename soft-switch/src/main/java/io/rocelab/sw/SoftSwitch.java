@@ -24,6 +24,9 @@ import io.rocelab.sw.forward.RouteTable;
 import io.rocelab.sw.lag.LagGroup;
 import io.rocelab.sw.lag.LagHash;
 import io.rocelab.sw.lag.PortChannels;
+import io.rocelab.sw.lag.SwitchLacp;
+import io.rocelab.codec.header.Lacpdu;
+import io.rocelab.fabric.lag.LacpActor;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PfcGenerator;
 import io.rocelab.sw.pfcwd.PfcWatchdog;
@@ -81,6 +84,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final FdbTable fdb;
     private final FramePort[] ports;
     private final PortChannels lags;
+    private final SwitchLacp lacp;
     private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
 
@@ -124,6 +128,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
         this.mmu = new Mmu(config, pfc);
         this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
+        this.lacp = new SwitchLacp(config, lags, scheduler, alloc, g -> config.routerMac(), 0, this::sendLacp,
+            this::memberStateChanged);
     }
 
     private static EcmpGroup group(SwitchConfig config, List<RouteConfig.NextHop> hops) {
@@ -152,7 +158,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         port.setReceiver((p, frame) -> receive(i, frame));
         port.addLinkStateListener((p, up) -> linkStateChanged(i, up));
         LagGroup lag = lags.groupOfPort(i);
-        if (lag != null && port.isUp()) {
+        LacpActor actor = lacp.actor(i);
+        if (actor != null) {
+            actor.linkStateChanged(port.isUp());
+        } else if (lag != null && port.isUp()) {
             memberStateChanged(lag, i, true, true);
         }
         forward.linkStateChanged();
@@ -219,6 +228,15 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         }
         if (ctx.kind == FrameKind.PFC) {
             egress[in].onPfc(frame, ctx.l3Offset);
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        if (ctx.dstMac == Lacpdu.DESTINATION && Lacpdu.isLacp(frame)) {
+            LacpActor actor = lacp.actor(in);
+            if (actor != null) {
+                actor.receive(Lacpdu.ofFrame(frame));
+            }
             frame.release();
             contexts.release(ctx);
             return;
@@ -308,6 +326,15 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         egress[ctx.egressPort].enqueue(ctx, ctx.arrivalNanos);
     }
 
+    /** An LACPDU leaves by the port's control queue, never paused, as PFC does. */
+    private void sendLacp(int port, ByteBuf frame) {
+        if (ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        egress[port].sendControl(frame, "LACPDU");
+    }
+
     private void sendPfc(int port, ByteBuf frame, String comment, int cev, boolean xoff) {
         if (ports[port] == null || !ports[port].isUp()) {
             frame.release();
@@ -327,7 +354,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     private void linkStateChanged(int port, boolean up) {
         LagGroup lag = lags.groupOfPort(port);
-        if (lag != null) {
+        LacpActor actor = lacp.actor(port);
+        if (actor != null) {
+            actor.linkStateChanged(up);
+        } else if (lag != null) {
             // a static group's member collects and distributes while its link is up
             memberStateChanged(lag, port, up, up);
         }
@@ -507,6 +537,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     /** @return the port channels: owner thread only */
     public PortChannels portChannels() {
         return lags;
+    }
+
+    /** @return the LACP actor on {@code port}, or null (no LACP port channel there): owner thread only */
+    public LacpActor lacpActor(int port) {
+        return lacp.actor(port);
     }
 
     /** @return the data path's clock (how often it read the scheduler's time) */
