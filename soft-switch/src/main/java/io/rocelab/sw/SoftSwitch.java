@@ -27,6 +27,9 @@ import io.rocelab.sw.lag.PortChannels;
 import io.rocelab.sw.lag.SwitchLacp;
 import io.rocelab.codec.header.Lacpdu;
 import io.rocelab.fabric.lag.LacpActor;
+import io.rocelab.sw.forward.PeerLinkRules;
+import io.rocelab.sw.mlag.MlagMessage;
+import io.rocelab.sw.mlag.MlagPeer;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PfcGenerator;
 import io.rocelab.sw.pfcwd.PfcWatchdog;
@@ -85,6 +88,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final FramePort[] ports;
     private final PortChannels lags;
     private final SwitchLacp lacp;
+    private final MlagPeer mlag;
+    private final PeerLinkRules peerRules;
     private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
 
@@ -128,7 +133,14 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
         this.mmu = new Mmu(config, pfc);
         this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
-        this.lacp = new SwitchLacp(config, lags, scheduler, alloc, g -> config.routerMac(), 0, this::sendLacp,
+        this.mlag = config.mclag() == null ? null
+            : new MlagPeer(config, lags, fdb, scheduler, alloc, this::sendOnPeerLink, this::isUp);
+        this.peerRules = mlag == null ? PeerLinkRules.NONE : mlag;
+        forward.setPeerLinkRules(peerRules);
+        // an MLAG pair answers LACP on its shared port channels as one system, its ports numbered apart
+        this.lacp = new SwitchLacp(config, lags, scheduler, alloc,
+            g -> mlag != null && mlag.isShared(g.iface()) ? config.mclag().systemMac() : config.routerMac(),
+            mlag != null && !config.mclag().lowerAddress() ? SwitchLacp.MLAG_PORT_OFFSET : 0, this::sendLacp,
             this::memberStateChanged);
     }
 
@@ -232,6 +244,12 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
+        if (mlag != null && MlagMessage.is(frame)) {
+            mlag.onMessage(frame, lags.interfaceOf(in));
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
         if (ctx.dstMac == Lacpdu.DESTINATION && Lacpdu.isLacp(frame)) {
             LacpActor actor = lacp.actor(in);
             if (actor != null) {
@@ -303,8 +321,12 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         if (p == ctx.ingressPort || ports[p] == null || !ports[p].isUp() || !vlan.mayLeave(ctx, p)) {
             return false;
         }
+        int in = lags.interfaceOf(ctx.ingressPort);
+        if (peerRules.isolated(in, lags.interfaceOf(p))) {
+            return false;
+        }
         LagGroup g = lags.groupOfPort(p);
-        return g == null || g.iface() != lags.interfaceOf(ctx.ingressPort) && g.select(lagHash) == p;
+        return g == null || g.iface() != in && g.select(lagHash) == p;
     }
 
     private void admit(PacketContext ctx) {
@@ -368,18 +390,41 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         } else {
             egress[port].pump();
         }
+        if (mlag != null && port == mlag.peerLink()) {
+            mlag.peerLinkChanged(up);
+        }
     }
 
-    /** A member may now collect and distribute, or not: routes re-hash, a group gone down forgets its MACs. */
+    /**
+     * A member may now collect and distribute, or not: routes re-hash, a group gone down forgets its
+     * MACs (an MLAG's shared one hands them to the peer link), and the MLAG peer hears of it.
+     */
     private void memberStateChanged(LagGroup lag, int port, boolean collect, boolean distribute) {
-        if (lag.set(port, collect, distribute)) {
-            forward.linkStateChanged();
-            if (!lag.isUp()) {
-                fdb.flushPort(lag.iface());
-            }
-        } else {
-            forward.linkStateChanged();
+        boolean changed = lag.set(port, collect, distribute);
+        forward.linkStateChanged();
+        if (!changed) {
+            return;
         }
+        if (mlag != null && mlag.isShared(lag.iface())) {
+            mlag.localInterfaceChanged(lag.iface(), lag.isUp());
+        } else if (!lag.isUp()) {
+            fdb.flushPort(lag.iface());
+        }
+        if (mlag != null && lag.iface() == mlag.peerLink()) {
+            mlag.peerLinkChanged(lag.isUp());
+        }
+    }
+
+    /** An MLAG message leaves by the peer link: the port, or the port channel's member for flow 0. */
+    private void sendOnPeerLink(ByteBuf frame) {
+        int link = mlag.peerLink();
+        LagGroup g = lags.group(link);
+        int port = g == null ? link : g.select(0);
+        if (port < 0 || ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        egress[port].sendControl(frame, "MLAG");
     }
 
     // ---- EgressHooks ----
@@ -537,6 +582,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     /** @return the port channels: owner thread only */
     public PortChannels portChannels() {
         return lags;
+    }
+
+    /** @return this switch's half of its MLAG domain, or null: owner thread only */
+    public MlagPeer mlag() {
+        return mlag;
     }
 
     /** @return the LACP actor on {@code port}, or null (no LACP port channel there): owner thread only */

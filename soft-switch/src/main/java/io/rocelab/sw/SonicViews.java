@@ -210,6 +210,9 @@ public final class SonicViews {
             sb.append("\nLACP (rocelab): member, actor and partner state (ATGSCDFE), partner system, port, key, "
                 + "receive state, LACPDUs\n").append(detail);
         }
+        if (sw.mlag() != null) {
+            sb.append(sw.mlag().describe(sw.config()));
+        }
         return sb.toString();
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Port channels in {@code rocelab switch} as a user runs it: two switch processes cabled to each
  * other by two frame-over-UDP links, each with a PORTCHANNEL over both in its config_db, agree by
  * LACP and {@code rocelab switch show interfaces portchannel} prints teamshow's table; a config_db
- * with a port channel mistake is refused in one line naming the key, exit code 2.
+ * with a port channel or MLAG mistake is refused in one line naming the key, exit code 2.
  */
 @Timeout(120)
 class SwitchPortChannelProcessTest {
@@ -97,6 +97,11 @@ class SwitchPortChannelProcessTest {
             {"{\"PORT\": {\"Ethernet0\": {}}, \"PORTCHANNEL\": {\"PortChannel0001\": {}}, \"STATIC_ROUTE\":"
                 + " {\"10.9.0.0/16\": {\"ifname\": \"PortChannel0001\", \"nexthop_mac\": \"02:00:00:00:09:01\"}}}",
                 "STATIC_ROUTE|10.9.0.0/16: PortChannel0001 in ifname has no members"},
+            // an MLAG without a peer link
+            {"{\"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}}, \"PORTCHANNEL\": {\"PortChannel0001\": {}},"
+                + " \"PORTCHANNEL_MEMBER\": {\"PortChannel0001|Ethernet4\": {}}, \"MCLAG_DOMAIN\": {\"1\":"
+                + " {\"source_ip\": \"10.255.0.1\", \"peer_ip\": \"10.255.0.2\", \"mclag_interface\": \"PortChannel0001\"}}}",
+                "MCLAG_DOMAIN|1: missing 'peer_link'"},
         };
         for (String[] f : files) {
             Path cfg = dir.resolve("bad.json");
