@@ -14,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Two leaves of one MLAG domain in virtual time, their Ethernet12 the peer link: host h bonded to
+ * Two leaves of one MLAG domain in virtual time, their Ethernet12 the peer link (or Ethernet12 and
+ * Ethernet16 in PortChannel0009): host h bonded to
  * both leaves' Ethernet0 (PortChannel0001), host x to both leaves' Ethernet4 (PortChannel0002),
  * host o on leaf 2's Ethernet8 only (an orphan port). Bridged, VLAN-unaware.
  */
@@ -30,8 +31,13 @@ final class MlagPair {
     final List<List<InProcessLink>> linksOf = List.of(new ArrayList<>(), new ArrayList<>());
 
     MlagPair() {
+        this(false);
+    }
+
+    /** @param peerLinkLag the peer link a port channel of two cables (Ethernet12, Ethernet16), else Ethernet12 */
+    MlagPair(boolean peerLinkLag) {
         for (int i = 0; i < 2; i++) {
-            leaf[i] = new SoftSwitch(config(i), time, ByteBufAllocator.DEFAULT, i + 1);
+            leaf[i] = new SoftSwitch(config(i, peerLinkLag), time, ByteBufAllocator.DEFAULT, i + 1);
         }
         List<FramePort> hPorts = new ArrayList<>();
         List<FramePort> xPorts = new ArrayList<>();
@@ -43,10 +49,12 @@ final class MlagPair {
             leaf[i].attach("Ethernet4", lx.portB());
             xPorts.add(lx.portA());
         }
-        InProcessLink peer = link(0, "peer");
-        linksOf.get(1).add(peer);
-        leaf[0].attach("Ethernet12", peer.portA());
-        leaf[1].attach("Ethernet12", peer.portB());
+        for (String port : peerLinkLag ? List.of("Ethernet12", "Ethernet16") : List.of("Ethernet12")) {
+            InProcessLink peer = link(0, "peer-" + port);
+            linksOf.get(1).add(peer);
+            leaf[0].attach(port, peer.portA());
+            leaf[1].attach(port, peer.portB());
+        }
         InProcessLink lo = link(1, "o");
         leaf[1].attach("Ethernet8", lo.portB());
         h = new TestHost(time, 0x02_00_00_00_01_01L, Ipv4.parse("10.1.0.1"), hPorts, true);
@@ -62,16 +70,20 @@ final class MlagPair {
         return l;
     }
 
-    static SwitchConfig config(int i) {
-        ConfigBuilder b = new ConfigBuilder(4, 100);
+    static SwitchConfig config(int i, boolean peerLinkLag) {
+        ConfigBuilder b = new ConfigBuilder(5, 100);
         SwitchConfigBuilder t = b.tables().hostname("leaf" + (i + 1)).mac(0x02_00_00_00_0a_00L + i);
         t.portChannel("PortChannel0001", SwitchConfigBuilder.PortChannel.lacp().withFastRate(true))
             .portChannelMember("PortChannel0001", "Ethernet0")
             .portChannel("PortChannel0002", SwitchConfigBuilder.PortChannel.lacp().withFastRate(true))
             .portChannelMember("PortChannel0002", "Ethernet4")
             .mclagDomain("1", new SwitchConfigBuilder.McLagDomain("10.255.0." + (i + 1), "10.255.0." + (2 - i),
-                "Ethernet12", List.of("PortChannel0001"), null, 1, 3))
+                peerLinkLag ? "PortChannel0009" : "Ethernet12", List.of("PortChannel0001"), null, 1, 3))
             .mclagInterface("1", "PortChannel0002");
+        if (peerLinkLag) {
+            t.portChannel("PortChannel0009", SwitchConfigBuilder.PortChannel.lacp().withFastRate(true))
+                .portChannelMember("PortChannel0009", "Ethernet12").portChannelMember("PortChannel0009", "Ethernet16");
+        }
         return b.build();
     }
 

@@ -131,4 +131,37 @@ class MlagTest {
         assertFalse(p.leaf[1].mlag().peerAlive(), "session_timeout 3 s: leaf2 no longer waits for its peer");
         assertEquals(100, send(p.x, p.h, 100));
     }
+
+    @Test
+    void aPeerLinkThatIsAPortChannelWorksTheSame() {
+        MlagPair q = new MlagPair(true);
+        try {
+            q.time.runFor(5 * SECOND);
+            for (SoftSwitch l : q.leaf) {
+                assertEquals(iface(l, "PortChannel0009"), l.mlag().peerLink());
+                assertTrue(l.mlag().peerAlive(), l.config().hostname() + " hears its peer over PortChannel0009");
+            }
+            long before = q.x.rxFrames;
+            for (int f = 0; f < 64; f++) {
+                q.h.send(q.x.mac, q.x.ip, 0xC000 + f);
+            }
+            q.time.runFor(100_000);
+            assertEquals(64, q.x.rxFrames - before, "isolated on the peer port channel too: once each");
+            assertEquals(64, q.o.rxNotForMe);
+            q.o.send(q.h.mac, q.h.ip, 1);
+            q.time.runFor(SECOND);
+            assertEquals(iface(q.leaf[0], "PortChannel0009"), q.leaf[0].fdb().lookup(q.o.mac, q.time.nanoTime()),
+                "the orphan's MAC via the peer port channel");
+            q.fail(0);
+            q.time.runFor(1_000);
+            before = q.h.rxFrames;
+            for (int f = 0; f < 100; f++) {
+                q.x.send(q.h.mac, q.h.ip, 0xC000 + f);
+            }
+            q.time.runFor(100_000);
+            assertEquals(100, q.h.rxFrames - before, "leaf1 gone: through leaf2, once each");
+        } finally {
+            q.close();
+        }
+    }
 }
