@@ -24,6 +24,12 @@ import io.rocelab.sw.forward.RouteTable;
 import io.rocelab.sw.lag.LagGroup;
 import io.rocelab.sw.lag.LagHash;
 import io.rocelab.sw.lag.PortChannels;
+import io.rocelab.sw.lag.SwitchLacp;
+import io.rocelab.codec.header.Lacpdu;
+import io.rocelab.fabric.lag.LacpActor;
+import io.rocelab.sw.forward.PeerLinkRules;
+import io.rocelab.sw.mlag.MlagMessage;
+import io.rocelab.sw.mlag.MlagPeer;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PfcGenerator;
 import io.rocelab.sw.pfcwd.PfcWatchdog;
@@ -81,6 +87,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final FdbTable fdb;
     private final FramePort[] ports;
     private final PortChannels lags;
+    private final SwitchLacp lacp;
+    private final MlagPeer mlag;
+    private final PeerLinkRules peerRules;
     private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
 
@@ -124,6 +133,15 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
         this.mmu = new Mmu(config, pfc);
         this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
+        this.mlag = config.mclag() == null ? null
+            : new MlagPeer(config, lags, fdb, scheduler, alloc, this::sendOnPeerLink, this::isUp);
+        this.peerRules = mlag == null ? PeerLinkRules.NONE : mlag;
+        forward.setPeerLinkRules(peerRules);
+        // an MLAG pair answers LACP on its shared port channels as one system, its ports numbered apart
+        this.lacp = new SwitchLacp(config, lags, scheduler, alloc,
+            g -> mlag != null && mlag.isShared(g.iface()) ? config.mclag().systemMac() : config.routerMac(),
+            mlag != null && !config.mclag().lowerAddress() ? SwitchLacp.MLAG_PORT_OFFSET : 0, this::sendLacp,
+            this::memberStateChanged);
     }
 
     private static EcmpGroup group(SwitchConfig config, List<RouteConfig.NextHop> hops) {
@@ -152,7 +170,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         port.setReceiver((p, frame) -> receive(i, frame));
         port.addLinkStateListener((p, up) -> linkStateChanged(i, up));
         LagGroup lag = lags.groupOfPort(i);
-        if (lag != null && port.isUp()) {
+        LacpActor actor = lacp.actor(i);
+        if (actor != null) {
+            actor.linkStateChanged(port.isUp());
+        } else if (lag != null && port.isUp()) {
             memberStateChanged(lag, i, true, true);
         }
         forward.linkStateChanged();
@@ -223,6 +244,21 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
+        if (mlag != null && MlagMessage.is(frame)) {
+            mlag.onMessage(frame, lags.interfaceOf(in));
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        if (ctx.dstMac == Lacpdu.DESTINATION && Lacpdu.isLacp(frame)) {
+            LacpActor actor = lacp.actor(in);
+            if (actor != null) {
+                actor.receive(Lacpdu.ofFrame(frame));
+            }
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
         if (ctx.kind == FrameKind.PAUSE || (ctx.dstMac & ~0xFL) == 0x0180_C200_0000L
                 || ctx.kind == FrameKind.OTHER
                 && frame.getUnsignedShort(frame.readerIndex() + 12) == EtherType.MAC_CONTROL) {
@@ -285,8 +321,12 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         if (p == ctx.ingressPort || ports[p] == null || !ports[p].isUp() || !vlan.mayLeave(ctx, p)) {
             return false;
         }
+        int in = lags.interfaceOf(ctx.ingressPort);
+        if (peerRules.isolated(in, lags.interfaceOf(p))) {
+            return false;
+        }
         LagGroup g = lags.groupOfPort(p);
-        return g == null || g.iface() != lags.interfaceOf(ctx.ingressPort) && g.select(lagHash) == p;
+        return g == null || g.iface() != in && g.select(lagHash) == p;
     }
 
     private void admit(PacketContext ctx) {
@@ -308,6 +348,15 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         egress[ctx.egressPort].enqueue(ctx, ctx.arrivalNanos);
     }
 
+    /** An LACPDU leaves by the port's control queue, never paused, as PFC does. */
+    private void sendLacp(int port, ByteBuf frame) {
+        if (ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        egress[port].sendControl(frame, "LACPDU");
+    }
+
     private void sendPfc(int port, ByteBuf frame, String comment, int cev, boolean xoff) {
         if (ports[port] == null || !ports[port].isUp()) {
             frame.release();
@@ -327,7 +376,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     private void linkStateChanged(int port, boolean up) {
         LagGroup lag = lags.groupOfPort(port);
-        if (lag != null) {
+        LacpActor actor = lacp.actor(port);
+        if (actor != null) {
+            actor.linkStateChanged(up);
+        } else if (lag != null) {
             // a static group's member collects and distributes while its link is up
             memberStateChanged(lag, port, up, up);
         }
@@ -338,18 +390,41 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         } else {
             egress[port].pump();
         }
+        if (mlag != null && port == mlag.peerLink()) {
+            mlag.peerLinkChanged(up);
+        }
     }
 
-    /** A member may now collect and distribute, or not: routes re-hash, a group gone down forgets its MACs. */
+    /**
+     * A member may now collect and distribute, or not: routes re-hash, a group gone down forgets its
+     * MACs (an MLAG's shared one hands them to the peer link), and the MLAG peer hears of it.
+     */
     private void memberStateChanged(LagGroup lag, int port, boolean collect, boolean distribute) {
-        if (lag.set(port, collect, distribute)) {
-            forward.linkStateChanged();
-            if (!lag.isUp()) {
-                fdb.flushPort(lag.iface());
-            }
-        } else {
-            forward.linkStateChanged();
+        boolean changed = lag.set(port, collect, distribute);
+        forward.linkStateChanged();
+        if (!changed) {
+            return;
         }
+        if (mlag != null && mlag.isShared(lag.iface())) {
+            mlag.localInterfaceChanged(lag.iface(), lag.isUp());
+        } else if (!lag.isUp()) {
+            fdb.flushPort(lag.iface());
+        }
+        if (mlag != null && lag.iface() == mlag.peerLink()) {
+            mlag.peerLinkChanged(lag.isUp());
+        }
+    }
+
+    /** An MLAG message leaves by the peer link: the port, or the port channel's member for flow 0. */
+    private void sendOnPeerLink(ByteBuf frame) {
+        int link = mlag.peerLink();
+        LagGroup g = lags.group(link);
+        int port = g == null ? link : g.select(0);
+        if (port < 0 || ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        egress[port].sendControl(frame, "MLAG");
     }
 
     // ---- EgressHooks ----
@@ -507,6 +582,16 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     /** @return the port channels: owner thread only */
     public PortChannels portChannels() {
         return lags;
+    }
+
+    /** @return this switch's half of its MLAG domain, or null: owner thread only */
+    public MlagPeer mlag() {
+        return mlag;
+    }
+
+    /** @return the LACP actor on {@code port}, or null (no LACP port channel there): owner thread only */
+    public LacpActor lacpActor(int port) {
+        return lacp.actor(port);
     }
 
     /** @return the data path's clock (how often it read the scheduler's time) */

@@ -1,5 +1,8 @@
 package io.rocelab.sw;
 
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.fabric.lag.LacpActor;
+import io.rocelab.sw.lag.LagGroup;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PgState;
 import io.rocelab.sw.pfcwd.QueueWatch;
@@ -161,6 +164,54 @@ public final class SonicViews {
                 sb.append(String.format("  %14s", pg.watermark() + "[" + pg.headroomWatermark() + "]"));
             }
             sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /**
+     * {@code show interfaces portchannel}, as SONiC's teamshow prints it: each port channel's number,
+     * name, protocol ({@code LACP}, or {@code LOADBALANCE} for a static one, teamd's runner names),
+     * (A)ctive, its state ({@code Up} or {@code Dw}) and its members, (S)elected or (D)eselected, with
+     * {@code *} for a member selected but not (yet) in sync. Below it rocelab's LACP detail per
+     * member: the actor's and the partner's state bits, the partner's system and port, LACPDUs in
+     * and out. Owner thread (or after the run): it reads the live LACP state.
+     */
+    public static String portChannels(SoftSwitch sw) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Flags: A - active, I - inactive, Up - up, Dw - Down, N/A - not available,\n");
+        sb.append("       S - selected, D - deselected, * - not synced\n");
+        String row = "%5s  %-15s  %-18s  %s%n";
+        sb.append(String.format(row, "No.", "Team Dev", "Protocol", "Ports"));
+        sb.append(String.format(row, "-".repeat(5), "-".repeat(15), "-".repeat(18), "-".repeat(40)));
+        StringBuilder detail = new StringBuilder();
+        for (LagGroup g : sw.portChannels().groups()) {
+            String number = g.name().substring("PortChannel".length());
+            boolean lacp = g.config().lacp();
+            String protocol = (lacp ? "LACP" : "LOADBALANCE") + "(A)(" + (g.isUp() ? "Up" : "Dw") + ")";
+            StringBuilder members = new StringBuilder();
+            for (int port : g.members()) {
+                String name = sw.config().ports().get(port).name();
+                LacpActor a = sw.lacpActor(port);
+                String flag;
+                if (a == null) {
+                    flag = g.distributing(port) ? "S" : "D";
+                } else {
+                    flag = !a.selected() && !a.inFallback() ? "D" : a.distributing() ? "S" : "S*";
+                    detail.append(String.format("%-11s  actor %s  partner %s %s port %d key %d  %s  rx %d tx %d%n",
+                        name, a.actorInfo().stateString(), a.partner().stateString(),
+                        MacAddress.toString(a.partner().system()), a.partner().port(), a.partner().key(),
+                        a.rxState(), a.lacpduRx(), a.lacpduTx()));
+                }
+                members.append(members.length() == 0 ? "" : " ").append(name).append('(').append(flag).append(')');
+            }
+            sb.append(String.format(row, number, g.name(), protocol, members));
+        }
+        if (detail.length() > 0) {
+            sb.append("\nLACP (rocelab): member, actor and partner state (ATGSCDFE), partner system, port, key, "
+                + "receive state, LACPDUs\n").append(detail);
+        }
+        if (sw.mlag() != null) {
+            sb.append(sw.mlag().describe(sw.config()));
         }
         return sb.toString();
     }

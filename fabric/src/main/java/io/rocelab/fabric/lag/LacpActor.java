@@ -47,7 +47,7 @@ public final class LacpActor {
     private final Scheduler scheduler;
     private final ByteBufAllocator alloc;
     private final long sourceMac;
-    private final Consumer<ByteBuf> transmit;
+    private final Consumer<ByteBuf> transmitter;
     private LacpSettings settings;
     private Consumer<LacpActor> listener = a -> { };
     private LacpAggregator aggregator;
@@ -62,6 +62,8 @@ public final class LacpActor {
     private RxState rx = RxState.PORT_DISABLED;
     private MuxState mux = MuxState.DETACHED;
     private boolean fallback;
+    private boolean reportedCollecting;
+    private boolean reportedDistributing;
 
     private Cancellable currentWhile;
     private Cancellable periodic;
@@ -69,6 +71,7 @@ public final class LacpActor {
     private Cancellable txLater;
     private long txWindowStart = -FAST_PERIODIC_NANOS;
     private int txInWindow;
+    private boolean ntt;
 
     private long lacpduRx;
     private long lacpduTx;
@@ -88,7 +91,7 @@ public final class LacpActor {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.sourceMac = sourceMac;
         this.alloc = Objects.requireNonNull(alloc, "alloc");
-        this.transmit = Objects.requireNonNull(transmit, "transmit");
+        this.transmitter = Objects.requireNonNull(transmit, "transmit");
     }
 
     /** @param l told (on the owner thread) whenever {@link #collecting()} or {@link #distributing()} changes */
@@ -123,6 +126,7 @@ public final class LacpActor {
             reselect();
         }
         runMux();
+        report();
     }
 
     /**
@@ -177,7 +181,7 @@ public final class LacpActor {
     void setFallback(boolean on) {
         if (fallback != on) {
             fallback = on;
-            listener.accept(this);
+            report();
         }
     }
 
@@ -255,8 +259,24 @@ public final class LacpActor {
 
     // ---- transmission ----
 
+    /**
+     * NTT: an LACPDU is due. It leaves once the machines have settled at this instant (one task),
+     * so it says the state they settled in, not one of the steps on the way.
+     */
     private void needToTransmit() {
-        if (!portEnabled || txLater != null) {
+        if (!portEnabled || ntt) {
+            return;
+        }
+        ntt = true;
+        scheduler.execute(this::transmit);
+    }
+
+    private void transmit() {
+        if (!ntt || txLater != null) {
+            return;
+        }
+        if (!portEnabled) {
+            ntt = false;
             return;
         }
         long now = scheduler.nanoTime();
@@ -267,26 +287,32 @@ public final class LacpActor {
         if (txInWindow >= TX_LIMIT) {
             txLater = scheduler.schedule(txWindowStart + FAST_PERIODIC_NANOS - now, () -> {
                 txLater = null;
-                needToTransmit();
+                transmit();
             });
             return;
         }
+        ntt = false;
         txInWindow++;
         lacpduTx++;
-        transmit.accept(new Lacpdu(actorInfo(), partner, 0).frame(alloc, sourceMac));
+        transmitter.accept(new Lacpdu(actorInfo(), partner, 0).frame(alloc, sourceMac));
     }
 
     // ---- the mux machine ----
 
     private void runMux() {
-        boolean wasCollecting = collecting();
-        boolean wasDistributing = distributing();
         MuxState before;
         do {
             before = mux;
             step();
         } while (mux != before);
-        if (wasCollecting != collecting() || wasDistributing != distributing()) {
+        report();
+    }
+
+    /** Tells the listener if collecting or distributing differ from what it was last told. */
+    private void report() {
+        if (reportedCollecting != collecting() || reportedDistributing != distributing()) {
+            reportedCollecting = collecting();
+            reportedDistributing = distributing();
             listener.accept(this);
         }
     }

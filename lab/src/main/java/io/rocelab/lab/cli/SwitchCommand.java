@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         subcommands = {SwitchCommand.Show.class, SwitchCommand.Clear.class})
 public final class SwitchCommand implements Callable<Integer> {
-    @Option(names = "--config", paramLabel = "FILE", description = "SONiC-shaped config_db.json (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, ...)")
+    @Option(names = "--config", paramLabel = "FILE", description = "SONiC-shaped config_db.json (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, PORTCHANNEL, MCLAG_DOMAIN, ...)")
     Path config;
 
     @Option(names = "--port", paramLabel = "NAME=KIND:...",
@@ -181,7 +181,7 @@ public final class SwitchCommand implements Callable<Integer> {
     /** {@code rocelab switch show WORDS...} */
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = {"Print a running switch's view, as SONiC's show does: interfaces counters, pfc counters,"
-                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters;"
+                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters, interfaces portchannel;"
                 + " ports (rocelab's: each port's attachment and its own counters, drops at the socket included)."})
     static final class Show implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "WORDS", description = "e.g. pfc counters")

@@ -10,7 +10,8 @@ import java.util.function.Function;
  * SONiC's {@code show} and {@code sonic-clear} commands for a running {@link SwitchDaemon}: the
  * words after {@code show} name a view ({@code pfc counters}, {@code queue counters},
  * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark},
- * {@code buffer_pool watermark}, {@code fdb counters}, and rocelab's {@code ports}: each port's
+ * {@code buffer_pool watermark}, {@code fdb counters}, {@code interfaces portchannel} (teamshow's
+ * table with rocelab's LACP detail under it), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does.
  */
@@ -24,12 +25,13 @@ public final class ShowCommands {
         "priority-group watermark", ShowCommands::watermarks,
         "buffer_pool watermark", ShowCommands::watermarks,
         "fdb counters", d -> SonicViews.crmFdb(d.counters()),
+        "interfaces portchannel", ShowCommands::portChannels,
         "ports", SwitchDaemon::portAttachments);
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
         "pfcwd stats", "priority-group watermark [shared|headroom]", "buffer_pool watermark", "fdb counters",
-        "ports");
+        "interfaces portchannel", "ports");
 
     private ShowCommands() {
     }
@@ -63,6 +65,11 @@ public final class ShowCommands {
         }
         daemon.clearCounters();
         return "Cleared counters" + System.lineSeparator();
+    }
+
+    /** The port channels' LACP state is read on the switch's thread. */
+    private static String portChannels(SwitchDaemon d) {
+        return d.onOwner(() -> SonicViews.portChannels(d.softSwitch()));
     }
 
     /** The watermarks are read from the MMU, on the switch's thread. */

@@ -32,7 +32,8 @@ import java.util.function.ToIntFunction;
  * {@code TC_TO_QUEUE_MAP}, {@code PORT_QOS_MAP}, {@code BUFFER_POOL}, {@code BUFFER_PROFILE},
  * {@code BUFFER_PG}, {@code BUFFER_QUEUE}, {@code WRED_PROFILE}, {@code SCHEDULER}, {@code QUEUE},
  * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code VLAN},
- * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER}, and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
+ * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER},
+ * {@code MCLAG_DOMAIN}, {@code MCLAG_INTERFACE}, and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
  * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
  */
@@ -49,7 +50,7 @@ public final class ConfigLoader {
         "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "PORT_QOS_MAP",
         "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "WRED_PROFILE", "SCHEDULER", "QUEUE",
         "PFC_WD", "STATIC_ROUTE", "DSCP_TO_COLOR_MAP", "TC_TO_DOT1P_MAP", "VLAN", "VLAN_MEMBER", "PORTCHANNEL",
-        "PORTCHANNEL_MEMBER");
+        "PORTCHANNEL_MEMBER", "MCLAG_DOMAIN", "MCLAG_INTERFACE");
 
     private final List<String> problems = new ArrayList<>();
 
@@ -392,6 +393,30 @@ public final class ConfigLoader {
         forEach(root, "PORTCHANNEL_MEMBER", (key, e) -> {
             checkKeys("PORTCHANNEL_MEMBER|" + key, e);
             b.portChannelMembers.add(key);
+        });
+        forEach(root, "MCLAG_DOMAIN", (key, e) -> {
+            String where = "MCLAG_DOMAIN|" + key;
+            checkKeys(where, e, "source_ip", "peer_ip", "peer_link", "mclag_interface", "system_mac",
+                "keepalive_interval", "session_timeout");
+            List<String> interfaces = new ArrayList<>();
+            for (String i : text(e, "mclag_interface", "").split(",")) {
+                if (!i.isBlank()) {
+                    interfaces.add(i.trim());
+                }
+            }
+            b.mclagDomain(key, new SwitchConfigBuilder.McLagDomain(text(e, "source_ip", ""), text(e, "peer_ip", ""),
+                e.has("peer_link") ? text(e, "peer_link", "") : null, interfaces,
+                e.has("system_mac") ? text(e, "system_mac", "") : null, number(where, e, "keepalive_interval", 1),
+                number(where, e, "session_timeout", 15)));
+        });
+        forEach(root, "MCLAG_INTERFACE", (key, e) -> {
+            String where = "MCLAG_INTERFACE|" + key;
+            checkKeys(where, e, "if_type");
+            String type = text(e, "if_type", "PortChannel");
+            if (!type.equals("PortChannel")) {
+                problems.add(where + ": if_type must be 'PortChannel', not '" + type + "'");
+            }
+            b.mclagInterfaces.add(key);
         });
     }
 

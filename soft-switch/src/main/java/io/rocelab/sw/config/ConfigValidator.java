@@ -87,7 +87,100 @@ public final class ConfigValidator {
         return new SwitchConfig(t.hostname, t.mac, t.ecmpHashSeed, t.flowletTimeoutMicros * 1_000,
             t.fdbAgingSeconds * 1_000_000_000L, (int) Math.max(1, Math.min(t.fdbTableSize, ConfigLoader.MAX_FDB_TABLE_SIZE)),
             new LinkedHashMap<>(t.pools), ports, routes, routes6,
-            t.pfcWdPollMillis * MS, (int) t.pfcQuanta, channels, null);
+            t.pfcWdPollMillis * MS, (int) t.pfcQuanta, channels, mclag());
+    }
+
+    /**
+     * {@code MCLAG_DOMAIN} and {@code MCLAG_INTERFACE}: one domain, its addresses, a peer link that
+     * is a port or a port channel (and not one of the shared ones), shared interfaces that are port
+     * channels with members, timers as SONiC's model allows them.
+     *
+     * @return the domain, or null if there is none
+     */
+    private McLagConfig mclag() {
+        if (t.mclagDomains.isEmpty()) {
+            for (String key : t.mclagInterfaces) {
+                problems.add("MCLAG_INTERFACE|" + key + ": there is no MCLAG_DOMAIN");
+            }
+            return null;
+        }
+        if (t.mclagDomains.size() > 1) {
+            problems.add("MCLAG_DOMAIN: one domain per switch, not " + t.mclagDomains.size() + " ("
+                + String.join(", ", t.mclagDomains.keySet()) + ")");
+            return null;
+        }
+        String id = t.mclagDomains.keySet().iterator().next();
+        SwitchConfigBuilder.McLagDomain d = t.mclagDomains.get(id);
+        String where = "MCLAG_DOMAIN|" + id;
+        int domain = parseInt(id);
+        if (domain < 1 || domain > 4095) {
+            problems.add(where + ": the domain id must be 1-4095, not '" + id + "'");
+        }
+        int source = address(where, "source_ip", d.sourceIp());
+        int peer = address(where, "peer_ip", d.peerIp());
+        if (d.sourceIp().equals(d.peerIp()) && !d.sourceIp().isEmpty()) {
+            problems.add(where + ": source_ip and peer_ip are both " + d.sourceIp() + ": the peer is another switch");
+        }
+        String peerLink = d.peerLink();
+        if (peerLink == null || peerLink.isBlank()) {
+            problems.add(where + ": missing 'peer_link': an MLAG needs a peer link to its peer switch (a port or a"
+                + " port channel)");
+            peerLink = "";
+        } else if (memberOf.containsKey(peerLink)) {
+            problems.add(where + ": peer_link " + peerLink + " is a member of " + memberOf.get(peerLink) + ": use "
+                + memberOf.get(peerLink));
+        } else if (!t.ports.containsKey(peerLink) && !membersOf.containsKey(peerLink)) {
+            problems.add(where + ": peer_link '" + peerLink + "' is not a port or a port channel");
+        }
+        List<String> interfaces = new ArrayList<>(d.interfaces());
+        for (String key : t.mclagInterfaces) {
+            int bar = key.indexOf('|');
+            if (bar < 0 || !key.substring(0, bar).equals(id)) {
+                problems.add("MCLAG_INTERFACE|" + key + ": key must be '" + id + "|PortChannel<n>' (MCLAG_DOMAIN " + id
+                    + ")");
+                continue;
+            }
+            interfaces.add(key.substring(bar + 1));
+        }
+        for (String i : interfaces) {
+            List<String> members = membersOf.get(i);
+            if (members == null) {
+                problems.add(where + ": mclag interface '" + i + "' is not a port channel (PORTCHANNEL)");
+            } else if (i.equals(peerLink)) {
+                problems.add(where + ": " + i + " is the peer link: it cannot also be shared with the peer");
+            } else if (members.isEmpty()) {
+                problems.add(where + ": mclag interface " + i + " has no members (PORTCHANNEL_MEMBER)");
+            }
+        }
+        range(where, "keepalive_interval", d.keepaliveSeconds(), 1, 60);
+        range(where, "session_timeout", d.sessionTimeoutSeconds(), 3, 3600);
+        if (d.sessionTimeoutSeconds() < 3 * d.keepaliveSeconds()) {
+            problems.add(where + ": session_timeout " + d.sessionTimeoutSeconds() + " must be at least 3 x "
+                + "keepalive_interval " + d.keepaliveSeconds());
+        }
+        long systemMac = McLagConfig.derivedSystemMac(domain, source, peer);
+        if (d.systemMac() != null) {
+            try {
+                systemMac = io.rocelab.codec.header.MacAddress.parse(d.systemMac());
+            } catch (IllegalArgumentException e) {
+                problems.add(where + ": system_mac: " + e.getMessage());
+            }
+        }
+        return new McLagConfig(Math.max(0, domain), source, peer, peerLink, List.copyOf(new java.util.LinkedHashSet<>(
+            interfaces)), systemMac, d.keepaliveSeconds() * 1_000_000_000L, d.sessionTimeoutSeconds() * 1_000_000_000L);
+    }
+
+    private int address(String where, String field, String text) {
+        if (text == null || text.isBlank()) {
+            problems.add(where + ": missing '" + field + "'");
+            return 0;
+        }
+        try {
+            return Ipv4.parse(text);
+        } catch (RuntimeException e) {
+            problems.add(where + ": " + field + " '" + text + "' is not an IPv4 address");
+            return 0;
+        }
     }
 
     /** Port channel of each member port, filled by {@link #portChannels()}. */

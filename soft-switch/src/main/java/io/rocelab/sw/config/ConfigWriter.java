@@ -108,6 +108,22 @@ public final class ConfigWriter {
             ObjectNode m = root.putObject("PORTCHANNEL_MEMBER");
             t.portChannelMembers.forEach(key -> m.putObject(key));
         }
+        if (!t.mclagDomains.isEmpty()) {
+            ObjectNode d = root.putObject("MCLAG_DOMAIN");
+            t.mclagDomains.forEach((id, c) -> {
+                ObjectNode e = d.putObject(id).put("source_ip", c.sourceIp()).put("peer_ip", c.peerIp());
+                putIf(e, "peer_link", c.peerLink());
+                if (!c.interfaces().isEmpty()) {
+                    e.put("mclag_interface", String.join(",", c.interfaces()));
+                }
+                putIf(e, "system_mac", c.systemMac());
+                e.put("keepalive_interval", str(c.keepaliveSeconds())).put("session_timeout", str(c.sessionTimeoutSeconds()));
+            });
+        }
+        if (!t.mclagInterfaces.isEmpty()) {
+            ObjectNode m = root.putObject("MCLAG_INTERFACE");
+            t.mclagInterfaces.forEach(key -> m.putObject(key).put("if_type", "PortChannel"));
+        }
         return root.toPrettyString();
     }
 

@@ -18,9 +18,13 @@ import java.util.Objects;
  * @param systemMac    the LACP system id both peers send on the shared port channels: {@code system_mac}
  *                     if given, else one derived from the domain and the two addresses, so both peers
  *                     compute the same without asking each other
+ * @param keepaliveNanos      {@code keepalive_interval} (s in the file, default 1): how often the peers
+ *                            tell each other their shared port channels' state
+ * @param sessionTimeoutNanos {@code session_timeout} (s in the file, default 15): the peer is taken for
+ *                            gone after this long without a word over the peer link
  */
 public record McLagConfig(int domainId, int sourceIp, int peerIp, String peerLink, List<String> interfaces,
-                          long systemMac) {
+                          long systemMac, long keepaliveNanos, long sessionTimeoutNanos) {
     public McLagConfig {
         Objects.requireNonNull(peerLink, "peerLink");
         interfaces = List.copyOf(interfaces);

@@ -110,6 +110,30 @@ public final class SwitchConfigBuilder {
     }
 
     /**
+     * One {@code MCLAG_DOMAIN} entry as the file gives it (the validator checks the values).
+     *
+     * @param sourceIp        {@code source_ip}
+     * @param peerIp          {@code peer_ip}
+     * @param peerLink        {@code peer_link}, or null if not given
+     * @param interfaces      {@code mclag_interface}: the shared port channels listed in the domain (SONiC's
+     *                        older form; {@code MCLAG_INTERFACE} entries add to them)
+     * @param systemMac       {@code system_mac}, or null to derive one
+     * @param keepaliveSeconds {@code keepalive_interval}
+     * @param sessionTimeoutSeconds {@code session_timeout}
+     */
+    public record McLagDomain(String sourceIp, String peerIp, String peerLink, List<String> interfaces,
+                              String systemMac, long keepaliveSeconds, long sessionTimeoutSeconds) {
+        public McLagDomain {
+            interfaces = List.copyOf(interfaces);
+        }
+
+        /** SONiC's defaults: keepalive every second, the peer gone after 15 s. */
+        public static McLagDomain of(String sourceIp, String peerIp, String peerLink) {
+            return new McLagDomain(sourceIp, peerIp, peerLink, List.of(), null, 1, 15);
+        }
+    }
+
+    /**
      * One {@code QUEUE} entry: its scheduler and WRED profile by name (null = none).
      */
     public record Queue(String scheduler, String wredProfile) {
@@ -148,6 +172,9 @@ public final class SwitchConfigBuilder {
     final Map<String, PortChannel> portChannels = new LinkedHashMap<>();
     /** {@code PORTCHANNEL_MEMBER} keys, {@code PortChannel0001|Ethernet0}, in the order given. */
     final List<String> portChannelMembers = new ArrayList<>();
+    final Map<String, McLagDomain> mclagDomains = new LinkedHashMap<>();
+    /** {@code MCLAG_INTERFACE} keys, {@code 1|PortChannel0001}. */
+    final List<String> mclagInterfaces = new ArrayList<>();
 
     /** {@code DEVICE_METADATA|localhost hostname} */
     public SwitchConfigBuilder hostname(String name) {
@@ -331,6 +358,18 @@ public final class SwitchConfigBuilder {
     /** {@code PORTCHANNEL_MEMBER|portChannel|port}. */
     public SwitchConfigBuilder portChannelMember(String portChannel, String port) {
         portChannelMembers.add(portChannel + "|" + port);
+        return this;
+    }
+
+    /** {@code MCLAG_DOMAIN|domainId}. */
+    public SwitchConfigBuilder mclagDomain(String domainId, McLagDomain domain) {
+        mclagDomains.put(Objects.requireNonNull(domainId, "domainId"), Objects.requireNonNull(domain, "domain"));
+        return this;
+    }
+
+    /** {@code MCLAG_INTERFACE|domainId|portChannel}. */
+    public SwitchConfigBuilder mclagInterface(String domainId, String portChannel) {
+        mclagInterfaces.add(domainId + "|" + portChannel);
         return this;
     }
 

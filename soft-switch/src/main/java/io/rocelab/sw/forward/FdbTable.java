@@ -56,34 +56,52 @@ public final class FdbTable {
         this.scheduler = scheduler;
     }
 
-    /** Learns or refreshes {@code mac} on {@code port}; a new MAC is refused when the table is full. */
-    public void learn(long mac, int port, long now) {
+    /**
+     * Learns or refreshes {@code mac} on {@code port}; a new MAC is refused when the table is full.
+     *
+     * @return whether the MAC is new or moved to {@code port} (not a mere refresh, nor refused)
+     */
+    public boolean learn(long mac, int port, long now) {
         if (port < cachedEntry.length) {
             long[] c = cachedEntry[port];
             if (c != null && cachedMac[port] == mac) {
                 c[0] = port;
                 c[1] = now;
-                return;
+                return false;
             }
         } else {
             cachedMac = java.util.Arrays.copyOf(cachedMac, port + 1);
             cachedEntry = java.util.Arrays.copyOf(cachedEntry, port + 1);
         }
         long[] e = entries.get(mac);
+        boolean changed;
         if (e == null) {
             if (entries.size() >= capacity) {
                 learnRefused++;
-                return;
+                return false;
             }
             e = new long[] {port, now};
             entries.put(mac, e);
             armSweep();
+            changed = true;
         } else {
+            changed = e[0] != port || agingNanos > 0 && now - e[1] >= agingNanos;
             e[0] = port;
             e[1] = now;
         }
         cachedMac[port] = mac;
         cachedEntry[port] = e;
+        return changed;
+    }
+
+    /** Moves everything learned on {@code from} to {@code to} (an MLAG port channel down: its MACs via the peer). */
+    public void movePort(int from, int to) {
+        for (long[] e : entries.values()) {
+            if (e[0] == from) {
+                e[0] = to;
+            }
+        }
+        clearCache();
     }
 
     private void clearCache() {

@@ -31,6 +31,7 @@ public final class ForwardStage {
     private final FlowletTable flowlets;
     private final PortView ports;
     private final PortChannels lags;
+    private PeerLinkRules peer = PeerLinkRules.NONE;
 
     /**
      * @param routerMac the switch's own MAC: frames addressed to it are routed
@@ -61,8 +62,11 @@ public final class ForwardStage {
      */
     public DropReason apply(PacketContext ctx, long now) {
         int in = lags.interfaceOf(ctx.ingressPort);
-        if (!MacAddress.isMulticast(ctx.srcMac)) {
-            fdb.learn(fdbKey(ctx, ctx.srcMac), in, now);
+        if (!MacAddress.isMulticast(ctx.srcMac) && peer.learnsOn(in)) {
+            long key = fdbKey(ctx, ctx.srcMac);
+            if (fdb.learn(key, in, now)) {
+                peer.learned(key, in);
+            }
         }
         if (ctx.dstMac == routerMac && ctx.ipVersion == 4) {
             return route(ctx, now);
@@ -82,8 +86,16 @@ public final class ForwardStage {
         if (port == in) {
             return DropReason.NO_ROUTE;
         }
+        if (peer.isolated(in, port)) {
+            return DropReason.MLAG_ISOLATED;
+        }
         ctx.egressPort = port;
         return toMember(ctx);
+    }
+
+    /** An MLAG peer's rules for the peer link (learning, isolation); {@link PeerLinkRules#NONE} without MLAG. */
+    public void setPeerLinkRules(PeerLinkRules rules) {
+        peer = rules;
     }
 
     /** An egress port channel becomes the member for the frame's flow; a plain port stays. */

@@ -17,7 +17,9 @@ public enum DropReason {
     /** A frame of a VLAN its ingress or egress port is not a member of (IEEE 802.1Q 8.6.2, 8.6.4). */
     VLAN_NOT_MEMBER("dropped: not a member of the VLAN"),
     /** Received on a port channel member that is not collecting (IEEE 802.1AX 6.2.3: its frames are discarded). */
-    LAG_NOT_COLLECTING("dropped: port channel member not collecting");
+    LAG_NOT_COLLECTING("dropped: port channel member not collecting"),
+    /** Came over the MLAG peer link for a shared port channel the peer reaches the host by itself. */
+    MLAG_ISOLATED("dropped: MLAG peer link isolation");
 
     private final String comment;
 
