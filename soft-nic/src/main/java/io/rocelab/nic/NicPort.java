@@ -177,6 +177,19 @@ public final class NicPort {
         return transmitter;
     }
 
+    /**
+     * Adds a static neighbour entry on this port alone (as {@code ip neigh add ... dev PORT}), for a
+     * dual-port NIC whose ports are cabled to different routers; {@code SoftNic.addNeighbor} adds one
+     * on every port. Any thread.
+     */
+    public void addNeighbor(Gid peer, long peerMac) {
+        java.util.Objects.requireNonNull(peer, "peer");
+        nic.call(() -> {
+            learn(peer, peerMac);
+            return null;
+        });
+    }
+
     /** Records a known MAC for {@code peer} (owner thread). */
     void learn(Gid peer, long peerMac) {
         if (peer.isIpv4Mapped()) {

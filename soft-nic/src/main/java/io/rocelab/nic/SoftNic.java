@@ -588,6 +588,15 @@ public final class SoftNic {
             }
             if (f.kind() == FrameKind.ARP) {
                 port.neighbors.onArp(frame, f.l3Offset());
+                if (bond != null) {
+                    // a bond is one interface with one ARP table: the reply to a request one port sent
+                    // may come in by the other
+                    for (NicPort other : ports) {
+                        if (other != port) {
+                            other.neighbors.learnFromArp(frame, f.l3Offset());
+                        }
+                    }
+                }
                 return;
             }
             long dst = f.dstMac();

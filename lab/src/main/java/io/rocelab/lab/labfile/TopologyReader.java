@@ -2,6 +2,7 @@ package io.rocelab.lab.labfile;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.BondMode;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
@@ -122,14 +123,21 @@ final class TopologyReader {
         }
     }
 
-    /** The entry a topology problem names ({@code host 'h3'}, {@code link 'x'}, {@code switch 'leaf0'}). */
+    /**
+     * The entry a topology problem names first ({@code host 'h3'}, {@code link 'x'}, {@code switch
+     * 'leaf0'}): a link's problem about a host's port is the link's.
+     */
     private Loc locOf(String problem) {
+        Loc best = top.map().loc();
+        int first = Integer.MAX_VALUE;
         for (Map.Entry<String, Loc> e : where.entrySet()) {
-            if (problem.contains(e.getKey())) {
-                return e.getValue();
+            int at = problem.indexOf(e.getKey());
+            if (at >= 0 && at < first) {
+                first = at;
+                best = e.getValue();
             }
         }
-        return top.map().loc();
+        return best;
     }
 
     private Topology leafSpine(Section s) {
@@ -252,7 +260,8 @@ final class TopologyReader {
                 }
                 continue;
             }
-            Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp");
+            Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp",
+                "ports", "ip2", "mac2", "bond", "lacp-rate");
             if (s == null) {
                 continue;
             }
@@ -310,6 +319,7 @@ final class TopologyReader {
                 if (s.has("vlan")) {
                     b.vlan((int) s.integer("vlan", 1, 1, 4094), (int) s.integer("pcp", 3, 0, 7));
                 }
+                secondPort(s, b);
             }
             if (nics.dcqcn()) {
                 b.dcqcn(nics.params());
@@ -318,6 +328,71 @@ final class TopologyReader {
         } catch (IllegalArgumentException e) {
             problems.add(loc, path, e.getMessage());
             return null;
+        }
+    }
+
+    /**
+     * {@code ports: 2} (eth0 and eth1, IBA ports 1 and 2), eth1's {@code mac2} / {@code ip2} (by
+     * default eth0's with 02:00:.. → 02:02:.. and 10.0.0.1 → 10.128.0.1), or a {@code bond} of the
+     * two ({@code lacp-rate} for 802.3ad).
+     */
+    private void secondPort(Section s, Host.Builder b) {
+        int ports = (int) s.integer("ports", 1, 1, 2);
+        for (String key : List.of("bond", "ip2", "mac2", "lacp-rate")) {
+            if (ports == 1 && s.has(key)) {
+                s.mistake(key, "host has one port: " + key + " needs ports: 2");
+                return;
+            }
+        }
+        if (ports == 1) {
+            return;
+        }
+        b.secondPort();
+        String bond = s.text("bond");
+        if (bond != null) {
+            BondMode mode;
+            try {
+                mode = BondMode.parse(bond);
+            } catch (IllegalArgumentException e) {
+                s.mistake("bond", e.getMessage());
+                return;
+            }
+            for (String key : List.of("ip2", "mac2")) {
+                if (s.has(key)) {
+                    s.mistake(key, "a bond puts eth1 behind eth0's MAC and address: no " + key);
+                    return;
+                }
+            }
+            b.bond(mode);
+            if (s.has("lacp-rate")) {
+                if (mode != BondMode.LACP) {
+                    s.mistake("lacp-rate", "LACP runs only in an 802.3ad bond, not " + mode.configName());
+                    return;
+                }
+                String rate = s.text("lacp-rate");
+                if (!"fast".equals(rate) && !"slow".equals(rate)) {
+                    s.mistake("lacp-rate", "fast or slow (Linux's lacp_rate), not '" + rate + "'");
+                    return;
+                }
+                b.lacpRate(rate);
+            }
+            return;
+        }
+        if (s.has("lacp-rate")) {
+            s.mistake("lacp-rate", "LACP runs only in an 802.3ad bond (bond: 802.3ad)");
+            return;
+        }
+        String ip2 = s.text("ip2");
+        if (ip2 != null) {
+            try {
+                b.ipv4Port2(Ipv4.parse(ip2));
+            } catch (IllegalArgumentException e) {
+                s.mistake("ip2", "not an IPv4 address: '" + ip2 + "'");
+            }
+        }
+        String mac2 = s.text("mac2");
+        if (mac2 != null) {
+            b.mac2(mac2);
         }
     }
 

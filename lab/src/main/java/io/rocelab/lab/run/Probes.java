@@ -24,6 +24,7 @@ import java.util.List;
  */
 final class Probes {
     private static final NicCounter[] RX_PAUSE = new NicCounter[8];
+    private static final String RETRY_EXC_ERR = io.rocelab.nic.WcStatus.RETRY_EXC_ERR.verbsName();
     private static final NicCounter[] TX_PAUSE = new NicCounter[8];
 
     static {
@@ -218,15 +219,15 @@ final class Probes {
             for (String h : hosts) {
                 SoftNic nic = fabric.nic(h);
                 if (ecn) {
-                    data.sample(Kind.NIC, h, "ecn_marked", nic.counters().get(NicCounter.NP_ECN_MARKED_ROCE_PACKETS));
+                    data.sample(Kind.NIC, h, "ecn_marked", count(nic, NicCounter.NP_ECN_MARKED_ROCE_PACKETS));
                 }
                 if (pfc) {
                     data.sample(Kind.NIC, h, "pfc_tx", sum(nic, TX_PAUSE));
                     data.sample(Kind.NIC, h, "pfc_rx", sum(nic, RX_PAUSE));
                 }
                 if (cnps) {
-                    data.sample(Kind.NIC, h, "cnps_sent", nic.counters().get(NicCounter.NP_CNP_SENT));
-                    data.sample(Kind.NIC, h, "cnps_handled", nic.counters().get(NicCounter.RP_CNP_HANDLED));
+                    data.sample(Kind.NIC, h, "cnps_sent", count(nic, NicCounter.NP_CNP_SENT));
+                    data.sample(Kind.NIC, h, "cnps_handled", count(nic, NicCounter.RP_CNP_HANDLED));
                 }
             }
         }
@@ -280,7 +281,25 @@ final class Probes {
     private static long sum(SoftNic nic, NicCounter[] cs) {
         long s = 0;
         for (NicCounter c : cs) {
-            s += nic.counters().get(c);
+            s += count(nic, c);
+        }
+        return s;
+    }
+
+    /** A NIC counter summed over its ports (a dual-port NIC counts per port, as rdma statistic does). */
+    private static long count(SoftNic nic, NicCounter c) {
+        long s = 0;
+        for (int port = 1; port <= nic.portCount(); port++) {
+            s += nic.port(port).counters().get(c);
+        }
+        return s;
+    }
+
+    /** What a NIC's transmitters sent, over its ports. */
+    private static long bytesSent(SoftNic nic) {
+        long s = 0;
+        for (int port = 1; port <= nic.portCount(); port++) {
+            s += nic.port(port).transmitter().bytesSent();
         }
         return s;
     }
@@ -301,6 +320,7 @@ final class Probes {
             data.total(Kind.FLOW, f, "latency_p99", r.latencyP99Nanos() < 0 ? Double.NaN : r.latencyP99Nanos() / 1e9);
             data.total(Kind.FLOW, f, "gap", r.maxGapNanos() < 0 ? Double.NaN : r.maxGapNanos() / 1e9);
             data.total(Kind.FLOW, f, "reconnects", r.reconnects());
+            data.total(Kind.FLOW, f, "retry_exceeded", r.errorCompletions().getOrDefault(RETRY_EXC_ERR, 0L));
         }
         for (Port p : allPorts) {
             PortCounters c = p.sw.counters(p.index);
@@ -336,16 +356,16 @@ final class Probes {
         }
         for (String h : hosts) {
             SoftNic nic = fabric.nic(h);
-            var c = nic.counters();
-            data.total(Kind.NIC, h, "cnps_sent", c.get(NicCounter.NP_CNP_SENT));
-            data.total(Kind.NIC, h, "cnps_handled", c.get(NicCounter.RP_CNP_HANDLED));
-            data.total(Kind.NIC, h, "ecn_marked", c.get(NicCounter.NP_ECN_MARKED_ROCE_PACKETS));
+            data.total(Kind.NIC, h, "cnps_sent", count(nic, NicCounter.NP_CNP_SENT));
+            data.total(Kind.NIC, h, "cnps_handled", count(nic, NicCounter.RP_CNP_HANDLED));
+            data.total(Kind.NIC, h, "ecn_marked", count(nic, NicCounter.NP_ECN_MARKED_ROCE_PACKETS));
             data.total(Kind.NIC, h, "pfc_tx", sum(nic, TX_PAUSE));
             data.total(Kind.NIC, h, "pfc_rx", sum(nic, RX_PAUSE));
-            data.total(Kind.NIC, h, "retransmissions", c.get(NicCounter.COMPLETER_RETRY_ERR)
-                + c.get(NicCounter.RCVD_SEQ_ERR));
+            data.total(Kind.NIC, h, "retransmissions", count(nic, NicCounter.COMPLETER_RETRY_ERR)
+                + count(nic, NicCounter.RCVD_SEQ_ERR));
             data.total(Kind.NIC, h, "errors", errorsBySource.getOrDefault(h, 0L));
-            data.total(Kind.NIC, h, "tx_bytes", nic.transmitter().bytesSent());
+            data.total(Kind.NIC, h, "tx_bytes", bytesSent(nic));
+            data.total(Kind.NIC, h, "failovers", nic.bond() == null ? 0 : nic.bond().failovers());
         }
         for (String s : switches) {
             SoftSwitch sw = fabric.softSwitch(s);

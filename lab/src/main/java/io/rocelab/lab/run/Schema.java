@@ -38,6 +38,8 @@ public final class Schema {
             "the longest time without a successful completion while it ran (a failure's traffic gap), seconds"));
         flow.put("reconnects", new Attribute(Type.NUMBER, null,
             "times it connected new QPs through rdma_cm after an error (flows with reconnect)"));
+        flow.put("retry_exceeded", new Attribute(Type.NUMBER, null,
+            "its completions with IBV_WC_RETRY_EXC_ERR (a QP's retries ran out; the rest of its queue flushes)"));
         Map<String, Attribute> port = add(Kind.PORT);
         port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
         port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
@@ -63,7 +65,9 @@ public final class Schema {
         nic.put("retransmissions", new Attribute(Type.NUMBER, null,
             "retries: timeouts and sequence NAKs (completer_retry_err + rcvd_seq_err)"));
         nic.put("errors", new Attribute(Type.NUMBER, null, "completions in error of the flows it sources"));
-        nic.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes its transmitter sent"));
+        nic.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes its transmitters sent"));
+        nic.put("failovers", new Attribute(Type.NUMBER, null,
+            "times its bond moved QPs off a port that went down or, with LACP, stopped distributing"));
         Map<String, Attribute> sw = add(Kind.SWITCH);
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
         sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent"));

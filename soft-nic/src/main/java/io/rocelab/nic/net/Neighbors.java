@@ -141,16 +141,32 @@ public final class Neighbors {
         int op = Arp.operation(b, off);
         int senderIp = Arp.senderIp(b, off);
         long senderMac = Arp.senderMac(b, off);
-        boolean forUs = Arp.targetIp(b, off) == ip;
-        if (lookup(senderIp) != -1L || forUs && hasRoomFor(senderIp)) {
-            add(senderIp, senderMac); // RFC 826 merge rule
-        } else if (forUs) {
-            counters.increment(NicCounter.NEIGH_LEARN_REFUSED);
-        }
+        boolean forUs = learnFromArp(b, off);
         if (op == Arp.REQUEST && forUs) {
             sendArp(Arp.REPLY, senderMac, senderMac, senderIp);
             counters.increment(NicCounter.ARP_REPLIES_SENT);
         }
+    }
+
+    /**
+     * Learns the sender of a received ARP packet at {@code off} by RFC 826's merge rule, answering
+     * nothing: for a port that shares its neighbours with the one the packet came to (the two ports
+     * of a bond, one interface with one ARP table).
+     *
+     * @return whether the packet asks about or answers for our address
+     */
+    public boolean learnFromArp(ByteBuf b, int off) {
+        if (!Arp.isEthernetIpv4(b, off)) {
+            return false;
+        }
+        int senderIp = Arp.senderIp(b, off);
+        boolean forUs = Arp.targetIp(b, off) == ip;
+        if (lookup(senderIp) != -1L || forUs && hasRoomFor(senderIp)) {
+            add(senderIp, Arp.senderMac(b, off)); // RFC 826 merge rule
+        } else if (forUs) {
+            counters.increment(NicCounter.NEIGH_LEARN_REFUSED);
+        }
+        return forUs;
     }
 
     private void sendArp(int op, long ethDst, long targetMac, int targetIp) {

@@ -62,6 +62,8 @@ public final class Fabric implements AutoCloseable {
     private final Map<String, SoftSwitch> switches = new LinkedHashMap<>();
     private final Map<String, InProcessLink> links = new LinkedHashMap<>();
     private final Map<String, LinkPort> hostPorts = new LinkedHashMap<>();
+    /** Dual-port hosts' ends of their second port's link. */
+    private final Map<String, LinkPort> secondPorts = new LinkedHashMap<>();
     private final boolean bareHosts;
     private boolean closed;
 
@@ -134,6 +136,9 @@ public final class Fabric implements AutoCloseable {
         }
         for (Host h : topology.hosts()) {
             hostPorts.put(h.name(), ends.get(h.port()));
+            if (h.portCount() == 2) {
+                secondPorts.put(h.name(), ends.get(h.port(Host.PORT2)));
+            }
         }
         if (bareHosts) {
             return;
@@ -142,7 +147,8 @@ public final class Fabric implements AutoCloseable {
             Scheduler owner = owners.of(h.name());
             Link l = topology.linkAt(h.port());
             LinkPort end = ends.get(h.port());
-            nics.put(h.name(), Owners.on(owner, () -> HostNics.build(h, l.speedBitsPerSecond(), owner, end)));
+            LinkPort end2 = secondPorts.get(h.name());
+            nics.put(h.name(), Owners.on(owner, () -> HostNics.build(h, l.speedBitsPerSecond(), owner, end, end2)));
         }
         for (Host h : topology.hosts()) {
             gateway(h);
@@ -161,6 +167,10 @@ public final class Fabric implements AutoCloseable {
 
     /** Static neighbours for every other host, to the router MAC of the routing switch {@code h} is cabled to. */
     private void gateway(Host h) {
+        if (h.portCount() == 2) {
+            gateways(h);
+            return;
+        }
         if (!(topology.node(topology.peerOf(h).node()) instanceof SwitchNode sw) || !sw.routes()) {
             return;
         }
@@ -177,6 +187,41 @@ public final class Fabric implements AutoCloseable {
             }
             return null;
         });
+    }
+
+    /**
+     * A dual-port host's: on each port cabled to a routing switch, static neighbours for every other
+     * host's every address, to that switch's router MAC (each port its own router, as two
+     * {@code ip neigh add ... dev PORT}); a bond's ports too, each to the switch it is cabled to.
+     */
+    private void gateways(Host h) {
+        SoftNic nic = nics.get(h.name());
+        Owners.on(owners.of(h.name()), () -> {
+            gatewaysOnOwner(h, nic);
+            return null;
+        });
+    }
+
+    private void gatewaysOnOwner(Host h, SoftNic nic) {
+        for (String port : h.portNames()) {
+            Attachment peer = topology.peerOf(h.port(port));
+            if (!(topology.node(peer.node()) instanceof SwitchNode sw) || !sw.routes()) {
+                continue;
+            }
+            long mac = sw.routerMac();
+            io.rocelab.nic.NicPort nicPort = nic.port(h.portNumber(port));
+            for (Host peerHost : topology.hosts()) {
+                if (peerHost == h) {
+                    continue;
+                }
+                for (String p : peerHost.portNames()) {
+                    nicPort.addNeighbor(Gid.ipv4Mapped(peerHost.ipv4Of(p)), mac);
+                    for (String a : peerHost.ipv6Of(p)) {
+                        nicPort.addNeighbor(Gid.ipv6(a), mac);
+                    }
+                }
+            }
+        }
     }
 
     public Topology topology() {
@@ -220,6 +265,11 @@ public final class Fabric implements AutoCloseable {
      */
     public LinkPort hostPort(String host) {
         return find(hostPorts, host, "host");
+    }
+
+    /** @return a dual-port host's end of its second port's link ({@value Host#PORT2}) */
+    public LinkPort hostPort2(String host) {
+        return find(secondPorts, host, "dual-port host");
     }
 
     /** @return the soft switch called {@code name} */

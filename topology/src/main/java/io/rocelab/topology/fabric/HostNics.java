@@ -1,5 +1,7 @@
 package io.rocelab.topology.fabric;
 
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.nic.SoftNic;
@@ -14,9 +16,10 @@ final class HostNics {
      * @param host                   the host
      * @param linkSpeedBitsPerSecond the resolved line rate of its link
      * @param owner                  the NIC's owner (also its link port's)
-     * @param port                   the NIC's end of its link
+     * @param port                   the NIC's end of its (first port's) link
+     * @param port2                  a dual-port host's end of its second port's link, else null
      */
-    static SoftNic build(Host host, long linkSpeedBitsPerSecond, Scheduler owner, FramePort port) {
+    static SoftNic build(Host host, long linkSpeedBitsPerSecond, Scheduler owner, FramePort port, FramePort port2) {
         SoftNic.Builder b = SoftNic.builder().name(host.name()).mac(host.mac()).ipv4(host.ipv4())
             .activeMtu(host.activeMtu()).scheduler(owner).port(port);
         host.ipv6().forEach(b::ipv6);
@@ -28,6 +31,12 @@ final class HostNics {
         b.linkSpeedBitsPerSecond(linkSpeedBitsPerSecond);
         if (host.dcqcn() != null) {
             b.dcqcn(host.dcqcn());
+        }
+        if (host.bonded()) {
+            b.bond(port2, host.port2().bond());
+            b.lacpRate(host.port2().lacpFast() ? "fast" : "slow");
+        } else if (host.port2() != null) {
+            b.port2(port2, MacAddress.toString(host.port2().mac()), Ipv4.toString(host.port2().ipv4()));
         }
         return b.build();
     }

@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * One end of a link: a node and one of its ports, written {@code node:port} ({@code leaf0:Ethernet8},
- * {@code h3:eth0}). A host has one port, {@link Host#PORT}, so {@code h3} alone means {@code h3:eth0}.
+ * {@code h3:eth0}). A host's first port is {@link Host#PORT}, so {@code h3} alone means {@code h3:eth0}; a
+ * dual-port host's second is {@code h3:eth1}.
  *
  * @param node the node's name
  * @param port the port's name on that node
@@ -25,7 +26,7 @@ public record Attachment(String node, String port) {
             text.substring(colon + 1));
     }
 
-    /** @return a host's only port */
+    /** @return a host's first (or only) port */
     public static Attachment host(String host) {
         return new Attachment(host, Host.PORT);
     }

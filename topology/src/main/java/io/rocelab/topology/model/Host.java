@@ -3,6 +3,7 @@ package io.rocelab.topology.model;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
+import io.rocelab.nic.BondMode;
 import io.rocelab.nic.Gid;
 import io.rocelab.nic.cc.DcqcnParams;
 import java.util.ArrayList;
@@ -10,7 +11,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A host with one soft NIC, as {@code ip link} / {@code ip addr} would describe its port.
+ * A host with one soft NIC, as {@code ip link} / {@code ip addr} would describe its port: port 1,
+ * {@value #PORT}, and on a dual-port NIC port 2, {@value #PORT2} ({@link SecondPort}: its own
+ * addresses, or bonded with port 1).
  *
  * @param name                   unique node name
  * @param mac                    the NIC's MAC address
@@ -22,11 +25,14 @@ import java.util.Objects;
  * @param linkSpeedBitsPerSecond the port's line rate, 0 to take the switch port's
  * @param dcqcn                  the NIC's congestion control: DCQCN with these parameters (mlx5's
  *                               {@code cc_params}), or null for none (the default, rxe's wire bytes)
+ * @param port2                  the NIC's second port, or null for a single-port NIC
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
-                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn) implements Node {
-    /** The name of a host's only port. */
+                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2) implements Node {
+    /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
+    /** The name of a dual-port host's second port, IBA port 2. */
+    public static final String PORT2 = "eth1";
     /** {@link #congestionControl()} of a NIC without congestion control. */
     public static final String CC_NONE = "none";
     /** {@link #congestionControl()} of a NIC running DCQCN. */
@@ -35,6 +41,12 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     public Host {
         Objects.requireNonNull(name, "name");
         ipv6 = List.copyOf(ipv6);
+    }
+
+    /** A single-port host. */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond, DcqcnParams dcqcn) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, null);
     }
 
     /** A host whose NIC has no congestion control. */
@@ -50,7 +62,45 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
 
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
-        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params);
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2);
+    }
+
+    /** @return 1, or 2 for a dual-port NIC */
+    public int portCount() {
+        return port2 == null ? 1 : 2;
+    }
+
+    /** @return whether the NIC's two ports are bonded */
+    public boolean bonded() {
+        return port2 != null && port2.bonded();
+    }
+
+    /** @return the host's ports' names: {@value #PORT}, then {@value #PORT2} on a dual-port NIC */
+    public List<String> portNames() {
+        return port2 == null ? List.of(PORT) : List.of(PORT, PORT2);
+    }
+
+    /** @return the IBA port number (1, 2) of the port called {@code port} */
+    public int portNumber(String port) {
+        if (!hasPort(port)) {
+            throw new IllegalArgumentException("host " + name + " has no port '" + port + "'");
+        }
+        return PORT.equals(port) ? 1 : 2;
+    }
+
+    /** @return the MAC of the port called {@code port} */
+    public long macOf(String port) {
+        return portNumber(port) == 1 ? mac : port2.mac();
+    }
+
+    /** @return the IPv4 address of the port called {@code port} */
+    public int ipv4Of(String port) {
+        return portNumber(port) == 1 ? ipv4 : port2.ipv4();
+    }
+
+    /** @return the IPv6 addresses of the port called {@code port} (port 2's: port 1's when bonded, else none) */
+    public List<String> ipv6Of(String port) {
+        return portNumber(port) == 1 || bonded() ? ipv6 : List.of();
     }
 
     /** @return a builder for a host called {@code name} */
@@ -60,18 +110,26 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
 
     @Override
     public boolean hasPort(String port) {
-        return PORT.equals(port);
+        return PORT.equals(port) || port2 != null && PORT2.equals(port);
     }
 
-    /** @return the host's port as a link end */
+    /** @return the host's first port as a link end */
     public Attachment port() {
         return Attachment.host(name);
+    }
+
+    /** @return the host's port called {@code port} as a link end */
+    public Attachment port(String port) {
+        portNumber(port);
+        return new Attachment(name, port);
     }
 
     @Override
     public String toString() {
         return "host " + name + " " + MacAddress.toString(mac) + " " + Ipv4.toString(ipv4)
-            + (ipv6.isEmpty() ? "" : " " + String.join(" ", ipv6));
+            + (ipv6.isEmpty() ? "" : " " + String.join(" ", ipv6))
+            + (port2 == null ? "" : port2.bonded() ? ", " + PORT + "+" + PORT2 + " bonded " + port2.bond().configName()
+                : ", " + PORT2 + " " + MacAddress.toString(port2.mac()) + " " + Ipv4.toString(port2.ipv4()));
     }
 
     /** Fills in a {@link Host}; every setter checks its argument. */
@@ -86,6 +144,12 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private int pcp;
         private long linkSpeed;
         private DcqcnParams dcqcn;
+        private boolean dualPort;
+        private long mac2 = -1;
+        private int ipv4Port2;
+        private boolean ipv4Port2Set;
+        private BondMode bond;
+        private boolean lacpFast;
 
         private Builder(String name) {
             if (name == null || name.isBlank() || name.contains(":")) {
@@ -183,7 +247,59 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             return this;
         }
 
-        /** @throws IllegalArgumentException if the MAC or the IPv4 address was not given */
+        /**
+         * A second port, {@value #PORT2}: a dual-port NIC. Its MAC and IPv4 address are port 1's with
+         * {@link SecondPort#DEFAULT_MAC_XOR} and {@link SecondPort#DEFAULT_IPV4_XOR} XORed in
+         * (02:00:00:00:00:01 and 10.0.0.1 give 02:02:00:00:00:01 and 10.128.0.1) unless given.
+         */
+        public Builder secondPort() {
+            dualPort = true;
+            return this;
+        }
+
+        /** Port 2's MAC (implies {@link #secondPort}). */
+        public Builder mac2(long address) {
+            if (MacAddress.isMulticast(address) || address == 0) {
+                throw new IllegalArgumentException("host " + name + ": mac2 must be unicast: " + MacAddress.toString(address));
+            }
+            dualPort = true;
+            mac2 = address;
+            return this;
+        }
+
+        public Builder mac2(String address) {
+            return mac2(MacAddress.parse(address));
+        }
+
+        /** Port 2's IPv4 address (implies {@link #secondPort}). */
+        public Builder ipv4Port2(int address) {
+            dualPort = true;
+            ipv4Port2 = address;
+            ipv4Port2Set = true;
+            return this;
+        }
+
+        public Builder ipv4Port2(String address) {
+            return ipv4Port2(Ipv4.parse(address));
+        }
+
+        /** Bonds the two ports (implies {@link #secondPort}): both behind port 1's MAC and addresses. */
+        public Builder bond(BondMode mode) {
+            dualPort = true;
+            bond = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /** LACP's rate of an 802.3ad bond: {@code fast} (every second, out after 3 s) or {@code slow} (the default). */
+        public Builder lacpRate(String rate) {
+            if (!"fast".equals(rate) && !"slow".equals(rate)) {
+                throw new IllegalArgumentException("host " + name + ": lacp rate must be fast or slow: " + rate);
+            }
+            lacpFast = "fast".equals(rate);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if the MAC or the IPv4 address was not given, or port 2's are given to a bond */
         public Host build() {
             if (mac < 0) {
                 throw new IllegalArgumentException("host " + name + ": no mac");
@@ -191,7 +307,22 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             if (!ipv4Set) {
                 throw new IllegalArgumentException("host " + name + ": no ipv4 address");
             }
-            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn);
+            SecondPort two = null;
+            if (dualPort) {
+                if (bond != null && (mac2 >= 0 || ipv4Port2Set)) {
+                    throw new IllegalArgumentException("host " + name + ": a bond puts " + PORT2 + " behind " + PORT
+                        + "'s MAC and address; it has none of its own");
+                }
+                if (lacpFast && bond != BondMode.LACP) {
+                    throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
+                }
+                two = bond != null ? new SecondPort(mac, ipv4, bond, lacpFast)
+                    : new SecondPort(mac2 >= 0 ? mac2 : mac ^ SecondPort.DEFAULT_MAC_XOR,
+                        ipv4Port2Set ? ipv4Port2 : ipv4 ^ SecondPort.DEFAULT_IPV4_XOR, null, false);
+            } else if (lacpFast) {
+                throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
+            }
+            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two);
         }
     }
 }

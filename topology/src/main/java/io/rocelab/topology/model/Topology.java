@@ -92,10 +92,16 @@ public final class Topology {
         return linksByEnd.get(end);
     }
 
-    /** @return what the port of {@code host} is cabled to */
+    /** @return what the first port of {@code host} is cabled to */
     public Attachment peerOf(Host host) {
         Link l = linksByEnd.get(host.port());
         return l.other(host.port());
+    }
+
+    /** @return what {@code end} is cabled to, or null if nothing is */
+    public Attachment peerOf(Attachment end) {
+        Link l = linksByEnd.get(end);
+        return l == null ? null : l.other(end);
     }
 
     private static <T> T missing(String what, String name) {
@@ -266,6 +272,19 @@ public final class Topology {
                     problems.add("host '" + h.name() + "': ipv4 " + Ipv4.toString(h.ipv4()) + " is also host '" + owner
                         + "''s");
                 }
+                if (h.port2() != null && !h.bonded()) {
+                    long mac2 = h.port2().mac();
+                    owner = macs.putIfAbsent(mac2, "host '" + h.name() + "''s");
+                    if (owner != null) {
+                        problems.add("host '" + h.name() + "': " + Host.PORT2 + "'s mac " + MacAddress.toString(mac2)
+                            + " is also " + owner);
+                    }
+                    owner = ips.putIfAbsent(h.port2().ipv4(), h.name());
+                    if (owner != null) {
+                        problems.add("host '" + h.name() + "': " + Host.PORT2 + "'s ipv4 "
+                            + Ipv4.toString(h.port2().ipv4()) + " is also host '" + owner + "''s");
+                    }
+                }
                 for (String a : h.ipv6()) {
                     owner = ip6s.putIfAbsent(a, h.name());
                     if (owner != null) {
@@ -314,9 +333,35 @@ public final class Topology {
             for (Host h : hosts) {
                 if (!named.contains(h.name()) && nodes.get(h.name()) == h) {
                     problems.add("host '" + h.name() + "': not attached to any link");
+                } else if (h.portCount() == 2 && nodes.get(h.name()) == h) {
+                    dualPort(h, used, resolved, problems);
                 }
             }
             return resolved;
+        }
+
+        /** A dual-port host has both ports cabled, at one speed (the NIC's ports share their line rate). */
+        private static void dualPort(Host h, Map<Attachment, Link> used, List<Link> resolved, List<String> problems) {
+            for (String port : h.portNames()) {
+                if (!used.containsKey(h.port(port))) {
+                    problems.add("host '" + h.name() + "': nothing is cabled to " + h.name() + ":" + port + " (it has "
+                        + (h.bonded() ? "a bond of " : "") + "two ports)");
+                    return;
+                }
+            }
+            long[] speeds = new long[2];
+            for (Link l : resolved) {
+                for (int i = 0; i < 2; i++) {
+                    Attachment port = h.port(h.portNames().get(i));
+                    if (l.a().equals(port) || l.b().equals(port)) {
+                        speeds[i] = l.speedBitsPerSecond();
+                    }
+                }
+            }
+            if (speeds[0] != 0 && speeds[1] != 0 && speeds[0] != speeds[1]) {
+                problems.add("host '" + h.name() + "': " + gbps(speeds[1]) + " on " + Host.PORT2 + " but " + gbps(speeds[0])
+                    + " on " + Host.PORT + ": a NIC's two ports run at one speed");
+            }
         }
 
         private static String portProblem(Attachment end, Map<String, Node> nodes, Map<String, SwitchConfigBuilder> tables) {
@@ -325,8 +370,12 @@ public final class Topology {
             if (n == null && t == null) {
                 return "unknown node '" + end.node() + "'";
             }
-            if (n instanceof Host && !n.hasPort(end.port())) {
-                return "host '" + end.node() + "' has one port, '" + Host.PORT + "', not '" + end.port() + "'";
+            if (n instanceof Host h && !h.hasPort(end.port())) {
+                return h.portCount() == 1
+                    ? "host '" + end.node() + "' has one port, '" + Host.PORT + "', not '" + end.port() + "'"
+                        + (Host.PORT2.equals(end.port()) ? " (only a dual-port host has '" + Host.PORT2 + "')" : "")
+                    : "host '" + end.node() + "' has ports '" + Host.PORT + "' and '" + Host.PORT2 + "', not '"
+                        + end.port() + "'";
             }
             if (n instanceof SwitchNode && !n.hasPort(end.port()) || t != null && !t.portNames().contains(end.port())) {
                 return "switch '" + end.node() + "' has no port '" + end.port() + "'";

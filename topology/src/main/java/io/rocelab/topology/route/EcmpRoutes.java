@@ -2,7 +2,6 @@ package io.rocelab.topology.route;
 
 import io.rocelab.sw.config.RouteConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
-import io.rocelab.topology.model.Attachment;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.RouteFiller;
@@ -39,6 +38,21 @@ public final class EcmpRoutes implements RouteFiller {
     private record Edge(String port, int to) {
     }
 
+    /** A host's port cabled to a switch's port: the port's addresses are what the switch routes to it. */
+    private record HostPort(Host host, String hostPort, String switchPort) {
+        int ipv4() {
+            return host.ipv4Of(hostPort);
+        }
+
+        long mac() {
+            return host.macOf(hostPort);
+        }
+
+        List<String> ipv6() {
+            return host.ipv6Of(hostPort);
+        }
+    }
+
     /** A route being put together: prefix, next hops, how many hosts it reaches. */
     private record Entry(Prefix prefix, List<RouteConfig.NextHop> hops, int hosts) {
     }
@@ -62,7 +76,7 @@ public final class EcmpRoutes implements RouteFiller {
         hosts.forEach(h -> hostsByName.put(h.name(), h));
         int n = names.size();
         List<List<Edge>> edges = new ArrayList<>();
-        List<List<Attachment>> local = new ArrayList<>();
+        List<List<HostPort>> local = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             edges.add(new ArrayList<>());
             local.add(new ArrayList<>());
@@ -74,17 +88,20 @@ public final class EcmpRoutes implements RouteFiller {
                 edges.get(a).add(new Edge(l.a().port(), b));
                 edges.get(b).add(new Edge(l.b().port(), a));
             } else if (a != null && hostsByName.containsKey(l.b().node())) {
-                local.get(a).add(new Attachment(l.b().node(), l.a().port()));
+                local.get(a).add(new HostPort(hostsByName.get(l.b().node()), l.b().port(), l.a().port()));
             } else if (b != null && hostsByName.containsKey(l.a().node())) {
-                local.get(b).add(new Attachment(l.a().node(), l.b().port()));
+                local.get(b).add(new HostPort(hostsByName.get(l.a().node()), l.a().port(), l.b().port()));
             }
         }
-        List<List<Prefix>> racks = racks(n, local, hostsByName);
+        List<List<Prefix>> racks = racks(n, local);
         Map<Prefix, Integer> hostsPerPod = new HashMap<>();
         for (Host h : hosts) {
             hostsPerPod.merge(Prefix.ipv4(h.ipv4(), POD4), 1, Integer::sum);
             for (String a : h.ipv6()) {
                 hostsPerPod.merge(Prefix.ipv6(a, POD6), 1, Integer::sum);
+            }
+            if (h.portCount() == 2 && !h.bonded()) {
+                hostsPerPod.merge(Prefix.ipv4(h.ipv4Of(Host.PORT2), POD4), 1, Integer::sum);
             }
         }
         int[][] dist = new int[n][];
@@ -118,15 +135,14 @@ public final class EcmpRoutes implements RouteFiller {
                     }
                 }
                 for (Prefix p : racks.get(r)) {
-                    entries.add(new Entry(p, hops, hostsIn(p, local.get(r), hostsByName)));
+                    entries.add(new Entry(p, hops, hostsIn(p, local.get(r))));
                 }
             }
             List<Entry> own = new ArrayList<>();
-            for (Attachment at : local.get(s)) {
-                Host h = hostsByName.get(at.node());
-                RouteConfig.NextHop hop = new RouteConfig.NextHop(at.port(), h.mac());
-                own.add(new Entry(Prefix.ipv4(h.ipv4(), 32), List.of(hop), 1));
-                for (String a : h.ipv6()) {
+            for (HostPort at : local.get(s)) {
+                RouteConfig.NextHop hop = new RouteConfig.NextHop(at.switchPort(), at.mac());
+                own.add(new Entry(Prefix.ipv4(at.ipv4(), 32), List.of(hop), 1));
+                for (String a : at.ipv6()) {
                     own.add(new Entry(Prefix.ipv6(a, 128), List.of(hop), 1));
                 }
             }
@@ -147,14 +163,13 @@ public final class EcmpRoutes implements RouteFiller {
     }
 
     /** Each rack's prefixes: a /24 (/64) all of whose hosts it holds, else host routes. */
-    private static List<List<Prefix>> racks(int n, List<List<Attachment>> local, Map<String, Host> hosts) {
+    private static List<List<Prefix>> racks(int n, List<List<HostPort>> local) {
         Map<Prefix, Integer> owner = new HashMap<>();
         for (int s = 0; s < n; s++) {
-            for (Attachment at : local.get(s)) {
-                Host h = hosts.get(at.node());
+            for (HostPort at : local.get(s)) {
                 int me = s;
-                owner.merge(Prefix.ipv4(h.ipv4(), RACK4), s, (x, y) -> x == me ? x : -1);
-                for (String a : h.ipv6()) {
+                owner.merge(Prefix.ipv4(at.ipv4(), RACK4), s, (x, y) -> x == me ? x : -1);
+                for (String a : at.ipv6()) {
                     owner.merge(Prefix.ipv6(a, RACK6), s, (x, y) -> x == me ? x : -1);
                 }
             }
@@ -162,11 +177,10 @@ public final class EcmpRoutes implements RouteFiller {
         List<List<Prefix>> racks = new ArrayList<>();
         for (int s = 0; s < n; s++) {
             LinkedHashMap<Prefix, Boolean> mine = new LinkedHashMap<>();
-            for (Attachment at : local.get(s)) {
-                Host h = hosts.get(at.node());
-                Prefix p4 = Prefix.ipv4(h.ipv4(), RACK4);
-                mine.put(owner.get(p4) == s ? p4 : Prefix.ipv4(h.ipv4(), 32), true);
-                for (String a : h.ipv6()) {
+            for (HostPort at : local.get(s)) {
+                Prefix p4 = Prefix.ipv4(at.ipv4(), RACK4);
+                mine.put(owner.get(p4) == s ? p4 : Prefix.ipv4(at.ipv4(), 32), true);
+                for (String a : at.ipv6()) {
                     Prefix p6 = Prefix.ipv6(a, RACK6);
                     mine.put(owner.get(p6) == s ? p6 : Prefix.ipv6(a, 128), true);
                 }
@@ -176,14 +190,13 @@ public final class EcmpRoutes implements RouteFiller {
         return racks;
     }
 
-    private static int hostsIn(Prefix p, List<Attachment> local, Map<String, Host> hosts) {
+    private static int hostsIn(Prefix p, List<HostPort> local) {
         int count = 0;
-        for (Attachment at : local) {
-            Host h = hosts.get(at.node());
-            if (p.contains(Prefix.ipv4(h.ipv4(), 32))) {
+        for (HostPort at : local) {
+            if (p.contains(Prefix.ipv4(at.ipv4(), 32))) {
                 count++;
             }
-            for (String a : h.ipv6()) {
+            for (String a : at.ipv6()) {
                 if (p.contains(Prefix.ipv6(a, 128))) {
                     count++;
                 }
