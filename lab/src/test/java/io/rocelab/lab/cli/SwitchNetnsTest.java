@@ -201,20 +201,7 @@ class SwitchNetnsTest {
      */
     @Test
     void perftestBetweenTwoNamespacesOnRawInterfacesAcrossTheSwitch() throws Exception {
-        run(IP, "netns", "add", nsA);
-        run(IP, "netns", "add", nsB);
-        String[][] hosts = {{nsA, hostA, "10.99.67.1"}, {nsB, hostB, "10.99.67.2"}};
-        for (String[] h : hosts) {
-            run(IP, "link", "set", h[1], "netns", h[0]);
-            noIpv6(h[0], h[1]);
-            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
-            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
-            run(IP, "-n", h[0], "link", "set", "lo", "up");
-            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
-        }
-        for (String v : List.of(swA, swB)) {
-            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
-        }
+        hostNamespaces("10.99.67");
         int tcp = ToolProcesses.freeTcpPort();
         // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
         Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
@@ -260,20 +247,7 @@ class SwitchNetnsTest {
             System.err.println("SKIPPED SwitchNetnsTest.iperf3: " + why);
             Assumptions.abort(why);
         }
-        run(IP, "netns", "add", nsA);
-        run(IP, "netns", "add", nsB);
-        String[][] hosts = {{nsA, hostA, "10.99.68.1"}, {nsB, hostB, "10.99.68.2"}};
-        for (String[] h : hosts) {
-            run(IP, "link", "set", h[1], "netns", h[0]);
-            noIpv6(h[0], h[1]);
-            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
-            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
-            run(IP, "-n", h[0], "link", "set", "lo", "up");
-            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
-        }
-        for (String v : List.of(swA, swB)) {
-            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
-        }
+        hostNamespaces("10.99.68");
         int port = ToolProcesses.freeTcpPort();
         Process server = tools.startCommand("iperf3-server", List.of(IP, "netns", "exec", nsB, IPERF3, "-s", "-1", "--forceflush",
             "-p", String.valueOf(port)));
@@ -291,6 +265,28 @@ class SwitchNetnsTest {
         long frames = received / 8948;
         assertTrue(rxTx(show.out(), "Ethernet0").get(0) >= frames && rxTx(show.out(), "Ethernet4").get(1) >= frames,
             frames + " frames each way at least: " + show.out());
+    }
+
+    /**
+     * Moves the hosts' veth ends into namespaces of their own with addresses {@code subnet.1} and
+     * {@code .2}, MTU 9000 and every veth end's offloads off (tx checksum, TSO, GSO, GRO): a user-space
+     * switch forwards frames as the kernel hands them over, so their checksums must be complete.
+     */
+    private void hostNamespaces(String subnet) throws Exception {
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        String[][] hosts = {{nsA, hostA, subnet + ".1"}, {nsB, hostB, subnet + ".2"}};
+        for (String[] h : hosts) {
+            run(IP, "link", "set", h[1], "netns", h[0]);
+            noIpv6(h[0], h[1]);
+            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
+            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
+            run(IP, "-n", h[0], "link", "set", "lo", "up");
+            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
+        for (String v : List.of(swA, swB)) {
+            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
     }
 
     /** {@code rocelab ARGS} in namespace {@code ns}. */
