@@ -6,30 +6,24 @@ import io.rocelab.codec.DecodeError;
 import io.rocelab.codec.FrameKind;
 import io.rocelab.codec.Icrc;
 import io.rocelab.codec.ParsedFrame;
-import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
-import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
-import io.rocelab.fabric.endpoint.UdpPayloadSink;
-import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.cc.CongestionControl;
 import io.rocelab.nic.cc.DcqcnParam;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
 import io.rocelab.nic.egress.NicEgress;
-import io.rocelab.nic.egress.PfcCounters;
 import io.rocelab.nic.egress.PfcStorm;
 import io.rocelab.nic.net.Ecn;
 import io.rocelab.nic.net.Icmpv6;
@@ -43,8 +37,9 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
- * A software RoCEv2 device with one port: MAC, IPv4 and IPv6 addresses, GID table, optional VLAN,
- * and the verbs objects (PD, MR, CQ, SRQ, QP) that live on it.
+ * A software RoCEv2 device with one port or two ({@link NicPort}: each its link, MAC, IPv4 and IPv6
+ * addresses, GID table, neighbours and counters; optionally bonded, {@link Bond}), an optional VLAN,
+ * and the verbs objects (PD, MR, CQ, SRQ, QP) that live on it (docs/design.md §13).
  *
  * <p>Threading (docs/design.md §3): all protocol state is owned by the thread of the injected
  * {@link Scheduler}; received frames and timers run there. User threads reach it through an MPSC
@@ -52,7 +47,7 @@ import org.jctools.queues.MessagePassingQueue;
  * {@code modify} run on the owner thread and wait for it (or run at once when called on it, as in
  * virtual-time tests). Nothing here reads a wall clock.
  *
- * <p>GID table as Linux builds it for a RoCE netdev (RoCEv2 entries): index 0 the link-local GID
+ * <p>Each port's GID table as Linux builds it for a RoCE netdev (RoCEv2 entries): index 0 the link-local GID
  * from the MAC, index 1 the IPv4-mapped GID of the address, then the global IPv6 addresses in the
  * order given ({@link #GID_INDEX_FIRST_IPV6} on). The port answers ARP for its IPv4 address and
  * neighbour solicitations for its IPv6 addresses (link-local included), since no kernel owns them

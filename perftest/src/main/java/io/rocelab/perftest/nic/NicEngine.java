@@ -1091,7 +1091,11 @@ public final class NicEngine implements TestEngine {
         String leaf = name.substring(HW_COUNTERS.length());
         for (NicCounter c : NicCounter.values()) {
             if (c.rxeName().equals(leaf)) {
-                // perftest reads ports/<ib_port>/hw_counters: the counters of the port of -i
+                // perftest reads ports/<ib_port>/hw_counters: the counters of the port of -i; a bond's
+                // port 1 is both links, as the bonded device counts them
+                if (nic.bond() != null) {
+                    return OptionalLong.of(nic.port(1).counters().get(c) + nic.port(2).counters().get(c));
+                }
                 return OptionalLong.of(nic.port(options.ibPort()).counters().get(c));
             }
         }

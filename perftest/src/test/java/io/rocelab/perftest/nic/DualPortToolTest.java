@@ -76,9 +76,12 @@ class DualPortToolTest {
     @Test
     void bondedNicsRunTheToolsInEveryMode() {
         for (String mode : new String[] {"active-backup", "balance-xor", "802.3ad"}) {
-            Run r = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-s", "4096", "-n", "300", "-q", "4");
+            Run r = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-s", "4096", "-n", "300", "-q", "4",
+                    "-W", "hw_counters/sent_pkts");
             assertEquals(0, r.status(), mode + ": " + r.err() + r.out());
             assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+            // -W counts both links of the bond: 4 QPs x 300 WRITEs of one MTU each
+            assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 1200, mode + ": " + r.out());
         }
         Run pp = pingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
         assertEquals(0, pp.status(), pp.err() + pp.out());
@@ -166,5 +169,13 @@ class DualPortToolTest {
             assertEquals(1, r.err().lines().count(), what);
             assertFalse(r.err().contains("Exception"), what);
         }
+    }
+
+    @Test
+    void aFailedRunNamesPortTwosLink() {
+        assertEquals("link rocelab0/2 sent_pkts 5",
+                ToolRun.line(2, java.util.Map.of(io.rocelab.nic.NicCounter.SENT_PKTS, 5L)));
+        assertEquals("link rocelab0/1 sent_pkts 5",
+                ToolRun.line(java.util.Map.of(io.rocelab.nic.NicCounter.SENT_PKTS, 5L)));
     }
 }
