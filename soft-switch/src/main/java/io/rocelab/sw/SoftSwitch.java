@@ -172,7 +172,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         LagGroup lag = lags.groupOfPort(i);
         LacpActor actor = lacp.actor(i);
         if (actor != null) {
-            actor.linkStateChanged(port.isUp());
+            // admin_status down: the member takes no part in LACP, as teamd stops
+            actor.linkStateChanged(port.isUp() && lag.config().adminUp());
         } else if (lag != null && port.isUp()) {
             memberStateChanged(lag, i, true, true);
         }
@@ -378,7 +379,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         LagGroup lag = lags.groupOfPort(port);
         LacpActor actor = lacp.actor(port);
         if (actor != null) {
-            actor.linkStateChanged(up);
+            actor.linkStateChanged(up && lag.config().adminUp());
         } else if (lag != null) {
             // a static group's member collects and distributes while its link is up
             memberStateChanged(lag, port, up, up);

@@ -34,7 +34,8 @@ import java.util.function.IntPredicate;
  *       that is up at the peer (the peer delivered it there itself); the peers tell each other
  *       their shared port channels' state every {@code keepalive_interval} and on every change;</li>
  *   <li>a shared port channel going down here moves its MACs to the peer link (the host is still
- *       reached through the peer); the peer link going down, or {@code session_timeout} without a
+ *       reached through the peer); when it is back, the peer tells its whole table again, so the
+ *       MACs return to it before isolation cuts the way over the peer link; the peer link going down, or {@code session_timeout} without a
  *       message, means the peer is gone: no isolation, its MACs forgotten, this switch serves the
  *       hosts alone.</li>
  * </ul>
@@ -184,10 +185,12 @@ public final class MlagPeer implements PeerLinkRules {
             session.cancel();
         }
         session = scheduler.schedule(config.sessionTimeoutNanos(), this::sessionTimedOut);
+        boolean peerCameUp = false;
         if (m.type() == MlagMessage.TYPE_STATE) {
             for (int k = 0; k < m.portChannels().length; k++) {
                 int i = ifaceOfNumber(m.portChannels()[k]);
                 if (i >= 0) {
+                    peerCameUp |= wasAlive && !peerUp[i] && m.up()[k];
                     peerUp[i] = m.up()[k];
                 }
             }
@@ -201,6 +204,10 @@ public final class MlagPeer implements PeerLinkRules {
         }
         if (!wasAlive) {
             sendState();
+            sendAllMacs();
+        } else if (peerCameUp) {
+            // the peer's port channel is back: it must have its hosts' MACs on it again before
+            // isolation keeps it from reaching them over the peer link
             sendAllMacs();
         }
     }

@@ -125,4 +125,15 @@ class SwitchLacpTest {
         assertEquals(null, t.a.lacpActor(1));
         t.close();
     }
+
+    @Test
+    void anAdminDownPortChannelTakesNoPartInLacp() {
+        TwoSwitches t = new TwoSwitches(true, true, false);
+        t.time.runFor(5 * SECOND);
+        assertFalse(t.groupA().isUp(), "admin_status down");
+        assertEquals(0, t.a.lacpActor(1).lacpduTx(), "A sends no LACPDU on its members");
+        assertFalse(t.b.lacpActor(1).distributing(), "so B never aggregates with it");
+        assertEquals(0, burst(t));
+        t.close();
+    }
 }

@@ -32,8 +32,13 @@ final class TwoSwitches {
     private final List<InProcessLink> links = new ArrayList<>();
 
     TwoSwitches(boolean fastRate, boolean lacp) {
-        a = new SoftSwitch(config("A", MAC_A, 0, MAC_B, fastRate, lacp), time, ByteBufAllocator.DEFAULT, 1);
-        b = new SoftSwitch(config("B", MAC_B, 1, MAC_A, fastRate, lacp), time, ByteBufAllocator.DEFAULT, 2);
+        this(fastRate, lacp, true);
+    }
+
+    /** @param aUp A's PortChannel0001 admin_status up */
+    TwoSwitches(boolean fastRate, boolean lacp, boolean aUp) {
+        a = new SoftSwitch(config("A", MAC_A, 0, MAC_B, fastRate, lacp, aUp), time, ByteBufAllocator.DEFAULT, 1);
+        b = new SoftSwitch(config("B", MAC_B, 1, MAC_A, fastRate, lacp, true), time, ByteBufAllocator.DEFAULT, 2);
         InProcessLink la = link("a");
         InProcessLink lb = link("b");
         a.attach("Ethernet0", la.portB());
@@ -56,12 +61,18 @@ final class TwoSwitches {
     }
 
     /** Host {@code self} on Ethernet0; the other host behind PortChannel0001. */
-    static SwitchConfig config(String name, long mac, int self, long peerMac, boolean fastRate, boolean lacp) {
+    static SwitchConfig config(String name, long mac, int self, long peerMac, boolean fastRate, boolean lacp,
+                               boolean up) {
         ConfigBuilder b = new ConfigBuilder(3, 100)
             .route("10.0.0." + (self + 1) + "/32", "Ethernet0", MacAddress.toString(Lab.hostMac(self)))
             .route("10.0.0." + (2 - self) + "/32", "PortChannel0001", MacAddress.toString(peerMac));
         SwitchConfigBuilder t = b.tables().hostname(name).mac(mac);
-        t.portChannel("PortChannel0001", SwitchConfigBuilder.PortChannel.lacp().withFastRate(fastRate).withStatic(!lacp))
+        SwitchConfigBuilder.PortChannel pc = SwitchConfigBuilder.PortChannel.lacp().withFastRate(fastRate).withStatic(!lacp);
+        if (!up) {
+            pc = new SwitchConfigBuilder.PortChannel("down", pc.mtu(), pc.minLinks(), pc.isStatic(), pc.fastRate(),
+                pc.fallback(), pc.lacpKey());
+        }
+        t.portChannel("PortChannel0001", pc)
             .portChannelMember("PortChannel0001", "Ethernet4").portChannelMember("PortChannel0001", "Ethernet8");
         return b.build();
     }

@@ -107,6 +107,24 @@ class MlagTest {
     }
 
     @Test
+    void aHostLinkThatFailsAndComesBackLosesNothingAfterward() {
+        p.time.runFor(5 * SECOND);
+        send(p.h, p.x, 10);
+        send(p.x, p.h, 10);
+        InProcessLinkAccess.hostLink(p, 0).setUp(false); // h's cable to leaf1
+        p.time.runFor(1_000);
+        assertEquals(iface(p.leaf[0], "Ethernet12"), p.leaf[0].fdb().lookup(p.h.mac, p.time.nanoTime()),
+            "leaf1 reaches h over the peer link now");
+        assertEquals(100, send(p.x, p.h, 100), "through leaf2, directly or over the peer link");
+        InProcessLinkAccess.hostLink(p, 0).setUp(true);
+        p.time.runFor(3_500_000_000L); // LACP's 2 s wait and handshake; before the next whole-table sync (at 10 s)
+        assertEquals(2, p.h.distributing().size(), "h's bond has both links again");
+        assertEquals(iface(p.leaf[0], "PortChannel0001"), p.leaf[0].fdb().lookup(p.h.mac, p.time.nanoTime()),
+            "leaf1 has h on its port channel again, told by leaf2 when it came back");
+        assertEquals(100, send(p.x, p.h, 100), "nothing is isolated into a black hole");
+    }
+
+    @Test
     void aLeafDyingSilentlyIsLeftWithinTheLacpTimeout() {
         p.time.runFor(5 * SECOND);
         send(p.h, p.x, 10);

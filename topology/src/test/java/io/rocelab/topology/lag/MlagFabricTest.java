@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * partner system), a host on each leaf and one on the core, all bridged in one subnet. RC WRITEs
  * from the core's host to the leaves' hosts cross whichever leaf the core's hash picks (and the
  * peer link when that is the other leaf); a whole leaf failing mid-transfer leaves the other
- * leaf's host reachable, with no error completion.
+ * leaf's host reachable, with no error completion; when the leaf comes back the pair and the core's
+ * bond take it in again.
  */
 class MlagFabricTest {
     private static final long SECOND = 1_000_000_000L;
@@ -107,6 +108,21 @@ class MlagFabricTest {
             assertEquals(1, uplink.distributingCount(), "the core's bond is down to its link to leaf1");
             assertFalse(f.softSwitch("leaf1").mlag().peerAlive(), "leaf1 serves alone");
             w.close();
+
+            for (String l : List.of("h2-leaf2", "core-leaf2", "peer")) {
+                f.setLinkUp(l, true);
+            }
+            f.runFor(5 * SECOND);
+            assertEquals(2, uplink.distributingCount(), "leaf2 back: the core's bond takes its link again");
+            assertTrue(f.softSwitch("leaf1").mlag().peerAlive() && f.softSwitch("leaf2").mlag().peerAlive());
+            Workload again = start(f, Flow.builder("to-h2", "h0", "h2").messageBytes(65_536).messages(100).qps(8).build(),
+                Flow.builder("h1-h2", "h1", "h2").messageBytes(65_536).messages(100).qps(8).build());
+            assertTrue(f.runUntil(again::finished, 100 * MS));
+            for (FlowResult r : again.results()) {
+                assertEquals(0, r.errors(), r.name());
+                assertEquals(100L * 65_536, r.bytesDelivered(), r.name());
+            }
+            again.close();
         }
     }
 }
