@@ -37,23 +37,29 @@ final class TopologyReader {
     private final QosProfile qos;
     private final NicSpec nics;
     private final Map<String, Loc> where = new LinkedHashMap<>();
+    /** The hosts of kind linux, each with where its {@code kind} is. */
+    private final Map<String, Loc> linuxHosts;
     private Section top;
 
-    private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
+    private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                           Map<String, Loc> linuxHosts) {
         this.problems = problems;
         this.sources = sources;
         this.qos = qos;
         this.nics = nics;
+        this.linuxHosts = linuxHosts;
     }
 
     /**
      * @param node the value of {@code topology:}
      * @param qos  the fabric's QoS profile (already tuned), or null if it could not be read
      * @param nics every host NIC's settings
+     * @param linuxHosts filled with the hosts of {@code kind: linux}, each with where its kind is written
      * @return the topology, or null after reporting why not
      */
-    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
-        return new TopologyReader(problems, sources, qos, nics).read(node);
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                         Map<String, Loc> linuxHosts) {
+        return new TopologyReader(problems, sources, qos, nics, linuxHosts).read(node);
     }
 
     private Topology read(YNode node) {
@@ -252,7 +258,8 @@ final class TopologyReader {
                 }
                 continue;
             }
-            Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp");
+            Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp",
+                "kind");
             if (s == null) {
                 continue;
             }
@@ -262,6 +269,16 @@ final class TopologyReader {
                 continue;
             }
             where.putIfAbsent("host '" + name + "'", s.map().loc());
+            if (s.has("kind")) {
+                String kind = s.string("kind", "nic");
+                HostKind k = HostKind.of(kind);
+                if (k == null) {
+                    s.mistake("kind", "a host is a nic (a rocelab soft NIC) or linux (a plain network namespace, "
+                        + "netns mode), not '" + kind + "'");
+                } else if (k == HostKind.LINUX) {
+                    linuxHosts.put(name, s.loc("kind"));
+                }
+            }
             Host host = host(name, index++, s, path, s.map().loc());
             if (host != null) {
                 t.host(host);
