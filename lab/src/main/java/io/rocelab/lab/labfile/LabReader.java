@@ -510,7 +510,9 @@ public final class LabReader {
                     f.mistake("from", "a flow from " + src + " to itself");
                     continue;
                 }
-                if (tcp != (linux.contains(src) && linux.contains(dst))) {
+                boolean kindsFit = tcp ? linux.contains(src) && linux.contains(dst)
+                    : !linux.contains(src) && !linux.contains(dst);
+                if (!kindsFit) {
                     String nic = !linux.contains(src) ? src : dst;
                     String lin = linux.contains(src) ? src : dst;
                     f.mistake(tcp ? "from" : "to", tcp ? "a tcp flow runs between linux hosts; '" + nic + "' is a nic host"
