@@ -352,7 +352,7 @@ final class TopologyReader {
     }
 
     private void aSwitch(Topology.Builder t, YNode node, String path, int index) {
-        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config");
+        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config", "port-speed");
         if (s == null) {
             return;
         }
@@ -396,12 +396,41 @@ final class TopologyReader {
             return;
         }
         int mtu = (int) s.integer("mtu", SWITCH_MTU, 1500, 9216);
+        Map<String, Long> portSpeeds = portSpeeds(s, ports);
         SwitchConfigBuilder b = new SwitchConfigBuilder().hostname(name).mac(ROUTER_MAC_BASE | (index + 1))
             .ecmpHashSeed(index + 1L);
         for (int p = 0; p < ports; p++) {
-            b.port("Ethernet" + 4 * p, speed / 1_000_000L, mtu);
+            String port = "Ethernet" + 4 * p;
+            b.port(port, portSpeeds.getOrDefault(port, speed) / 1_000_000L, mtu);
         }
         t.switchNode(name, b);
+    }
+
+    /** {@code port-speed: {Ethernet8: 10G}}: ports whose speed is not the switch's {@code speed}. */
+    private static Map<String, Long> portSpeeds(Section s, int ports) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (!s.has("port-speed")) {
+            return out;
+        }
+        Section p = s.anySection("port-speed");
+        if (p == null) {
+            return out;
+        }
+        for (String port : p.map().entries().keySet()) {
+            if (!port.matches("Ethernet\\d+") || Integer.parseInt(port.substring(8)) % 4 != 0
+                || Integer.parseInt(port.substring(8)) / 4 >= ports) {
+                p.mistake(port, "the switch has no port '" + port + "' (its ports are Ethernet0 to Ethernet"
+                    + 4 * (ports - 1) + ")");
+                continue;
+            }
+            long bps = p.bitsPerSecond(port, 0);
+            if (bps <= 0 || bps % 1_000_000L != 0) {
+                p.mistake(port, "a switch port's speed is whole Mb/s: " + p.text(port));
+                continue;
+            }
+            out.put(port, bps);
+        }
+        return out;
     }
 
     /** A switch whose configuration is its own (SONiC's config_db JSON): used as it is, checked by the switch. */

@@ -80,8 +80,34 @@ final class NetnsClock implements RunClock {
         return () -> {
             stopCaptures();
             notes.add(ports.summary());
+            notes.addAll(drops(fabric));
             ports.close();
         };
+    }
+
+    /** Every switch port's drops by reason, one line each port that dropped (what the report's totals hide). */
+    private static List<String> drops(Fabric fabric) {
+        List<String> out = new ArrayList<>();
+        for (var node : fabric.topology().switches()) {
+            var sw = fabric.softSwitch(node.name());
+            fabric.onOwner(node.name(), () -> {
+                for (var port : node.config().ports()) {
+                    var c = sw.counters(sw.port(port.name()));
+                    StringBuilder b = new StringBuilder();
+                    for (io.rocelab.sw.pipeline.DropReason r : io.rocelab.sw.pipeline.DropReason.values()) {
+                        if (c.drops(r) > 0) {
+                            b.append(b.length() == 0 ? "" : ", ").append(r.name().toLowerCase(Locale.ROOT)).append(' ')
+                                .append(c.drops(r));
+                        }
+                    }
+                    if (b.length() > 0) {
+                        out.add("drops at " + node.name() + ":" + port.name() + ": " + b);
+                    }
+                }
+                return null;
+            });
+        }
+        return out;
     }
 
     @Override
