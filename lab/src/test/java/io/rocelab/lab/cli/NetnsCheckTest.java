@@ -109,6 +109,17 @@ class NetnsCheckTest {
     }
 
     @Test
+    void aPortSpeedNamesAPortOfTheSwitch() throws IOException {
+        oneMistake(NETNS.replace("{name: sw0, ports: 4, speed: 1G}", "{name: sw0, ports: 4, speed: 1G, port-speed: "
+            + "{Ethernet16: 500M}}"), "10:72: topology.switches[0].port-speed.Ethernet16: the switch has no port "
+            + "'Ethernet16' (its ports are Ethernet0 to Ethernet12)");
+        CliRun c = check(NETNS.replace("{name: sw0, ports: 4, speed: 1G}",
+            "{name: sw0, ports: 4, speed: 1G, port-speed: {Ethernet12: 500M}}"));
+        assertEquals(2, c.exitCode(), c.out());
+        assertTrue(c.err().contains("500 Mb/s at sw0:Ethernet12"), "the host's link meets a slower port: " + c.err());
+    }
+
+    @Test
     void netnsLabsHaveNoLinkEvents() throws IOException {
         oneMistake(NETNS.replace("expect:", "events:\n  - {at: 1s, link-down: r1}\nexpect:"),
             "21:25: events[0].link-down: a lab that runs in netns mode has no link events: its links are veth pairs "

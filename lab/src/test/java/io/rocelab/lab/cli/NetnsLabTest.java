@@ -65,8 +65,8 @@ class NetnsLabTest {
         assertTrue(p.waitFor(240, TimeUnit.SECONDS), tools.output("run"));
         String text = tools.output("run");
         assertEquals(0, p.exitValue(), text);
-        for (String claim : List.of("RoCE gets its ETS share of the bottleneck (60 %, within 5 %)",
-            "TCP gets its ETS share (40 %, within 5 %)", "RoCE is lossless, held back by PFC",
+        for (String claim : List.of("RoCE gets its ETS weight's share of the bottleneck (60 %, within 5 points)",
+            "TCP gets its ETS weight's share (40 %, within 5 points)", "RoCE is lossless, held back by PFC",
             "TCP is lossy and still moving")) {
             assertTrue(text.contains("PASS  " + claim), claim + " in\n" + text);
         }
