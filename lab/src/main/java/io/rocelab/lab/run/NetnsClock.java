@@ -81,6 +81,7 @@ final class NetnsClock implements RunClock {
             stopCaptures();
             notes.add(ports.summary());
             notes.addAll(drops(fabric));
+            notes.addAll(nicTrouble(fabric));
             ports.close();
         };
     }
@@ -104,6 +105,29 @@ final class NetnsClock implements RunClock {
                         out.add("drops at " + node.name() + ":" + port.name() + ": " + b);
                     }
                 }
+                return null;
+            });
+        }
+        return out;
+    }
+
+    /** Per nic host, its counters of repair and loss that are not 0 (rxe's names), one line each. */
+    private List<String> nicTrouble(Fabric fabric) {
+        List<String> out = new ArrayList<>();
+        for (String h : run.nicHosts()) {
+            fabric.onOwner(h, () -> {
+                var c = fabric.nic(h).counters();
+                StringBuilder b = new StringBuilder();
+                for (io.rocelab.nic.NicCounter n : io.rocelab.nic.NicCounter.values()) {
+                    String name = n.rxeName();
+                    boolean trouble = name.contains("err") || name.contains("retry") || name.contains("dup")
+                        || name.contains("drop") || name.contains("rnr") || name.contains("seq");
+                    if (trouble && c.get(n) > 0) {
+                        b.append(' ').append(name).append(' ').append(c.get(n));
+                    }
+                }
+                out.add("nic " + h + ": sent_pkts " + c.get(io.rocelab.nic.NicCounter.SENT_PKTS) + " rcvd_pkts "
+                    + c.get(io.rocelab.nic.NicCounter.RCVD_PKTS) + b);
                 return null;
             });
         }
