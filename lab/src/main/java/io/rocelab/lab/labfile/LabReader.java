@@ -41,6 +41,10 @@ public final class LabReader {
     static final List<String> VERBS = List.of("write", "read", "send", "ud-send");
     /** The verb of a flow between linux hosts: a real TCP flow (iperf3), netns mode only. */
     public static final String TCP = "tcp";
+    /** The events a netns lab may have: what the NICs and the workload do (the rest acts on in-process cables). */
+    private static final Set<EventSpec.Kind> NETNS_EVENTS = EnumSet.of(EventSpec.Kind.PFC_STORM,
+        EventSpec.Kind.PFC_STORM_STOP, EventSpec.Kind.DRAIN_STOP, EventSpec.Kind.DRAIN_START, EventSpec.Kind.FLOW_START,
+        EventSpec.Kind.FLOW_STOP);
     /** What a tcp flow may say: iperf3 runs it, and knows nothing of messages, windows or QPs. */
     private static final List<String> TCP_KEYS = List.of("name", "from", "to", "verb", "duration", "start", "stop",
         "streams", "rate");
@@ -258,10 +262,9 @@ public final class LabReader {
         List<EventSpec> events = events(top, topology, flows, duration);
         if (modes.contains(Mode.NETNS)) {
             for (EventSpec e : events) {
-                if (e.kind() == EventSpec.Kind.LINK_DOWN || e.kind() == EventSpec.Kind.LINK_UP
-                    || e.kind() == EventSpec.Kind.LINK_FAULTS) {
-                    problems.add(e.loc(), e.path(), "a lab that runs in netns mode has no link events: its links are "
-                        + "veth pairs (take netns out of modes)");
+                if (!NETNS_EVENTS.contains(e.kind())) {
+                    problems.add(e.loc(), e.path(), "a lab that runs in netns mode has no link, port or switch "
+                        + "failures: its links are veth pairs (take netns out of modes)");
                 }
             }
         }
@@ -433,7 +436,7 @@ public final class LabReader {
             Section f = tcp ? Section.of(item, path, problems, TCP_KEYS.toArray(String[]::new))
                 : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
                 "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
-                "rnr-retry");
+                "rnr-retry", "reconnect");
             if (f == null) {
                 continue;
             }
@@ -488,6 +491,14 @@ public final class LabReader {
             int ackTimeout = (int) f.integer("ack-timeout", 14, 0, 31);
             int retry = (int) f.integer("retry", 7, 0, 7);
             int rnrRetry = (int) f.integer("rnr-retry", 7, 0, 7);
+            long reconnect = f.nanos("reconnect", 0);
+            if (f.has("reconnect") && reconnect <= 0) {
+                f.mistake("reconnect", "the wait before reconnecting must be longer than 0, e.g. reconnect: 50ms");
+            } else if (reconnect > 0 && "ud-send".equals(verb)) {
+                f.mistake("reconnect", "reconnecting through rdma_cm is for RC flows, not ud-send");
+            } else if (reconnect > 0 && ackTimeout == 0) {
+                f.mistake("ack-timeout", "a reconnecting flow sets its ACK timeout through rdma_cm: 1..31, not 0");
+            }
             if (topology == null) {
                 continue;
             }
@@ -530,8 +541,8 @@ public final class LabReader {
                     continue;
                 }
                 out.add(new FlowSpec(name, group == null ? name : group, src, dst, verb, size, cdf, messages,
-                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, f.map().loc(),
-                    path));
+                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, reconnect,
+                    f.map().loc(), path));
             }
         }
         return out;
@@ -689,6 +700,57 @@ public final class LabReader {
                     }
                     if (host(e, action, host, topology)) {
                         out.add(new EventSpec(at, kind, host, prio, 0, 0, 0, loc, p));
+                    }
+                }
+                case SWITCH_DOWN, SWITCH_UP -> {
+                    String sw = e.text(action);
+                    if (sw != null && topology != null) {
+                        if (topology.node(sw) instanceof SwitchNode) {
+                            out.add(new EventSpec(at, kind, sw, -1, 0, 0, 0, loc, p));
+                        } else {
+                            String near = Section.closest(sw, topology.switches().stream().map(SwitchNode::name)
+                                .toList());
+                            e.mistake(action, topology.node(sw) != null ? "'" + sw + "' is a host, not a switch"
+                                : "unknown switch '" + sw + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
+                        }
+                    }
+                }
+                case PORT_SILENT, PORT_SILENT_STOP -> {
+                    String end = e.text(action);
+                    if (end == null || topology == null) {
+                        continue;
+                    }
+                    Attachment at0 = Attachment.parse(end);
+                    if (topology.linkAt(at0) != null) {
+                        out.add(new EventSpec(at, kind, at0.toString(), -1, 0, 0, 0, loc, p));
+                    } else {
+                        e.mistake(action, "no port '" + end + "': " + (topology.node(at0.node()) == null
+                            ? "unknown node '" + at0.node() + "'" : "nothing is cabled to " + at0)
+                            + " (a port is node:port, e.g. leaf0:Ethernet8, or a host's name)");
+                    }
+                }
+                case LINK_FLAP -> {
+                    Section f = e.section(action, "link", "times", "down", "up");
+                    if (f == null) {
+                        continue;
+                    }
+                    String link = link(f, "link", f.text("link"), topology);
+                    long times = f.integer("times", 3, 1, 1000);
+                    long down = f.nanos("down", 50_000);
+                    long up = f.nanos("up", 100_000);
+                    if (down <= 0 || up <= 0) {
+                        f.mistake(down <= 0 ? "down" : "up", "must be longer than 0");
+                        continue;
+                    }
+                    long last = at + times * down + (times - 1) * up;
+                    if (duration > 0 && last >= duration) {
+                        f.mistake("times", "the last flap ends at " + Quantity.formatNanos(last)
+                            + ", after the run (duration " + Quantity.formatNanos(duration) + ")");
+                        continue;
+                    }
+                    for (long k = 0, t0 = at; link != null && k < times; k++, t0 += down + up) {
+                        out.add(new EventSpec(t0, EventSpec.Kind.LINK_DOWN, link, -1, 0, 0, 0, loc, p));
+                        out.add(new EventSpec(t0 + down, EventSpec.Kind.LINK_UP, link, -1, 0, 0, 0, loc, p));
                     }
                 }
                 case DRAIN_STOP, DRAIN_START -> {

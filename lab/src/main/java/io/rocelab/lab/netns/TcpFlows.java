@@ -225,7 +225,7 @@ public final class TcpFlows implements AutoCloseable {
         Spec s = r.spec;
         if (r.startedNanos < 0) {
             return new FlowResult(s.name(), s.source(), s.destination(), null, FlowResult.Outcome.NOT_STARTED, 0, 0,
-                0, -1, -1, -1, 0, Map.of(), -1, -1, -1);
+                0, -1, -1, -1, 0, Map.of(), -1, -1, -1, -1, 0);
         }
         String json;
         try {
@@ -241,11 +241,11 @@ public final class TcpFlows implements AutoCloseable {
             String why = error != null ? error : got == null ? "no result: " + Commands.firstLine(json) : "exit "
                 + (c == null || c.isAlive() ? "?" : c.exitValue());
             return new FlowResult(s.name(), s.source(), s.destination(), null, FlowResult.Outcome.FAILED, 0, r.bytes,
-                r.bytes, r.startedNanos, -1, -1, 0, Map.of("iperf3: " + why, 1L), -1, -1, -1);
+                r.bytes, r.startedNanos, -1, -1, 0, Map.of("iperf3: " + why, 1L), -1, -1, -1, -1, 0);
         }
         long end = r.startedNanos + Math.round(got.seconds() * 1e9);
         return new FlowResult(s.name(), s.source(), s.destination(), null, FlowResult.Outcome.STOPPED, 0, got.bytes(),
-            got.bytes(), r.startedNanos, end, -1, got.bitsPerSecond(), Map.of(), -1, -1, -1);
+            got.bytes(), r.startedNanos, end, -1, got.bitsPerSecond(), Map.of(), -1, -1, -1, -1, 0);
     }
 
     /** Stops whatever still runs (clients first, then servers). */

@@ -20,6 +20,8 @@ import io.rocelab.topology.timeline.FlowControl;
 import io.rocelab.topology.timeline.LinkFaults;
 import io.rocelab.topology.timeline.LinkState;
 import io.rocelab.topology.timeline.PfcStorm;
+import io.rocelab.topology.timeline.SilentPort;
+import io.rocelab.topology.timeline.SwitchPower;
 import io.rocelab.topology.timeline.Timeline;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
@@ -193,7 +195,7 @@ public final class LabRunner {
             .size(sizes(f.sizeBytes(), f.sizeCdf())).messages(f.messages()).durationNanos(f.durationNanos())
             .qps(f.qps()).window(f.window()).startNanos(f.startNanos()).stopNanos(f.stopNanos())
             .rateBitsPerSecond(f.rateBitsPerSecond()).dscp(f.dscp()).ackTimeout(f.ackTimeout())
-            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).build();
+            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).reconnectAfterNanos(f.reconnectNanos()).build();
     }
 
     /** The timeline's events as the topology module takes them. */
@@ -211,6 +213,11 @@ public final class LabRunner {
                 case DRAIN_START -> new Draining(e.target(), true);
                 case FLOW_START -> new FlowControl(e.target(), true);
                 case FLOW_STOP -> new FlowControl(e.target(), false);
+                case SWITCH_DOWN -> new SwitchPower(e.target(), false);
+                case SWITCH_UP -> new SwitchPower(e.target(), true);
+                case PORT_SILENT -> new SilentPort(e.target(), true);
+                case PORT_SILENT_STOP -> new SilentPort(e.target(), false);
+                case LINK_FLAP -> throw new IllegalStateException("a link flap is read as its link-down and link-up events");
             };
             out.add(new Event(e.atNanos(), a));
         }

@@ -122,8 +122,8 @@ class NetnsCheckTest {
     @Test
     void netnsLabsHaveNoLinkEvents() throws IOException {
         oneMistake(NETNS.replace("expect:", "events:\n  - {at: 1s, link-down: r1}\nexpect:"),
-            "21:25: events[0].link-down: a lab that runs in netns mode has no link events: its links are veth pairs "
-                + "(take netns out of modes)");
+            "21:25: events[0].link-down: a lab that runs in netns mode has no link, port or switch failures: its links "
+                + "are veth pairs (take netns out of modes)");
     }
 
     @Test
