@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -113,6 +114,31 @@ class RealTimeTimerPunctualityTest {
                     + Math.round(mean / 1000) + " us, max " + sorted[sorted.length - 1] / 1000 + " us";
                 assertTrue(sorted[0] >= 0, stats.get() + ": one fired early");
                 assertTrue(median < TimeUnit.MICROSECONDS.toNanos(150), stats);
+            }
+        }
+    }
+
+    /** Where epoll loads, a scheduler started by default is on an epoll loop, unless the property says nio. */
+    @Test
+    void theDefaultLoopIsEpollWhereItLoadsAndThePropertyForcesNio() {
+        String before = System.getProperty(RealTimeScheduler.LOOP_PROPERTY);
+        try {
+            System.clearProperty(RealTimeScheduler.LOOP_PROPERTY);
+            try (RealTimeScheduler s = RealTimeScheduler.start("default-loop")) {
+                assertEquals(Epoll.isAvailable(), s.preciseTimers(), s.toString());
+                assertEquals(s.preciseTimers() ? RealTimeScheduler.PRECISE_TIMER_SLACK_NANOS
+                    : RealTimeScheduler.TIMER_SLACK_NANOS, s.timerSlackNanos());
+            }
+            System.setProperty(RealTimeScheduler.LOOP_PROPERTY, "nio");
+            try (RealTimeScheduler s = RealTimeScheduler.start("forced-nio")) {
+                assertFalse(s.preciseTimers(), s.toString());
+                assertEquals(RealTimeScheduler.TIMER_SLACK_NANOS, s.timerSlackNanos());
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(RealTimeScheduler.LOOP_PROPERTY);
+            } else {
+                System.setProperty(RealTimeScheduler.LOOP_PROPERTY, before);
             }
         }
     }
