@@ -98,7 +98,8 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         this.loop = loop;
         this.ownedGroup = ownedGroup;
         this.preciseTimers = loop instanceof IoEventLoop io && io.isIoType(EpollIoHandler.class);
-        if (preciseTimers) {
+        // binding libc (JNA runs ldconfig once per JVM) happens here, not on the loop's thread
+        if (preciseTimers && TimerSlack.available()) {
             loop.execute(TimerSlack::minimizeForThisThread); // the loop's thread: see TimerSlack
         }
     }
@@ -136,8 +137,15 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
      *         {@code nio}, else NIO's
      */
     public static IoHandlerFactory defaultIoHandlers() {
-        final boolean nio = "nio".equalsIgnoreCase(System.getProperty(LOOP_PROPERTY, ""));
-        return !nio && Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        return preciseByDefault() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    }
+
+    /**
+     * @return whether {@link #start(String)} starts epoll loops, with {@linkplain #preciseTimers()
+     *         precise timers}: epoll loads and {@value #LOOP_PROPERTY} is not {@code nio}
+     */
+    public static boolean preciseByDefault() {
+        return !"nio".equalsIgnoreCase(System.getProperty(LOOP_PROPERTY, "")) && Epoll.isAvailable();
     }
 
     /**

@@ -34,6 +34,11 @@ final class TimerSlack {
 
     private static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 
+    /** @return whether the call is bound (Linux, libc through JNA) */
+    static boolean available() {
+        return AVAILABLE;
+    }
+
     /**
      * Sets the calling thread's timer slack to 1 ns, the least there is (0 would restore the default).
      *
