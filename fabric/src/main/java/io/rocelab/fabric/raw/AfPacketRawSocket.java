@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * The AF_PACKET backend: a raw packet socket bound to the interface, promiscuous, not receiving the
@@ -34,6 +35,9 @@ public final class AfPacketRawSocket implements RawSocket {
     private final Memory controls;
     private final Memory data;
     private final Memory sendBuffer;
+    /** The receive slots and the send buffer as direct buffers: Java's own copies, no JNI call per frame. */
+    private final ByteBuffer dataView;
+    private final ByteBuffer sendView;
     private final Memory stats = new Memory(8);
     private final Memory statsLen = new Memory(4);
     private long drops;
@@ -50,10 +54,18 @@ public final class AfPacketRawSocket implements RawSocket {
         this.controls = new Memory((long) CONTROL * batch);
         this.data = new Memory((long) slotBytes * batch);
         this.sendBuffer = new Memory(slotBytes);
+        this.dataView = data.getByteBuffer(0, (long) slotBytes * batch);
+        this.sendView = sendBuffer.getByteBuffer(0, slotBytes);
         headers.clear();
+        // every message's buffers stay where they are: set once, only the lengths the kernel
+        // rewrites are reset before each receive
         for (int i = 0; i < batch; i++) {
             iovecs.setPointer((long) IOVEC * i, data.share((long) slotBytes * i));
             iovecs.setLong((long) IOVEC * i + 8, slotBytes);
+            long h = (long) MMSGHDR * i;
+            headers.setPointer(h + 16, iovecs.share((long) IOVEC * i));
+            headers.setLong(h + 24, 1);
+            headers.setPointer(h + 32, controls.share((long) CONTROL * i));
         }
     }
 
@@ -126,9 +138,6 @@ public final class AfPacketRawSocket implements RawSocket {
         int n = Math.min(max, batch);
         for (int i = 0; i < n; i++) {
             long h = (long) MMSGHDR * i;
-            headers.setPointer(h + 16, iovecs.share((long) IOVEC * i));
-            headers.setLong(h + 24, 1);
-            headers.setPointer(h + 32, controls.share((long) CONTROL * i));
             headers.setLong(h + 40, CONTROL);
             headers.setInt(h + 48, 0);
         }
@@ -149,19 +158,19 @@ public final class AfPacketRawSocket implements RawSocket {
                 continue;
             }
             long vlan = vlanTag(i);
-            long base = (long) slotBytes * i;
+            int base = slotBytes * i;
             byte[] frame;
             if (vlan < 0 || len < 12) {
                 frame = new byte[len];
-                data.read(base, frame, 0, len);
+                dataView.get(base, frame, 0, len);
             } else {
                 frame = new byte[len + 4];
-                data.read(base, frame, 0, 12);
+                dataView.get(base, frame, 0, 12);
                 frame[12] = (byte) (vlan >>> 24);
                 frame[13] = (byte) (vlan >>> 16);
                 frame[14] = (byte) (vlan >>> 8);
                 frame[15] = (byte) vlan;
-                data.read(base + 12, frame, 16, len - 12);
+                dataView.get(base + 12, frame, 16, len - 12);
             }
             sink.frame(frame);
             handed++;
@@ -195,7 +204,7 @@ public final class AfPacketRawSocket implements RawSocket {
         if (length > slotBytes) {
             throw new IOException(iface + ": frame of " + length + " bytes is over " + slotBytes);
         }
-        sendBuffer.write(0, frame, 0, length);
+        sendView.put(0, frame, 0, length);
         long rc = LibC.send(fd, sendBuffer, length, 0);
         if (rc != length) {
             throw new IOException(LibC.lastError(iface + ": send"));

@@ -1,9 +1,6 @@
 package io.rocelab.lab.experiment;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.rocelab.codec.header.Ipv4;
-import io.rocelab.fabric.buffer.FramePoolAllocator;
-import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.lab.report.TimeSeries;
 import io.rocelab.nic.AccessFlags;
@@ -23,13 +20,15 @@ import io.rocelab.nic.SoftNic;
 import io.rocelab.nic.WcStatus;
 import io.rocelab.nic.WorkCompletion;
 import io.rocelab.sw.SoftSwitch;
-import io.rocelab.sw.config.ConfigLoader;
-import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
+import io.rocelab.topology.model.Topology;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs an {@link IncastSpec} in virtual time: soft NICs and the soft switch on one scheduler, each
+ * Runs an {@link IncastSpec} in virtual time: its fabric ({@link #topology}) on one scheduler, each
  * sender keeping WRITEs posted to the receiver from the completion handler of its send CQ (no
  * wall clock, no threads), sampling per-flow rates, the bottleneck queue and the senders' pause
  * state. Deterministic: one spec, one result.
@@ -40,29 +39,25 @@ public final class IncastExperiment {
     static final int LOSSLESS_PRIORITY = 3;
     private static final int RECEIVER = 0;
     private static final long REMOTE_VA = 0x1_0000_0000L;
+    /** Run after the senders stop, for frames in flight to land: far more than a 200 m cable's RTT. */
+    private static final long SETTLE_NANOS = 50_000;
+
+    private static final String LEAF = "leaf";
 
     private final IncastSpec spec;
-    private final VirtualTimeScheduler time = new VirtualTimeScheduler();
-    private final ByteBufAllocator alloc = new FramePoolAllocator(SoftNic.frameSlotBytes(4096), 4096);
+    private final Fabric fabric;
+    private final VirtualTimeScheduler time;
     private final SoftSwitch leaf;
     private final List<SoftNic> nics = new ArrayList<>();
     private final List<Sender> senders = new ArrayList<>();
 
     private IncastExperiment(IncastSpec spec) {
         this.spec = spec;
-        SwitchConfig config = IncastLeaf.config(spec);
-        leaf = new SoftSwitch(config, time, alloc, spec.seed());
+        fabric = Fabric.virtualTime(topology(spec), spec.seed());
+        time = fabric.virtualTime();
+        leaf = fabric.softSwitch(LEAF);
         for (int i = 0; i <= spec.senders(); i++) {
-            InProcessLink link = InProcessLink.builder().name("h" + i).rateGbps(spec.linkGbps())
-                .propagationDelayNanos(IncastLeaf.CABLE_METRES * ConfigLoader.NANOS_PER_METRE).seed(spec.seed() + i)
-                .build(time);
-            leaf.attach(IncastLeaf.portName(i), link.portB());
-            SoftNic.Builder b = SoftNic.builder().name("h" + i).mac(mac(i)).ipv4(ip(i)).activeMtu(4096)
-                .scheduler(time).port(link.portA()).allocator(alloc);
-            if (spec.dcqcn()) {
-                b.dcqcn(spec.params());
-            }
-            nics.add(b.build());
+            nics.add(fabric.nic(host(i)));
         }
         SoftNic rx = nics.get(RECEIVER);
         ProtectionDomain rxPd = rx.allocPd();
@@ -83,8 +78,28 @@ public final class IncastExperiment {
         }
     }
 
-    private static String mac(int host) {
-        return String.format("02:00:00:00:%02x:%02x", host >> 8, host & 0xFF);
+    /** The incast as data: the leaf of {@link IncastLeaf}, host i on its port i over a 200 m cable. */
+    static Topology topology(IncastSpec spec) {
+        Topology.Builder t = Topology.builder().switchNode(LEAF, IncastLeaf.config(spec));
+        for (int i = 0; i <= spec.senders(); i++) {
+            Host.Builder h = Host.builder(host(i)).mac(mac(i)).ipv4(ip(i)).activeMtu(4096)
+                .linkSpeedGbps(spec.linkGbps());
+            if (spec.dcqcn()) {
+                h.dcqcn(spec.params());
+            }
+            t.host(h.build());
+            t.link(Link.between(host(i), LEAF + ":" + IncastLeaf.portName(i)).name(host(i))
+                .speedGbps(spec.linkGbps()).cableMeters(IncastLeaf.CABLE_METRES).build());
+        }
+        return t.build();
+    }
+
+    private static String host(int i) {
+        return "h" + i;
+    }
+
+    private static long mac(int host) {
+        return 0x02_00_00_00_00_00L | host;
     }
 
     private static int ip(int host) {
@@ -175,11 +190,13 @@ public final class IncastExperiment {
             }
             r.switchXoff.add(us, xoff);
         }
+        long[] completed = senders.stream().mapToLong(s -> s.completedBytes).toArray();
         for (Sender s : senders) {
             s.stopped = true;
         }
-        r.finish(leaf, nics, senders.stream().mapToLong(s -> s.completedBytes).toArray(),
-            senders.stream().mapToLong(s -> s.errors).sum(), time.eventsExecuted());
+        // what is on the cables lands (a CNP sent is handled, an ACK arrives) before the counters are read
+        time.runUntil(end + SETTLE_NANOS);
+        r.finish(leaf, nics, completed, senders.stream().mapToLong(s -> s.errors).sum(), time.eventsExecuted());
         return r;
     }
 

@@ -73,4 +73,9 @@ public record IncastSpec(int senders, int linkGbps, boolean dcqcn, DcqcnParams p
         return new IncastSpec(senders, linkGbps, dcqcn, params, durationUs, sampleUs, messageBytes, outstanding, kmin,
             kmax, pmax, lateStartUs, earlyStopUs, seed);
     }
+
+    public IncastSpec withSeed(long s) {
+        return new IncastSpec(senders, linkGbps, dcqcn, params, durationUs, sampleUs, messageBytes, outstanding,
+            ecnMinBytes, ecnMaxBytes, ecnMaxPercent, lateStartUs, earlyStopUs, s);
+    }
 }

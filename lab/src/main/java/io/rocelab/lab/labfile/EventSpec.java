@@ -5,7 +5,7 @@ package io.rocelab.lab.labfile;
  *
  * @param atNanos   when
  * @param kind      what
- * @param target    the link (its name), host or flow it acts on
+ * @param target    the link (its name), host, switch, port ({@code node:port}) or flow it acts on
  * @param priority  the PFC storm's priority (-1 otherwise)
  * @param loss      link faults: loss probability
  * @param corrupt   link faults: corruption probability
@@ -17,7 +17,10 @@ public record EventSpec(long atNanos, Kind kind, String target, int priority, do
     public enum Kind {
         LINK_DOWN("link-down"), LINK_UP("link-up"), LINK_FAULTS("link-faults"), PFC_STORM("pfc-storm"),
         PFC_STORM_STOP("pfc-storm-stop"), DRAIN_STOP("drain-stop"), DRAIN_START("drain-start"),
-        FLOW_START("flow-start"), FLOW_STOP("flow-stop");
+        FLOW_START("flow-start"), FLOW_STOP("flow-stop"), SWITCH_DOWN("switch-down"), SWITCH_UP("switch-up"),
+        PORT_SILENT("port-silent"), PORT_SILENT_STOP("port-silent-stop"),
+        /** Read only: a file's link-flap is its link-down and link-up events. */
+        LINK_FLAP("link-flap");
 
         private final String key;
 

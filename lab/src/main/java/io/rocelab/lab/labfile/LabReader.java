@@ -632,6 +632,57 @@ public final class LabReader {
                         out.add(new EventSpec(at, kind, host, prio, 0, 0, 0, loc, p));
                     }
                 }
+                case SWITCH_DOWN, SWITCH_UP -> {
+                    String sw = e.text(action);
+                    if (sw != null && topology != null) {
+                        if (topology.node(sw) instanceof SwitchNode) {
+                            out.add(new EventSpec(at, kind, sw, -1, 0, 0, 0, loc, p));
+                        } else {
+                            String near = Section.closest(sw, topology.switches().stream().map(SwitchNode::name)
+                                .toList());
+                            e.mistake(action, topology.node(sw) != null ? "'" + sw + "' is a host, not a switch"
+                                : "unknown switch '" + sw + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
+                        }
+                    }
+                }
+                case PORT_SILENT, PORT_SILENT_STOP -> {
+                    String end = e.text(action);
+                    if (end == null || topology == null) {
+                        continue;
+                    }
+                    Attachment at0 = Attachment.parse(end);
+                    if (topology.linkAt(at0) != null) {
+                        out.add(new EventSpec(at, kind, at0.toString(), -1, 0, 0, 0, loc, p));
+                    } else {
+                        e.mistake(action, "no port '" + end + "': " + (topology.node(at0.node()) == null
+                            ? "unknown node '" + at0.node() + "'" : "nothing is cabled to " + at0)
+                            + " (a port is node:port, e.g. leaf0:Ethernet8, or a host's name)");
+                    }
+                }
+                case LINK_FLAP -> {
+                    Section f = e.section(action, "link", "times", "down", "up");
+                    if (f == null) {
+                        continue;
+                    }
+                    String link = link(f, "link", f.text("link"), topology);
+                    long times = f.integer("times", 3, 1, 1000);
+                    long down = f.nanos("down", 50_000);
+                    long up = f.nanos("up", 100_000);
+                    if (down <= 0 || up <= 0) {
+                        f.mistake(down <= 0 ? "down" : "up", "must be longer than 0");
+                        continue;
+                    }
+                    long last = at + times * down + (times - 1) * up;
+                    if (duration > 0 && last >= duration) {
+                        f.mistake("times", "the last flap ends at " + Quantity.formatNanos(last)
+                            + ", after the run (duration " + Quantity.formatNanos(duration) + ")");
+                        continue;
+                    }
+                    for (long k = 0, t0 = at; link != null && k < times; k++, t0 += down + up) {
+                        out.add(new EventSpec(t0, EventSpec.Kind.LINK_DOWN, link, -1, 0, 0, 0, loc, p));
+                        out.add(new EventSpec(t0 + down, EventSpec.Kind.LINK_UP, link, -1, 0, 0, 0, loc, p));
+                    }
+                }
                 case DRAIN_STOP, DRAIN_START -> {
                     String host = e.text(action);
                     if (host(e, action, host, topology)) {

@@ -128,23 +128,28 @@ public final class LabReport {
             .append(Quantity.formatNanos(Math.round(VariantSummary.WINDOW_SECONDS * 1e9)))
             .append(" window from which the flows' mean rates have Jain's index at least ")
             .append(VariantSummary.FAIR).append(" in every window to the end (- if they never settle). "
-                + "Standing queue: the deepest probed queue's mean over the second half.\n\n"
-                + "| variant | fair shares from | standing queue (KB) | total rate, 2nd half (Gb/s) |\n|---|---:|---:|---:|\n");
-        StringBuilder csv = new StringBuilder("variant,converged_us,standing_queue_kb,rate_gbps\n");
+                + "Standing queue: the deepest probed queue's mean over the second half. Longest gap: the longest "
+                + "time any flow went without a successful completion (what a failure cost).\n\n"
+                + "| variant | fair shares from | standing queue (KB) | total rate, 2nd half (Gb/s) | longest gap "
+                + "| error completions |\n|---|---:|---:|---:|---:|---:|\n");
+        StringBuilder csv = new StringBuilder("variant,converged_us,standing_queue_kb,rate_gbps,longest_gap_us,errors\n");
         List<String> names = new ArrayList<>();
         List<Double> converged = new ArrayList<>();
         List<Double> queues = new ArrayList<>();
+        List<Double> gaps = new ArrayList<>();
         for (VariantSummary r : rows) {
             md.append("| ").append(r.variant()).append(" | ").append(time(r.convergedSeconds())).append(" | ")
                 .append(number(r.standingQueueBytes() / 1e3)).append(" | ").append(number(r.rateBitsPerSecond() / 1e9))
-                .append(" |\n");
+                .append(" | ").append(time(r.gapSeconds())).append(" | ").append(Math.round(r.errors())).append(" |\n");
             csv.append(r.variant()).append(',').append(number(r.convergedSeconds() * 1e6)).append(',')
                 .append(number(r.standingQueueBytes() / 1e3)).append(',').append(number(r.rateBitsPerSecond() / 1e9))
+                .append(',').append(number(r.gapSeconds() * 1e6)).append(',').append(Math.round(r.errors()))
                 .append('\n');
             names.add(r.variant());
             double duration = runs.get(names.size() - 1).data().durationNanos() / 1e3;
             converged.add(Double.isNaN(r.convergedSeconds()) ? duration : r.convergedSeconds() * 1e6);
             queues.add(Double.isNaN(r.standingQueueBytes()) ? 0 : r.standingQueueBytes() / 1e3);
+            gaps.add(Double.isNaN(r.gapSeconds()) ? 0 : r.gapSeconds() * 1e3);
         }
         md.append('\n');
         Path f = dir.resolve("variants.csv");
@@ -153,7 +158,8 @@ public final class LabReport {
         Plots.barChart(dir.resolve("variants-convergence.png"),
             "Fair shares from (a variant that never settles: its whole run)", "us", names, converged);
         Plots.barChart(dir.resolve("variants-queue.png"), "Standing queue over the second half", "KB", names, queues);
-        for (String png : List.of("variants-convergence.png", "variants-queue.png")) {
+        Plots.barChart(dir.resolve("variants-gap.png"), "Longest traffic gap of any flow", "ms", names, gaps);
+        for (String png : List.of("variants-convergence.png", "variants-queue.png", "variants-gap.png")) {
             written.add(dir.resolve(png));
             md.append("![").append(png).append("](").append(png).append(")\n\n");
         }
@@ -183,13 +189,14 @@ public final class LabReport {
             return;
         }
         md.append("### Flows\n\n| flow | from | to | verb | outcome | messages | bytes | goodput (Gb/s) | FCT | "
-            + "p99 latency | error completions |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+            + "p99 latency | longest gap | error completions |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (FlowResult r : run.flows()) {
             md.append("| ").append(r.name()).append(" | ").append(r.source()).append(" | ").append(r.destination())
                 .append(" | ").append(r.verb()).append(" | ").append(r.outcome()).append(" | ").append(r.messages())
                 .append(" | ").append(r.bytes()).append(" | ").append(gbps(r.goodputBitsPerSecond())).append(" | ")
                 .append(r.fctNanos() < 0 ? "-" : Quantity.formatNanos(r.fctNanos())).append(" | ")
                 .append(r.latencyP99Nanos() < 0 ? "-" : Quantity.formatNanos(r.latencyP99Nanos())).append(" | ")
+                .append(r.maxGapNanos() < 0 ? "-" : Quantity.formatNanos(r.maxGapNanos())).append(" | ")
                 .append(r.errors() == 0 ? "0" : r.errorCompletions().toString()).append(" |\n");
         }
         md.append('\n');

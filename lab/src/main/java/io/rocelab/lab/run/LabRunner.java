@@ -19,6 +19,8 @@ import io.rocelab.topology.timeline.FlowControl;
 import io.rocelab.topology.timeline.LinkFaults;
 import io.rocelab.topology.timeline.LinkState;
 import io.rocelab.topology.timeline.PfcStorm;
+import io.rocelab.topology.timeline.SilentPort;
+import io.rocelab.topology.timeline.SwitchPower;
 import io.rocelab.topology.timeline.Timeline;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
@@ -194,6 +196,11 @@ public final class LabRunner {
                 case DRAIN_START -> new Draining(e.target(), true);
                 case FLOW_START -> new FlowControl(e.target(), true);
                 case FLOW_STOP -> new FlowControl(e.target(), false);
+                case SWITCH_DOWN -> new SwitchPower(e.target(), false);
+                case SWITCH_UP -> new SwitchPower(e.target(), true);
+                case PORT_SILENT -> new SilentPort(e.target(), true);
+                case PORT_SILENT_STOP -> new SilentPort(e.target(), false);
+                case LINK_FLAP -> throw new IllegalStateException("a link flap is read as its link-down and link-up events");
             };
             out.add(new Event(e.atNanos(), a));
         }

@@ -34,6 +34,8 @@ public final class Schema {
         flow.put("errors", new Attribute(Type.NUMBER, null, "completions in error"));
         flow.put("latency_p50", new Attribute(Type.NUMBER, null, "median message latency, seconds"));
         flow.put("latency_p99", new Attribute(Type.NUMBER, null, "99th percentile message latency, seconds"));
+        flow.put("gap", new Attribute(Type.NUMBER, null,
+            "the longest time without a successful completion while it ran (a failure's traffic gap), seconds"));
         Map<String, Attribute> port = add(Kind.PORT);
         port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
         port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));

@@ -15,8 +15,12 @@ import java.util.List;
  *                           window is not fair, or fewer than two flows' rates were sampled
  * @param standingQueueBytes the deepest probed queue's mean depth over the second half; NaN if none was sampled
  * @param rateBitsPerSecond  the flows' summed mean rate over the second half; NaN if no rate was sampled
+ * @param gapSeconds         the longest traffic gap of any flow (its time without a successful completion
+ *                           while it ran: what a failure cost); NaN without flows
+ * @param errors             the flows' error completions together
  */
-record VariantSummary(String variant, double convergedSeconds, double standingQueueBytes, double rateBitsPerSecond) {
+record VariantSummary(String variant, double convergedSeconds, double standingQueueBytes, double rateBitsPerSecond,
+                      double gapSeconds, double errors) {
     /** Jain's index that counts as fair shares. */
     static final double FAIR = 0.95;
     /** The windows the rates are averaged over (a flow's rate moves in whole messages per sample). */
@@ -35,7 +39,17 @@ record VariantSummary(String variant, double convergedSeconds, double standingQu
         for (Series s : rates) {
             rate += mean(s.window(duration / 2, duration));
         }
-        return new VariantSummary(d.variant(), converged(rates, duration), queue, rate);
+        double gap = Double.NaN;
+        double errors = 0;
+        for (String f : d.names(Kind.FLOW)) {
+            double g = d.total(Kind.FLOW, f, "gap");
+            if (!Double.isNaN(g)) {
+                gap = Double.isNaN(gap) ? g : Math.max(gap, g);
+            }
+            double e = d.total(Kind.FLOW, f, "errors");
+            errors += Double.isNaN(e) ? 0 : e;
+        }
+        return new VariantSummary(d.variant(), converged(rates, duration), queue, rate, gap, errors);
     }
 
     /** @return when the rates became fair for good, seconds, or NaN */

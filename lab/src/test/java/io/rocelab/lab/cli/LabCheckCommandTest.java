@@ -101,6 +101,28 @@ class LabCheckCommandTest {
     }
 
     @Test
+    void faultDrillsCheckAndNameWhatTheyLack() throws IOException {
+        String drills = GOOD.replace("  - {at: 100us, link-down: h2}\n", """
+              - {at: 100us, link-flap: {link: h2, times: 3, down: 20us, up: 30us}}
+              - {at: 300us, switch-down: leaf0}
+              - {at: 400us, switch-up: leaf0}
+              - {at: 500us, port-silent: leaf0:Ethernet4}
+              - {at: 600us, port-silent-stop: h1}
+            """);
+        Path f = file("drills.yaml", drills);
+        CliRun check = CliRun.of("lab", "check", f.toString());
+        assertEquals(0, check.exitCode(), check.err());
+        assertTrue(check.out().contains("10 event(s)"), "three flaps are six events: " + check.out());
+        oneMistake("bad-switch", drills.replace("switch-down: leaf0", "switch-down: leaf9"),
+            "14:30: events[1].switch-down: unknown switch 'leaf9' (did you mean 'leaf0'?)");
+        oneMistake("bad-port", drills.replace("port-silent: leaf0:Ethernet4", "port-silent: leaf0:Ethernet12"),
+            "16:30: events[3].port-silent: no port 'leaf0:Ethernet12': nothing is cabled to leaf0:Ethernet12 "
+                + "(a port is node:port, e.g. leaf0:Ethernet8, or a host's name)");
+        oneMistake("long-flap", drills.replace("times: 3", "times: 30"),
+            "13:46: events[0].link-flap.times: the last flap ends at 1570us, after the run (duration 1ms)");
+    }
+
+    @Test
     void badQosReference() throws IOException {
         oneMistake("bad-qos", GOOD.replace("duration: 1ms\n", "duration: 1ms\nqos: {profile: lossles}\n"),
             "3:16: qos.profile: no QoS profile 'lossles' (did you mean 'lossless'?); known: lossless, lossy");

@@ -111,7 +111,7 @@ class LabRunCommandTest {
         assertTrue(run.out().contains("PASS  the QPs resent what the cut cables lost"), run.out());
         assertFalse(run.out().contains("FAIL"), run.out());
         String report = Files.readString(out.resolve("report.md"));
-        assertTrue(report.contains("- t=300.000 us: link "), report);
+        assertTrue(report.contains("- t=300.000 us: switch spine0 fails (every cable of it down)"), report);
     }
 
     @Test

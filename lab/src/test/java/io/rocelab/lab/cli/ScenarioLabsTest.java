@@ -102,16 +102,31 @@ class ScenarioLabsTest {
             "a 1500 us period leaves the link idle more than half the time");
         Path out = tmp.resolve("reset");
         List<String> rows = Files.readAllLines(out.resolve("variants.csv"));
-        assertEquals("variant,converged_us,standing_queue_kb,rate_gbps", rows.get(0));
+        assertEquals("variant,converged_us,standing_queue_kb,rate_gbps,longest_gap_us,errors", rows.get(0));
         assertEquals(4, rows.size(), rows.toString());
         assertTrue(rows.get(2).startsWith("reset_300,") && !rows.get(2).startsWith("reset_300,,"),
             "the default converges: " + rows);
-        for (String png : List.of("variants-convergence.png", "variants-queue.png")) {
+        for (String png : List.of("variants-convergence.png", "variants-queue.png", "variants-gap.png")) {
             BufferedImage img = ImageIO.read(out.resolve(png).toFile());
             assertTrue(img.getWidth() > 500, png);
         }
         String report = Files.readString(out.resolve("report.md"));
         assertTrue(report.contains("## Variants side by side") && report.contains("| reset_1500 | "), report);
+    }
+
+    @Test
+    void failoverTimingFollowsTheAckTimeoutAndTooFewRetriesFail() throws IOException {
+        runAllPass("failover-timing", "failover",
+            "with 7 retries every timeout outlasts the outage and the flow completes",
+            "the gap grows with the ACK timeout",
+            "3 retries of 1 ms are spent before the cable is back (IBV_WC_RETRY_EXC_ERR)");
+        Path out = tmp.resolve("failover");
+        List<String> rows = Files.readAllLines(out.resolve("variants.csv"));
+        assertEquals(6, rows.size(), rows.toString());
+        assertTrue(rows.get(5).startsWith("t8_retry3,") && !rows.get(5).endsWith(",0"), "the failed one's errors: " + rows);
+        assertTrue(ImageIO.read(out.resolve("variants-gap.png").toFile()).getWidth() > 500);
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("IBV_WC_RETRY_EXC_ERR"), "the failed flow's error completions by status");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.rocelab.topology.timeline;
 
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.workload.Workload;
 import java.util.Objects;
 
 /**
@@ -18,5 +20,16 @@ public record Draining(String host, boolean on) implements Action {
     @Override
     public String describe() {
         return "host " + host + (on ? " drains its receive queues again" : " stops draining its receive queues");
+    }
+
+    @Override
+    public String check(Fabric fabric, Workload workload) {
+        fabric.nic(host);
+        return workload == null ? "no workload to tell" : null;
+    }
+
+    @Override
+    public void apply(Fabric fabric, Workload workload) {
+        workload.setDraining(host, on);
     }
 }

@@ -1,5 +1,7 @@
 package io.rocelab.topology.timeline;
 
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.workload.Workload;
 import java.util.Objects;
 
 /**
@@ -17,5 +19,23 @@ public record FlowControl(String flow, boolean run) implements Action {
     @Override
     public String describe() {
         return "flow " + flow + (run ? " starts" : " stops");
+    }
+
+    @Override
+    public String check(Fabric fabric, Workload workload) {
+        if (workload == null) {
+            return "no workload to tell";
+        }
+        workload.progress(flow);
+        return null;
+    }
+
+    @Override
+    public void apply(Fabric fabric, Workload workload) {
+        if (run) {
+            workload.startFlow(flow);
+        } else {
+            workload.stopFlow(flow);
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.rocelab.topology.timeline;
 
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.workload.Workload;
 import java.util.Objects;
 
 /**
@@ -19,5 +21,16 @@ public record LinkFaults(String link, FaultProfile faults) implements Action {
     @Override
     public String describe() {
         return "link " + link + (faults.isNone() ? " faults cleared" : " faults " + faults);
+    }
+
+    @Override
+    public String check(Fabric fabric, Workload workload) {
+        fabric.link(link);
+        return null;
+    }
+
+    @Override
+    public void apply(Fabric fabric, Workload workload) {
+        fabric.setFaults(link, faults);
     }
 }

@@ -1,5 +1,7 @@
 package io.rocelab.topology.timeline;
 
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.workload.Workload;
 import java.util.Objects;
 
 /**
@@ -17,5 +19,16 @@ public record LinkState(String link, boolean up) implements Action {
     @Override
     public String describe() {
         return "link " + link + (up ? " up" : " down");
+    }
+
+    @Override
+    public String check(Fabric fabric, Workload workload) {
+        fabric.link(link);
+        return null;
+    }
+
+    @Override
+    public void apply(Fabric fabric, Workload workload) {
+        fabric.setLinkUp(link, up);
     }
 }

@@ -1,5 +1,7 @@
 package io.rocelab.topology.timeline;
 
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.workload.Workload;
 import java.util.Objects;
 
 /**
@@ -22,5 +24,20 @@ public record PfcStorm(String host, int priority, boolean on) implements Action 
     @Override
     public String describe() {
         return "host " + host + (on ? " starts a PFC storm on priority " + priority : " stops its PFC storm");
+    }
+
+    @Override
+    public String check(Fabric fabric, Workload workload) {
+        fabric.nic(host);
+        return null;
+    }
+
+    @Override
+    public void apply(Fabric fabric, Workload workload) {
+        if (on) {
+            fabric.nic(host).startPfcStorm(priority);
+        } else {
+            fabric.nic(host).stopPfcStorm();
+        }
     }
 }

@@ -70,50 +70,14 @@ public final class Timeline implements AutoCloseable {
 
     private static String check(Action a, Fabric fabric, Workload workload) {
         try {
-            if (a instanceof LinkState s) {
-                fabric.link(s.link());
-            } else if (a instanceof LinkFaults f) {
-                fabric.link(f.link());
-            } else if (a instanceof PfcStorm p) {
-                fabric.nic(p.host());
-            } else if (a instanceof Draining d) {
-                fabric.nic(d.host());
-                if (workload == null) {
-                    return "no workload to tell";
-                }
-            } else if (a instanceof FlowControl c) {
-                if (workload == null) {
-                    return "no workload to tell";
-                }
-                workload.progress(c.flow());
-            }
-            return null;
+            return a.check(fabric, workload);
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
     }
 
     private void apply(Event e) {
-        Action a = e.action();
-        if (a instanceof LinkState s) {
-            fabric.setLinkUp(s.link(), s.up());
-        } else if (a instanceof LinkFaults f) {
-            fabric.setFaults(f.link(), f.faults());
-        } else if (a instanceof PfcStorm p) {
-            if (p.on()) {
-                fabric.nic(p.host()).startPfcStorm(p.priority());
-            } else {
-                fabric.nic(p.host()).stopPfcStorm();
-            }
-        } else if (a instanceof Draining d) {
-            workload.setDraining(d.host(), d.on());
-        } else if (a instanceof FlowControl c) {
-            if (c.run()) {
-                workload.startFlow(c.flow());
-            } else {
-                workload.stopFlow(c.flow());
-            }
-        }
+        e.action().apply(fabric, workload);
         applied.add(e.describe());
     }
 

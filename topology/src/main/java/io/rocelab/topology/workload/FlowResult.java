@@ -31,11 +31,15 @@ import java.util.Map;
  * @param latencyP50Nanos      median message latency, -1 without completed messages
  * @param latencyP99Nanos      99th percentile message latency, -1 without completed messages
  * @param latencyMaxNanos      largest message latency, -1 without completed messages
+ * @param maxGapNanos          the longest the flow went without a successful completion while it ran
+ *                             (from its start to its first, between two, and after its last until it
+ *                             ended if it did not complete): the traffic gap a failure caused, -1 if it
+ *                             never started
  */
 public record FlowResult(String name, String source, String destination, Verb verb, Outcome outcome, long messages,
                          long bytes, long bytesDelivered, long startNanos, long endNanos, long fctNanos,
                          double goodputBitsPerSecond, Map<String, Long> errorCompletions, long latencyP50Nanos,
-                         long latencyP99Nanos, long latencyMaxNanos) {
+                         long latencyP99Nanos, long latencyMaxNanos, long maxGapNanos) {
     public FlowResult {
         errorCompletions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(errorCompletions));
     }

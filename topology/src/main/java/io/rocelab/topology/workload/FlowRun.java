@@ -62,7 +62,10 @@ final class FlowRun implements FlowProgress {
     private boolean done;
     private long messagesPosted;
     private long startedAt = -1;
+    private long endedAt = -1;
     private long lastCompletion = -1;
+    /** The longest time between the start or a successful completion and the next one. */
+    private long maxGap = -1;
     private Cancellable stopTimer;
     private final Map<String, Long> errorsByStatus = new LinkedHashMap<>();
     private final LatencySummary latency = new LatencySummary();
@@ -316,6 +319,7 @@ final class FlowRun implements FlowProgress {
             lane.pop();
             if (wc.status() == WcStatus.SUCCESS) {
                 bytes += len;
+                maxGap = Math.max(maxGap, now - (lastCompletion >= 0 ? lastCompletion : startedAt));
                 lastCompletion = now;
                 if (messageStart >= 0) {
                     messages++;
@@ -359,6 +363,7 @@ final class FlowRun implements FlowProgress {
     }
 
     private void finish(FlowResult.Outcome how) {
+        endedAt = src.owner.nanoTime();
         done = true;
         running = false;
         outcome = how;
@@ -469,7 +474,20 @@ final class FlowRun implements FlowProgress {
         return new FlowResult(flow.name(), flow.source(), flow.destination(), flow.verb(), o, messages, b,
             flow.verb().needsReceives() ? bytesDelivered : b, startedAt < 0 ? -1 : startedAt - epoch,
             lastCompletion < 0 ? -1 : lastCompletion - epoch, fct, goodput, errorsByStatus, latency.quantile(0.5),
-            latency.quantile(0.99), latency.max());
+            latency.quantile(0.99), latency.max(), maxGap(o));
+    }
+
+    /** The longest gap, counting the one still open at the end of a flow that did not complete. */
+    private long maxGap(FlowResult.Outcome o) {
+        if (startedAt < 0) {
+            return -1;
+        }
+        if (o == FlowResult.Outcome.COMPLETED || o == FlowResult.Outcome.STOPPED) {
+            return Math.max(maxGap, 0);
+        }
+        long open = (o == FlowResult.Outcome.RUNNING ? src.owner.nanoTime() : endedAt)
+            - (lastCompletion >= 0 ? lastCompletion : startedAt);
+        return Math.max(maxGap, open);
     }
 
     @Override

@@ -72,6 +72,9 @@ class TimelineTest {
             assertEquals(0, r.errors());
             assertTrue(r.endNanos() > 400 * US);
             assertTrue(f.nic("h0").counters().get(NicCounter.COMPLETER_RETRY_ERR) > 0, "it retransmitted");
+            // the gap: from the last completion before the cut to the first after the retransmission
+            // timer (ACK timeout 14: 4.096 us x 2^14 = 67 ms) fired with the cable back
+            assertTrue(r.maxGapNanos() >= 300 * US && r.maxGapNanos() <= 2 * 67 * MS, "gap " + r.maxGapNanos());
             w.close();
         }
     }
@@ -220,6 +223,80 @@ class TimelineTest {
     }
 
     /** Events at one time apply in the order given; a closed timeline applies nothing more. */
+    /**
+     * leaf1 (h2's and h3's leaf) fails at 100 us and comes back at 400 us: every cable of it goes down
+     * (host and spine sides), nothing reaches h2 meanwhile, and the RC flow into it resumes after and
+     * completes with no error completion; a spine failing instead is routed around at once.
+     */
+    @Test
+    void aWholeSwitchFailsAndComesBack() {
+        try (Fabric f = fabric(8)) {
+            Workload w = Workload.start(f, List.of(Flow.builder("f", "h0", "h2").messages(200).build()), 8);
+            Timeline t = Timeline.schedule(List.of(new Event(100 * US, new SwitchPower("leaf1", false)),
+                new Event(400 * US, new SwitchPower("leaf1", true))), f, w);
+            List<String> leaf1Cables = f.topology().links().stream()
+                .filter(l -> l.a().node().equals("leaf1") || l.b().node().equals("leaf1")).map(l -> l.name()).toList();
+            assertEquals(4, leaf1Cables.size(), "two hosts and two spines");
+            FlowProgress p = w.progress("f");
+            runTo(f, w, 150 * US);
+            long stalled = p.bytesCompleted();
+            for (String c : leaf1Cables) {
+                assertFalse(f.link(c).isUp(), c + " is down with its switch");
+            }
+            runTo(f, w, 399 * US);
+            assertEquals(stalled, p.bytesCompleted(), "nothing completes while the leaf is down");
+            runTo(f, w, 400 * US);
+            for (String c : leaf1Cables) {
+                assertTrue(f.link(c).isUp(), c + " is back");
+            }
+            assertTrue(f.runUntil(w::finished, 1_000 * MS), "done after the leaf is back");
+            assertEquals(Outcome.COMPLETED, w.result("f").outcome());
+            assertEquals(0, w.result("f").errors());
+            assertEquals(List.of("t=100.000 us: switch leaf1 fails (every cable of it down)",
+                "t=400.000 us: switch leaf1 comes back"), t.applied());
+            w.close();
+        }
+        try (Fabric f = fabric(9)) {
+            Workload w = Workload.start(f, List.of(Flow.builder("f", "h0", "h2").messages(400).qps(4).build()), 9);
+            Timeline.schedule(List.of(new Event(50 * US, new SwitchPower("spine0", false))), f, w);
+            assertTrue(f.runUntil(w::finished, 1_000 * MS), "ECMP routes around the spine for good");
+            assertEquals(0, w.result("f").errors());
+            w.close();
+        }
+    }
+
+    /**
+     * h0's transmitter dies silently at 100 us and is repaired at 400 us: its cable stays up on both
+     * sides, every frame it sends meanwhile is lost while frames to it still arrive (h2's writes into
+     * h0 land; their ACKs do not), and both RC flows retransmit and complete after the repair.
+     */
+    @Test
+    void aSilentTransmitterLosesFramesWithTheLinkUp() {
+        try (Fabric f = fabric(10)) {
+            Workload w = Workload.start(f, List.of(Flow.builder("out", "h0", "h2").messages(200).build(),
+                Flow.builder("in", "h2", "h0").messages(200).build()), 10);
+            Timeline t = Timeline.schedule(List.of(new Event(100 * US, new SilentPort("h0", true)),
+                new Event(400 * US, new SilentPort("h0", false))), f, w);
+            runTo(f, w, 110 * US);
+            long lost = f.link(H0_CABLE).aToB().counters().get(LinkCounter.DROPPED_LOSS);
+            long delivered = f.link(H0_CABLE).bToA().counters().get(LinkCounter.FRAMES_DELIVERED);
+            runTo(f, w, 390 * US);
+            assertTrue(f.link(H0_CABLE).isUp(), "the link stays up");
+            assertTrue(f.link(H0_CABLE).aToB().counters().get(LinkCounter.DROPPED_LOSS) > lost, "h0's frames are lost");
+            assertTrue(f.link(H0_CABLE).bToA().counters().get(LinkCounter.FRAMES_DELIVERED) > delivered,
+                "frames to h0 still arrive");
+            assertEquals(0, f.link(H0_CABLE).aToB().counters().get(LinkCounter.DROPPED_LINK_DOWN));
+            assertTrue(f.runUntil(w::finished, 1_000 * MS), "both finish after the repair");
+            for (String flow : List.of("out", "in")) {
+                assertEquals(Outcome.COMPLETED, w.result(flow).outcome(), flow);
+                assertEquals(0, w.result(flow).errors(), flow);
+            }
+            assertEquals(List.of("t=100.000 us: port h0's transmitter dies silently (link stays up)",
+                "t=400.000 us: port h0's transmitter works again"), t.applied());
+            w.close();
+        }
+    }
+
     @Test
     void eventsAtOneTimeKeepTheirOrderAndCloseCancelsTheRest() {
         try (Fabric f = fabric(6)) {
@@ -242,12 +319,16 @@ class TimelineTest {
             Workload w = Workload.start(f, List.of(Flow.builder("f", "h0", "h1").build()), 7);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Timeline.schedule(List.of(
                 new Event(5, new LinkState("nowhere", false)), new Event(6, new PfcStorm("h9", 3, true)),
-                new Event(7, new FlowControl("g", true)), new Event(8, new FlowControl("f", true))), f, w));
+                new Event(7, new FlowControl("g", true)), new Event(8, new FlowControl("f", true)),
+                new Event(9, new SwitchPower("spine7", false)), new Event(10, new SilentPort("leaf0:Ethernet99", true))),
+                f, w));
             assertEquals("""
-                3 bad events:
+                5 bad events:
                   t=0.005 us: link nowhere down: no link 'nowhere' in the fabric
                   t=0.006 us: host h9 starts a PFC storm on priority 3: no host 'h9' in the fabric
-                  t=0.007 us: flow g starts: no flow 'g' in the workload""", e.getMessage());
+                  t=0.007 us: flow g starts: no flow 'g' in the workload
+                  t=0.009 us: switch spine7 fails (every cable of it down): no switch 'spine7' in the fabric
+                  t=0.010 us: port leaf0:Ethernet99's transmitter dies silently (link stays up): nothing is cabled to leaf0:Ethernet99""", e.getMessage());
             assertEquals("t=0.001 us: host h1 stops draining its receive queues: no workload to tell",
                 assertThrows(IllegalArgumentException.class,
                     () -> Timeline.schedule(List.of(new Event(1, new Draining("h1", false))), f, null)).getMessage());

@@ -82,6 +82,8 @@ class WorkloadTest {
                 assertTrue(r.fctNanos() > wireNanos(n * size), r.name() + ": " + r.fctNanos() + " ns");
                 assertTrue(r.latencyP50Nanos() > 0 && r.latencyP50Nanos() <= r.latencyP99Nanos()
                     && r.latencyP99Nanos() <= r.latencyMaxNanos(), r.name() + ": " + r);
+                assertTrue(r.maxGapNanos() > 0 && r.maxGapNanos() <= r.latencyMaxNanos(),
+                    "no failure: the longest gap is at most a message's time: " + r);
             }
             assertEquals(20, f.nic("h0").counters().get(NicCounter.RDMA_RECVS), "one receive per SEND");
             assertEquals(40, f.nic("h1").counters().get(NicCounter.RDMA_RECVS), "one receive per datagram");
