@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * When {@link RealTimeScheduler}'s timers fire: not starved by a chain of tasks, and on an idle epoll
  * loop within tens of microseconds. These are not timings of the code but bounds on how late a
- * deadline is served, each an order of magnitude looser than what the loop does on this 2-vCPU VM
- * and an order of magnitude tighter than what it did before (see each test), so that a loaded
+ * deadline is served, each several times looser than what the loop does on a loaded 2-vCPU VM and
+ * still tighter than what Netty's own timers or a NIO loop give (see each test), so that a loaded
  * machine makes them slower, not red.
  */
 class RealTimeTimerPunctualityTest {
@@ -91,13 +91,14 @@ class RealTimeTimerPunctualityTest {
 
     /**
      * A repeating timer on an idle epoll loop, re-armed from its own run as a PFC storm's refresh is:
-     * for the storm's 167 us and for 600 us. The median lateness must be under 150 us. Measured here:
-     * 35-50 us (the kernel's wake-up of a sleeping thread on this VM is 32-34 us for a plain
-     * {@code parkNanos}); a NIO loop's select waits whole milliseconds for a deadline more than half
-     * a millisecond away (400-500 us late at 600 us), and without the loop thread's timer slack set
-     * to 1 ns the kernel adds its default 50 us to every epoll wait. The median, not the mean: on a
-     * shared machine other processes take the core for milliseconds now and then, which says
-     * nothing about the loop (the mean is in the message).
+     * for the storm's 167 us and for 600 us. The median lateness must be under 250 us. Measured on a
+     * 2-vCPU VM under load: 35-110 us, depending on the host (the kernel's wake-up of a sleeping
+     * thread there is 32-50 us for a plain {@code parkNanos} without timer slack); a NIO loop's
+     * select waits whole milliseconds for a deadline more than half a millisecond away (500-550 us
+     * late at 600 us), and without the loop thread's timer slack set to 1 ns the kernel adds its
+     * default 50 us to every epoll wait. The median, not the mean: on a shared machine other
+     * processes take the core for milliseconds now and then, which says nothing about the loop (the
+     * mean is in the message). {@code TimerLatenessMain} in the bench module prints the same figures.
      */
     @Test
     void anIdleEpollLoopFiresARepeatingTimerWithinTensOfMicroseconds() throws Exception {
@@ -113,7 +114,7 @@ class RealTimeTimerPunctualityTest {
                 Supplier<String> stats = () -> periodMicros + " us period: median " + median / 1000 + " us late, mean "
                     + Math.round(mean / 1000) + " us, max " + sorted[sorted.length - 1] / 1000 + " us";
                 assertTrue(sorted[0] >= 0, stats.get() + ": one fired early");
-                assertTrue(median < TimeUnit.MICROSECONDS.toNanos(150), stats);
+                assertTrue(median < TimeUnit.MICROSECONDS.toNanos(250), stats);
             }
         }
     }
