@@ -3,6 +3,7 @@ package io.rocelab.nic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -247,6 +248,21 @@ class ConnectionManagerTest {
         for (WireTap.Seen s : data) {
             assertEquals(106, s.bytes()[15] & 0xFF, "IPv4 TOS of " + s);
         }
+    }
+
+    /** rdma_set_ack_timeout: the active side's QP takes the set exponent; without it, rdma_cm's own (19 here). */
+    @Test
+    void anAckTimeoutSetByTheActiveSideIsItsQpsAndTheReqDoesNotChange() {
+        ConnectionManager cmA = ConnectionManager.start(a, 1);
+        listeningB();
+        cmA.connect(qpA, IP_B, 18515, 42805, new CmConnectParams(0, 0, 3, 7, 0, 0, 8), eventsA::add);
+        assertTrue(runUntil(() -> eventsB.size() == 2 && eventsA.size() == 1, 1_000_000_000L));
+        assertEquals(8, qpA.timeout, "the exponent rdma_set_ack_timeout set");
+        assertEquals(3, qpA.retryCnt);
+        assertEquals(19, qpB.timeout, "the passive side keeps rdma_cm's: the REQ's packet lifetime + 1");
+        assertEquals(19, eventsB.get(0).request().primary().localAckTimeout(),
+            "the REQ carries the path's timeout as before");
+        assertThrows(IllegalArgumentException.class, () -> new CmConnectParams(0, 0, 3, 7, 0, 0, 32));
     }
 
     @Test

@@ -23,11 +23,12 @@ package io.rocelab.lab.labfile;
  * @param ackTimeout      IBA ACK timeout exponent
  * @param retryCount      retry count
  * @param rnrRetry        RNR retry count
+ * @param reconnectNanos  0, or: connected through rdma_cm and reconnected this long after an error
  * @param loc             where the entry is
  * @param path            the entry's key path
  */
 public record FlowSpec(String name, String group, String source, String destination, String verb, long sizeBytes,
                        String sizeCdf, long messages, long durationNanos, int qps, int window, long startNanos,
                        long stopNanos, long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
-                       Loc loc, String path) {
+                       long reconnectNanos, Loc loc, String path) {
 }

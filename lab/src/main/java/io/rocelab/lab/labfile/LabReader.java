@@ -391,7 +391,7 @@ public final class LabReader {
             String path = "flows[" + i + "]";
             Section f = Section.of(items.get(i), path, problems, "name", "from", "to", "verb", "size", "size-cdf",
                 "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
-                "rnr-retry");
+                "rnr-retry", "reconnect");
             if (f == null) {
                 continue;
             }
@@ -438,6 +438,14 @@ public final class LabReader {
             int ackTimeout = (int) f.integer("ack-timeout", 14, 0, 31);
             int retry = (int) f.integer("retry", 7, 0, 7);
             int rnrRetry = (int) f.integer("rnr-retry", 7, 0, 7);
+            long reconnect = f.nanos("reconnect", 0);
+            if (f.has("reconnect") && reconnect <= 0) {
+                f.mistake("reconnect", "the wait before reconnecting must be longer than 0, e.g. reconnect: 50ms");
+            } else if (reconnect > 0 && "ud-send".equals(verb)) {
+                f.mistake("reconnect", "reconnecting through rdma_cm is for RC flows, not ud-send");
+            } else if (reconnect > 0 && ackTimeout == 0) {
+                f.mistake("ack-timeout", "a reconnecting flow sets its ACK timeout through rdma_cm: 1..31, not 0");
+            }
             if (topology == null) {
                 continue;
             }
@@ -471,8 +479,8 @@ public final class LabReader {
                     continue;
                 }
                 out.add(new FlowSpec(name, group == null ? name : group, src, dst, verb, size, cdf, messages,
-                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, f.map().loc(),
-                    path));
+                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, reconnect,
+                    f.map().loc(), path));
             }
         }
         return out;

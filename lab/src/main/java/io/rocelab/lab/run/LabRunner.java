@@ -178,7 +178,7 @@ public final class LabRunner {
             .size(sizes(f.sizeBytes(), f.sizeCdf())).messages(f.messages()).durationNanos(f.durationNanos())
             .qps(f.qps()).window(f.window()).startNanos(f.startNanos()).stopNanos(f.stopNanos())
             .rateBitsPerSecond(f.rateBitsPerSecond()).dscp(f.dscp()).ackTimeout(f.ackTimeout())
-            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).build();
+            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).reconnectAfterNanos(f.reconnectNanos()).build();
     }
 
     /** The timeline's events as the topology module takes them. */

@@ -300,6 +300,7 @@ final class Probes {
             data.total(Kind.FLOW, f, "latency_p50", r.latencyP50Nanos() < 0 ? Double.NaN : r.latencyP50Nanos() / 1e9);
             data.total(Kind.FLOW, f, "latency_p99", r.latencyP99Nanos() < 0 ? Double.NaN : r.latencyP99Nanos() / 1e9);
             data.total(Kind.FLOW, f, "gap", r.maxGapNanos() < 0 ? Double.NaN : r.maxGapNanos() / 1e9);
+            data.total(Kind.FLOW, f, "reconnects", r.reconnects());
         }
         for (Port p : allPorts) {
             PortCounters c = p.sw.counters(p.index);

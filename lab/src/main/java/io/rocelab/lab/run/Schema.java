@@ -36,6 +36,8 @@ public final class Schema {
         flow.put("latency_p99", new Attribute(Type.NUMBER, null, "99th percentile message latency, seconds"));
         flow.put("gap", new Attribute(Type.NUMBER, null,
             "the longest time without a successful completion while it ran (a failure's traffic gap), seconds"));
+        flow.put("reconnects", new Attribute(Type.NUMBER, null,
+            "times it connected new QPs through rdma_cm after an error (flows with reconnect)"));
         Map<String, Attribute> port = add(Kind.PORT);
         port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
         port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));

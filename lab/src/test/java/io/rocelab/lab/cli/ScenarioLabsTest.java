@@ -130,6 +130,17 @@ class ScenarioLabsTest {
     }
 
     @Test
+    void aClientReconnectsThroughRdmaCmAfterItsRetriesAreSpent() throws IOException {
+        runAllPass("reconnect", "reconnect",
+            "the QP exhausts its retries and the client sees error completions",
+            "it reconnects through rdma_cm once and completes every message",
+            "waiting 50 ms, the transfer stands still less than 60 ms",
+            "reconnecting after 1 ms, its REQ is lost and the transfer waits for rdma_cm's REQ timeout");
+        String report = Files.readString(tmp.resolve("reconnect").resolve("report.md"));
+        assertTrue(report.contains("IBV_WC_RETRY_EXC_ERR=1"), report);
+    }
+
+    @Test
     void aFlowletTimeoutIsWholeMicroseconds() throws IOException {
         Path f = tmp.resolve("bad-flowlet.yaml");
         Files.writeString(f, """

@@ -46,6 +46,7 @@ class SwitchNetnsTest {
     private static final String IP = find("ip");
     private static final String PING = find("ping");
     private static final String ETHTOOL = find("ethtool");
+    private static final String IPERF3 = find("iperf3");
     private static final Pattern BW_LINE = Pattern.compile("(?m)^ 4096\\s+300\\s+(-?[0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
     private static final Pattern DECODE_TOTAL = Pattern.compile(
             "(\\d+) frames: (\\d+) RoCEv2 \\((\\d+) ICRC OK, (\\d+) ICRC bad\\), (\\d+) malformed");
@@ -200,20 +201,7 @@ class SwitchNetnsTest {
      */
     @Test
     void perftestBetweenTwoNamespacesOnRawInterfacesAcrossTheSwitch() throws Exception {
-        run(IP, "netns", "add", nsA);
-        run(IP, "netns", "add", nsB);
-        String[][] hosts = {{nsA, hostA, "10.99.67.1"}, {nsB, hostB, "10.99.67.2"}};
-        for (String[] h : hosts) {
-            run(IP, "link", "set", h[1], "netns", h[0]);
-            noIpv6(h[0], h[1]);
-            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
-            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
-            run(IP, "-n", h[0], "link", "set", "lo", "up");
-            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
-        }
-        for (String v : List.of(swA, swB)) {
-            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
-        }
+        hostNamespaces("10.99.67");
         int tcp = ToolProcesses.freeTcpPort();
         // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
         Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
@@ -242,6 +230,63 @@ class SwitchNetnsTest {
         assertTrue(m.find(), decode.out());
         assertTrue(Long.parseLong(m.group(3)) >= 2 * 300, "every write in and out, ICRC good: " + decode.out());
         assertEquals(0, Long.parseLong(m.group(4)), decode.out());
+    }
+
+    /**
+     * Real TCP through the switch: iperf3 between the two namespaces' kernels for two seconds
+     * (offloads off on every veth end, as a user-space switch needs), the bytes it counted cross
+     * the switch's ports, and nothing is dropped in the switch on the way.
+     */
+    @Test
+    void iperf3TcpWorksBetweenTwoNamespacesThroughTheSwitch() throws Exception {
+        if (IPERF3 == null) {
+            String why = "needs iperf3 (apt-get install iperf3)";
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("CI must run the iperf3 test, but it " + why);
+            }
+            System.err.println("SKIPPED SwitchNetnsTest.iperf3: " + why);
+            Assumptions.abort(why);
+        }
+        hostNamespaces("10.99.68");
+        int port = ToolProcesses.freeTcpPort();
+        Process server = tools.startCommand("iperf3-server", List.of(IP, "netns", "exec", nsB, IPERF3, "-s", "-1", "--forceflush",
+            "-p", String.valueOf(port)));
+        tools.awaitText(server, "iperf3-server", "Server listening", 30);
+        Process client = tools.startCommand("iperf3", List.of(IP, "netns", "exec", nsA, IPERF3, "-c", "10.99.68.2",
+            "-p", String.valueOf(port), "-t", "2", "-J"));
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS), tools.output("iperf3"));
+        assertEquals(0, client.exitValue(), tools.output("iperf3") + tools.output("switch"));
+        Matcher bytes = Pattern.compile("\"sum_received\":\\s*\\{[^}]*?\"bytes\":\\s*(\\d+)").matcher(tools.output("iperf3"));
+        assertTrue(bytes.find(), tools.output("iperf3"));
+        long received = Long.parseLong(bytes.group(1));
+        assertTrue(received > 1_000_000, "TCP moved data through the switch: " + received + " bytes");
+        CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
+        // 9000-byte MTU: at least one frame per 8948 bytes of TCP payload went in on Ethernet0 and out on Ethernet4
+        long frames = received / 8948;
+        assertTrue(rxTx(show.out(), "Ethernet0").get(0) >= frames && rxTx(show.out(), "Ethernet4").get(1) >= frames,
+            frames + " frames each way at least: " + show.out());
+    }
+
+    /**
+     * Moves the hosts' veth ends into namespaces of their own with addresses {@code subnet.1} and
+     * {@code .2}, MTU 9000 and every veth end's offloads off (tx checksum, TSO, GSO, GRO): a user-space
+     * switch forwards frames as the kernel hands them over, so their checksums must be complete.
+     */
+    private void hostNamespaces(String subnet) throws Exception {
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        String[][] hosts = {{nsA, hostA, subnet + ".1"}, {nsB, hostB, subnet + ".2"}};
+        for (String[] h : hosts) {
+            run(IP, "link", "set", h[1], "netns", h[0]);
+            noIpv6(h[0], h[1]);
+            run(IP, "-n", h[0], "addr", "add", h[2] + "/24", "dev", h[1]);
+            run(IP, "-n", h[0], "link", "set", h[1], "mtu", "9000", "up");
+            run(IP, "-n", h[0], "link", "set", "lo", "up");
+            run(IP, "netns", "exec", h[0], ETHTOOL, "-K", h[1], "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
+        for (String v : List.of(swA, swB)) {
+            run(IP, "netns", "exec", nsSwitch, ETHTOOL, "-K", v, "tx", "off", "tso", "off", "gso", "off", "gro", "off");
+        }
     }
 
     /** {@code rocelab ARGS} in namespace {@code ns}. */

@@ -12,12 +12,21 @@ package io.rocelab.nic.cm;
  *                           path whose far end has a smaller MTU than this port
  * @param trafficClass       the IP traffic class (DSCP &lt;&lt; 2 | ECN) of the connection's frames and of the
  *                           REQ's path (rdma_cm's {@code RDMA_OPTION_ID_TOS}); the passive side takes the REQ's
+ * @param ackTimeout         this side's QP's local ACK timeout (IBA exponent, 1..31) as rdma_cm's
+ *                           {@code rdma_set_ack_timeout} sets it, or 0 for rdma_cm's own: the path's packet
+ *                           lifetime plus one, raised to cover the peer's ACK delay (about 2 s on RoCE)
  */
 public record CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount,
-                              int pathMtu, int trafficClass) {
+                              int pathMtu, int trafficClass, int ackTimeout) {
     /** Parameters for a path as large as the port's active MTU, traffic class 0. */
     public CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount) {
         this(responderResources, initiatorDepth, retryCount, rnrRetryCount, 0, 0);
+    }
+
+    /** Parameters with rdma_cm's own ACK timeout. */
+    public CmConnectParams(int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount,
+                           int pathMtu, int trafficClass) {
+        this(responderResources, initiatorDepth, retryCount, rnrRetryCount, pathMtu, trafficClass, 0);
     }
 
     public CmConnectParams {
@@ -29,6 +38,9 @@ public record CmConnectParams(int responderResources, int initiatorDepth, int re
         }
         if (responderResources < 0 || responderResources > 255 || initiatorDepth < 0 || initiatorDepth > 255) {
             throw new IllegalArgumentException("responderResources and initiatorDepth must be 0..255");
+        }
+        if (ackTimeout < 0 || ackTimeout > 31) {
+            throw new IllegalArgumentException("ackTimeout must be 0 (rdma_cm's) or 1..31: " + ackTimeout);
         }
         if (retryCount < 0 || retryCount > 7 || rnrRetryCount < 0 || rnrRetryCount > 7) {
             throw new IllegalArgumentException("retryCount and rnrRetryCount must be 0..7");

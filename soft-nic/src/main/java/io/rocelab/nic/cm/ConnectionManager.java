@@ -152,7 +152,8 @@ public final class ConnectionManager {
             qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu)
                     .destQpn(r.localQpn()).rqPsn(id.startingPsn).maxDestRdAtomic(params.responderResources())
                     .minRnrTimer(0));
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(r.primary().localAckTimeout())
+            int timeout = params.ackTimeout() != 0 ? params.ackTimeout() : r.primary().localAckTimeout();
+            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(timeout)
                     .retryCnt(r.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(params.initiatorDepth()));
             id.state = CmState.REP_SENT;
             send(id, CmAttribute.REP, b -> reply(id).encode(b, MadHeader.LENGTH));
@@ -369,7 +370,8 @@ public final class ConnectionManager {
         QueuePair qp = id.qp;
         qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(id)).pathMtu(id.pathMtu).destQpn(r.localQpn())
                 .rqPsn(id.startingPsn).maxDestRdAtomic(p.responderResources()).minRnrTimer(0));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(ackTimeout(r.targetAckDelay()))
+        int timeout = p.ackTimeout() != 0 ? p.ackTimeout() : ackTimeout(r.targetAckDelay());
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(r.startingPsn()).timeout(timeout)
                 .retryCnt(p.retryCount()).rnrRetry(r.rnrRetryCount()).maxRdAtomic(p.initiatorDepth()));
         sendRtu(id);
         id.state = CmState.ESTABLISHED;

@@ -44,11 +44,19 @@ import java.util.List;
  * @param onDemand          whether its QPs are created when it starts and destroyed when it ends
  *                          (short flows of a long run, {@link PoissonFlows}' flows); otherwise they
  *                          are created by {@link Workload#start} and kept until the workload closes
+ * @param reconnectNanos    0: the QPs are connected out of band and a QP in error ends the flow
+ *                          ({@code FAILED}). Above 0 (RC verbs): the QPs are connected through
+ *                          rdma_cm (REQ, REP, RTU on QP1 across the fabric, the ACK timeout set as
+ *                          {@code rdma_set_ack_timeout} does), and after an error completion
+ *                          ({@code IBV_WC_RETRY_EXC_ERR}, say) the client does what storage
+ *                          clients do: it moves its QPs to the error state, waits this long, and
+ *                          connects new QPs through rdma_cm, again after this long if that fails,
+ *                          then resumes with the messages that had not completed
  */
 public record Flow(String name, String source, String destination, Verb verb, SizeDistribution size,
                    long messages, long durationNanos, int qps, int window, long startNanos, long stopNanos,
                    long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
-                   boolean onDemand) {
+                   boolean onDemand, long reconnectNanos) {
     /** Most QPs or outstanding work requests a flow may ask for (a QP's send queue holds 1024). */
     public static final int MAX_QPS = 1024;
     public static final int MAX_WINDOW = 1024;
@@ -56,7 +64,7 @@ public record Flow(String name, String source, String destination, Verb verb, Si
     /** @throws InvalidFlowException with one line per bad field */
     public Flow {
         List<String> problems = problems(name, source, destination, verb, size, messages, durationNanos, qps, window,
-            startNanos, stopNanos, rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry);
+            startNanos, stopNanos, rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, reconnectNanos);
         if (!problems.isEmpty()) {
             throw new InvalidFlowException(problems);
         }
@@ -79,7 +87,12 @@ public record Flow(String name, String source, String destination, Verb verb, Si
     /** @return the same flow with another start time ({@code Long.MAX_VALUE}: wait for {@link Workload#startFlow}) */
     public Flow withStartNanos(long nanos) {
         return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, nanos, stopNanos,
-            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand);
+            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos);
+    }
+
+    /** @return whether its QPs are connected through rdma_cm and reconnected after an error */
+    public boolean reconnects() {
+        return reconnectNanos > 0;
     }
 
     @Override
@@ -88,13 +101,14 @@ public record Flow(String name, String source, String destination, Verb verb, Si
             + (messages > 0 ? " x" + messages : "") + (durationNanos > 0 ? " for " + durationNanos + " ns" : "")
             + ", " + qps + " QP" + (qps == 1 ? "" : "s") + " x " + window
             + (startNanos == Long.MAX_VALUE ? ", waits for its start" : startNanos > 0 ? ", at " + startNanos + " ns" : "")
-            + (rateBitsPerSecond > 0 ? ", capped at " + rateBitsPerSecond + " b/s" : "");
+            + (rateBitsPerSecond > 0 ? ", capped at " + rateBitsPerSecond + " b/s" : "")
+            + (reconnectNanos > 0 ? ", reconnects after " + reconnectNanos + " ns" : "");
     }
 
     private static List<String> problems(String name, String source, String destination, Verb verb,
                                          SizeDistribution size, long messages, long durationNanos, int qps, int window,
                                          long startNanos, long stopNanos, long rate, int dscp, int ackTimeout,
-                                         int retryCount, int rnrRetry) {
+                                         int retryCount, int rnrRetry, long reconnectNanos) {
         List<String> p = new ArrayList<>();
         String f = "flow '" + name + "': ";
         if (name == null || name.isBlank()) {
@@ -151,6 +165,13 @@ public record Flow(String name, String source, String destination, Verb verb, Si
         if (rnrRetry < 0 || rnrRetry > 7) {
             p.add(f + "rnr retry must be 0..7 (7: forever), not " + rnrRetry);
         }
+        if (reconnectNanos < 0) {
+            p.add(f + "reconnect delay must be >= 0 ns (0: no reconnection), not " + reconnectNanos);
+        } else if (reconnectNanos > 0 && verb == Verb.UD_SEND) {
+            p.add(f + "reconnect is for RC flows (connected through rdma_cm): not for UD_SEND");
+        } else if (reconnectNanos > 0 && ackTimeout == 0) {
+            p.add(f + "reconnect needs an ACK timeout of 1..31 (rdma_set_ack_timeout), not 0");
+        }
         return p;
     }
 
@@ -173,6 +194,7 @@ public record Flow(String name, String source, String destination, Verb verb, Si
         private int retryCount = 7;
         private int rnrRetry = 7;
         private boolean onDemand;
+        private long reconnectNanos;
         private String sizeProblem;
 
         private Builder(String name, String source, String destination) {
@@ -275,6 +297,12 @@ public record Flow(String name, String source, String destination, Verb verb, Si
             return this;
         }
 
+        /** Connects through rdma_cm and, after an error completion, reconnects this long after ({@link Flow}). */
+        public Builder reconnectAfterNanos(long nanos) {
+            reconnectNanos = nanos;
+            return this;
+        }
+
         /** @throws InvalidFlowException with one line per bad field */
         public Flow build() {
             if (sizeProblem != null && size == null) {
@@ -282,14 +310,14 @@ public record Flow(String name, String source, String destination, Verb verb, Si
                 p.add("flow '" + name + "': " + sizeProblem);
                 try {
                     new Flow(name, source, destination, verb, SizeDistribution.fixed(1), messages, durationNanos, qps,
-                        window, startNanos, stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand);
+                        window, startNanos, stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos);
                 } catch (InvalidFlowException e) {
                     p.addAll(e.problems());
                 }
                 throw new InvalidFlowException(p);
             }
             return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, startNanos,
-                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand);
+                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos);
         }
     }
 }

@@ -35,11 +35,13 @@ import java.util.Map;
  *                             (from its start to its first, between two, and after its last until it
  *                             ended if it did not complete): the traffic gap a failure caused, -1 if it
  *                             never started
+ * @param reconnects           how many times a reconnecting flow ({@link Flow#reconnects()}) connected
+ *                             new QPs through rdma_cm after an error completion
  */
 public record FlowResult(String name, String source, String destination, Verb verb, Outcome outcome, long messages,
                          long bytes, long bytesDelivered, long startNanos, long endNanos, long fctNanos,
                          double goodputBitsPerSecond, Map<String, Long> errorCompletions, long latencyP50Nanos,
-                         long latencyP99Nanos, long latencyMaxNanos, long maxGapNanos) {
+                         long latencyP99Nanos, long latencyMaxNanos, long maxGapNanos, long reconnects) {
     public FlowResult {
         errorCompletions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(errorCompletions));
     }

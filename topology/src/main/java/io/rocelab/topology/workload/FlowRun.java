@@ -16,6 +16,9 @@ import io.rocelab.nic.SendWr;
 import io.rocelab.nic.Sge;
 import io.rocelab.nic.WcStatus;
 import io.rocelab.nic.WorkCompletion;
+import io.rocelab.nic.cm.CmConnectParams;
+import io.rocelab.nic.cm.CmEvent;
+import io.rocelab.nic.cm.CmEventType;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,6 +31,12 @@ import java.util.Map;
  * destination (CQ, QPs to INIT, receives posted) -> source (CQ, QPs to RTS) -> destination (RTR,
  * RTS) -> source (ready; posting begins once the flow has been started).
  *
+ * <p>A flow that reconnects ({@link Flow#reconnects()}) is connected through rdma_cm instead: the
+ * destination listens on its CM port and makes a QP for each REQ, the source connects a QP per
+ * lane; after an error completion the source moves every QP to the error state (the rest flush),
+ * waits the flow's reconnect delay, and connects new QPs, then posts the messages that had not
+ * completed.
+ *
  * <p>Progress figures read by other threads are volatile, written by one thread each.
  */
 final class FlowRun implements FlowProgress {
@@ -39,6 +48,10 @@ final class FlowRun implements FlowProgress {
     /** After a UD flow's last send, how long its receiver stays for datagrams still on the way. */
     static final long UD_LINGER_NANOS = 1_000_000;
     static final int MAX_RD_ATOMIC = 16;
+    /** A reconnecting flow's destination listens on this rdma_cm port plus the flow's index. */
+    static final int CM_PORT = 20_000;
+    /** A lane connects from this port plus its number: the destination knows the lane by it. */
+    static final int CM_LANE_PORT = 40_000;
 
     final Flow flow;
     final int index;
@@ -59,6 +72,10 @@ final class FlowRun implements FlowProgress {
     private boolean running;
     private boolean stopping;
     private boolean failed;
+    /** Reconnecting flows: an error completion came; the QPs are being flushed or reconnected. */
+    private boolean recovering;
+    private boolean reconnectScheduled;
+    private volatile long reconnects;
     private boolean done;
     private long messagesPosted;
     private long startedAt = -1;
@@ -137,6 +154,19 @@ final class FlowRun implements FlowProgress {
         remoteKey = dst.scratch().rkey();
         recvCq = dst.nic.createCq(flow.verb().needsReceives() ? n * recvDepth + 16 : 16);
         peers = new QueuePair[n];
+        if (flow.reconnects()) {
+            // the peers come with the REQs
+            if (flow.verb().needsReceives()) {
+                recvWrs = new RecvWr[n];
+                heldBack = new int[n];
+                recvCq.onNotify(this::onReceiveCompletions);
+                recvCq.requestNotify(false);
+                dst.receivers.add(this);
+            }
+            dst.cm().listen(CM_PORT + index, this::onConnectRequest);
+            src.owner.execute(this::setupSource);
+            return;
+        }
         QpCaps caps = new QpCaps(1, Math.max(1, recvDepth), 1, 1, 0, false);
         for (int i = 0; i < n; i++) {
             QueuePair qp = dst.nic.createQp(dst.pd(), qpType(), recvCq, recvCq, caps);
@@ -191,16 +221,20 @@ final class FlowRun implements FlowProgress {
             if (qp.type() == QpType.UD) {
                 qp.modify(new QpAttr().state(QpState.RTR));
                 qp.modify(new QpAttr().state(QpState.RTS).sqPsn(psn(0, i)));
-            } else {
+            } else if (!flow.reconnects()) {
                 connect(qp, peers[i].qpn(), dst.nic.ipv4(), psn(1, i), psn(0, i));
-                if (perQp > 0) {
-                    qp.setRateLimit(Math.max(1, perQp), 0);
-                }
+            }
+            if (perQp > 0 && qp.type() == QpType.RC) {
+                qp.setRateLimit(Math.max(1, perQp), 0);
             }
             lanes[i] = new Lane(i, qp, local);
         }
         sendCq.onNotify(this::onSendCompletions);
-        if (qpType() == QpType.UD) {
+        if (flow.reconnects()) {
+            for (Lane l : lanes) {
+                cmConnect(l);
+            }
+        } else if (qpType() == QpType.UD) {
             onReady();
         } else {
             dst.owner.execute(this::connectDestination);
@@ -223,6 +257,134 @@ final class FlowRun implements FlowProgress {
             connect(peers[i], lanes[i].qp.qpn(), src.nic.ipv4(), psn(0, i), psn(1, i));
         }
         src.owner.execute(this::onReady);
+    }
+
+    // ================================================================ through rdma_cm (reconnecting flows)
+
+    private CmConnectParams cmParams() {
+        return new CmConnectParams(MAX_RD_ATOMIC, MAX_RD_ATOMIC, flow.retryCount(), flow.rnrRetry(),
+            Math.min(src.activeMtu, dst.activeMtu), trafficClass, flow.ackTimeout());
+    }
+
+    /** Source owner thread: connects {@code lane}'s QP (in INIT) to the destination's listener. */
+    private void cmConnect(Lane lane) {
+        if (closed) {
+            return;
+        }
+        lane.connected = false;
+        src.cm().connect(lane.qp, dst.nic.ipv4(), CM_PORT + index, CM_LANE_PORT + lane.id, cmParams(),
+            e -> onCmEvent(lane, e));
+    }
+
+    /** Source owner thread: a lane's connection is made, or could not be (try again after the delay). */
+    private void onCmEvent(Lane lane, CmEvent e) {
+        if (closed || e.id().qp() != lane.qp) {
+            return; // about a QP this lane no longer has
+        }
+        if (e.type() == CmEventType.ESTABLISHED) {
+            lane.connected = true;
+            for (Lane l : lanes) {
+                if (!l.connected) {
+                    return;
+                }
+            }
+            if (!ready) {
+                onReady();
+            } else {
+                resume();
+            }
+        } else if (e.type() != CmEventType.DISCONNECTED) {
+            // REJECTED, UNREACHABLE, CONNECT_ERROR: a new QP, and again after the delay
+            src.owner.schedule(flow.reconnectNanos(), () -> {
+                if (!closed) {
+                    lane.replaceQp();
+                    cmConnect(lane);
+                }
+            });
+        }
+    }
+
+    /** Destination owner thread: a lane's REQ; its old QP (if any) goes, a new one takes the connection. */
+    private void onConnectRequest(CmEvent e) {
+        if (e.type() != CmEventType.CONNECT_REQUEST || receiverGone) {
+            return;
+        }
+        int lane = e.ipHeader().sourcePort() - CM_LANE_PORT;
+        if (lane < 0 || lane >= peers.length) {
+            dst.cm().reject(e.id());
+            return;
+        }
+        if (peers[lane] != null) {
+            peers[lane].destroy();
+        }
+        QueuePair qp = dst.nic.createQp(dst.pd(), QpType.RC, recvCq, recvCq,
+            new QpCaps(1, Math.max(1, recvDepth), 1, 1, 0, false));
+        init(qp);
+        peers[lane] = qp;
+        if (flow.verb().needsReceives()) {
+            recvWrs[lane] = new RecvWr(lane, Sge.of(dst.scratch(), 0, destinationScratch()));
+            heldBack[lane] = 0;
+            RecvWr[] batch = new RecvWr[recvDepth];
+            Arrays.fill(batch, recvWrs[lane]);
+            qp.postRecv(batch);
+        }
+        dst.cm().accept(e.id(), qp, cmParams());
+    }
+
+    /** Source owner thread: an error completion came; every QP goes to the error state so the rest flush. */
+    private void startRecovery() {
+        recovering = true;
+        for (Lane l : lanes) {
+            if (l.qp.state() != QpState.ERR) {
+                l.qp.modify(new QpAttr().state(QpState.ERR));
+            }
+        }
+    }
+
+    /** Source owner thread: once nothing is outstanding, reconnect after the flow's delay. */
+    private void maybeReconnect() {
+        if (!recovering || reconnectScheduled || stopping || done) {
+            return;
+        }
+        for (Lane l : lanes) {
+            if (l.outstanding > 0) {
+                return;
+            }
+        }
+        reconnectScheduled = true;
+        src.owner.schedule(flow.reconnectNanos(), this::reconnect);
+    }
+
+    /** Source owner thread: new QPs, connected through rdma_cm; what had not completed is posted again. */
+    private void reconnect() {
+        reconnectScheduled = false;
+        if (closed || done || stopping) {
+            return;
+        }
+        reconnects++;
+        messagesPosted = messages;
+        for (Lane l : lanes) {
+            l.remaining = 0;
+            l.replaceQp();
+        }
+        for (Lane l : lanes) {
+            cmConnect(l);
+        }
+    }
+
+    /** Source owner thread: every lane is connected again. */
+    private void resume() {
+        recovering = false;
+        sendCq.requestNotify(false);
+        for (Lane l : lanes) {
+            fill(l);
+        }
+        checkDone();
+    }
+
+    /** @return how many times the flow connected new QPs after an error */
+    long reconnects() {
+        return reconnects;
     }
 
     private void onReady() {
@@ -288,7 +450,7 @@ final class FlowRun implements FlowProgress {
     }
 
     private boolean mayPost() {
-        return running && !stopping && !failed;
+        return running && !stopping && !failed && !recovering;
     }
 
     /** Posts work requests on {@code lane} until its window is full or the flow has no more. */
@@ -328,10 +490,17 @@ final class FlowRun implements FlowProgress {
             } else {
                 errors++;
                 errorsByStatus.merge(wc.status().verbsName(), 1L, Long::sum);
-                failed = true;
+                if (flow.reconnects()) {
+                    if (!recovering) {
+                        startRecovery();
+                    }
+                } else {
+                    failed = true;
+                }
             }
             fill(lane);
         }
+        maybeReconnect();
         checkDone();
         if (!done) {
             sendCq.requestNotify(false);
@@ -339,7 +508,7 @@ final class FlowRun implements FlowProgress {
     }
 
     private void checkDone() {
-        if (done || !running) {
+        if (done || !running || recovering && !stopping) {
             return;
         }
         boolean more = mayPost();
@@ -474,7 +643,7 @@ final class FlowRun implements FlowProgress {
         return new FlowResult(flow.name(), flow.source(), flow.destination(), flow.verb(), o, messages, b,
             flow.verb().needsReceives() ? bytesDelivered : b, startedAt < 0 ? -1 : startedAt - epoch,
             lastCompletion < 0 ? -1 : lastCompletion - epoch, fct, goodput, errorsByStatus, latency.quantile(0.5),
-            latency.quantile(0.99), latency.max(), maxGap(o));
+            latency.quantile(0.99), latency.max(), maxGap(o), reconnects);
     }
 
     /** The longest gap, counting the one still open at the end of a flow that did not complete. */
@@ -518,7 +687,9 @@ final class FlowRun implements FlowProgress {
     /** One QP of the flow's send side, and the work requests outstanding on it, oldest first. */
     private final class Lane {
         final int id;
-        final QueuePair qp;
+        QueuePair qp;
+        /** Through rdma_cm: whether its QP's connection is established. */
+        boolean connected;
         final MemoryRegion local;
         /** The work request of a full piece, reused (the NIC copies a work request when it is posted). */
         private final SendWr full;
@@ -542,6 +713,20 @@ final class FlowRun implements FlowProgress {
 
         SendWr wr(int len) {
             return len == wrBytes ? full : build(len);
+        }
+
+        /** A new QP in INIT in place of the old one, which is destroyed. Source owner thread. */
+        void replaceQp() {
+            QueuePair old = qp;
+            qp = src.nic.createQp(src.pd(), QpType.RC, sendCq, sendCq, new QpCaps(flow.window(), 1, 1, 1, 0, false));
+            init(qp);
+            long perQp = flow.rateBitsPerSecond() / flow.qps();
+            if (perQp > 0) {
+                qp.setRateLimit(Math.max(1, perQp), 0);
+            }
+            old.destroy();
+            head = 0;
+            outstanding = 0;
         }
 
         private SendWr build(int len) {

@@ -5,6 +5,7 @@ import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.MemoryRegion;
 import io.rocelab.nic.ProtectionDomain;
 import io.rocelab.nic.SoftNic;
+import io.rocelab.nic.cm.ConnectionManager;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,18 +24,29 @@ final class HostEnd {
     final int activeMtu;
     /** How long the scratch region must be: the largest work request of its flows (UD receives: + GRH). */
     int scratchBytes = 1;
+    private final long seed;
     private ProtectionDomain pd;
+    private ConnectionManager cm;
     private MemoryRegion scratch;
     /** Whether its receivers repost receive work requests. */
     boolean draining = true;
     /** The receive sides of the SEND and UD_SEND flows into it, in the order they were set up. */
     final List<FlowRun> receivers = new ArrayList<>();
 
-    HostEnd(String name, SoftNic nic, Scheduler owner, int activeMtu) {
+    HostEnd(String name, SoftNic nic, Scheduler owner, int activeMtu, long seed) {
         this.name = name;
         this.nic = nic;
         this.owner = owner;
         this.activeMtu = activeMtu;
+        this.seed = seed;
+    }
+
+    /** The NIC's rdma_cm, started on first use (its QP1 then answers REQs). Owner thread. */
+    ConnectionManager cm() {
+        if (cm == null) {
+            cm = ConnectionManager.start(nic, seed);
+        }
+        return cm;
     }
 
     ProtectionDomain pd() {

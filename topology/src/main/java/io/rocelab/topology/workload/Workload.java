@@ -1,5 +1,6 @@
 package io.rocelab.topology.workload;
 
+import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.fabric.FabricMode;
@@ -60,10 +61,13 @@ public final class Workload implements AutoCloseable {
     private final FlowRun[] schedule;
     private int nextStart;
     private final Scheduler starter;
+    /** Seeds the flows' sizes and PSNs, and each host's rdma_cm (IDs, PSNs, ports). */
+    private final long seed;
     private volatile boolean running = true;
 
     private Workload(Fabric fabric, List<Flow> flows, long seed) {
         this.fabric = fabric;
+        this.seed = seed;
         this.flows = List.copyOf(flows);
         List<String> problems = new ArrayList<>();
         Map<String, Flow> byName = new LinkedHashMap<>();
@@ -122,7 +126,7 @@ public final class Workload implements AutoCloseable {
 
     private HostEnd host(String name) {
         return hosts.computeIfAbsent(name, h -> new HostEnd(h, fabric.nic(h), fabric.scheduler(h),
-            fabric.topology().host(h).activeMtu()));
+            fabric.topology().host(h).activeMtu(), SplitMix64.derive(seed, 0x434D_0000L + hosts.size())));
     }
 
     /** The starter's timer: starts every flow due now (on its source's thread), then waits for the next. */
