@@ -74,13 +74,13 @@ final class Completer {
 
     void receive(RxPacket p) {
         if (qp.type != QpType.RC) {
-            qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE); // a response on a UC/UD QP
+            qp.port.counters.increment(NicCounter.DROP_BAD_OPCODE); // a response on a UC/UD QP
             return;
         }
         if (!qp.state.canSend() && qp.state != QpState.SQE) {
             // IBA 10.3.1.7: a QP in ERR discards what arrives, e.g. the responses still in flight when
             // it got there; one in RTR has sent nothing to be answered. Not an opcode error.
-            qp.nic.counters().increment(NicCounter.DROP_QP_STATE);
+            qp.port.counters.increment(NicCounter.DROP_QP_STATE);
             return;
         }
         CompleterState s = CompleterState.GET_WQE;
@@ -106,7 +106,7 @@ final class Completer {
             case CHECK_PSN:
                 if (!Psn.before(p.psn, qp.requester.nextNewPsn())) {
                     // IBA 9.7.5.1: a response can only acknowledge a request that was sent
-                    qp.nic.counters().increment(NicCounter.DROP_UNSENT_PSN);
+                    qp.port.counters.increment(NicCounter.DROP_UNSENT_PSN);
                     return CompleterState.DONE;
                 }
                 if (Psn.before(p.psn, compPsn)) {
@@ -186,7 +186,7 @@ final class Completer {
                 }
                 return p.psn == wqe.lastPsn ? CompleterState.COMP_ACK : CompleterState.UPDATE_COMP;
             case RNR_NAK:
-                qp.nic.counters().increment(NicCounter.RCVD_RNR_ERR);
+                qp.port.counters.increment(NicCounter.RCVD_RNR_ERR);
                 return CompleterState.RNR_RETRY;
             case NAK:
                 return nak(NakCode.of(AethSyndrome.value(syndrome)), p);
@@ -203,14 +203,14 @@ final class Completer {
 
     /** A response nobody waits for: dropped and counted, the WQE goes on waiting. */
     private CompleterState unexpected() {
-        qp.nic.counters().increment(NicCounter.DROP_BAD_OPCODE);
+        qp.port.counters.increment(NicCounter.DROP_BAD_OPCODE);
         return CompleterState.DONE;
     }
 
     private CompleterState nak(NakCode code, RxPacket p) {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
-                qp.nic.counters().increment(NicCounter.RCVD_SEQ_ERR);
+                qp.port.counters.increment(NicCounter.RCVD_SEQ_ERR);
                 if (qp.requester.inRnrWait()) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }
@@ -260,7 +260,7 @@ final class Completer {
     private CompleterState rnrRetry(RxPacket p) {
         compPsn = p.psn;
         if (rnrLeft == 0) {
-            qp.nic.counters().increment(NicCounter.RETRY_RNR_EXCEEDED_ERR);
+            qp.port.counters.increment(NicCounter.RETRY_RNR_EXCEEDED_ERR);
             errorStatus = WcStatus.RNR_RETRY_EXC_ERR;
             return CompleterState.ERROR;
         }
@@ -290,13 +290,21 @@ final class Completer {
     }
 
     private CompleterState retryNow(int psn) {
+        if (retryLeft == 0 && qp.migrateOnPathFailure()) {
+            // IBA 9.7.7: the retries on the primary path are spent and an alternate path is armed:
+            // the QP has migrated; it resends from the oldest unacknowledged PSN there, retries afresh
+            lastNakPsn = -1;
+            resetRetryCounters();
+            qp.requester.retry(psn);
+            return CompleterState.DONE;
+        }
         if (retryLeft == 0) {
-            qp.nic.counters().increment(NicCounter.RETRY_EXCEEDED_ERR);
+            qp.port.counters.increment(NicCounter.RETRY_EXCEEDED_ERR);
             errorStatus = WcStatus.RETRY_EXC_ERR;
             return CompleterState.ERROR;
         }
         retryLeft--;
-        qp.nic.counters().increment(NicCounter.COMPLETER_RETRY_ERR);
+        qp.port.counters.increment(NicCounter.COMPLETER_RETRY_ERR);
         qp.requester.retry(psn);
         return CompleterState.DONE;
     }
@@ -405,7 +413,7 @@ final class Completer {
         if (!qp.state.canSend() || !outstanding()) {
             return;
         }
-        if (qp.nic.resolving(qp.route)) {
+        if (qp.port.resolving(qp.route)) {
             // The requests are parked until ARP/ND answers: nothing is lost, so nothing is resent and
             // no retry is used up (a retransmission would only park second copies of the same PSNs).
             // If resolution fails the parked frames are dropped and the next expiry retries as usual.

@@ -134,6 +134,9 @@ final class PacketWriter {
         }
         Udp.write(b, udp, srcPort, Udp.ROCEV2_PORT, total - udp, 0);
         Bth.write(b, bth, op.code(), solicited, pad, pkey, destQp, ackReq, psn);
+        if (route.migReq) {
+            setMigReq(b, bth);
+        }
         icrcOffset = total - Icrc.LENGTH;
         b.setZero(icrcOffset - pad, pad);
         this.buf = b;
@@ -159,6 +162,9 @@ final class PacketWriter {
             pseudoRest = rest;
         }
         Bth.write(b, bth, op.code(), solicited, pad, pkey, destQp, ackReq, psn);
+        if (route.migReq) {
+            setMigReq(b, bth);
+        }
         icrcOffset = bth + length - Icrc.LENGTH;
         b.setZero(icrcOffset - pad, pad);
         this.buf = b;
@@ -166,6 +172,11 @@ final class PacketWriter {
         this.bthOffset = bth;
         this.inPlace = true;
         return b;
+    }
+
+    /** Sets the BTH's MigReq bit (IBA 9.2: bit 6 of the flags byte), which the ICRC covers. */
+    private static void setMigReq(ByteBuf b, int bth) {
+        b.setByte(bth + Bth.FLAGS, b.getUnsignedByte(bth + Bth.FLAGS) | 0x40);
     }
 
     /** Offset of extension header {@code h} in the frame being built. */

@@ -31,6 +31,11 @@ public final class QpAttr {
     int minRnrTimer;
     int destQpn;
     boolean enSqdAsyncNotify;
+    AddressHandle altAv;
+    int altPort;
+    int altTimeout;
+    int altPkeyIndex;
+    MigState pathMigState;
 
     private QpAttr with(QpAttrMask m) {
         mask.add(m);
@@ -69,9 +74,13 @@ public final class QpAttr {
         return with(QpAttrMask.PKEY_INDEX);
     }
 
+    /**
+     * The port the QP is bound to ({@code IBV_QP_PORT}): 1, or 2 on a dual-port NIC (checked
+     * against the NIC's ports when the QP is modified).
+     */
     public QpAttr port(int p) {
-        if (p != 1) {
-            throw new IllegalArgumentException("port: the NIC has port 1 only: " + p);
+        if (p != 1 && p != 2) {
+            throw new IllegalArgumentException("port must be 1 or 2: " + p);
         }
         port = p;
         return with(QpAttrMask.PORT);
@@ -142,6 +151,31 @@ public final class QpAttr {
     public QpAttr destQpn(int qpn) {
         destQpn = range("destQpn", qpn, 0, 0xFFFFFF);
         return with(QpAttrMask.DEST_QPN);
+    }
+
+    /**
+     * The alternate path ({@code IBV_QP_ALT_PATH}: {@code alt_ah_attr}, {@code alt_port_num},
+     * {@code alt_timeout}, {@code alt_pkey_index}) the QP migrates to (IBA 17.2.8). On RoCE it leaves
+     * by the NIC's other port: the port must differ from the QP's (checked when the QP is modified).
+     */
+    public QpAttr altPath(AddressHandle av, int port, int timeout, int pkeyIndex) {
+        altAv = java.util.Objects.requireNonNull(av, "av");
+        if (port != 1 && port != 2) {
+            throw new IllegalArgumentException("altPort must be 1 or 2: " + port);
+        }
+        if (pkeyIndex != 0) {
+            throw new IllegalArgumentException("altPkeyIndex: the P_Key table has one entry (0xFFFF): " + pkeyIndex);
+        }
+        altPort = port;
+        altTimeout = range("altTimeout", timeout, 0, 31);
+        altPkeyIndex = pkeyIndex;
+        return with(QpAttrMask.ALT_PATH);
+    }
+
+    /** {@code IBV_QP_PATH_MIG_STATE}: REARM, ARMED (arm the alternate path) or MIGRATED (migrate to it now). */
+    public QpAttr pathMigState(MigState s) {
+        pathMigState = java.util.Objects.requireNonNull(s, "pathMigState");
+        return with(QpAttrMask.PATH_MIG_STATE);
     }
 
     public Set<QpAttrMask> mask() {

@@ -32,6 +32,11 @@ public final class QueuePair {
     final SharedReceiveQueue srq;
 
     volatile QpState state = QpState.RESET;
+    /**
+     * The port the QP's frames leave by and arrive on: port 1 until {@link QpAttr#port} binds it,
+     * the alternate path's after a migration, the bond's pick on a bonded NIC.
+     */
+    volatile NicPort port;
     int accessFlags;
     int pkey = Bth.DEFAULT_PKEY;
     int qkey;
@@ -47,6 +52,14 @@ public final class QueuePair {
     int minRnrTimer;
     int destQpn;
     int srcPort;
+    /** The path migration state (IBA 17.2.8) and the alternate path, when one is loaded. */
+    MigState migState = MigState.MIGRATED;
+    AddressHandle altAv;
+    /** Whether the QP ever had an alternate path: until then it sends MigReq 0 as rxe, after it IBA's bit. */
+    private boolean apmUsed;
+    Route altRoute;
+    NicPort altPort;
+    int altTimeout;
     /** In SQD until every WQE started before the transition is complete (IBA 10.3.1.5). */
     boolean sqDraining;
     private boolean sqdNotify;
@@ -88,6 +101,7 @@ public final class QueuePair {
         this.recvCq = recvCq;
         this.caps = caps;
         this.srcPort = udpSourcePort(qpn, 0);
+        this.port = nic.port(1);
         newEngines();
     }
 
@@ -99,6 +113,26 @@ public final class QueuePair {
 
     public int qpn() {
         return qpn;
+    }
+
+    /** The path migration state ({@code ibv_query_qp}'s {@code path_mig_state}). */
+    public MigState pathMigState() {
+        return nic.call(() -> migState);
+    }
+
+    /** The alternate path's port number, or 0 when none is loaded ({@code alt_port_num}). */
+    public int altPortNumber() {
+        return nic.call(() -> altPort == null ? 0 : altPort.number());
+    }
+
+    /** The local ACK timeout exponent in use (after a migration, the alternate path's). */
+    public int timeoutExponent() {
+        return nic.call(() -> timeout);
+    }
+
+    /** The port the QP sends and receives on now ({@code ibv_query_qp}'s {@code port_num}). */
+    public NicPort port() {
+        return port;
     }
 
     public QpType type() {
@@ -160,6 +194,49 @@ public final class QueuePair {
             throw new IllegalArgumentException("curState " + a.curState + " is not the QP's state " + state);
         }
         QpState to = QpTransitions.check(type, state, a.mask, a.state);
+        if (a.mask.contains(QpAttrMask.PORT)) {
+            nic.port(a.port); // a port the NIC has
+            if (nic.bond != null && a.port != 1) {
+                throw new IllegalArgumentException("port: a bonded NIC's QPs use port 1, the bond: " + a.port);
+            }
+        }
+        // the path migration part, checked whole before anything changes
+        MigState mig = migState;
+        Route newAlt = null;
+        boolean migrateNow = false;
+        if (a.mask.contains(QpAttrMask.ALT_PATH)) {
+            if (nic.bond != null) {
+                throw new IllegalArgumentException("altPath: a bonded NIC has one port, the bond; its links fail over"
+                        + " by themselves");
+            }
+            NicPort alt = nic.port(a.altPort);
+            NicPort primary = a.mask.contains(QpAttrMask.PORT) ? nic.port(a.port) : port;
+            newAlt = Route.of(alt, a.altAv, type != QpType.UD && nic.markEct);
+            Route primaryRoute = a.mask.contains(QpAttrMask.AV) ? Route.of(primary, a.av) : route;
+            if (alt == primary && primaryRoute != null && newAlt.dstGid.equals(primaryRoute.dstGid)
+                    && newAlt.srcGid.equals(primaryRoute.srcGid)) {
+                // IBA 17.2.8 lets the alternate path use the same port; the same port and addresses are
+                // the primary path itself (a CM refuses such a LAP)
+                throw new IllegalArgumentException("altPath: the alternate path is the primary path (port "
+                        + a.altPort + ", " + newAlt.srcGid + " to " + newAlt.dstGid + ")");
+            }
+            mig = PathMigration.request(mig, PathMigration.Event.LOAD_ALT).to();
+        }
+        if (a.mask.contains(QpAttrMask.PATH_MIG_STATE)) {
+            PathMigration.Step step = PathMigration.request(mig, switch (a.pathMigState) {
+                case REARM -> PathMigration.Event.SET_REARM;
+                case ARMED -> PathMigration.Event.SET_ARMED;
+                case MIGRATED -> PathMigration.Event.SET_MIGRATED;
+            });
+            if (a.pathMigState == MigState.REARM && newAlt == null && altRoute == null) {
+                throw new IllegalArgumentException("path migration: REARM needs an alternate path (altPath)");
+            }
+            if (a.pathMigState == MigState.MIGRATED && (state != QpState.RTS || to != QpState.RTS)) {
+                throw new IllegalArgumentException("path migration: MIGRATED is asked for in RTS, not " + state);
+            }
+            mig = step.to();
+            migrateNow = step.migrate();
+        }
         if (state == QpState.SQD && sqDraining && (to == QpState.RTS || to == QpState.SQD)) {
             // IBA 10.3.1.5: SQD to RTS, and attribute changes in SQD, only once the SQ has drained
             throw new IllegalArgumentException("QP 0x" + Integer.toHexString(qpn) + " is still draining its send queue");
@@ -167,9 +244,10 @@ public final class QueuePair {
         for (QpAttrMask m : a.mask) {
             switch (m) {
                 case ACCESS_FLAGS -> accessFlags = a.accessFlags;
+                case PORT -> moveTo(nic.port(a.port));
                 case QKEY -> qkey = a.qkey;
                 case AV -> {
-                    route = Route.of(nic, a.av, type != QpType.UD && nic.markEct);
+                    route = Route.of(port, a.av, type != QpType.UD && nic.markEct);
                     priority = nic.priorityOf(route);
                     av = a.av;
                     if (a.av.destMac() >= 0) {
@@ -196,6 +274,24 @@ public final class QueuePair {
         if (av != null && av.flowLabel() != 0 && type != QpType.UD) {
             // the path's flow label, when it has one (rdma_cm's), decides the port (rxe_prepare)
             srcPort = flowLabelToUdpSourcePort(av.flowLabel());
+        }
+        if (newAlt != null) {
+            apmUsed = true;
+            altAv = a.altAv;
+            altRoute = newAlt;
+            altPort = nic.port(a.altPort);
+            altTimeout = a.altTimeout;
+            if (a.altAv.destMac() >= 0) {
+                altPort.learn(a.altAv.destGid(), a.altAv.destMac());
+            }
+        }
+        migState = mig;
+        if (migrateNow) {
+            migrate();
+        }
+        markMigReq();
+        if (nic.bond != null && route != null) {
+            moveTo(nic.bond.portFor(this));
         }
         if (to == state) {
             return;
@@ -332,7 +428,7 @@ public final class QueuePair {
                 at += s.length();
             }
         }
-        return new SendWqe(requester, wr, inline, (int) len, type == QpType.UD ? Route.of(nic, wr.ah) : null);
+        return new SendWqe(requester, wr, inline, (int) len, type == QpType.UD ? Route.of(port, wr.ah) : null);
     }
 
     /** Posts receive WRs ({@code ibv_post_recv}); they are usable from RESET on (IBA 10.8.2.1 allows INIT+). */
@@ -374,20 +470,45 @@ public final class QueuePair {
         });
     }
 
-    void receive(RxPacket p) {
-        if (route != null && type != QpType.UD && !route.isReverseOf(p)) {
-            nic.counters().increment(NicCounter.DROP_NOT_FROM_PEER); // rxe check_addr
+    void receive(NicPort from, RxPacket p) {
+        // rxe check_addr: on the QP's port, from its peer; or (IBA 17.2.8) MigReq on the armed alternate path
+        boolean primary = (from == port || nic.bond != null)
+                && (route == null || type == QpType.UD || route.isReverseOf(p));
+        if (!primary && !migratesOn(from, p)) {
+            from.counters.increment(NicCounter.DROP_NOT_FROM_PEER);
             return;
+        }
+        if (primary && migState == MigState.REARM && Bth.migReq(p.buf, p.bth) == 0) {
+            // the peer has the alternate path too (it sends MigReq 0 in REARM and ARMED): armed
+            migState = PathMigration.step(MigState.REARM, PathMigration.Event.MIGREQ_0).to();
         }
         if (p.opcode.has(Opcode.REQUEST)) {
             if (state == QpState.ERR) {
-                nic.counters().increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
+                port.counters.increment(NicCounter.DROP_QP_STATE); // IBA 10.3.1.7: an errored QP drops requests
                 return;
             }
             responder.receive(p);
         } else {
             completer.receive(p);
         }
+    }
+
+    /**
+     * Whether {@code p}, on port {@code from} that is not the QP's, makes the responder migrate
+     * (IBA 17.2.8): ARMED, MigReq = 1, along the alternate path from its far end. If so the QP has
+     * migrated and takes the packet.
+     */
+    private boolean migratesOn(NicPort from, RxPacket p) {
+        if (from != altPort || type == QpType.UD || !state.canReceive() || Bth.migReq(p.buf, p.bth) == 0
+                || !altRoute.isReverseOf(p)) {
+            return false;
+        }
+        PathMigration.Step s = PathMigration.step(migState, PathMigration.Event.MIGREQ_1_ON_ALT);
+        if (s == null || !s.migrate()) {
+            return false;
+        }
+        migrate();
+        return true;
     }
 
     /**
@@ -474,6 +595,11 @@ public final class QueuePair {
         newEngines();
         av = null;
         route = null;
+        altAv = null;
+        altRoute = null;
+        altPort = null;
+        migState = MigState.MIGRATED;
+        apmUsed = false;
         srcPort = udpSourcePort(qpn, 0);
         sqDraining = false;
         sqdNotify = false;
@@ -500,9 +626,68 @@ public final class QueuePair {
         recvCq.push(new WorkCompletion(wrId, status, op, byteLen, imm, invRkey, qpn, srcQp, flags), solicited);
     }
 
+    /**
+     * Migrates to the alternate path (IBA 17.2.8): it becomes the primary path (port, addresses,
+     * ACK timeout), the QP's packets carry MigReq = 1 from now on, no alternate path is left, the
+     * state is MIGRATED and {@link AsyncEventType#PATH_MIG} is raised. Owner thread.
+     */
+    private void migrate() {
+        moveTo(altPort);
+        route = altRoute.withMigReq(true); // MIGRATED: MigReq 1, which migrates the peer
+        av = altAv;
+        timeout = altTimeout;
+        priority = nic.priorityOf(route);
+        altAv = null;
+        altRoute = null;
+        altPort = null;
+        migState = MigState.MIGRATED;
+        nic.raise(AsyncEvent.ofQp(AsyncEventType.PATH_MIG, this));
+    }
+
+    /**
+     * Sets the MigReq bit of the QP's packets (IBA 9.2, 17.2.8): 1 in MIGRATED, 0 in REARM and
+     * ARMED; a QP that never had an alternate path sends 0 as rxe does.
+     */
+    private void markMigReq() {
+        if (route != null && type != QpType.UD) {
+            route = route.withMigReq(apmUsed && migState == MigState.MIGRATED);
+        }
+    }
+
+    /**
+     * The requester's retries on the primary path are spent (IBA 9.7.7): with an armed alternate
+     * path the QP migrates to it and returns true (the caller resends there); else false, and the
+     * exhaustion is the usual error. Owner thread.
+     */
+    boolean migrateOnPathFailure() {
+        PathMigration.Step s = PathMigration.step(migState, PathMigration.Event.PATH_FAILED);
+        if (s == null || !s.migrate()) {
+            return false;
+        }
+        migrate();
+        return true;
+    }
+
+    /**
+     * Binds the QP to {@code to}: its send side leaves the old port's egress and joins the new one's,
+     * keeping its queued READ responses and its place in the send queue; what was in flight on the
+     * old port is the transport's to repair (its retries). Owner thread.
+     */
+    void moveTo(NicPort to) {
+        NicPort from = port;
+        if (to == from) {
+            return;
+        }
+        from.egress.forget(egressFlow);
+        port = to;
+        if (state.canSend() || responder.hasReadResponses()) {
+            to.egress.wake(egressFlow);
+        }
+    }
+
     /** The QP leaves the egress: nothing more of it is pulled, its READ responses and CC timer go. */
     private void stopEgress() {
-        nic.egress.forget(egressFlow);
+        port.egress.forget(egressFlow);
         responder.dropReadResponses();
         if (ccTimer != null) {
             ccTimer.cancel();
@@ -513,7 +698,7 @@ public final class QueuePair {
 
     /** The speed the QP's rates are counted against: the NIC's link speed, or 100 Gb/s if unlimited. */
     private double lineRate() {
-        long speed = nic.linkSpeedBitsPerSecond();
+        long speed = port.linkSpeedBitsPerSecond();
         return speed > 0 ? speed : SoftNic.DEFAULT_PFC_SPEED;
     }
 
@@ -569,10 +754,10 @@ public final class QueuePair {
     void onCnp(long now) {
         double before = rate();
         if (cc == null || !cc.onCnp(now)) {
-            nic.counters().increment(NicCounter.RP_CNP_IGNORED);
+            port.counters.increment(NicCounter.RP_CNP_IGNORED);
             return;
         }
-        nic.counters().increment(NicCounter.RP_CNP_HANDLED);
+        port.counters.increment(NicCounter.RP_CNP_HANDLED);
         rateMayHaveChanged(now, before);
         armCcTimer();
     }
@@ -582,7 +767,7 @@ public final class QueuePair {
         double after = rate();
         if (after != before) {
             pacer.rateChanged(now, before, after);
-            nic.egress.repace(egressFlow);
+            port.egress.repace(egressFlow);
         }
     }
 
@@ -631,10 +816,10 @@ public final class QueuePair {
             ByteBuf frame = null;
             if (responder.hasReadResponses()) {
                 responder.sendNextReadResponse();
-                frame = nic.takePulled();
+                frame = port.takePulled();
             }
             while (frame == null && requester.sendOne()) {
-                frame = nic.takePulled(); // null when the packet was parked for ARP: go on
+                frame = port.takePulled(); // null when the packet was parked for ARP: go on
             }
             if (frame != null && frame != TransmitSource.WRITTEN_TO_PORT) {
                 sent(now, frame.readableBytes());

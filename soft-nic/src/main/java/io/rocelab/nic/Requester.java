@@ -127,7 +127,7 @@ final class Requester {
      * egress pulls its packets as the wire allows ({@link #sendOne()} each).
      */
     void kick() {
-        qp.nic.egress.wake(qp.egressFlow);
+        qp.port.egress.wake(qp.egressFlow);
     }
 
     /**
@@ -272,7 +272,7 @@ final class Requester {
         boolean ackReq = reliable && (last ? ackReqOnLast() : noAckPkts + 1 >= maxPktPerAck);
         noAckPkts = ackReq ? 0 : noAckPkts + 1;
         boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, op, se, qp.pkey, qp.destQpn, ackReq, psn, len);
         if (op.hasHeader(ExtHeader.RETH)) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
@@ -284,13 +284,13 @@ final class Requester {
             Ieth.write(b, pw.ext(ExtHeader.IETH), w.invRkey);
         }
         payload(w, b, pw.payloadOffset(), w.offset, len);
-        qp.nic.emit(qp.route, pw.finish());
+        qp.port.emit(qp.route, pw.finish());
         advance(1);
         w.offset += len;
         if (last) {
             w.offset = w.length;
             qp.sq.advance();
-            qp.nic.counters().increment(NicCounter.RDMA_SENDS);
+            qp.port.counters.increment(NicCounter.RDMA_SENDS);
         }
     }
 
@@ -325,11 +325,11 @@ final class Requester {
     private void sendReadRequest(SendWqe w) {
         int remaining = w.length - w.offset;
         int pkts = Math.max(1, (remaining + qp.pathMtu - 1) / qp.pathMtu);
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey, qp.destQpn,
                 true, psn, 0);
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
-        qp.nic.emit(qp.route, pw.finish());
+        qp.port.emit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(pkts);
         w.offset = w.length;
@@ -338,12 +338,12 @@ final class Requester {
 
     private void sendAtomic(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, 0);
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
-        qp.nic.emit(qp.route, pw.finish());
+        qp.port.emit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
@@ -357,7 +357,7 @@ final class Requester {
     private void sendPlacement(SendWqe w) {
         boolean write = w.opcode == WrOpcode.ATOMIC_WRITE;
         Opcode op = write ? Opcode.RC_ATOMIC_WRITE : Opcode.RC_FLUSH;
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, w.length);
         if (write) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
@@ -366,7 +366,7 @@ final class Requester {
             Feth.write(b, pw.ext(ExtHeader.FETH), w.feth);
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
         }
-        qp.nic.emit(qp.route, pw.finish());
+        qp.port.emit(qp.route, pw.finish());
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
@@ -407,9 +407,9 @@ final class Requester {
         // IBA 10.2.5: a Q_Key with the high bit set means "use the QP's own Q_Key"
         int qkey = w.remoteQkey < 0 ? qp.qkey : w.remoteQkey;
         if (w.ah.destMac() >= 0) {
-            qp.nic.learn(w.ah.destGid(), w.ah.destMac());
+            qp.port.learn(w.ah.destGid(), w.ah.destMac());
         }
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         // rxe asks for an ACK on the last packet of every request except on UD and UC QPs; QP1 is
         // IB_QPT_GSI, not UD, so its MADs carry AckReq (as in every rdma_cm capture) though nobody ACKs
         boolean ackReq = qp.qpn == SoftNic.GSI_QPN;
@@ -420,12 +420,12 @@ final class Requester {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
         }
         payload(w, b, pw.payloadOffset(), 0, w.length);
-        qp.nic.emit(w.route, pw.finish());
+        qp.port.emit(w.route, pw.finish());
         advance(1);
         w.offset = w.length;
         w.done = true;
         qp.sq.advance();
-        qp.nic.counters().increment(NicCounter.RDMA_SENDS);
+        qp.port.counters.increment(NicCounter.RDMA_SENDS);
         qp.completer.completeReady();
     }
 

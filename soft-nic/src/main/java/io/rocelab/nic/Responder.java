@@ -97,7 +97,7 @@ final class Responder {
     void receive(RxPacket p) {
         // P_Key check (IBA 9.6.1.1 C9-42 ... o9-?): same partition, at least one full member.
         if (((p.pkey ^ qp.pkey) & 0x7FFF) != 0 || ((p.pkey | qp.pkey) & 0x8000) == 0) {
-            qp.nic.counters().increment(NicCounter.DROP_BAD_PKEY);
+            qp.port.counters.increment(NicCounter.DROP_BAD_PKEY);
             return;
         }
         ResponderState s = ResponderState.CHECK_PSN;
@@ -129,7 +129,7 @@ final class Responder {
                     if (p.ackReq) {
                         sendAck(AethSyndrome.ACK_NO_CREDIT, p.psn);
                     } else {
-                        qp.nic.counters().increment(NicCounter.ACK_DEFERRED);
+                        qp.port.counters.increment(NicCounter.ACK_DEFERRED);
                     }
                 }
                 return ResponderState.DONE;
@@ -142,7 +142,7 @@ final class Responder {
                 }
                 return ResponderState.DONE;
             case ERR_RNR:
-                qp.nic.counters().increment(NicCounter.SEND_RNR_ERR);
+                qp.port.counters.increment(NicCounter.SEND_RNR_ERR);
                 sendAck(AethSyndrome.rnrNak(qp.minRnrTimer), p.psn);
                 return ResponderState.DONE;
             case ERR_INVALID_REQUEST:
@@ -179,17 +179,17 @@ final class Responder {
                 }
                 ucDropping = true;
                 discardMessage();
-                qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
+                qp.port.counters.increment(NicCounter.DROP_UC_SEQUENCE);
                 return ResponderState.DROP;
             }
             return ResponderState.CHECK_OP_SEQ;
         }
         if (d > 0) {
-            qp.nic.counters().increment(NicCounter.OUT_OF_SEQ_REQUEST);
+            qp.port.counters.increment(NicCounter.OUT_OF_SEQ_REQUEST);
             return ResponderState.ERR_PSN_OUT_OF_SEQ;
         }
         if (d < 0) {
-            qp.nic.counters().increment(NicCounter.DUPLICATE_REQUEST);
+            qp.port.counters.increment(NicCounter.DUPLICATE_REQUEST);
             return ResponderState.DUPLICATE;
         }
         nakSent = false;
@@ -215,7 +215,7 @@ final class Responder {
             }
             ucDropping = true;
             discardMessage();
-            qp.nic.counters().increment(NicCounter.DROP_UC_SEQUENCE);
+            qp.port.counters.increment(NicCounter.DROP_UC_SEQUENCE);
             return ResponderState.DROP;
         }
         return ResponderState.ERR_INVALID_REQUEST;
@@ -233,7 +233,7 @@ final class Responder {
         if (qp.type == QpType.UD) {
             int qkey = Deth.qkey(p.buf, p.ext(ExtHeader.DETH));
             if (qkey != qp.qkey) {
-                qp.nic.counters().increment(NicCounter.DROP_BAD_QKEY); // IBA 10.2.5, C10-?: silently dropped
+                qp.port.counters.increment(NicCounter.DROP_BAD_QKEY); // IBA 10.2.5, C10-?: silently dropped
                 return ResponderState.DROP;
             }
         }
@@ -453,7 +453,7 @@ final class Responder {
                 len = writeLength; // rxe: byte_len of a WRITE_WITH_IMM receive is the RDMA length
             }
             recvOffset = 0;
-            qp.nic.counters().increment(NicCounter.RDMA_RECVS);
+            qp.port.counters.increment(NicCounter.RDMA_RECVS);
             qp.completeRecv(r.wrId, WcStatus.SUCCESS, op, (int) len, immData, inv, srcQp, flags, p.solicited);
             if (qp.state == QpState.ERR) {
                 return ResponderState.DONE; // the receive CQ overflowed: no ACK for a lost completion
@@ -550,19 +550,19 @@ final class Responder {
     }
 
     private void sendAck(int syndrome, int psn) {
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false, psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
-        qp.nic.sendControl(qp.route, pw.finish());
+        qp.port.sendControl(qp.route, pw.finish());
     }
 
     private void sendAtomicAck(int psn, long orig) {
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false,
                 psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
         AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
-        qp.nic.sendControl(qp.route, pw.finish());
+        qp.port.sendControl(qp.route, pw.finish());
     }
 
     /**
@@ -592,7 +592,7 @@ final class Responder {
         Opcode op = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
                 : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                 : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-        PacketWriter pw = qp.nic.writer;
+        PacketWriter pw = qp.port.writer;
         ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, false, r.psn, n);
         if (op.hasHeader(ExtHeader.AETH)) {
             Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, r.msn);
@@ -605,7 +605,7 @@ final class Responder {
         if (last) {
             readResponses.poll();
         }
-        qp.nic.emit(qp.route, pw.finish());
+        qp.port.emit(qp.route, pw.finish());
     }
 
     /** Drops the READ responses not yet sent (the QP left RTS/RTR: IBA 10.3.1.7). */

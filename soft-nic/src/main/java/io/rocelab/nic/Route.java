@@ -24,14 +24,30 @@ final class Route {
     final Gid dstGid;
     final Gid srcGid;
     final int trafficClass;
+    /**
+     * The BTH MigReq bit of the QP's packets along this route: 1 once the QP has migrated to it
+     * (path migration state MIGRATED after a migration, IBA 9.2 and 17.2.8), else 0, as rxe, which
+     * has no path migration, sends every packet.
+     */
+    final boolean migReq;
 
     private Route(boolean ipv6, int dstIpv4, int srcIpv4, Gid dstGid, Gid srcGid, int trafficClass) {
+        this(ipv6, dstIpv4, srcIpv4, dstGid, srcGid, trafficClass, false);
+    }
+
+    private Route(boolean ipv6, int dstIpv4, int srcIpv4, Gid dstGid, Gid srcGid, int trafficClass, boolean migReq) {
+        this.migReq = migReq;
         this.ipv6 = ipv6;
         this.dstIpv4 = dstIpv4;
         this.srcIpv4 = srcIpv4;
         this.dstGid = dstGid;
         this.srcGid = srcGid;
         this.trafficClass = trafficClass;
+    }
+
+    /** The same route, its packets with MigReq {@code bit}. */
+    Route withMigReq(boolean bit) {
+        return bit == migReq ? this : new Route(ipv6, dstIpv4, srcIpv4, dstGid, srcGid, trafficClass, bit);
     }
 
     /**
@@ -49,21 +65,21 @@ final class Route {
     }
 
     /**
-     * The route of {@code ah} from {@code nic}: the source GID (by {@code sgidIndex}) and the
+     * The route of {@code ah} from port {@code nic}: the source GID (by {@code sgidIndex}) and the
      * destination GID must be of the same family (IPv4-mapped or IPv6).
      *
      * @throws IllegalArgumentException naming the bad field
      */
-    static Route of(SoftNic nic, AddressHandle ah) {
+    static Route of(NicPort nic, AddressHandle ah) {
         return of(nic, ah, false);
     }
 
     /**
-     * Like {@link #of(SoftNic, AddressHandle)}; with {@code ect}, the packets are ECN-capable
+     * Like {@link #of(NicPort, AddressHandle)}; with {@code ect}, the packets are ECN-capable
      * (ECT(0) in the ECN bits of the AH's traffic class), as mlx5 sends a QP's packets when
      * congestion control is on for it, so that switches mark them (CE) instead of dropping them.
      */
-    static Route of(SoftNic nic, AddressHandle ah, boolean ect) {
+    static Route of(NicPort nic, AddressHandle ah, boolean ect) {
         Route r = ofAh(nic, ah);
         if (!ect || (r.trafficClass & 3) != 0) {
             return r;
@@ -71,7 +87,7 @@ final class Route {
         return new Route(r.ipv6, r.dstIpv4, r.srcIpv4, r.dstGid, r.srcGid, r.trafficClass | Ecn.ECT_0);
     }
 
-    private static Route ofAh(SoftNic nic, AddressHandle ah) {
+    private static Route ofAh(NicPort nic, AddressHandle ah) {
         Gid src = nic.gid(ah.sgidIndex());
         Gid dst = ah.destGid();
         if (dst.isIpv4Mapped() != src.isIpv4Mapped()) {

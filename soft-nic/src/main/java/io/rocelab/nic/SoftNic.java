@@ -6,30 +6,24 @@ import io.rocelab.codec.DecodeError;
 import io.rocelab.codec.FrameKind;
 import io.rocelab.codec.Icrc;
 import io.rocelab.codec.ParsedFrame;
-import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
-import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
-import io.rocelab.fabric.endpoint.UdpPayloadSink;
-import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.cc.CongestionControl;
 import io.rocelab.nic.cc.DcqcnParam;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
 import io.rocelab.nic.egress.NicEgress;
-import io.rocelab.nic.egress.PfcCounters;
 import io.rocelab.nic.egress.PfcStorm;
 import io.rocelab.nic.net.Ecn;
 import io.rocelab.nic.net.Icmpv6;
@@ -43,8 +37,9 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
- * A software RoCEv2 device with one port: MAC, IPv4 and IPv6 addresses, GID table, optional VLAN,
- * and the verbs objects (PD, MR, CQ, SRQ, QP) that live on it.
+ * A software RoCEv2 device with one port or two ({@link NicPort}: each its link, MAC, IPv4 and IPv6
+ * addresses, GID table, neighbours and counters; optionally bonded, {@link Bond}), an optional VLAN,
+ * and the verbs objects (PD, MR, CQ, SRQ, QP) that live on it (docs/design.md §13).
  *
  * <p>Threading (docs/design.md §3): all protocol state is owned by the thread of the injected
  * {@link Scheduler}; received frames and timers run there. User threads reach it through an MPSC
@@ -52,7 +47,7 @@ import org.jctools.queues.MessagePassingQueue;
  * {@code modify} run on the owner thread and wait for it (or run at once when called on it, as in
  * virtual-time tests). Nothing here reads a wall clock.
  *
- * <p>GID table as Linux builds it for a RoCE netdev (RoCEv2 entries): index 0 the link-local GID
+ * <p>Each port's GID table as Linux builds it for a RoCE netdev (RoCEv2 entries): index 0 the link-local GID
  * from the MAC, index 1 the IPv4-mapped GID of the address, then the global IPv6 addresses in the
  * order given ({@link #GID_INDEX_FIRST_IPV6} on). The port answers ARP for its IPv4 address and
  * neighbour solicitations for its IPv6 addresses (link-local included), since no kernel owns them
@@ -69,27 +64,21 @@ public final class SoftNic {
     public static final int GSI_QPN = 1;
 
     private final String name;
-    private final long mac;
-    private final int ipv4;
     private final int activeMtu;
     private final int maxUnackedPsns;
     private final int ackReqInterval;
     private final Scheduler scheduler;
     /** {@link #scheduler} for the NIC's own agents: what their tasks throw fails the device. */
     private final GuardedScheduler agents;
-    private final FramePort port;
-    /** The link speed: the transmitter's line rate and PFC's quanta; 0 for an unlimited port. */
-    private final long linkSpeed;
-    /** The speed PFC's pause quanta are counted at ({@link #linkSpeed}, or 100 Gb/s if unlimited). */
-    private final long pfcSpeed;
-    /** What the transmitter pulls: MAC control, control frames, the QPs (see {@link NicEgress}). */
+    /** The NIC's ports, port number - 1: one, or two (a dual-port NIC). */
+    private final NicPort[] ports;
+    /** Port 1's egress, writer and neighbour tables (the single-port NIC's). */
     final NicEgress egress;
-    private final Transmitter transmitter;
-    /** Where frames built on the NIC's thread go: the frame a pull emits, or the control queue. */
-    private final FramePort out;
-    /** The data frame {@link #emit} is handing over, and the frame the pull takes when it got out. */
-    private ByteBuf emitting;
-    private ByteBuf pulled;
+    final PacketWriter writer;
+    final Neighbors neighbors;
+    final NeighborDiscovery nd;
+    /** How the two ports of a bonded NIC share its QPs (RoCE LAG), or null. */
+    final Bond bond;
     final CongestionControl.Factory congestionControl;
     /** Whether QPs with congestion control send ECN-capable (ECT(0)) packets, as mlx5 does. */
     final boolean markEct;
@@ -97,11 +86,7 @@ public final class SoftNic {
     private final long cnpMinGapNanos;
     private final int cnpTrafficClass;
     private final int cnpPriority;
-    private PfcStorm storm;
     private final ByteBufAllocator alloc;
-    private final Gid[] gids;
-    private final L2Framing l2;
-    private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
     private final AsyncEvents events = new AsyncEvents();
     private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
     /** Rung after each command: a sleeping loop runs one drain per burst, a polling one looks every turn. */
@@ -111,10 +96,7 @@ public final class SoftNic {
     private final ParsedFrame rxFrame = new ParsedFrame();
     private final RxPacket rxPacket = new RxPacket();
     private final Icrc icrc = new Icrc();
-    final PacketWriter writer;
     final Memory memory = new Memory(this);
-    final Neighbors neighbors;
-    final NeighborDiscovery nd;
     private int nextQpn = FIRST_QPN;
     private int nextMrIndex = 1;
     private int nextHandle = 1;
@@ -125,8 +107,6 @@ public final class SoftNic {
 
     private SoftNic(Builder b) {
         this.name = b.name;
-        this.mac = b.mac;
-        this.ipv4 = b.ipv4;
         this.activeMtu = b.activeMtu;
         this.maxUnackedPsns = b.maxUnackedPsns;
         this.ackReqInterval = b.ackReqInterval;
@@ -136,50 +116,44 @@ public final class SoftNic {
             throw new IllegalArgumentException("ackReqInterval " + ackReqInterval + " needs maxUnackedPsns of at least "
                 + minWindow + ", not " + maxUnackedPsns);
         }
+        if (b.bondMode != null && b.port2 == null) {
+            throw new IllegalArgumentException("bond " + b.bondMode.configName() + " needs a second port");
+        }
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.agents = new GuardedScheduler(scheduler, this::deviceFatal);
-        this.port = Objects.requireNonNull(b.port, "port");
+        Objects.requireNonNull(b.port, "port");
         this.commandBell = scheduler.doorbell(this::drainCommands);
         this.alloc = b.alloc != null ? b.alloc : new FramePoolAllocator(frameSlotBytes(activeMtu), POOLED_FRAMES);
-        java.util.List<Gid> table = new java.util.ArrayList<>();
-        table.add(Gid.linkLocal(mac));
-        table.add(Gid.ipv4Mapped(ipv4));
-        table.addAll(b.ipv6);
-        this.gids = table.toArray(new Gid[0]);
-        java.util.List<Gid> own6 = new java.util.ArrayList<>(b.ipv6);
-        own6.add(0, gids[GID_INDEX_LINK_LOCAL]);
-        this.l2 = new L2Framing(mac, b.vid, b.rocePcp);
-        this.writer = new PacketWriter(alloc, l2, b.firstIpId, b.fixedIpId,
-                port instanceof UdpPayloadSink sink ? sink : null);
-        this.linkSpeed = b.linkSpeed >= 0 ? b.linkSpeed : port.speedBitsPerSecond();
-        this.pfcSpeed = linkSpeed > 0 ? linkSpeed : DEFAULT_PFC_SPEED;
         this.congestionControl = b.congestionControl;
         this.markEct = b.markEct;
         this.dcqcn = b.dcqcn;
         this.cnpMinGapNanos = dcqcn.get(DcqcnParam.NP_MIN_TIME_BETWEEN_CNPS) * 1_000;
         this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Ecn.ECT_0;
         this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
-        this.egress = new NicEgress(counters, pfcSpeed);
-        this.transmitter = new Transmitter(agents, port, linkSpeed, egress);
-        egress.attach(transmitter);
-        this.out = new ForwardingFramePort(port) {
-            @Override
-            public void send(ByteBuf frame) {
-                if (frame == emitting) {
-                    pulled = frame;
-                } else {
-                    egress.sendControl(frame, priorityOf(frame));
-                }
-            }
-        };
-        this.neighbors = new Neighbors(mac, ipv4, agents, out, alloc, counters, l2);
-        this.nd = new NeighborDiscovery(mac, gids[GID_INDEX_LINK_LOCAL], own6, agents, out, alloc, counters, l2);
-        port.setReceiver((p, frame) -> onFrame(frame));
-        port.addLinkStateListener((p, up) -> {
-            if (!up) {
-                counters.increment(NicCounter.LINK_DOWNED);
-            }
-        });
+        NicPort one = new NicPort(this, 1, b.port, b.mac, b.ipv4, b.ipv6, new L2Framing(b.mac, b.vid, b.rocePcp),
+                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed);
+        if (b.port2 == null) {
+            this.ports = new NicPort[] {one};
+        } else {
+            // a bond puts both ports behind port 1's MAC and addresses, as a Linux bond does
+            boolean bonded = b.bondMode != null;
+            long mac2 = bonded ? b.mac : b.port2.mac();
+            NicPort two = new NicPort(this, 2, b.port2.link(), mac2, bonded ? b.ipv4 : b.port2.ipv4(),
+                    bonded ? b.ipv6 : b.port2.ipv6(), new L2Framing(mac2, b.vid, b.rocePcp), alloc, b.firstIpId,
+                    b.fixedIpId, b.linkSpeed);
+            this.ports = new NicPort[] {one, two};
+        }
+        this.bond = b.bondMode != null ? new Bond(b.bondMode, ports, this, b.lacpFast, qps::values) : null;
+        this.egress = one.egress;
+        this.writer = one.writer;
+        this.neighbors = one.neighbors;
+        this.nd = one.nd;
+        for (NicPort port : ports) {
+            port.attach();
+        }
+        if (bond != null) {
+            bond.start();
+        }
     }
 
     public static Builder builder() {
@@ -200,12 +174,37 @@ public final class SoftNic {
         return name;
     }
 
+    /** Port 1's MAC (the NIC's, for a single-port NIC or a bond). */
     public long mac() {
-        return mac;
+        return ports[0].mac();
     }
 
+    /** Port 1's IPv4 address. */
     public int ipv4() {
-        return ipv4;
+        return ports[0].ipv4();
+    }
+
+    /** How many ports the NIC has ({@code ibv_device_attr.phys_port_cnt}): 1 or 2. */
+    public int portCount() {
+        return ports.length;
+    }
+
+    /**
+     * Port {@code number} ({@code ibv_query_port}): 1, or 2 on a dual-port NIC.
+     *
+     * @throws IllegalArgumentException for a port the NIC does not have
+     */
+    public NicPort port(int number) {
+        if (number < 1 || number > ports.length) {
+            throw new IllegalArgumentException("port must be " + (ports.length == 1 ? "1" : "1.." + ports.length)
+                    + " on " + name + ": " + number);
+        }
+        return ports[number - 1];
+    }
+
+    /** The bond of a NIC whose two ports are one (RoCE LAG), or null. */
+    public Bond bond() {
+        return bond;
     }
 
     /** The port's active MTU (the largest path MTU, and the UD message limit). */
@@ -213,39 +212,33 @@ public final class SoftNic {
         return activeMtu;
     }
 
+    /** Port 1's GID {@code index}. */
     public Gid gid(int index) {
-        if (index < 0 || index >= gids.length) {
-            throw new IllegalArgumentException("gid index must be 0.." + (gids.length - 1) + ": " + index);
-        }
-        return gids[index];
+        return ports[0].gid(index);
     }
 
     public int gidTableSize() {
-        return gids.length;
+        return ports[0].gidTableSize();
     }
 
-    /** The index of {@code gid} in the GID table ({@code ibv_query_gid} in reverse). */
+    /** The index of {@code gid} in port 1's GID table ({@code ibv_query_gid} in reverse). */
     public int gidIndex(Gid gid) {
-        for (int i = 0; i < gids.length; i++) {
-            if (gids[i].equals(gid)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("gid not in the table of " + name + ": " + gid);
+        return ports[0].gidIndex(gid);
     }
 
     /** The 802.1Q VLAN of the port, or -1 when untagged. */
     public int vlanId() {
-        return l2.vid();
+        return ports[0].l2.vid();
     }
 
     /** The PCP of RoCE frames on a VLAN port. */
     public int rocePcp() {
-        return l2.rocePcp();
+        return ports[0].l2.rocePcp();
     }
 
+    /** Port 1's counters ({@code rdma statistic show link DEV/1}); {@link NicPort#counters()} for port 2's. */
     public CounterSet<NicCounter> counters() {
-        return counters;
+        return ports[0].counters;
     }
 
     public Scheduler scheduler() {
@@ -277,7 +270,7 @@ public final class SoftNic {
      * (its responder's RESPST_ERR_CQ_OVERFLOW); their flushes to other CQs still arrive.
      */
     private void cqOverflowed(CompletionQueue cq) {
-        counters.increment(NicCounter.CQ_OVERFLOW);
+        counters().increment(NicCounter.CQ_OVERFLOW);
         raise(AsyncEvent.ofCq(AsyncEventType.CQ_ERR, cq));
         for (QueuePair qp : new java.util.ArrayList<>(qps.values())) {
             if ((qp.sendCq == cq || qp.recvCq == cq) && qp.state() != QpState.ERR && qp.state() != QpState.RESET) {
@@ -292,10 +285,12 @@ public final class SoftNic {
         events.raise(e);
     }
 
-    /** Adds a static neighbour entry (as {@code ip neigh add}); ARP resolves the others. */
+    /** Adds a static neighbour entry (as {@code ip neigh add}) on every port; ARP resolves the others. */
     public void addNeighbor(int peerIpv4, long peerMac) {
         call(() -> {
-            neighbors.add(peerIpv4, peerMac);
+            for (NicPort port : ports) {
+                port.neighbors.add(peerIpv4, peerMac);
+            }
             return null;
         });
     }
@@ -309,12 +304,10 @@ public final class SoftNic {
         });
     }
 
-    /** Records a known MAC for {@code peer} (owner thread). */
+    /** Records a known MAC for {@code peer} on every port (owner thread). */
     void learn(Gid peer, long peerMac) {
-        if (peer.isIpv4Mapped()) {
-            neighbors.add(peer.ipv4(), peerMac);
-        } else {
-            nd.add(peer, peerMac);
+        for (NicPort port : ports) {
+            port.learn(peer, peerMac);
         }
     }
 
@@ -492,7 +485,7 @@ public final class SoftNic {
      * ends with an error instead of waiting for good. The error and its stack go to the log.
      */
     private void deviceFatal(RuntimeException e) {
-        counters.increment(NicCounter.INTERNAL_ERRORS);
+        counters().increment(NicCounter.INTERNAL_ERRORS);
         if (fatal) {
             return;
         }
@@ -542,105 +535,19 @@ public final class SoftNic {
         }
     }
 
-    /**
-     * Hands over the data packet of the QP the transmitter is pulling ({@link #takePulled}): a frame
-     * whose next hop is known is what the pull returns; one waiting for ARP or neighbour discovery
-     * is parked there and later goes out through the control queue, in order. Owner thread.
-     */
-    void emit(Route route, ByteBuf frame) {
-        if (writer.takeClaim(frame)) {
-            // written in place in the port's send buffer (UDP endpoint mode): no frame, no neighbour
-            if (closed) {
-                writer.sink().abort();
-                return;
-            }
-            counters.increment(NicCounter.SENT_PKTS);
-            writer.sink().commit();
-            pulled = TransmitSource.WRITTEN_TO_PORT;
-            return;
-        }
-        if (closed) {
-            frame.release();
-            return;
-        }
-        counters.increment(NicCounter.SENT_PKTS);
-        emitting = frame;
-        try {
-            if (route.ipv6) {
-                nd.send(route.dstGid, frame);
-            } else {
-                neighbors.send(route.dstIpv4, frame);
-            }
-        } finally {
-            emitting = null;
-        }
-    }
-
-    /** The packet {@link #emit} handed over since the last call, or null; forgets it. Owner thread. */
-    ByteBuf takePulled() {
-        ByteBuf f = pulled;
-        pulled = null;
-        return f;
-    }
-
-    /**
-     * Sends a control frame (an ACK, NAK or ATOMIC ACK, a CNP) along {@code route}: it goes ahead
-     * of the QPs' data, at its own priority, after ARP or neighbour discovery if needed. Owner thread.
-     */
-    void sendControl(Route route, ByteBuf frame) {
-        if (writer.takeClaim(frame)) {
-            if (closed) {
-                writer.sink().abort();
-                return;
-            }
-            counters.increment(NicCounter.SENT_PKTS);
-            writer.sink().commit();
-            return;
-        }
-        if (closed) {
-            frame.release();
-            return;
-        }
-        counters.increment(NicCounter.SENT_PKTS);
-        if (route.ipv6) {
-            nd.send(route.dstGid, frame);
-        } else {
-            neighbors.send(route.dstIpv4, frame);
-        }
-    }
-
-    /**
-     * The 802.1p priority a frame leaves at, read from its own header as a NIC's egress classifies
-     * it: the PCP of its VLAN tag; untagged, its DSCP's priority (mlx5's default DSCP-to-priority
-     * map, DSCP / 8: DSCP 26 is priority 3, DSCP 48 priority 6); anything else (ARP) priority 0.
-     */
-    int priorityOf(ByteBuf frame) {
-        int type = frame.getUnsignedShort(Ethernet.ETHER_TYPE);
-        if (type == EtherType.VLAN) {
-            return Vlan.pcp(frame, Ethernet.ETHER_TYPE);
-        }
-        if (type == EtherType.IPV4) {
-            return Ipv4.dscp(frame, Ethernet.LENGTH) >> 3;
-        }
-        if (type == EtherType.IPV6) {
-            return Ipv6.dscp(frame, Ethernet.LENGTH) >> 3;
-        }
-        return 0;
-    }
-
-    /** The priority a QP's frames along {@code route} leave at (see {@link #priorityOf}). */
+    /** The priority a QP's frames along {@code route} leave at (see {@link NicPort#priorityOf}). */
     int priorityOf(Route route) {
-        return l2.vid() != L2Framing.NO_VLAN ? l2.rocePcp() : (route.trafficClass >> 2) >> 3;
+        return ports[0].l2.vid() != L2Framing.NO_VLAN ? ports[0].l2.rocePcp() : (route.trafficClass >> 2) >> 3;
     }
 
     /** The link speed the NIC's transmitter paces at (0: an unlimited port). */
     public long linkSpeedBitsPerSecond() {
-        return linkSpeed;
+        return ports[0].linkSpeedBitsPerSecond();
     }
 
     /** The NIC's transmitter (the line-rate pacer its egress feeds). */
     public Transmitter transmitter() {
-        return transmitter;
+        return ports[0].transmitter();
     }
 
     /** Whether a received PFC frame pauses priority {@code p} now. Any thread (a snapshot). */
@@ -648,84 +555,79 @@ public final class SoftNic {
         if (priority < 0 || priority >= Pfc.PRIORITIES) {
             throw new IllegalArgumentException("priority must be 0..7: " + priority);
         }
-        return call(() -> egress.isPaused(priority, scheduler.nanoTime()));
-    }
-
-    /**
-     * Whether frames along {@code route} are parked while ARP or neighbour discovery resolves the
-     * next hop (owner thread): they have not left, so they cannot have been lost.
-     */
-    boolean resolving(Route route) {
-        return route != null && (route.ipv6 ? nd.isResolving(route.dstGid) : neighbors.isResolving(route.dstIpv4));
+        return call(() -> ports[0].egress.isPaused(priority, scheduler.nanoTime()));
     }
 
     /** The receive path (owner thread): parse, check, dispatch to a QP; bad frames are counted and dropped. */
-    private void onFrame(ByteBuf frame) {
+    void onFrame(NicPort port, ByteBuf frame) {
         try {
             if (closed) {
+                return;
+            }
+            if (bond != null && bond.takeLacp(port, frame)) {
                 return;
             }
             ParsedFrame f = rxFrame;
             DecodeError err = f.parse(frame);
             if (err != null) {
-                counters.increment(NicCounter.DROP_MALFORMED);
+                port.counters.increment(NicCounter.DROP_MALFORMED);
                 return;
             }
             if (f.kind() == FrameKind.PFC) {
-                onPfc(frame, f);
+                port.onPfc(frame, f);
                 return;
             }
-            if (!l2.accepts(f)) {
-                counters.increment(NicCounter.DROP_VLAN);
+            if (!port.l2.accepts(f)) {
+                port.counters.increment(NicCounter.DROP_VLAN);
                 return;
             }
             if (f.kind() == FrameKind.ARP) {
-                neighbors.onArp(frame, f.l3Offset());
+                port.neighbors.onArp(frame, f.l3Offset());
                 return;
             }
             long dst = f.dstMac();
-            boolean ourMac = dst == mac || MacAddress.isMulticast(dst);
+            boolean ourMac = dst == port.mac() || MacAddress.isMulticast(dst);
             if (f.kind() == FrameKind.IPV6 && f.l4Protocol() == Icmpv6.NEXT_HEADER) {
                 if (ourMac) {
-                    nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
+                    port.nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
                 }
                 return;
             }
             if (f.kind() != FrameKind.ROCEV2) {
                 return;
             }
-            boolean ourIp = f.ipVersion() == 4 ? Ipv4.dst(frame, f.l3Offset()) == ipv4
-                    : nd.isOwn(frame, f.l3Offset() + Ipv6.DST);
+            boolean ourIp = f.ipVersion() == 4 ? Ipv4.dst(frame, f.l3Offset()) == port.ipv4()
+                    : port.nd.isOwn(frame, f.l3Offset() + Ipv6.DST);
             if (!ourMac || !ourIp) {
-                counters.increment(NicCounter.DROP_NOT_FOR_US);
+                port.counters.increment(NicCounter.DROP_NOT_FOR_US);
                 return;
             }
             if (!icrc.verify(f)) {
-                counters.increment(NicCounter.DROP_BAD_ICRC); // IBA C9-?? / A17.4.1: drop silently
+                port.counters.increment(NicCounter.DROP_BAD_ICRC); // IBA C9-?? / A17.4.1: drop silently
                 return;
             }
-            counters.increment(NicCounter.RCVD_PKTS);
+            port.counters.increment(NicCounter.RCVD_PKTS);
             RxPacket p = rxPacket;
             p.load(f);
             QueuePair qp = qps.get(p.destQp);
             if (f.opcode().code() == Opcode.CNP_CODE) {
-                onCnp(qp);
+                onCnp(port, qp);
                 return;
             }
             if (qp == null || !qp.state().canReceive() && qp.state() != QpState.ERR) {
-                counters.increment(NicCounter.DROP_UNKNOWN_QP);
+                port.counters.increment(NicCounter.DROP_UNKNOWN_QP);
                 return;
             }
             if (!f.opcode().isKnown() || f.opcode().transport() == null
                     || !f.opcode().transport().name().equals(qp.type().name())) {
-                counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
+                port.counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
                 return;
             }
             if (f.ecn() == Ecn.CE && qp.type() != QpType.UD && isCongestionSignal(f.opcode())) {
-                counters.increment(NicCounter.NP_ECN_MARKED_ROCE_PACKETS);
+                port.counters.increment(NicCounter.NP_ECN_MARKED_ROCE_PACKETS);
                 qp.notifyCongestion(scheduler.nanoTime());
             }
-            qp.receive(p);
+            qp.receive(port, p);
         } catch (RuntimeException e) {
             deviceFatal(e);
         } finally {
@@ -733,32 +635,18 @@ public final class SoftNic {
         }
     }
 
-    /** A PFC frame for us (to the MAC control group, or our MAC): the egress pauses its priorities. */
-    private void onPfc(ByteBuf frame, ParsedFrame f) {
-        long dst = f.dstMac();
-        if (dst != MacAddress.PAUSE_MULTICAST && dst != mac) {
-            counters.increment(NicCounter.DROP_NOT_FOR_US);
-            return;
-        }
-        if (frame.readableBytes() < f.l3Offset() + Pfc.LENGTH) {
-            counters.increment(NicCounter.DROP_MALFORMED);
-            return;
-        }
-        egress.onPfc(frame, f.l3Offset(), scheduler.nanoTime());
-    }
-
     /**
      * A CNP (the reaction point's input): handed to the QP's congestion control if it is an RC or
      * UC QP; a CNP for an unknown QP, or one that has no congestion control (UD), is counted and
      * dropped.
      */
-    private void onCnp(QueuePair qp) {
+    private void onCnp(NicPort port, QueuePair qp) {
         if (qp == null) {
-            counters.increment(NicCounter.DROP_UNKNOWN_QP);
+            port.counters.increment(NicCounter.DROP_UNKNOWN_QP);
             return;
         }
         if (qp.type() == QpType.UD || !qp.state().canReceive()) {
-            counters.increment(NicCounter.RP_CNP_IGNORED);
+            port.counters.increment(NicCounter.RP_CNP_IGNORED);
             return;
         }
         qp.onCnp(scheduler.nanoTime());
@@ -774,9 +662,10 @@ public final class SoftNic {
 
     /** A CNP to the source QP of a CE-marked packet (notification point). Owner thread. */
     void sendCnp(QueuePair qp) {
-        ByteBuf b = writer.beginCnp(qp.route, qp.destQpn, cnpTrafficClass, l2.vid() == L2Framing.NO_VLAN ? 0 : cnpPriority);
-        counters.increment(NicCounter.NP_CNP_SENT);
-        sendControl(qp.route, writer.finish());
+        NicPort port = qp.port();
+        port.writer.beginCnp(qp.route, qp.destQpn, cnpTrafficClass, port.l2.vid() == L2Framing.NO_VLAN ? 0 : cnpPriority);
+        port.counters.increment(NicCounter.NP_CNP_SENT);
+        port.sendControl(qp.route, port.writer.finish());
     }
 
     /** {@code np_min_time_between_cnps}: at most one CNP per QP in this time. */
@@ -805,26 +694,9 @@ public final class SoftNic {
         }
         int[] copy = quanta.clone();
         call(() -> {
-            transmitPfc(classEnableVector, copy);
+            ports[0].transmitPfc(classEnableVector, copy);
             return null;
         });
-    }
-
-    private void transmitPfc(int cev, int[] quanta) {
-        if (closed) {
-            return;
-        }
-        ByteBuf b = alloc.buffer(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
-        b.writerIndex(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
-        b.setZero(0, b.writerIndex());
-        Ethernet.write(b, 0, MacAddress.PAUSE_MULTICAST, mac, EtherType.MAC_CONTROL);
-        Pfc.write(b, Ethernet.LENGTH, cev, quanta);
-        for (int p = 0; p < Pfc.PRIORITIES; p++) {
-            if ((cev & (1 << p)) != 0 && quanta[p] != 0) {
-                counters.increment(PfcCounters.txPause(p));
-            }
-        }
-        egress.sendMacControl(b);
     }
 
     /**
@@ -839,12 +711,13 @@ public final class SoftNic {
         int[] quanta = new int[Pfc.PRIORITIES];
         quanta[priority] = 0xFFFF;
         // repeat at half the pause time, as a stuck receiver's PFC generator refreshes its XOFF
-        long period = Math.max(1, Pfc.quantaToNanos(0xFFFF, pfcSpeed) / 2);
+        long period = Math.max(1, Pfc.quantaToNanos(0xFFFF, ports[0].pfcSpeed) / 2);
         call(() -> {
-            if (storm != null) {
-                storm.stop();
+            NicPort port = ports[0];
+            if (port.storm != null) {
+                port.storm.stop();
             }
-            storm = new PfcStorm(agents, () -> transmitPfc(1 << priority, quanta), period);
+            port.storm = new PfcStorm(agents, () -> port.transmitPfc(1 << priority, quanta), period);
             return null;
         });
     }
@@ -852,9 +725,9 @@ public final class SoftNic {
     /** Stops a storm started by {@link #startPfcStorm}; the partner resumes when the last pause runs out. */
     public void stopPfcStorm() {
         call(() -> {
-            if (storm != null) {
-                storm.stop();
-                storm = null;
+            if (ports[0].storm != null) {
+                ports[0].storm.stop();
+                ports[0].storm = null;
             }
             return null;
         });
@@ -864,17 +737,41 @@ public final class SoftNic {
     public void close() {
         call(() -> {
             closed = true;
-            if (storm != null) {
-                storm.stop();
+            if (bond != null) {
+                bond.stop();
             }
-            egress.close();
-            neighbors.releaseAll();
-            nd.releaseAll();
+            for (NicPort port : ports) {
+                port.close();
+            }
             for (QueuePair qp : qps.values()) {
                 qp.shutdown();
             }
             return null;
         });
+    }
+
+    /** Whether {@link #close} ran. */
+    boolean isClosed() {
+        return closed;
+    }
+
+    ByteBufAllocator alloc() {
+        return alloc;
+    }
+
+    /**
+     * A port's link went down or came up (owner thread): {@code IBV_EVENT_PORT_ERR} or
+     * {@code IBV_EVENT_PORT_ACTIVE}; a bond moves the QPs of a port that went down to the other.
+     */
+    void portChanged(NicPort port, boolean up) {
+        try {
+            raise(AsyncEvent.ofPort(up ? AsyncEventType.PORT_ACTIVE : AsyncEventType.PORT_ERR, port.number()));
+            if (bond != null) {
+                bond.linkChanged(port, up);
+            }
+        } catch (RuntimeException e) {
+            deviceFatal(e);
+        }
     }
 
     void destroyQp(QueuePair qp) {
@@ -883,7 +780,7 @@ public final class SoftNic {
 
     @Override
     public String toString() {
-        return "nic " + name + " " + MacAddress.toString(mac) + " " + Ipv4.toString(ipv4);
+        return "nic " + name + " " + MacAddress.toString(mac()) + " " + Ipv4.toString(ipv4());
     }
 
     /** Configures a NIC. */
@@ -906,6 +803,9 @@ public final class SoftNic {
         private CongestionControl.Factory congestionControl = NoCongestionControl::new;
         private boolean markEct;
         private DcqcnParams dcqcn = DcqcnParams.defaults();
+        private SecondPort port2;
+        private BondMode bondMode;
+        private boolean lacpFast;
 
         public Builder name(String n) {
             name = Objects.requireNonNull(n, "name");
@@ -940,12 +840,16 @@ public final class SoftNic {
          * the MAC and is always there (GID index 0).
          */
         public Builder ipv6(String address) {
+            ipv6.add(globalIpv6(address));
+            return this;
+        }
+
+        private static Gid globalIpv6(String address) {
             Gid g = Gid.ipv6(address);
             if (g.isIpv4Mapped() || g.isMulticast() || g.isUnspecified() || g.isLinkLocal()) {
                 throw new IllegalArgumentException("ipv6 must be a global unicast address: " + address);
             }
-            ipv6.add(g);
-            return this;
+            return g;
         }
 
         /**
@@ -1027,8 +931,55 @@ public final class SoftNic {
             return this;
         }
 
+        /** Port 1's link. */
         public Builder port(FramePort p) {
             port = p;
+            return this;
+        }
+
+        /**
+         * A second port (a dual-port NIC, {@code phys_port_cnt} 2): its own link, MAC, IPv4 address
+         * and global IPv6 addresses, GID table (link-local from its MAC, IPv4-mapped, then the IPv6
+         * ones, as port 1's), neighbour tables and counters. A QP uses it when bound to port 2
+         * ({@code QpAttr.port(2)} in INIT). The VLAN, MTU, allocator and congestion control are
+         * the NIC's, shared by both ports.
+         */
+        public Builder port2(FramePort link, String mac, String ipv4, String... ipv6) {
+            Objects.requireNonNull(link, "link");
+            long m = MacAddress.parse(mac);
+            if (MacAddress.isMulticast(m)) {
+                throw new IllegalArgumentException("port 2 mac must be unicast: " + mac);
+            }
+            java.util.List<Gid> six = new java.util.ArrayList<>();
+            for (String a : ipv6) {
+                six.add(globalIpv6(a));
+            }
+            port2 = new SecondPort(link, m, Ipv4.parse(ipv4), six);
+            return this;
+        }
+
+        /**
+         * Bonds two links into one port (RoCE LAG, what ConnectX does under a Linux bond): {@code link2}
+         * is port 2, behind port 1's MAC, addresses and GIDs; {@code mode} decides which port a QP's
+         * frames leave by, and a port whose link goes down hands its QPs to the other.
+         */
+        /**
+         * LACP's rate in {@link BondMode#LACP} (Linux's {@code lacp_rate}): {@code fast} asks the
+         * partner for an LACPDU every second and leaves a silent one after 3 s; {@code slow} (the
+         * default) every 30 s, out after 90 s.
+         */
+        public Builder lacpRate(String rate) {
+            if (!"fast".equals(rate) && !"slow".equals(rate)) {
+                throw new IllegalArgumentException("lacp rate must be fast or slow: " + rate);
+            }
+            lacpFast = "fast".equals(rate);
+            return this;
+        }
+
+        public Builder bond(FramePort link2, BondMode mode) {
+            Objects.requireNonNull(link2, "link2");
+            port2 = new SecondPort(link2, 0, 0, java.util.List.of());
+            bondMode = Objects.requireNonNull(mode, "mode");
             return this;
         }
 
@@ -1086,11 +1037,12 @@ public final class SoftNic {
         }
     }
 
+    /** Port 2 as the builder was given it. */
+    private record SecondPort(FramePort link, long mac, int ipv4, java.util.List<Gid> ipv6) {
+    }
+
     /** PFC's quanta on a port without a speed are counted at this speed. */
     static final long DEFAULT_PFC_SPEED = 100_000_000_000L;
-    /** A PFC frame is padded to the 60-byte minimum: 14 + 20 + 26. */
-    private static final int PFC_PADDING = 26;
-
     /** Free frames a NIC's own frame pool keeps at most (a window of 4 KB frames is 128). */
     public static final int POOLED_FRAMES = 1024;
 

@@ -21,6 +21,9 @@ import io.rocelab.sw.forward.ForwardStage;
 import io.rocelab.sw.forward.PortView;
 import io.rocelab.sw.forward.Route6Table;
 import io.rocelab.sw.forward.RouteTable;
+import io.rocelab.sw.lag.LagGroup;
+import io.rocelab.sw.lag.LagHash;
+import io.rocelab.sw.lag.PortChannels;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PfcGenerator;
 import io.rocelab.sw.pfcwd.PfcWatchdog;
@@ -77,6 +80,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final PfcWatchdog watchdog;
     private final FdbTable fdb;
     private final FramePort[] ports;
+    private final PortChannels lags;
     private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
 
@@ -105,6 +109,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.classify = new ClassifyStage(portConfigs);
         this.vlan = new VlanStage(portConfigs, alloc);
         this.fdb = new FdbTable(config.fdbAgingNanos(), config.fdbTableSize(), scheduler);
+        this.lags = new PortChannels(config);
         RouteTable routes = new RouteTable();
         for (RouteConfig r : config.routes()) {
             routes.add(r.prefix(), r.length(), group(config, r.nextHops()));
@@ -115,7 +120,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         }
         FlowletTable flowlets = config.flowletTimeoutNanos() > 0 ? new FlowletTable(config.flowletTimeoutNanos()) : null;
         this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, routes6, flowlets,
-            this);
+            this, lags);
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
         this.mmu = new Mmu(config, pfc);
         this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
@@ -125,7 +130,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         int[] ps = new int[hops.size()];
         long[] ms = new long[ps.length];
         for (int i = 0; i < ps.length; i++) {
-            ps[i] = config.portIndex(hops.get(i).port());
+            ps[i] = config.interfaceIndex(hops.get(i).port());
             ms[i] = hops.get(i).mac();
         }
         return new EcmpGroup(ps, ms);
@@ -146,6 +151,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         egress[i].attach(port);
         port.setReceiver((p, frame) -> receive(i, frame));
         port.addLinkStateListener((p, up) -> linkStateChanged(i, up));
+        LagGroup lag = lags.groupOfPort(i);
+        if (lag != null && port.isUp()) {
+            memberStateChanged(lag, i, true, true);
+        }
         forward.linkStateChanged();
         watchdog.start();
     }
@@ -222,6 +231,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
+        LagGroup lag = lags.groupOfPort(in);
+        if (lag != null && !lag.collecting(in)) {
+            dropped(ctx, DropReason.LAG_NOT_COLLECTING);
+            return;
+        }
         if (!vlan.ingress(ctx)) {
             dropped(ctx, DropReason.VLAN_NOT_MEMBER);
             return;
@@ -241,8 +255,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     private void flood(PacketContext ctx) {
         int last = -1;
+        // a port channel gets one copy, on the member its flow hash picks
+        long lagHash = lags.isEmpty() ? 0 : LagHash.of(ctx, config.ecmpHashSeed());
         for (int p = 0; p < ports.length; p++) {
-            if (floodsTo(ctx, p)) {
+            if (floodsTo(ctx, p, lagHash)) {
                 last = p;
             }
         }
@@ -252,7 +268,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return;
         }
         for (int p = 0; p < last; p++) {
-            if (floodsTo(ctx, p)) {
+            if (floodsTo(ctx, p, lagHash)) {
                 PacketContext copy = contexts.acquire();
                 copy.copyHeadersFrom(ctx);
                 copy.frame = ctx.frame.copy();
@@ -265,8 +281,12 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         admit(ctx);
     }
 
-    private boolean floodsTo(PacketContext ctx, int p) {
-        return p != ctx.ingressPort && ports[p] != null && ports[p].isUp() && vlan.mayLeave(ctx, p);
+    private boolean floodsTo(PacketContext ctx, int p, long lagHash) {
+        if (p == ctx.ingressPort || ports[p] == null || !ports[p].isUp() || !vlan.mayLeave(ctx, p)) {
+            return false;
+        }
+        LagGroup g = lags.groupOfPort(p);
+        return g == null || g.iface() != lags.interfaceOf(ctx.ingressPort) && g.select(lagHash) == p;
     }
 
     private void admit(PacketContext ctx) {
@@ -306,12 +326,29 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     }
 
     private void linkStateChanged(int port, boolean up) {
+        LagGroup lag = lags.groupOfPort(port);
+        if (lag != null) {
+            // a static group's member collects and distributes while its link is up
+            memberStateChanged(lag, port, up, up);
+        }
         forward.linkStateChanged();
         if (!up) {
             egress[port].flush();
             fdb.flushPort(port);
         } else {
             egress[port].pump();
+        }
+    }
+
+    /** A member may now collect and distribute, or not: routes re-hash, a group gone down forgets its MACs. */
+    private void memberStateChanged(LagGroup lag, int port, boolean collect, boolean distribute) {
+        if (lag.set(port, collect, distribute)) {
+            forward.linkStateChanged();
+            if (!lag.isUp()) {
+                fdb.flushPort(lag.iface());
+            }
+        } else {
+            forward.linkStateChanged();
         }
     }
 
@@ -353,11 +390,21 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     @Override
     public boolean isUp(int port) {
+        if (port >= ports.length) {
+            return lags.group(port).isUp();
+        }
         return ports[port] != null && ports[port].isUp();
     }
 
     @Override
     public long queuedBytes(int port) {
+        if (port >= ports.length) {
+            long sum = 0;
+            for (int m : lags.group(port).members()) {
+                sum += egress[m].queuedBytes();
+            }
+            return sum;
+        }
         return egress[port].queuedBytes();
     }
 
@@ -455,6 +502,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     public FdbTable fdb() {
         return fdb;
+    }
+
+    /** @return the port channels: owner thread only */
+    public PortChannels portChannels() {
+        return lags;
     }
 
     /** @return the data path's clock (how often it read the scheduler's time) */

@@ -3,6 +3,7 @@ package io.rocelab.perftest.nic;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.nic.BondMode;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.fabric.FabricMode;
 import io.rocelab.topology.model.Host;
@@ -25,14 +26,22 @@ public final class InProcessFabric implements AutoCloseable {
     static final String CLIENT = "client";
 
     private final Fabric fabric;
+    /** The second cable, between the hosts' ports 2 (perftest's {@code -i 2}). */
+    private final InProcessLink link2;
+    /** The mode both NICs bond their ports in, or null for two ports of their own. */
+    private final BondMode bond;
     /** The NICs' line rate, which their transmitters pace at. */
     private final long lineRateBitsPerSecond;
 
-    private InProcessFabric(long rateGbps, long delayNanos, boolean busyPoll) {
+    private InProcessFabric(long rateGbps, long delayNanos, boolean busyPoll, BondMode bond) {
+        this.bond = bond;
         this.lineRateBitsPerSecond = (rateGbps > 0 ? rateGbps : DEFAULT_RATE_GBPS) * 1_000_000_000L;
         Fabric.Builder b = Fabric.builder(topology(rateGbps, delayNanos)).mode(FabricMode.REAL_TIME).eventLoops(1)
             .bareHosts();
         this.fabric = (busyPoll ? b.busyPoll() : b).start();
+        this.link2 = InProcessLink.builder().name("perftest-2").portNames(SERVER + "-2", CLIENT + "-2")
+            .rateBitsPerSecond(lineRateBitsPerSecond).propagationDelayNanos(delayNanos)
+            .build(fabric.scheduler(SERVER), fabric.scheduler(CLIENT));
     }
 
     /** The two hosts at the tools' default addresses, cabled to each other. */
@@ -52,31 +61,46 @@ public final class InProcessFabric implements AutoCloseable {
 
     /** The same, on one busy-polling owner thread when {@code busyPoll}. */
     public static InProcessFabric create(boolean busyPoll) {
-        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll);
+        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll, null);
+    }
+
+    /** The same, each NIC's two ports bonded in {@code bond} (RoCE LAG over the two cables) unless null. */
+    public static InProcessFabric create(boolean busyPoll, BondMode bond) {
+        return new InProcessFabric(DEFAULT_RATE_GBPS, 1000, busyPoll, bond);
     }
 
     /** Two hosts joined by a link of the given rate and delay. */
     public static InProcessFabric create(long rateGbps, long delayNanos) {
-        return new InProcessFabric(rateGbps, delayNanos, false);
+        return new InProcessFabric(rateGbps, delayNanos, false, null);
     }
 
     public InProcessLink link() {
         return fabric.link("perftest");
     }
 
+    /** The second cable, between the two NICs' ports 2. */
+    public InProcessLink link2() {
+        return link2;
+    }
+
     /** The server's side (port A). */
     public NicAttachment sideA() {
-        return side(fabric.scheduler(SERVER), fabric.hostPort(SERVER), "in-process link, side A");
+        return side(fabric.scheduler(SERVER), fabric.hostPort(SERVER), "in-process link, side A",
+            link2.portA(), NicOptions.DEFAULT_SERVER_MAC2, NicOptions.DEFAULT_SERVER_IP2);
     }
 
     /** The client's side (port B). */
     public NicAttachment sideB() {
-        return side(fabric.scheduler(CLIENT), fabric.hostPort(CLIENT), "in-process link, side B");
+        return side(fabric.scheduler(CLIENT), fabric.hostPort(CLIENT), "in-process link, side B",
+            link2.portB(), NicOptions.DEFAULT_CLIENT_MAC2, NicOptions.DEFAULT_CLIENT_IP2);
     }
 
-    private NicAttachment side(Scheduler s, FramePort p, String text) {
-        // the fabric owns the loop and the link; the NIC paces at the line rate
-        return new PlainAttachment(s, p, text, () -> { }, nic -> nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond));
+    private NicAttachment side(Scheduler s, FramePort p, String text, FramePort p2, String mac2, String ip2) {
+        // the fabric owns the loop and the links; the NIC paces at the line rate; port 2 on the second cable,
+        // a port of its own or bonded with port 1
+        return new PlainAttachment(s, p, text, () -> { }, nic -> bond == null
+            ? nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).port2(p2, mac2, ip2)
+            : nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).bond(p2, bond).lacpRate("fast"));
     }
 
     @Override

@@ -158,6 +158,63 @@ public interface NicAttachment extends AutoCloseable {
     }
 
     /**
+     * {@code first} with the NIC's port 2 on the link {@code nic} names ({@code --udp-frame2} or
+     * {@code --raw2}), opened on the same owner thread: the NIC gets it as its port 2, with the
+     * role's port-2 addresses, or as the second member of its bond ({@code --bond}). Closing closes
+     * port 2, then {@code first}. Without a second link, {@code first} itself.
+     */
+    static NicAttachment withPort2(NicAttachment first, NicOptions nic, boolean server) {
+        if (nic.link2() == null) {
+            return first;
+        }
+        String name = "rocelab-" + (server ? "server" : "client") + "-2";
+        FramePort port2;
+        Runnable close2;
+        String text;
+        try {
+            if (nic.dataPath() == NicOptions.DataPath.UDP_FRAME) {
+                String[] p = nic.link2().split(":");
+                InetSocketAddress remote = new InetSocketAddress(p[1], Integer.parseInt(p[2]));
+                if (remote.isUnresolved()) {
+                    throw new IllegalArgumentException("--udp-frame2: cannot resolve " + p[1]);
+                }
+                UdpFramePort.Builder b = UdpFramePort.builder().name(name);
+                if (remote.getAddress().isLoopbackAddress()) {
+                    b.localPort(Integer.parseInt(p[0]));
+                } else {
+                    b.localAddress(new InetSocketAddress(Integer.parseInt(p[0])));
+                }
+                UdpFramePort u = b.remoteAddress(remote).open((RealTimeScheduler) first.scheduler());
+                port2 = u;
+                close2 = u::close;
+                text = "frame-over-UDP " + u.localAddress() + " -> " + remote;
+            } else {
+                RawEthernetPort r;
+                try {
+                    r = RawEthernetPort.open(name, nic.link2(), first.scheduler(), nic.rawBackend());
+                } catch (java.io.IOException e) {
+                    throw new IllegalArgumentException("--raw2: " + e.getMessage(), e);
+                }
+                port2 = r;
+                close2 = r::close;
+                text = "raw " + r.describe();
+            }
+        } catch (RuntimeException e) {
+            first.close();
+            throw e;
+        }
+        FramePort link2 = port2;
+        return new PlainAttachment(first.scheduler(), first.port(), first.describe() + ", port 2 " + text, () -> {
+            try {
+                close2.run();
+            } finally {
+                first.close();
+            }
+        }, b -> nic.bond() != null ? first.configure(b).bond(link2, nic.bond()).lacpRate("fast")
+                : first.configure(b).port2(link2, nic.mac2For(server), nic.ip2For(server)));
+    }
+
+    /**
      * An attachment that owns its port and its loop: closing it prints the port's counters (with
      * {@link #COUNTERS_PROPERTY}), closes the port, then stops the loop.
      */

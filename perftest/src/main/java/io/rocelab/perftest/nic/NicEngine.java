@@ -224,15 +224,20 @@ public final class NicEngine implements TestEngine {
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         config.started(nic);
+        if (o.ibPort() > nic.portCount()) {
+            throw new io.rocelab.perftest.cli.OptionException(" " + DEVICE_NAME + " has " + nic.portCount()
+                    + " port here; -i " + o.ibPort() + " needs a second port (--in-process cables one; --udp-frame2, --raw2)");
+        }
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
                 BestGidIndex.of(gidTable(), o.ipv6()));
     }
 
     /** The NIC's GID table, as perftest reads it with {@code ibv_query_gid}. */
     private List<Gid> gidTable() {
-        List<Gid> table = new ArrayList<>(nic.gidTableSize());
-        for (int i = 0; i < nic.gidTableSize(); i++) {
-            table.add(Gid.of(nic.gid(i).toBytes()));
+        io.rocelab.nic.NicPort port = nic.port(options.ibPort());
+        List<Gid> table = new ArrayList<>(port.gidTableSize());
+        for (int i = 0; i < port.gidTableSize(); i++) {
+            table.add(Gid.of(port.gid(i).toBytes()));
         }
         return table;
     }
@@ -273,13 +278,13 @@ public final class NicEngine implements TestEngine {
         QpType type = qpType(o.connection());
         int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
         // the GID of -x (or perftest's choice without it), which the peer's packets are addressed to
-        Gid gid = Gid.of(nic.gid(ctx.gidIndex()).toBytes());
+        Gid gid = Gid.of(nic.port(o.ibPort()).gid(ctx.gidIndex()).toBytes());
         qps = new QueuePair[n];
         recvPosted = new long[n];
         List<KeyRecord> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps, srq);
-            QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1);
+            QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(o.ibPort());
             // perftest's ctx_modify_qp_to_init: a UD QP gets its Q_Key, the connected ones access flags
             qp.modify(type == QpType.UD ? init.qkey(UD_QKEY) : init.accessFlags(access));
             qps[i] = qp;
@@ -1086,7 +1091,12 @@ public final class NicEngine implements TestEngine {
         String leaf = name.substring(HW_COUNTERS.length());
         for (NicCounter c : NicCounter.values()) {
             if (c.rxeName().equals(leaf)) {
-                return OptionalLong.of(nic.counters().get(c));
+                // perftest reads ports/<ib_port>/hw_counters: the counters of the port of -i; a bond's
+                // port 1 is both links, as the bonded device counts them
+                if (nic.bond() != null) {
+                    return OptionalLong.of(nic.port(1).counters().get(c) + nic.port(2).counters().get(c));
+                }
+                return OptionalLong.of(nic.port(options.ibPort()).counters().get(c));
             }
         }
         return OptionalLong.empty();

@@ -64,20 +64,23 @@ public final class NicEngineFactory implements EngineFactory {
      * given, UDP endpoint mode when {@code --udp-endpoint} is; with no data path, {@link #create} refuses in one line.
      */
     public static NicEngineFactory of(NicOptions nic) {
-        return new NicEngineFactory(nic, o -> {
-            if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
-                return NicAttachment.udpEndpoint("rocelab-" + (o.isServer() ? "server" : "client"), nic.ip(),
-                        MacAddress.parse(nic.macFor(o.isServer())));
-            }
-            if (nic.dataPath() == NicOptions.DataPath.RAW) {
-                return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawInterface(), nic.rawBackend());
-            }
-            if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
-                throw new IllegalStateException("no frame-over-UDP port configured");
-            }
-            return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
-                    nic.udpHost(), nic.udpRemote());
-        }, false, null);
+        return new NicEngineFactory(nic, o -> NicAttachment.withPort2(attachment(nic, o), nic, o.isServer()), false,
+                null);
+    }
+
+    private static NicAttachment attachment(NicOptions nic, PerftestOptions o) {
+        if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT) {
+            return NicAttachment.udpEndpoint("rocelab-" + (o.isServer() ? "server" : "client"), nic.ip(),
+                    MacAddress.parse(nic.macFor(o.isServer())));
+        }
+        if (nic.dataPath() == NicOptions.DataPath.RAW) {
+            return NicAttachment.raw("rocelab-" + (o.isServer() ? "server" : "client"), nic.rawInterface(), nic.rawBackend());
+        }
+        if (nic.dataPath() != NicOptions.DataPath.UDP_FRAME) {
+            throw new IllegalStateException("no frame-over-UDP port configured");
+        }
+        return NicAttachment.udpFrame("rocelab-" + (o.isServer() ? "server" : "client"), nic.udpLocal(),
+                nic.udpHost(), nic.udpRemote());
     }
 
     /**
@@ -125,6 +128,13 @@ public final class NicEngineFactory implements EngineFactory {
                     + " interface) or --in-process (server and client in this process)");
         }
         checkSupported(o, nic.ip6For(o.isServer()));
+        if (o.ibPort() == 2 && nic.bond() != null) {
+            throw new OptionException(" -i 2: with --bond the two ports are one, port 1");
+        }
+        if (o.ibPort() == 2 && !nic.hasPort2()) {
+            throw new OptionException(" -i 2: the NIC has no port 2 here: --in-process cables one, --udp-frame2 or"
+                    + " --raw2 gives one");
+        }
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT && o.gidIndex() != -1
                 && o.gidIndex() != SoftNic.GID_INDEX_IPV4) {
             throw new OptionException(" --udp-endpoint carries RoCEv2 over IPv4 only: use GID index "
@@ -172,9 +182,12 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" IB device " + o.device() + " not found; rocelab's soft NIC is "
                     + NicEngine.DEVICE_NAME);
         }
-        if (o.ibPort() != 1) {
-            throw new OptionException(" " + NicEngine.DEVICE_NAME + " has one port; -i " + o.ibPort()
+        if (o.ibPort() > 2) {
+            throw new OptionException(" " + NicEngine.DEVICE_NAME + " has two ports at most; -i " + o.ibPort()
                     + " does not exist");
+        }
+        if (o.ibPort() == 2 && o.rdmaCm()) {
+            throw new OptionException(" rocelab's rdma_cm (-R) runs on port 1: drop -i 2 or -R");
         }
         int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
         if (o.gidIndex() >= tableSize) {

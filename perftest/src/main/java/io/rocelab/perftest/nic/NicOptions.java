@@ -1,6 +1,7 @@
 package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.raw.RawBackend;
+import io.rocelab.nic.BondMode;
 import io.rocelab.perftest.cli.OptionException;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -67,10 +68,39 @@ import java.util.regex.Pattern;
  *                   {@code --pfc-storm})
  * @param rawIface   {@code --raw}'s value, the Linux interface the NIC owns (with {@code af_packet:} or
  *                   {@code pcap:} in front to choose the backend), or null
+ * @param bond       {@code --bond}'s mode (both ports of the NIC bonded, RoCE LAG), or null
+ * @param link2      port 2's link: {@code --udp-frame2}'s LPORT:HOST:RPORT or {@code --raw2}'s interface (the
+ *                   same data path as port 1's), or null (in-process cables port 2 by itself)
+ * @param ip2        port 2's IPv4 address ({@code --ip2}), or null for the role's default
+ * @param mac2       port 2's MAC ({@code --mac2}), or null for the role's default
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
-                         int captureFrames, NicCongestion congestion, String rawIface) {
+                         int captureFrames, NicCongestion congestion, String rawIface, BondMode bond, String link2,
+                         String ip2, String mac2) {
+
+    /** The options without a bond. */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                      int captureFrames, NicCongestion congestion, String rawIface) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture, captureFrames,
+                congestion, rawIface, null, null, null, null);
+    }
+
+    /** Port 2's IPv4 address for a side of the test: {@code --ip2}, else the role's default. */
+    public String ip2For(boolean server) {
+        return ip2 != null ? ip2 : server ? DEFAULT_SERVER_IP2 : DEFAULT_CLIENT_IP2;
+    }
+
+    /** Port 2's MAC for a side of the test: {@code --mac2}, else the role's default. */
+    public String mac2For(boolean server) {
+        return mac2 != null ? mac2 : server ? DEFAULT_SERVER_MAC2 : DEFAULT_CLIENT_MAC2;
+    }
+
+    /** Whether the NIC has a port 2: {@code --in-process} cables one, the other paths with {@code --udp-frame2}/{@code --raw2}. */
+    public boolean hasPort2() {
+        return dataPath == DataPath.IN_PROCESS || link2 != null;
+    }
 
     /** Where the NIC's frames go. */
     public enum DataPath {
@@ -96,6 +126,11 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
     public static final String DEFAULT_CLIENT_IP = "10.77.0.2";
     public static final String DEFAULT_SERVER_MAC = "52:54:00:77:01:01";
     public static final String DEFAULT_CLIENT_MAC = "52:54:00:77:01:02";
+    /** The in-process NICs' port 2 (perftest's {@code -i 2}), on a second cable: the server's address. */
+    public static final String DEFAULT_SERVER_IP2 = "10.78.0.1";
+    public static final String DEFAULT_CLIENT_IP2 = "10.78.0.2";
+    public static final String DEFAULT_SERVER_MAC2 = "52:54:00:78:01:01";
+    public static final String DEFAULT_CLIENT_MAC2 = "52:54:00:78:01:02";
     /**
      * The in-process server's global IPv6 address (GID index 2), beside {@link #DEFAULT_SERVER_IP};
      * the client has {@link #DEFAULT_CLIENT_IP6}. Other data paths have none unless {@code --ip6}
@@ -140,6 +175,14 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + " frames whole, it answers ARP/ND for its own --ip/--ip6, which the kernel must not have"
                     + (perftest ? "; without -u, a 1 s local ACK timeout (-u 18)" : ""),
             "  --in-process                  server and client in this process; prints the client's output",
+            "  --udp-frame2 LPORT:RPORT      port 2 of the NIC on a second frame-over-UDP link (LPORT:HOST:RPORT too);"
+                    + " -i 2 uses it",
+            "  --raw2 IFACE                  port 2 of the NIC on a second Linux interface (with --raw); -i 2 uses it",
+            "  --ip2 A.B.C.D, --mac2 MAC     port 2's addresses (default " + DEFAULT_SERVER_IP2 + " / " + DEFAULT_SERVER_MAC2
+                    + " server, " + DEFAULT_CLIENT_IP2 + " / " + DEFAULT_CLIENT_MAC2 + " client); --in-process cables"
+                    + " port 2 itself",
+            "  --bond MODE                   both ports of the NIC bonded (RoCE LAG; --in-process, or a second link):"
+                    + " MODE active-backup, balance-xor or 802.3ad (LACP at lacp_rate fast), the hash layer3+4",
             "  --busy-poll                   with --in-process: both NICs on one thread that polls instead of"
                     + " sleeping (lower typical latency; it takes a whole core, so with fewer than three the tail"
                     + " grows)",
@@ -274,6 +317,12 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         boolean udpGiven = false;
         boolean inProcessGiven = false;
         boolean busyPoll = false;
+        BondMode bond = null;
+        String link2 = null;
+        boolean udp2 = false;
+        boolean raw2 = false;
+        String ip2 = null;
+        String mac2 = null;
         String endpoint = null;
         String raw = null;
         String capture = null;
@@ -307,6 +356,15 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     }
                     busyPoll = true;
                     break;
+                case "--bond": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    try {
+                        bond = BondMode.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new OptionException(" --bond: " + e.getMessage());
+                    }
+                    break;
+                }
                 case "--udp-frame": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     String[] parts = v.split(":", -1);
@@ -339,6 +397,41 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                                 + " pcap:veth0 to choose how), got '" + v + "'");
                     }
                     raw = v;
+                    break;
+                }
+                case "--udp-frame2": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    String[] parts = v.split(":", -1);
+                    if (parts.length == 2) {
+                        link2 = port(parts[0], v, false) + ":127.0.0.1:" + port(parts[1], v, true);
+                    } else if (parts.length == 3 && !parts[1].isEmpty()) {
+                        link2 = port(parts[0], v, false) + ":" + parts[1] + ":" + port(parts[2], v, true);
+                    } else {
+                        throw new OptionException(" --udp-frame2 wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
+                    }
+                    udp2 = true;
+                    break;
+                }
+                case "--raw2": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (v.isEmpty() || v.length() > 15 || !v.matches("[^/\\s:]+")) {
+                        throw new OptionException(" --raw2 wants a Linux interface name like veth1, got '" + v + "'");
+                    }
+                    link2 = v;
+                    raw2 = true;
+                    break;
+                }
+                case "--ip2": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    ip2 = checkIpv4(v);
+                    break;
+                }
+                case "--mac2": {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (!MAC.matcher(v).matches() || (Integer.parseInt(v.substring(0, 2), 16) & 1) != 0) {
+                        throw new OptionException(" --mac2 wants a unicast MAC like 52:54:00:78:01:01, got '" + v + "'");
+                    }
+                    mac2 = v.toLowerCase(Locale.ROOT);
                     break;
                 }
                 case "--ip": {
@@ -418,6 +511,22 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             throw new OptionException(" --udp-frame, --udp-endpoint, --raw and --in-process are different data paths;"
                     + " choose one");
         }
+        if (udp2 && raw2) {
+            throw new OptionException(" --udp-frame2 and --raw2 are two links for one port 2; choose one");
+        }
+        if (udp2 && !udpGiven || raw2 && raw == null) {
+            throw new OptionException(" port 2's link is of port 1's kind: --udp-frame2 with --udp-frame, --raw2 with --raw");
+        }
+        if ((ip2 != null || mac2 != null) && (inProcessGiven || link2 == null)) {
+            throw new OptionException(" --ip2 and --mac2 are port 2's addresses, for --udp-frame2 or --raw2"
+                    + (inProcessGiven ? "; --in-process uses the defaults" : ""));
+        }
+        if (bond != null && !inProcessGiven && link2 == null) {
+            throw new OptionException(" --bond needs a second port: --in-process, or --udp-frame2 / --raw2");
+        }
+        if (bond != null && (ip2 != null || mac2 != null)) {
+            throw new OptionException(" --bond puts port 2 behind port 1's --ip and --mac; --ip2 and --mac2 do not apply");
+        }
         if (busyPoll && !inProcessGiven) {
             throw new OptionException(" --busy-poll is for --in-process, where one process runs both NICs");
         }
@@ -451,7 +560,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         }
         NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
-                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw),
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2),
                 rest.toArray(new String[0]));
     }
 

@@ -100,7 +100,7 @@ public final class NicTool {
             t.setDaemon(true);
             return t;
         });
-        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll());
+        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll(), nic.bond());
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             List<String> clientArgs = new ArrayList<>(Arrays.asList(args));
             if (serverOptions.rdmaCm()) {

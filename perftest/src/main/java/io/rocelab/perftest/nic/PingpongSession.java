@@ -114,7 +114,7 @@ public final class PingpongSession {
         check();
         try {
             open();
-            PingpongRecord mine = new PingpongRecord(0, qp.qpn(), firstPsn(), Gid.of(nic.gid(gidIndex).toBytes()));
+            PingpongRecord mine = new PingpongRecord(0, qp.qpn(), firstPsn(), Gid.of(nic.port(o.ibPort()).gid(gidIndex).toBytes()));
             out.print(o.kind() == PingpongKind.UD ? PingpongReport.localAddressUd(mine)
                     : PingpongReport.localAddress(mine));
             PingpongRecord theirs = exchange(mine);
@@ -136,9 +136,9 @@ public final class PingpongSession {
             throw new OptionException("IB device " + o.device() + " not found (rocelab's soft NIC is "
                     + NicEngine.DEVICE_NAME + ")");
         }
-        if (o.ibPort() != 1) {
-            throw new OptionException("Couldn't get port info: " + NicEngine.DEVICE_NAME + " has one port, not "
-                    + o.ibPort());
+        if (o.ibPort() > 2) {
+            throw new OptionException("Couldn't get port info: " + NicEngine.DEVICE_NAME + " has two ports at most,"
+                    + " not " + o.ibPort());
         }
         gidIndex = o.gidIndex() < 0 ? SoftNic.GID_INDEX_IPV4 : o.gidIndex();
         int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + config.ipv6().size();
@@ -162,6 +162,10 @@ public final class PingpongSession {
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         config.started(nic);
+        if (o.ibPort() > nic.portCount()) {
+            throw new OptionException("Couldn't get port info: " + NicEngine.DEVICE_NAME + " has one port here;"
+                    + " -i " + o.ibPort() + " needs a second port (--in-process cables one; --udp-frame2, --raw2)");
+        }
         ProtectionDomain pd = nic.allocPd();
         boolean ud = o.kind() == PingpongKind.UD;
         buf = new byte[o.size() + (ud ? PingpongKind.GRH_BYTES : 0)];

@@ -84,11 +84,12 @@ public final class PingpongTool {
             }
             status = switch (nic.dataPath()) {
                 case IN_PROCESS -> runInProcess(options, nic, out, err, run);
-                case UDP_FRAME -> run(options, nic, server -> NicAttachment.udpFrame("rocelab-"
-                        + (server ? "server" : "client"), nic.udpLocal(), nic.udpHost(), nic.udpRemote()), out, err,
+                case UDP_FRAME -> run(options, nic, server -> NicAttachment.withPort2(NicAttachment.udpFrame("rocelab-"
+                        + (server ? "server" : "client"), nic.udpLocal(), nic.udpHost(), nic.udpRemote()), nic, server),
+                        out, err, Duration.ZERO, null, run, "");
+                case RAW -> run(options, nic, server -> NicAttachment.withPort2(NicAttachment.raw("rocelab-"
+                        + (server ? "server" : "client"), nic.rawInterface(), nic.rawBackend()), nic, server), out, err,
                         Duration.ZERO, null, run, "");
-                case RAW -> run(options, nic, server -> NicAttachment.raw("rocelab-" + (server ? "server" : "client"),
-                        nic.rawInterface(), nic.rawBackend()), out, err, Duration.ZERO, null, run, "");
                 default -> run(options, nic, server -> NicAttachment.udpEndpoint("rocelab-"
                         + (server ? "server" : "client"), nic.ip(), MacAddress.parse(nic.macFor(server))), out, err,
                         Duration.ZERO, null, run, "");
@@ -121,6 +122,13 @@ public final class PingpongTool {
                            String role) {
         String tool = options.kind().toolName();
         try {
+            if (options.ibPort() == 2 && !nic.hasPort2() && nic.dataPath() != NicOptions.DataPath.NONE) {
+                throw new OptionException("Couldn't get port info: -i 2: the NIC has no port 2 here: --in-process"
+                        + " cables one, --udp-frame2 or --raw2 gives one");
+            }
+            if (options.ibPort() == 2 && nic.bond() != null) {
+                throw new OptionException("Couldn't get port info: -i 2: with --bond the two ports are one, port 1");
+            }
             boolean server = options.isServer();
             NicEngine.Config config = config(nic, server);
             PingpongSession s = new PingpongSession(options, config,
@@ -172,7 +180,7 @@ public final class PingpongTool {
             t.setDaemon(true);
             return t;
         });
-        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll());
+        try (InProcessFabric fabric = InProcessFabric.create(nic.busyPoll(), nic.bond());
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             PingpongOptions client = options.asClientOf("127.0.0.1", listener.port());
             PrintStream serverErrStream = new PrintStream(serverErr, true, StandardCharsets.UTF_8);

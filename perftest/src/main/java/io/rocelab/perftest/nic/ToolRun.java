@@ -150,6 +150,14 @@ final class ToolRun implements AutoCloseable {
             }
             sb.append(' ').append(line(n.counters().snapshot())).append(w.role().isEmpty() ? "" : " (" + w.role() + ")")
                 .append('\n');
+            if (n.portCount() > 1) {
+                // port 2's link, when it counted anything (a dual-port or bonded NIC)
+                Map<NicCounter, Long> two = n.port(2).counters().snapshot();
+                if (two.values().stream().anyMatch(v -> v != 0)) {
+                    sb.append(' ').append(line(2, two)).append(w.role().isEmpty() ? "" : " (" + w.role() + ")")
+                        .append('\n');
+                }
+            }
         }
         if (sb.length() > 0) {
             err.println(" " + tool + " " + why + "; the soft NIC's counters (rdma statistic show, non-zero):");
@@ -159,7 +167,12 @@ final class ToolRun implements AutoCloseable {
 
     /** {@code link rocelab0/1 sent_pkts 812 rcvd_pkts 50 ...}: rdma statistic's line, non-zero counters only. */
     static String line(Map<NicCounter, Long> counters) {
-        StringBuilder sb = new StringBuilder("link " + NicEngine.DEVICE_NAME + "/1");
+        return line(1, counters);
+    }
+
+    /** The same for port {@code port}'s link ({@code link rocelab0/2 ...}). */
+    static String line(int port, Map<NicCounter, Long> counters) {
+        StringBuilder sb = new StringBuilder("link " + NicEngine.DEVICE_NAME + "/" + port);
         for (NicCounter c : NicCounter.values()) {
             long v = counters.getOrDefault(c, 0L);
             if (v != 0) {

@@ -11,6 +11,8 @@ public final class EtherType {
     public static final int IPV6 = 0x86DD;
     /** IEEE 802.3 Annex 31B MAC Control: PAUSE and PFC (802.1Qbb). */
     public static final int MAC_CONTROL = 0x8808;
+    /** IEEE 802.3 Annex 57A Slow Protocols: LACP (subtype 1), marker (subtype 2). */
+    public static final int SLOW_PROTOCOLS = 0x8809;
 
     private EtherType() {
     }

@@ -32,7 +32,7 @@ import java.util.function.ToIntFunction;
  * {@code TC_TO_QUEUE_MAP}, {@code PORT_QOS_MAP}, {@code BUFFER_POOL}, {@code BUFFER_PROFILE},
  * {@code BUFFER_PG}, {@code BUFFER_QUEUE}, {@code WRED_PROFILE}, {@code SCHEDULER}, {@code QUEUE},
  * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code VLAN},
- * {@code VLAN_MEMBER}, and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
+ * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER}, and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
  * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
  */
@@ -48,7 +48,8 @@ public final class ConfigLoader {
     private static final Set<String> TABLES = Set.of("DEVICE_METADATA", "SWITCH", "PORT", "CABLE_LENGTH",
         "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "PORT_QOS_MAP",
         "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "WRED_PROFILE", "SCHEDULER", "QUEUE",
-        "PFC_WD", "STATIC_ROUTE", "DSCP_TO_COLOR_MAP", "TC_TO_DOT1P_MAP", "VLAN", "VLAN_MEMBER");
+        "PFC_WD", "STATIC_ROUTE", "DSCP_TO_COLOR_MAP", "TC_TO_DOT1P_MAP", "VLAN", "VLAN_MEMBER", "PORTCHANNEL",
+        "PORTCHANNEL_MEMBER");
 
     private final List<String> problems = new ArrayList<>();
 
@@ -151,6 +152,7 @@ public final class ConfigLoader {
         schedulers(root, b);
         ports(root, b);
         routes(root, b);
+        portChannels(root, b);
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
         checkKeys("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", "BIG_RED_SWITCH");
         b.pfcWdPollInterval(number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200));
@@ -368,6 +370,28 @@ public final class ConfigLoader {
             } else {
                 b.vlanMembers.put(key, mode.equals("tagged"));
             }
+        });
+    }
+
+    /**
+     * {@code PORTCHANNEL|PortChannel0001 {"admin_status": "up", "mtu": "9100", "min_links": "1",
+     * "lacp_key": "auto", "fallback": "false", "fast_rate": "false"}} and
+     * {@code PORTCHANNEL_MEMBER|PortChannel0001|Ethernet0 {}}. {@code static "true"} (SONiC's static
+     * LAG) runs no LACP.
+     */
+    private void portChannels(JsonNode root, SwitchConfigBuilder b) {
+        forEach(root, "PORTCHANNEL", (name, e) -> {
+            String where = "PORTCHANNEL|" + name;
+            checkKeys(where, e, "admin_status", "mtu", "min_links", "lacp_key", "fallback", "fast_rate", "static",
+                "description");
+            b.portChannel(name, new SwitchConfigBuilder.PortChannel(text(e, "admin_status", "up"),
+                number(where, e, "mtu", PortChannelConfig.DEFAULT_MTU), number(where, e, "min_links", 1),
+                bool(where, e, "static", false), bool(where, e, "fast_rate", false), bool(where, e, "fallback", false),
+                text(e, "lacp_key", "auto")));
+        });
+        forEach(root, "PORTCHANNEL_MEMBER", (key, e) -> {
+            checkKeys("PORTCHANNEL_MEMBER|" + key, e);
+            b.portChannelMembers.add(key);
         });
     }
 

@@ -78,6 +78,7 @@ public final class ConfigValidator {
         Map<String, WredProfile> wreds = new LinkedHashMap<>();
         t.wreds.values().forEach(w -> wreds.put(w.name(), wred(w)));
         t.schedulers.forEach((name, s) -> range("SCHEDULER|" + name, "weight", s.weight(), 1, 100));
+        List<PortChannelConfig> channels = portChannels();
         Map<String, VlanMembership> vlans = vlans();
         List<PortConfig> ports = ports(wreds, vlans);
         List<RouteConfig> routes = new ArrayList<>();
@@ -86,7 +87,90 @@ public final class ConfigValidator {
         return new SwitchConfig(t.hostname, t.mac, t.ecmpHashSeed, t.flowletTimeoutMicros * 1_000,
             t.fdbAgingSeconds * 1_000_000_000L, (int) Math.max(1, Math.min(t.fdbTableSize, ConfigLoader.MAX_FDB_TABLE_SIZE)),
             new LinkedHashMap<>(t.pools), ports, routes, routes6,
-            t.pfcWdPollMillis * MS, (int) t.pfcQuanta);
+            t.pfcWdPollMillis * MS, (int) t.pfcQuanta, channels, null);
+    }
+
+    /** Port channel of each member port, filled by {@link #portChannels()}. */
+    private final Map<String, String> memberOf = new LinkedHashMap<>();
+    /** Members of each port channel in {@code PORTCHANNEL}, filled by {@link #portChannels()}. */
+    private final Map<String, List<String>> membersOf = new LinkedHashMap<>();
+
+    /**
+     * {@code PORTCHANNEL} and {@code PORTCHANNEL_MEMBER}: names as SONiC's YANG model wants them
+     * ({@code PortChannel} and up to four digits), members that are ports and in one port channel
+     * only, values in range, and a group that can come up (no more {@code min_links} than members,
+     * members of one speed, as LACP aggregates only those).
+     */
+    private List<PortChannelConfig> portChannels() {
+        t.portChannels.keySet().forEach(name -> membersOf.put(name, new ArrayList<>()));
+        for (String key : t.portChannelMembers) {
+            String where = "PORTCHANNEL_MEMBER|" + key;
+            int bar = key.indexOf('|');
+            if (bar < 0) {
+                problems.add(where + ": key must be 'PortChannel<n>|<port>'");
+                continue;
+            }
+            String channel = key.substring(0, bar);
+            String port = key.substring(bar + 1);
+            List<String> members = membersOf.get(channel);
+            if (members == null) {
+                problems.add(where + ": port channel '" + channel + "' is not in PORTCHANNEL");
+            } else if (t.portChannels.containsKey(port)) {
+                problems.add(where + ": '" + port + "' is a port channel, not a port: a member is a PORT");
+            } else if (!t.ports.containsKey(port)) {
+                problems.add(where + ": '" + port + "' is not a port (not in PORT)");
+            } else if (memberOf.containsKey(port)) {
+                problems.add(where + ": " + port + " is already a member of " + memberOf.get(port)
+                    + " (a port is in one port channel at most)");
+            } else {
+                memberOf.put(port, channel);
+                members.add(port);
+            }
+        }
+        List<PortChannelConfig> out = new ArrayList<>();
+        t.portChannels.forEach((name, c) -> {
+            String where = "PORTCHANNEL|" + name;
+            if (!name.matches("PortChannel[0-9]{1,4}")) {
+                problems.add(where + ": the name must be 'PortChannel' and up to four digits, like PortChannel0001");
+            }
+            if (!c.adminStatus().equals("up") && !c.adminStatus().equals("down")) {
+                problems.add(where + ": admin_status must be 'up' or 'down', not '" + c.adminStatus() + "'");
+            }
+            range(where, "mtu", c.mtu(), 68, 9216);
+            range(where, "min_links", c.minLinks(), 1, 1024);
+            int key = PortChannelConfig.autoKey(name);
+            if (!c.lacpKey().equals("auto")) {
+                key = parseInt(c.lacpKey());
+                if (key < 1 || key > 65535) {
+                    problems.add(where + ": lacp_key must be 'auto' or 1-65535, not '" + c.lacpKey() + "'");
+                }
+            }
+            List<String> members = membersOf.get(name);
+            if (!members.isEmpty() && c.minLinks() > members.size()) {
+                problems.add(where + ": min_links " + c.minLinks() + " is more than its " + members.size()
+                    + " member(s): it could never come up");
+            }
+            long speeds = members.stream().mapToLong(m -> t.ports.get(m).speedMbps()).distinct().count();
+            if (speeds > 1) {
+                problems.add(where + ": its members differ in speed (" + members.stream()
+                    .map(m -> m + " " + t.ports.get(m).speedMbps() + " Mb/s").collect(Collectors.joining(", "))
+                    + "): LACP aggregates ports of one speed only");
+            }
+            out.add(new PortChannelConfig(name, !c.adminStatus().equals("down"), (int) Math.max(68, Math.min(9216, c.mtu())),
+                (int) Math.max(1, Math.min(1024, c.minLinks())), !c.isStatic(), c.fastRate(), c.fallback(),
+                Math.max(0, key), members));
+        });
+        return out;
+    }
+
+    /**
+     * A member port's name where a port channel's is wanted (a VLAN member, a route's next hop).
+     *
+     * @return the line to add, or null if {@code port} is in no port channel
+     */
+    private String memberInsteadOfChannel(String where, String port, String use) {
+        String channel = memberOf.get(port);
+        return channel == null ? null : where + ": " + port + " is a member of " + channel + ": " + use + " " + channel;
     }
 
     // ---- tables ----
@@ -197,9 +281,12 @@ public final class ConfigValidator {
             String vlan = key.substring(0, bar);
             String port = key.substring(bar + 1);
             Long vid = t.vlans.get(vlan);
+            String memberProblem = memberInsteadOfChannel(where, port, "make it a VLAN member as");
             if (vid == null) {
                 problems.add(where + ": VLAN '" + vlan + "' is not in VLAN");
-            } else if (!t.ports.containsKey(port)) {
+            } else if (memberProblem != null) {
+                problems.add(memberProblem);
+            } else if (!t.ports.containsKey(port) && !membersOf.containsKey(port)) {
                 problems.add(where + ": unknown port '" + port + "'");
             } else if (!tagged && untaggedIn.containsKey(port)) {
                 problems.add(where + ": " + port + " is already an untagged member of " + untaggedIn.get(port)
@@ -208,7 +295,10 @@ public final class ConfigValidator {
                 if (!tagged) {
                     untaggedIn.put(port, vlan);
                 }
-                members.computeIfAbsent(port, p -> new VlanMembership()).add((int) (long) vid, tagged);
+                // a port channel's VLANs are its members' (each member classifies and tags its frames)
+                for (String p : membersOf.getOrDefault(port, List.of(port))) {
+                    members.computeIfAbsent(p, x -> new VlanMembership()).add((int) (long) vid, tagged);
+                }
             }
         });
         return members;
@@ -296,6 +386,9 @@ public final class ConfigValidator {
             SwitchConfigBuilder.Port e = t.ports.get(name);
             range(where, "speed", e.speedMbps(), 1, 1_600_000);
             range(where, "mtu", e.mtu(), 68, 9216);
+            String channel = memberOf.get(name);
+            // SONiC sets a port channel's mtu on its members
+            int mtu = channel == null ? e.mtu() : (int) Math.max(68, Math.min(9216, t.portChannels.get(channel).mtu()));
             int cable = cables.getOrDefault(name, DEFAULT_CABLE_METERS);
             SwitchConfigBuilder.PortQosMap q = qos.get(name);
             // a map bound under "Ethernet0,Ethernet4" is reported once, under that key
@@ -339,7 +432,7 @@ public final class ConfigValidator {
                     problems.add("PORT_QOS_MAP|" + name + ": priority " + p + " has PFC enabled but BUFFER_PG|" + name
                         + "|" + tcPg[p] + " has no lossless profile (with xon/xoff/headroom)");
                 } else {
-                    long need = requiredHeadroom(speed, cable, e.mtu());
+                    long need = requiredHeadroom(speed, cable, mtu);
                     if (prof.headroom() < need) {
                         problems.add("BUFFER_PG|" + name + "|" + tcPg[p] + ": headroom of profile '" + prof.name()
                             + "' is " + prof.headroom() + " bytes but " + e.speedMbps() / 1000 + " Gb/s over " + cable
@@ -352,7 +445,7 @@ public final class ConfigValidator {
                 queues[k] = new QueueConfig(qSched[i][k] != null ? qSched[i][k] : SchedulerConfig.DEFAULT,
                     qWred[i][k], qBuffers[i][k]);
             }
-            ports.add(new PortConfig(name, speed, e.mtu(), cable, trust, dscp, dot1p, tcPg, tcQ, pfcMask, pg, queues,
+            ports.add(new PortConfig(name, speed, mtu, cable, trust, dscp, dot1p, tcPg, tcQ, pfcMask, pg, queues,
                 wd.get(name), color, tcDot1p, vlans.get(name)));
         }
         return ports;
@@ -409,7 +502,14 @@ public final class ConfigValidator {
             }
             List<RouteConfig.NextHop> hops = new ArrayList<>();
             for (RouteConfig.NextHop hop : nextHops) {
-                if (!t.ports.containsKey(hop.port())) {
+                String memberProblem = memberInsteadOfChannel(where, hop.port(), "route via");
+                List<String> channelMembers = membersOf.get(hop.port());
+                if (memberProblem != null) {
+                    problems.add(memberProblem);
+                } else if (channelMembers != null && channelMembers.isEmpty()) {
+                    problems.add(where + ": " + hop.port() + " in ifname has no members (PORTCHANNEL_MEMBER): "
+                        + "nothing could carry the route");
+                } else if (!t.ports.containsKey(hop.port()) && channelMembers == null) {
                     problems.add(where + ": unknown port '" + hop.port() + "' in ifname");
                 } else {
                     hops.add(hop);

@@ -93,6 +93,21 @@ public final class ConfigWriter {
             ObjectNode m = root.putObject("VLAN_MEMBER");
             t.vlanMembers.forEach((key, tagged) -> m.putObject(key).put("tagging_mode", tagged ? "tagged" : "untagged"));
         }
+        if (!t.portChannels.isEmpty()) {
+            ObjectNode pc = root.putObject("PORTCHANNEL");
+            t.portChannels.forEach((name, c) -> {
+                ObjectNode e = pc.putObject(name).put("admin_status", c.adminStatus()).put("mtu", str(c.mtu()))
+                    .put("min_links", str(c.minLinks())).put("lacp_key", c.lacpKey())
+                    .put("fallback", String.valueOf(c.fallback())).put("fast_rate", String.valueOf(c.fastRate()));
+                if (c.isStatic()) {
+                    e.put("static", "true");
+                }
+            });
+        }
+        if (!t.portChannelMembers.isEmpty()) {
+            ObjectNode m = root.putObject("PORTCHANNEL_MEMBER");
+            t.portChannelMembers.forEach(key -> m.putObject(key));
+        }
         return root.toPrettyString();
     }
 

@@ -7,6 +7,10 @@ import java.util.Map;
  * A validated switch configuration, built by {@link ConfigLoader} from a SONiC-shaped JSON file.
  * Immutable data only: the switch copies what it needs into its own state.
  *
+ * <p>Interfaces: the ports are numbered 0..n-1 in file order; the port channels follow them, n..,
+ * in file order ({@link #interfaceIndex}): a route's next hop, the FDB and flooding see a port
+ * channel as one interface.
+ *
  * @param hostname              {@code DEVICE_METADATA|localhost hostname}
  * @param routerMac             {@code DEVICE_METADATA|localhost mac}: frames to it are routed (L3)
  * @param ecmpHashSeed          {@code SWITCH|switch ecmp_hash_seed}
@@ -22,11 +26,25 @@ import java.util.Map;
  * @param pfcWdPollNanos        {@code PFC_WD|GLOBAL POLL_INTERVAL} (ms in the file)
  * @param pfcQuanta             pause time sent in an XOFF (rocelab extension {@code SWITCH|switch pfc_quanta},
  *                              default 0xFFFF as switch ASICs do)
+ * @param portChannels          {@code PORTCHANNEL} with {@code PORTCHANNEL_MEMBER}, in file order
+ * @param mclag                 {@code MCLAG_DOMAIN}, or null
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
-                           int pfcQuanta) {
+                           int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag) {
+
+    /** A configuration without port channels or MLAG. */
+    public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
+                        List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta) {
+        this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
+            routes6, pfcWdPollNanos, pfcQuanta, List.of(), null);
+    }
+
+    public SwitchConfig {
+        portChannels = portChannels == null ? List.of() : List.copyOf(portChannels);
+    }
 
     /** @return the port called {@code name}, or -1 */
     public int portIndex(String name) {
@@ -36,5 +54,30 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
             }
         }
         return -1;
+    }
+
+    /** @return the port channel called {@code name} (0 = the first), or -1 */
+    public int portChannelIndex(String name) {
+        for (int i = 0; i < portChannels.size(); i++) {
+            if (portChannels.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the interface {@code name}: a port's index, or a port channel's (after the ports), or -1 */
+    public int interfaceIndex(String name) {
+        int p = portIndex(name);
+        if (p >= 0) {
+            return p;
+        }
+        int c = portChannelIndex(name);
+        return c < 0 ? -1 : ports.size() + c;
+    }
+
+    /** @return the name of interface {@code index} ({@link #interfaceIndex}) */
+    public String interfaceName(int index) {
+        return index < ports.size() ? ports.get(index).name() : portChannels.get(index - ports.size()).name();
     }
 }

@@ -76,6 +76,40 @@ public final class SwitchConfigBuilder {
     }
 
     /**
+     * One {@code PORTCHANNEL} entry, as the file gives it (the validator checks the values).
+     *
+     * @param adminStatus {@code admin_status}: "up" or "down"
+     * @param mtu         {@code mtu}
+     * @param minLinks    {@code min_links}
+     * @param isStatic    {@code static}: true for a LAG without LACP
+     * @param fastRate    {@code fast_rate}: LACPDUs every second rather than every 30 s
+     * @param fallback    {@code fallback}
+     * @param lacpKey     {@code lacp_key}: "auto" or a number
+     */
+    public record PortChannel(String adminStatus, long mtu, long minLinks, boolean isStatic, boolean fastRate,
+                              boolean fallback, String lacpKey) {
+        /** SONiC's defaults: up, mtu 9100, min_links 1, LACP at the slow rate, no fallback, key "auto". */
+        public static PortChannel lacp() {
+            return new PortChannel("up", PortChannelConfig.DEFAULT_MTU, 1, false, false, false, "auto");
+        }
+
+        /** @return a copy with {@code fast_rate} as given */
+        public PortChannel withFastRate(boolean fast) {
+            return new PortChannel(adminStatus, mtu, minLinks, isStatic, fast, fallback, lacpKey);
+        }
+
+        /** @return a copy with {@code min_links} as given */
+        public PortChannel withMinLinks(long links) {
+            return new PortChannel(adminStatus, mtu, links, isStatic, fastRate, fallback, lacpKey);
+        }
+
+        /** @return a copy with {@code static} as given (true: no LACP) */
+        public PortChannel withStatic(boolean noLacp) {
+            return new PortChannel(adminStatus, mtu, minLinks, noLacp, fastRate, fallback, lacpKey);
+        }
+    }
+
+    /**
      * One {@code QUEUE} entry: its scheduler and WRED profile by name (null = none).
      */
     public record Queue(String scheduler, String wredProfile) {
@@ -111,6 +145,9 @@ public final class SwitchConfigBuilder {
     final Map<String, List<RouteConfig.NextHop>> routes = new LinkedHashMap<>();
     final Map<String, Long> vlans = new LinkedHashMap<>();
     final Map<String, Boolean> vlanMembers = new LinkedHashMap<>();
+    final Map<String, PortChannel> portChannels = new LinkedHashMap<>();
+    /** {@code PORTCHANNEL_MEMBER} keys, {@code PortChannel0001|Ethernet0}, in the order given. */
+    final List<String> portChannelMembers = new ArrayList<>();
 
     /** {@code DEVICE_METADATA|localhost hostname} */
     public SwitchConfigBuilder hostname(String name) {
@@ -282,6 +319,18 @@ public final class SwitchConfigBuilder {
     /** {@code VLAN_MEMBER|vlan|port tagging_mode}. */
     public SwitchConfigBuilder vlanMember(String vlan, String port, boolean tagged) {
         vlanMembers.put(vlan + "|" + port, tagged);
+        return this;
+    }
+
+    /** {@code PORTCHANNEL|name}. */
+    public SwitchConfigBuilder portChannel(String name, PortChannel portChannel) {
+        portChannels.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(portChannel, "portChannel"));
+        return this;
+    }
+
+    /** {@code PORTCHANNEL_MEMBER|portChannel|port}. */
+    public SwitchConfigBuilder portChannelMember(String portChannel, String port) {
+        portChannelMembers.add(portChannel + "|" + port);
         return this;
     }
 

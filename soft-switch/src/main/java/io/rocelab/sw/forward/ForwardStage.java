@@ -6,6 +6,9 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Udp;
+import io.rocelab.sw.lag.LagGroup;
+import io.rocelab.sw.lag.LagHash;
+import io.rocelab.sw.lag.PortChannels;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
 
@@ -14,6 +17,10 @@ import io.rocelab.sw.pipeline.PacketContext;
  * 5-tuple hash, with the flow label for IPv6, optional flowlets; MACs rewritten and TTL or hop
  * limit decremented), everything else is bridged (learning, flooding of unknown and broadcast
  * destinations, ageing).
+ *
+ * <p>A port channel is one interface here: a MAC is learned on it whichever member brought the
+ * frame, a route's next hop may be it, and a frame going to it leaves by the member
+ * {@link LagHash} picks among those distributing.
  */
 public final class ForwardStage {
     private final long routerMac;
@@ -23,6 +30,7 @@ public final class ForwardStage {
     private final Route6Table routes6;
     private final FlowletTable flowlets;
     private final PortView ports;
+    private final PortChannels lags;
 
     /**
      * @param routerMac the switch's own MAC: frames addressed to it are routed
@@ -31,10 +39,12 @@ public final class ForwardStage {
      * @param routes    the IPv4 L3 table
      * @param routes6   the IPv6 L3 table
      * @param flowlets  flowlet table, or null for plain per-flow ECMP
-     * @param ports     link state and load
+     * @param ports     link state and load, of ports and port channels
+     * @param lags      the switch's port channels
      */
     public ForwardStage(long routerMac, long seed, FdbTable fdb, RouteTable routes, Route6Table routes6,
-                        FlowletTable flowlets, PortView ports) {
+                        FlowletTable flowlets, PortView ports, PortChannels lags) {
+        this.lags = lags;
         this.routerMac = routerMac;
         this.seed = seed;
         this.fdb = fdb;
@@ -50,8 +60,9 @@ public final class ForwardStage {
      * @return null if the frame goes on, or why it is dropped
      */
     public DropReason apply(PacketContext ctx, long now) {
+        int in = lags.interfaceOf(ctx.ingressPort);
         if (!MacAddress.isMulticast(ctx.srcMac)) {
-            fdb.learn(fdbKey(ctx, ctx.srcMac), ctx.ingressPort, now);
+            fdb.learn(fdbKey(ctx, ctx.srcMac), in, now);
         }
         if (ctx.dstMac == routerMac && ctx.ipVersion == 4) {
             return route(ctx, now);
@@ -68,10 +79,24 @@ public final class ForwardStage {
             ctx.flood = true;
             return null;
         }
-        if (port == ctx.ingressPort) {
+        if (port == in) {
             return DropReason.NO_ROUTE;
         }
         ctx.egressPort = port;
+        return toMember(ctx);
+    }
+
+    /** An egress port channel becomes the member for the frame's flow; a plain port stays. */
+    private DropReason toMember(PacketContext ctx) {
+        LagGroup g = lags.group(ctx.egressPort);
+        if (g == null) {
+            return null;
+        }
+        int member = g.select(LagHash.of(ctx, seed));
+        if (member < 0) {
+            return DropReason.LINK_DOWN;
+        }
+        ctx.egressPort = member;
         return null;
     }
 
@@ -102,7 +127,7 @@ public final class ForwardStage {
         b.setInt(l3 + Ipv4.TTL, decrementTtl(ttlWord));
         ctx.egressPort = group.port(member);
         ctx.routed = true;
-        return null;
+        return toMember(ctx);
     }
 
     /**
@@ -152,7 +177,7 @@ public final class ForwardStage {
         b.setByte(l3 + Ipv6.HOP_LIMIT, hopLimit - 1);
         ctx.egressPort = group.port(member);
         ctx.routed = true;
-        return null;
+        return toMember(ctx);
     }
 
     /**

@@ -15,7 +15,9 @@ public enum DropReason {
     PFC_WATCHDOG("dropped: PFC watchdog"),
     LINK_DOWN("dropped: egress link down"),
     /** A frame of a VLAN its ingress or egress port is not a member of (IEEE 802.1Q 8.6.2, 8.6.4). */
-    VLAN_NOT_MEMBER("dropped: not a member of the VLAN");
+    VLAN_NOT_MEMBER("dropped: not a member of the VLAN"),
+    /** Received on a port channel member that is not collecting (IEEE 802.1AX 6.2.3: its frames are discarded). */
+    LAG_NOT_COLLECTING("dropped: port channel member not collecting");
 
     private final String comment;
 

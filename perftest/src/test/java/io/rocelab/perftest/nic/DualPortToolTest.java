@@ -1,0 +1,181 @@
+package io.rocelab.perftest.nic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocelab.perftest.TestKind;
+import io.rocelab.perftest.pingpong.PingpongKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code -i 2}: the tools on port 2 of dual-port NICs, cabled twice by {@code --in-process}. */
+@Timeout(120)
+class DualPortToolTest {
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run perftest(TestKind kind, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Run pingpong(PingpongKind kind, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = PingpongTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static long reported(String out, String counter) {
+        Matcher m = Pattern.compile("\t" + Pattern.quote(counter) + "=(\\d+)").matcher(out);
+        assertTrue(m.find(), counter + " in " + out);
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void writeBwOnPortTwoSendsThroughPortTwo() {
+        Run r = perftest(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "300", "-W",
+                "hw_counters/sent_pkts");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+        // -W reads ports/2/hw_counters, as perftest does for -i 2: port 2 carried the 300 WRITEs
+        assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 300, r.out());
+        assertTrue(r.out().contains("GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:78:00:0"), "port 2's GID: " + r.out());
+    }
+
+    @Test
+    void rcPingpongOnPortTwo() {
+        Run r = pingpong(PingpongKind.RC, "--in-process", "-i", "2", "-n", "200");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.out().contains("200 iters in"), r.out());
+        assertTrue(r.out().contains("::ffff:10.78.0."), "port 2's GID in the exchange: " + r.out());
+    }
+
+    @Test
+    void portTwoIsRefusedWhereNoSecondPortIsCabled() {
+        Run r = perftest(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-i", "2");
+        assertEquals(1, r.status(), r.out());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("-i 2"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        Run three = perftest(TestKind.WRITE_BW, "--in-process", "-i", "3");
+        assertEquals(1, three.status(), three.out());
+        assertTrue(three.err().contains("two ports"), three.err());
+    }
+
+    @Test
+    void bondedNicsRunTheToolsInEveryMode() {
+        for (String mode : new String[] {"active-backup", "balance-xor", "802.3ad"}) {
+            Run r = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-s", "4096", "-n", "300", "-q", "4",
+                    "-W", "hw_counters/sent_pkts");
+            assertEquals(0, r.status(), mode + ": " + r.err() + r.out());
+            assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+            // -W counts both links of the bond: 4 QPs x 300 WRITEs of one MTU each
+            assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 1200, mode + ": " + r.out());
+        }
+        Run pp = pingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
+        assertEquals(0, pp.status(), pp.err() + pp.out());
+        assertTrue(pp.out().contains("100 iters in"), pp.out());
+    }
+
+    @Test
+    void badBondsAreOneLine() {
+        String[][] cases = {
+            {"--in-process", "--bond", "broadcast"},
+            {"--udp-frame", "40000:40001", "--bond", "active-backup"},
+            {"--in-process", "--bond", "active-backup", "-i", "2"},
+        };
+        for (String[] c : cases) {
+            Run r = perftest(TestKind.WRITE_BW, c);
+            String what = String.join(" ", c) + " -> " + r.err();
+            assertEquals(1, r.status(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertFalse(r.err().contains("Exception"), what);
+        }
+        assertTrue(perftest(TestKind.WRITE_BW, "--in-process", "--bond", "broadcast").err()
+                .contains("active-backup, balance-xor or 802.3ad"));
+    }
+
+    /** Server and client of {@code kind} in two threads, as two processes would run them. */
+    private static Run[] twoSides(TestKind kind, String[] server, String[] client) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            ByteArrayOutputStream sOut = new ByteArrayOutputStream();
+            ByteArrayOutputStream sErr = new ByteArrayOutputStream();
+            java.util.concurrent.Future<Integer> s = pool.submit(() -> NicTool.run(kind, server,
+                    new PrintStream(sOut, true, StandardCharsets.UTF_8), new PrintStream(sErr, true, StandardCharsets.UTF_8)));
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!sOut.toString(StandardCharsets.UTF_8).contains("Waiting for client") && !s.isDone()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            Run c = pool.submit(() -> perftest(kind, client)).get(90, java.util.concurrent.TimeUnit.SECONDS);
+            int status = s.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            return new Run[] {new Run(status, sOut.toString(StandardCharsets.UTF_8), sErr.toString(StandardCharsets.UTF_8)),
+                c};
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSecondFrameOverUdpLinkIsPortTwo() throws Exception {
+        Run[] r = twoSides(TestKind.WRITE_BW,
+                new String[] {"--udp-frame", "41200:41201", "--udp-frame2", "41202:41203", "-i", "2", "-p", "18790",
+                    "-s", "4096", "-n", "200", "-W", "hw_counters/sent_pkts"},
+                new String[] {"--udp-frame", "41201:41200", "--udp-frame2", "41203:41202", "-i", "2", "-p", "18790",
+                    "-s", "4096", "-n", "200", "-W", "hw_counters/sent_pkts", "127.0.0.1"});
+        assertEquals(0, r[1].status(), r[1].err() + r[1].out() + r[0].err());
+        assertEquals(0, r[0].status(), r[0].err() + r[0].out());
+        assertTrue(reported(r[1].out(), "hw_counters/sent_pkts") >= 200, "port 2 carried the WRITEs: " + r[1].out());
+        assertTrue(r[1].out().contains(":10:78:00:02"), "the client's port-2 GID: " + r[1].out());
+    }
+
+    @Test
+    void aBondOverTwoFrameOverUdpLinks() throws Exception {
+        Run[] r = twoSides(TestKind.WRITE_BW,
+                new String[] {"--udp-frame", "41210:41211", "--udp-frame2", "41212:41213", "--bond", "balance-xor",
+                    "-p", "18791", "-q", "4", "-s", "4096", "-n", "200"},
+                new String[] {"--udp-frame", "41211:41210", "--udp-frame2", "41213:41212", "--bond", "balance-xor",
+                    "-p", "18791", "-q", "4", "-s", "4096", "-n", "200", "127.0.0.1"});
+        assertEquals(0, r[1].status(), r[1].err() + r[1].out() + r[0].err());
+        assertEquals(1, NicSessions.BwLine.all(r[1].out()).size(), r[1].out());
+    }
+
+    @Test
+    void portTwoFlagsGoTogether() {
+        String[][] cases = {
+            {"--udp-frame2", "41202:41203", "--in-process"},
+            {"--udp-frame", "41200:41201", "--raw2", "veth1"},
+            {"--udp-frame", "41200:41201", "--ip2", "10.9.0.1"},
+            {"--udp-frame", "41200:41201", "--udp-frame2", "41202:41203", "--bond", "active-backup", "--mac2",
+                "52:54:00:00:00:09"},
+            {"--udp-frame", "41200:41201", "--udp-frame2", "x"},
+        };
+        for (String[] c : cases) {
+            Run r = perftest(TestKind.WRITE_BW, c);
+            String what = String.join(" ", c) + " -> " + r.err();
+            assertEquals(1, r.status(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertFalse(r.err().contains("Exception"), what);
+        }
+    }
+
+    @Test
+    void aFailedRunNamesPortTwosLink() {
+        assertEquals("link rocelab0/2 sent_pkts 5",
+                ToolRun.line(2, java.util.Map.of(io.rocelab.nic.NicCounter.SENT_PKTS, 5L)));
+        assertEquals("link rocelab0/1 sent_pkts 5",
+                ToolRun.line(java.util.Map.of(io.rocelab.nic.NicCounter.SENT_PKTS, 5L)));
+    }
+}

@@ -1,0 +1,332 @@
+package io.rocelab.nic;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.codec.header.EtherType;
+import io.rocelab.codec.header.Ethernet;
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.codec.header.Pfc;
+import io.rocelab.codec.header.Vlan;
+import io.rocelab.fabric.endpoint.UdpPayloadSink;
+import io.rocelab.fabric.port.ForwardingFramePort;
+import io.rocelab.fabric.port.FramePort;
+import io.rocelab.fabric.stats.CounterSet;
+import io.rocelab.fabric.tx.TransmitSource;
+import io.rocelab.fabric.tx.Transmitter;
+import io.rocelab.nic.egress.NicEgress;
+import io.rocelab.nic.egress.PfcCounters;
+import io.rocelab.nic.egress.PfcStorm;
+import io.rocelab.nic.net.L2Framing;
+import io.rocelab.nic.net.NeighborDiscovery;
+import io.rocelab.nic.net.Neighbors;
+import java.util.List;
+
+/**
+ * One physical port of a {@link SoftNic} (IBA port numbers 1 and 2): its link ({@link FramePort}),
+ * MAC and addresses, GID table, neighbour tables (ARP, neighbour discovery), counters, and its own
+ * wire: the egress the port's transmitter pulls from, PFC as its link partner sends it. What
+ * {@code ibv_query_port} tells about a port; the QPs bound to it send through it
+ * ({@link QueuePair#port()}).
+ *
+ * <p>Owner thread of the NIC, like everything of the device; the getters are immutable facts or
+ * snapshots.
+ */
+public final class NicPort {
+    final SoftNic nic;
+    private final int number;
+    final FramePort link;
+    private final long mac;
+    private final int ipv4;
+    private final Gid[] gids;
+    final L2Framing l2;
+    final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
+    final PacketWriter writer;
+    /** The link speed: the transmitter's line rate and PFC's quanta; 0 for an unlimited port. */
+    private final long linkSpeed;
+    /** The speed PFC's pause quanta are counted at ({@link #linkSpeed}, or 100 Gb/s if unlimited). */
+    final long pfcSpeed;
+    /** What the transmitter pulls: MAC control, control frames, the QPs (see {@link NicEgress}). */
+    final NicEgress egress;
+    private final Transmitter transmitter;
+    /** Where frames built on the NIC's thread go: the frame a pull emits, or the control queue. */
+    private final FramePort out;
+    /** The data frame {@link #emit} is handing over, and the frame the pull takes when it got out. */
+    private ByteBuf emitting;
+    private ByteBuf pulled;
+    final Neighbors neighbors;
+    final NeighborDiscovery nd;
+    PfcStorm storm;
+    /** The link's state as the NIC last saw it (owner thread). */
+    private boolean up;
+
+    NicPort(SoftNic nic, int number, FramePort link, long mac, int ipv4, List<Gid> ipv6, L2Framing l2,
+            ByteBufAllocator alloc, int firstIpId, boolean fixedIpId, long linkSpeedOverride) {
+        this.nic = nic;
+        this.number = number;
+        this.link = link;
+        this.mac = mac;
+        this.ipv4 = ipv4;
+        java.util.List<Gid> table = new java.util.ArrayList<>();
+        table.add(Gid.linkLocal(mac));
+        table.add(Gid.ipv4Mapped(ipv4));
+        table.addAll(ipv6);
+        this.gids = table.toArray(new Gid[0]);
+        java.util.List<Gid> own6 = new java.util.ArrayList<>(ipv6);
+        own6.add(0, gids[SoftNic.GID_INDEX_LINK_LOCAL]);
+        this.l2 = l2;
+        this.writer = new PacketWriter(alloc, l2, firstIpId, fixedIpId,
+                link instanceof UdpPayloadSink sink ? sink : null);
+        this.linkSpeed = linkSpeedOverride >= 0 ? linkSpeedOverride : link.speedBitsPerSecond();
+        this.pfcSpeed = linkSpeed > 0 ? linkSpeed : SoftNic.DEFAULT_PFC_SPEED;
+        this.egress = new NicEgress(counters, pfcSpeed);
+        this.transmitter = new Transmitter(nic.agentScheduler(), link, linkSpeed, egress);
+        egress.attach(transmitter);
+        this.out = new ForwardingFramePort(link) {
+            @Override
+            public void send(ByteBuf frame) {
+                if (frame == emitting) {
+                    pulled = frame;
+                } else {
+                    egress.sendControl(frame, priorityOf(frame));
+                }
+            }
+        };
+        this.neighbors = new Neighbors(mac, ipv4, nic.agentScheduler(), out, alloc, counters, l2);
+        this.nd = new NeighborDiscovery(mac, gids[SoftNic.GID_INDEX_LINK_LOCAL], own6, nic.agentScheduler(), out,
+                alloc, counters, l2);
+        this.up = link.isUp();
+    }
+
+    /** Starts taking frames and link changes from the link (after the NIC is built). */
+    void attach() {
+        link.setReceiver((p, frame) -> nic.onFrame(this, frame));
+        // the link tells its listeners on its owner thread, the NIC's
+        link.addLinkStateListener((p, isUp) -> linkChanged(isUp));
+    }
+
+    private void linkChanged(boolean isUp) {
+        if (isUp == up) {
+            return;
+        }
+        up = isUp;
+        if (!isUp) {
+            counters.increment(NicCounter.LINK_DOWNED);
+        }
+        nic.portChanged(this, isUp);
+    }
+
+    /** The IBA port number, 1 or 2. */
+    public int number() {
+        return number;
+    }
+
+    public long mac() {
+        return mac;
+    }
+
+    public int ipv4() {
+        return ipv4;
+    }
+
+    /** Whether the port's link is up ({@code IBV_PORT_ACTIVE}) as the NIC last saw it. */
+    public boolean isActive() {
+        return nic.call(() -> up);
+    }
+
+    /** Owner thread. */
+    boolean isUp() {
+        return up;
+    }
+
+    /** The port's counters ({@code rdma statistic show link DEV/N}). */
+    public CounterSet<NicCounter> counters() {
+        return counters;
+    }
+
+    public Gid gid(int index) {
+        if (index < 0 || index >= gids.length) {
+            throw new IllegalArgumentException("gid index must be 0.." + (gids.length - 1) + " on port " + number
+                    + ": " + index);
+        }
+        return gids[index];
+    }
+
+    public int gidTableSize() {
+        return gids.length;
+    }
+
+    /** The index of {@code gid} in the port's GID table ({@code ibv_query_gid} in reverse). */
+    public int gidIndex(Gid gid) {
+        for (int i = 0; i < gids.length; i++) {
+            if (gids[i].equals(gid)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("gid not in the table of " + nic.name() + " port " + number + ": " + gid);
+    }
+
+    /** The link speed the port's transmitter sends at (0: an unlimited port). */
+    public long linkSpeedBitsPerSecond() {
+        return linkSpeed;
+    }
+
+    /** The port's transmitter (the line-rate pacer its egress feeds). */
+    public Transmitter transmitter() {
+        return transmitter;
+    }
+
+    /** Records a known MAC for {@code peer} (owner thread). */
+    void learn(Gid peer, long peerMac) {
+        if (peer.isIpv4Mapped()) {
+            neighbors.add(peer.ipv4(), peerMac);
+        } else {
+            nd.add(peer, peerMac);
+        }
+    }
+
+    /**
+     * Hands over the data packet of the QP the transmitter is pulling ({@link #takePulled}): a frame
+     * whose next hop is known is what the pull returns; one waiting for ARP or neighbour discovery
+     * is parked there and later goes out through the control queue, in order. Owner thread.
+     */
+    void emit(Route route, ByteBuf frame) {
+        if (writer.takeClaim(frame)) {
+            // written in place in the port's send buffer (UDP endpoint mode): no frame, no neighbour
+            if (nic.isClosed()) {
+                writer.sink().abort();
+                return;
+            }
+            counters.increment(NicCounter.SENT_PKTS);
+            writer.sink().commit();
+            pulled = TransmitSource.WRITTEN_TO_PORT;
+            return;
+        }
+        if (nic.isClosed()) {
+            frame.release();
+            return;
+        }
+        counters.increment(NicCounter.SENT_PKTS);
+        emitting = frame;
+        try {
+            if (route.ipv6) {
+                nd.send(route.dstGid, frame);
+            } else {
+                neighbors.send(route.dstIpv4, frame);
+            }
+        } finally {
+            emitting = null;
+        }
+    }
+
+    /** The packet {@link #emit} handed over since the last call, or null; forgets it. Owner thread. */
+    ByteBuf takePulled() {
+        ByteBuf f = pulled;
+        pulled = null;
+        return f;
+    }
+
+    /**
+     * Sends a control frame (an ACK, NAK or ATOMIC ACK, a CNP) along {@code route}: it goes ahead
+     * of the QPs' data, at its own priority, after ARP or neighbour discovery if needed. Owner thread.
+     */
+    void sendControl(Route route, ByteBuf frame) {
+        if (writer.takeClaim(frame)) {
+            if (nic.isClosed()) {
+                writer.sink().abort();
+                return;
+            }
+            counters.increment(NicCounter.SENT_PKTS);
+            writer.sink().commit();
+            return;
+        }
+        if (nic.isClosed()) {
+            frame.release();
+            return;
+        }
+        counters.increment(NicCounter.SENT_PKTS);
+        if (route.ipv6) {
+            nd.send(route.dstGid, frame);
+        } else {
+            neighbors.send(route.dstIpv4, frame);
+        }
+    }
+
+    /**
+     * Whether frames along {@code route} are parked while ARP or neighbour discovery resolves the
+     * next hop (owner thread): they have not left, so they cannot have been lost.
+     */
+    boolean resolving(Route route) {
+        return route != null && (route.ipv6 ? nd.isResolving(route.dstGid) : neighbors.isResolving(route.dstIpv4));
+    }
+
+    /**
+     * The 802.1p priority a frame leaves at, read from its own header as a NIC's egress classifies
+     * it: the PCP of its VLAN tag; untagged, its DSCP's priority (mlx5's default DSCP-to-priority
+     * map, DSCP / 8: DSCP 26 is priority 3, DSCP 48 priority 6); anything else (ARP) priority 0.
+     */
+    static int priorityOf(ByteBuf frame) {
+        int type = frame.getUnsignedShort(Ethernet.ETHER_TYPE);
+        if (type == EtherType.VLAN) {
+            return Vlan.pcp(frame, Ethernet.ETHER_TYPE);
+        }
+        if (type == EtherType.IPV4) {
+            return Ipv4.dscp(frame, Ethernet.LENGTH) >> 3;
+        }
+        if (type == EtherType.IPV6) {
+            return Ipv6.dscp(frame, Ethernet.LENGTH) >> 3;
+        }
+        return 0;
+    }
+
+    /** A PFC frame for us (to the MAC control group, or our MAC): the egress pauses its priorities. */
+    void onPfc(ByteBuf frame, io.rocelab.codec.ParsedFrame f) {
+        long dst = f.dstMac();
+        if (dst != MacAddress.PAUSE_MULTICAST && dst != mac) {
+            counters.increment(NicCounter.DROP_NOT_FOR_US);
+            return;
+        }
+        if (frame.readableBytes() < f.l3Offset() + Pfc.LENGTH) {
+            counters.increment(NicCounter.DROP_MALFORMED);
+            return;
+        }
+        egress.onPfc(frame, f.l3Offset(), nic.scheduler().nanoTime());
+    }
+
+    /** Sends one PFC frame to the link partner (owner thread). */
+    void transmitPfc(int cev, int[] quanta) {
+        if (nic.isClosed()) {
+            return;
+        }
+        ByteBuf b = nic.alloc().buffer(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
+        b.writerIndex(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
+        b.setZero(0, b.writerIndex());
+        Ethernet.write(b, 0, MacAddress.PAUSE_MULTICAST, mac, EtherType.MAC_CONTROL);
+        Pfc.write(b, Ethernet.LENGTH, cev, quanta);
+        for (int p = 0; p < Pfc.PRIORITIES; p++) {
+            if ((cev & (1 << p)) != 0 && quanta[p] != 0) {
+                counters.increment(PfcCounters.txPause(p));
+            }
+        }
+        egress.sendMacControl(b);
+    }
+
+    /** Stops the port: its storm, its egress, its parked frames. Owner thread. */
+    void close() {
+        if (storm != null) {
+            storm.stop();
+        }
+        egress.close();
+        neighbors.releaseAll();
+        nd.releaseAll();
+    }
+
+    /** A PFC frame is padded to the 60-byte minimum: 14 + 20 + 26. */
+    private static final int PFC_PADDING = 26;
+
+    @Override
+    public String toString() {
+        return nic.name() + "/" + number + " " + MacAddress.toString(mac) + " " + Ipv4.toString(ipv4);
+    }
+}
