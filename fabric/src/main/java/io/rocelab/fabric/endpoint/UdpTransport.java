@@ -96,6 +96,13 @@ public enum UdpTransport {
     }
 
     /**
+     * @return the class of this transport's datagram channels (a bootstrap's {@code channel(...)})
+     */
+    public Class<? extends DatagramChannel> datagramChannelClass() {
+        return this == EPOLL ? EpollDatagramChannel.class : NioDatagramChannel.class;
+    }
+
+    /**
      * @return a new unregistered datagram channel of this transport, IPv4
      */
     DatagramChannel newChannel() {

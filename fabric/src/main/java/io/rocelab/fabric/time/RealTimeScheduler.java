@@ -2,11 +2,17 @@ package io.rocelab.fabric.time;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
 
+import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -19,18 +25,64 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Time is {@code System.nanoTime()} minus an origin taken once per JVM, so every real-time
  * scheduler in a process shares one time base and their timestamps can be compared.
- * Timer precision is the event loop's (microseconds at best); links that need exact serialization
- * timing belong in {@link VirtualTimeScheduler virtual time}.
+ *
+ * <p>Timers are the scheduler's own, not Netty's: a {@link TimerHeap} on the owner thread, and one
+ * Netty timer armed for its earliest deadline, re-armed only when an earlier deadline comes (as a
+ * QP keeps its ACK timer). What the owner thread executes, or schedules for now, goes to one queue
+ * whose drain runs the timers that have come due before each of its tasks. Why: Netty allocates a
+ * scheduled task and sifts it into its heap per timer, and it looks at its timers only when it
+ * starts a round of tasks, a round lasting while tasks keep queueing each other (a link delivering
+ * to a NIC that answers over the same loop): there, Netty's timers waited 1-2 ms, and a PFC storm's
+ * 167 us refresh with them. Here a chain of tasks runs every due timer between its links.
+ *
+ * <p>Precision: on an epoll loop ({@link #start(String)} where Linux's epoll loads) the armed timer
+ * is a {@code timerfd} with nanosecond resolution, so an idle loop wakes within microseconds of a
+ * deadline (the kernel's wake-up latency). On the NIO fallback an idle loop's select waits whole
+ * milliseconds for a deadline more than a few microseconds away. Links that need exact
+ * serialization timing belong in {@link VirtualTimeScheduler virtual time}.
  */
 public final class RealTimeScheduler implements Scheduler, AutoCloseable {
 
     /** Shared with {@link BusyPollScheduler}: every real-time clock in a JVM reads the same time base. */
     static final long ORIGIN_NANOS = System.nanoTime();
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 5;
+    private static final System.Logger LOG = System.getLogger(RealTimeScheduler.class.getName());
+
+    /**
+     * System property: {@code nio} makes {@link #start(String)} start NIO loops even where epoll
+     * loads (to compare the two); anything else, or nothing, picks epoll where it loads.
+     */
+    public static final String LOOP_PROPERTY = "rocelab.eventLoop";
+
+    /**
+     * Work due within this much is done at once on a NIO loop: the resolution of its timers. Its
+     * select waits whole milliseconds and, for a deadline less than 0.5 ms away, does not wait at
+     * all but polls until it is due; so waiting for a nearer deadline only spins the thread.
+     */
+    public static final long TIMER_SLACK_NANOS = 500_000;
+
+    /**
+     * The same on an epoll loop, whose timers wake it within tens of microseconds (a {@code timerfd};
+     * the rest is the kernel's wake-up of a sleeping thread): a transmitter hands the link 50 us of
+     * frames at once, not 500, so a PFC pause it receives stops what it sends sooner. In-process
+     * {@code ib_write_bw} ran as fast with 20, 50 or 500 us.
+     */
+    public static final long PRECISE_TIMER_SLACK_NANOS = 50_000;
 
     private final EventLoop loop;
     private final EventLoopGroup ownedGroup;
+    private final boolean preciseTimers;
 
+    // owner thread only
+    private final TimerHeap timers = new TimerHeap(this);
+    /** The deadline of the Netty timer armed for {@link #timers}' earliest, or {@code Long.MAX_VALUE}. */
+    private long armedAt = Long.MAX_VALUE;
+    private ScheduledFuture<?> armed;
+    private final Runnable fire = this::fire;
+    /** Tasks the owner thread executed or scheduled for now, in order. */
+    private final ArrayDeque<Runnable> dueNow = new ArrayDeque<>();
+    private boolean drainQueued;
+    private final Runnable drain = this::drain;
 
     /**
      * A scheduler on an event loop owned by someone else (for example the loop of a channel, or an
@@ -45,39 +97,76 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
     private RealTimeScheduler(EventLoop loop, EventLoopGroup ownedGroup) {
         this.loop = loop;
         this.ownedGroup = ownedGroup;
+        this.preciseTimers = loop instanceof IoEventLoop io && io.isIoType(EpollIoHandler.class);
+        // binding libc (JNA runs ldconfig once per JVM) happens here, not on the loop's thread
+        if (preciseTimers && TimerSlack.available()) {
+            loop.execute(TimerSlack::minimizeForThisThread); // the loop's thread: see TimerSlack
+        }
     }
 
     /**
-     * Starts a scheduler on a new single-thread NIO event loop, which {@link #close()} shuts down.
-     * The loop can also serve channels (see {@link #eventLoop()}).
+     * Starts a scheduler on a new single-thread event loop, which {@link #close()} shuts down: epoll
+     * where Linux's native transport loads (precise timers), else NIO; {@value #LOOP_PROPERTY}
+     * {@code =nio} forces NIO. The loop can also serve channels of its kind (see
+     * {@link #eventLoop()}).
      *
      * @param threadName name of the loop's thread, shown in thread dumps
      * @return the scheduler
      */
     public static RealTimeScheduler start(String threadName) {
+        return start(threadName, defaultIoHandlers());
+    }
+
+    /**
+     * Starts a scheduler on a new single-thread event loop of the given kind, which {@link #close()}
+     * shuts down.
+     *
+     * @param threadName name of the loop's thread, shown in thread dumps
+     * @param io         the loop's I/O, e.g. {@code NioIoHandler.newFactory()}
+     * @return the scheduler
+     */
+    public static RealTimeScheduler start(String threadName, IoHandlerFactory io) {
         Objects.requireNonNull(threadName, "threadName");
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(
-            1, new DefaultThreadFactory(threadName, true), NioIoHandler.newFactory());
+            1, new DefaultThreadFactory(threadName, true), Objects.requireNonNull(io, "io"));
         return new RealTimeScheduler(group.next(), group);
     }
 
     /**
+     * @return epoll's handlers where the native transport loads and {@value #LOOP_PROPERTY} is not
+     *         {@code nio}, else NIO's
+     */
+    public static IoHandlerFactory defaultIoHandlers() {
+        return preciseByDefault() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    }
+
+    /**
+     * @return whether {@link #start(String)} starts epoll loops, with {@linkplain #preciseTimers()
+     *         precise timers}: epoll loads and {@value #LOOP_PROPERTY} is not {@code nio}
+     */
+    public static boolean preciseByDefault() {
+        return !"nio".equalsIgnoreCase(System.getProperty(LOOP_PROPERTY, "")) && Epoll.isAvailable();
+    }
+
+    /**
      * @return the event loop; channels registered on it share the owner thread with this scheduler
+     *         (they must be of the loop's kind: epoll channels on an epoll loop)
      */
     public EventLoop eventLoop() {
         return loop;
     }
 
     /**
-     * Work due within this much is done at once: the resolution of a Netty NIO loop's timers. Its
-     * select waits whole milliseconds and, for a deadline less than 0.5 ms away, does not wait at
-     * all but polls until it is due; so waiting for a nearer deadline only spins the thread.
+     * @return whether the loop is an epoll loop, whose timers wake it within microseconds (else NIO,
+     *         whole milliseconds when idle)
      */
-    public static final long TIMER_SLACK_NANOS = 500_000;
+    public boolean preciseTimers() {
+        return preciseTimers;
+    }
 
     @Override
     public long timerSlackNanos() {
-        return TIMER_SLACK_NANOS;
+        return preciseTimers ? PRECISE_TIMER_SLACK_NANOS : TIMER_SLACK_NANOS;
     }
 
     @Override
@@ -87,29 +176,36 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
-        checkDelay(delayNanos);
-        final ScheduledFuture<?> future = loop.schedule(Objects.requireNonNull(task, "task"), delayNanos, TimeUnit.NANOSECONDS);
-        return () -> future.cancel(false);
+        final TimerHeap.Timer t = timers.newTimer(Objects.requireNonNull(task, "task"));
+        addTimer(deadline(delayNanos), t);
+        return t;
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Even work due now goes through the loop's timers, not its task queue: Netty fetches due
-     * timers only when it starts a round of tasks, and a round lasts while tasks keep coming, so
-     * tasks that each queue the next (a link delivering to a NIC that answers over the same loop)
-     * kept every timer of the loop waiting: a PFC storm's refresh ran every 1-2 ms instead of every
-     * 167 us, and the NIC it stormed kept sending.
-     */
+    @Override
+    public Cancellable scheduleAt(long deadlineNanos, Runnable task) {
+        final TimerHeap.Timer t = timers.newTimer(Objects.requireNonNull(task, "task"));
+        addTimer(deadlineNanos, t);
+        return t;
+    }
+
     @Override
     public void scheduleUncancellable(long delayNanos, Runnable task) {
-        checkDelay(delayNanos);
-        loop.schedule(Objects.requireNonNull(task, "task"), delayNanos, TimeUnit.NANOSECONDS);
+        Objects.requireNonNull(task, "task");
+        if (delayNanos == 0 && loop.inEventLoop()) {
+            queueNow(task);
+            return;
+        }
+        addTimer(deadline(delayNanos), task);
     }
 
     @Override
     public void execute(Runnable task) {
-        loop.execute(Objects.requireNonNull(task, "task"));
+        Objects.requireNonNull(task, "task");
+        if (loop.inEventLoop()) {
+            queueNow(task);
+            return;
+        }
+        loop.execute(task);
     }
 
     @Override
@@ -117,9 +213,97 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         return loop.inEventLoop();
     }
 
+    private long deadline(long delayNanos) {
+        if (delayNanos < 0) {
+            throw new IllegalArgumentException("delayNanos must be >= 0: " + delayNanos);
+        }
+        final long now = nanoTime();
+        final long sum = now + delayNanos;
+        return sum < now ? Long.MAX_VALUE : sum;
+    }
+
+    private void addTimer(long deadlineNanos, Runnable task) {
+        if (loop.inEventLoop()) {
+            timers.add(deadlineNanos, task);
+            arm();
+        } else {
+            loop.execute(() -> {
+                timers.add(deadlineNanos, task);
+                arm();
+            });
+        }
+    }
+
+    /** Owner thread: queues {@code task} to run after what is queued, with the due timers between. */
+    private void queueNow(Runnable task) {
+        dueNow.add(task);
+        if (!drainQueued) {
+            drainQueued = true;
+            loop.execute(drain);
+        }
+    }
+
+    /**
+     * Runs the tasks queued for now when it started (the ones they queue wait for the next drain,
+     * behind whatever else the loop has to do), each after the timers that have come due.
+     */
+    private void drain() {
+        drainQueued = false;
+        for (int n = dueNow.size(); n > 0; n--) {
+            runDueTimers();
+            final Runnable task = dueNow.poll();
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.WARNING, Thread.currentThread().getName() + ": a task threw", e);
+            }
+        }
+        runDueTimers();
+        if (!dueNow.isEmpty() && !drainQueued) {
+            drainQueued = true;
+            loop.execute(drain);
+        }
+    }
+
+    private void runDueTimers() {
+        if (!timers.isEmpty()) {
+            final long now = nanoTime();
+            if (timers.peekTime() <= now) {
+                timers.runDue(now, Thread.currentThread().getName());
+            }
+        }
+    }
+
+    /**
+     * Arms the Netty timer for the earliest deadline, unless one is armed for that time or earlier
+     * (it will re-arm itself for what is left when it fires): a timer added behind the earliest
+     * costs Netty nothing.
+     */
+    private void arm() {
+        if (timers.isEmpty()) {
+            return;
+        }
+        final long first = timers.peekTime();
+        if (first >= armedAt) {
+            return;
+        }
+        if (armed != null) {
+            armed.cancel(false); // a deadline earlier than the armed one: the only time it moves
+        }
+        armedAt = first;
+        armed = loop.schedule(fire, Math.max(0L, first - nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private void fire() {
+        armed = null;
+        armedAt = Long.MAX_VALUE;
+        runDueTimers();
+        arm();
+    }
+
     /**
      * Shuts down the event loop if this scheduler started it (waiting a few seconds at most);
-     * otherwise does nothing.
+     * otherwise does nothing. Timers still pending are dropped.
      */
     @Override
     public void close() {
@@ -129,14 +313,8 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         }
     }
 
-    private static void checkDelay(long delayNanos) {
-        if (delayNanos < 0) {
-            throw new IllegalArgumentException("delayNanos must be >= 0: " + delayNanos);
-        }
-    }
-
     @Override
     public String toString() {
-        return "RealTimeScheduler[" + loop + "]";
+        return "RealTimeScheduler[" + (preciseTimers ? "epoll " : "nio ") + loop + "]";
     }
 }

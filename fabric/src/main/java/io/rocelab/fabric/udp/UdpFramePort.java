@@ -14,8 +14,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.ReferenceCountUtil;
+import io.rocelab.fabric.endpoint.UdpTransport;
 import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.stats.CounterSet;
@@ -129,7 +129,8 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         }
         final ChannelFuture bind = new Bootstrap()
             .group(ioLoop)
-            .channel(NioDatagramChannel.class)
+            // the loop's own kind: an epoll channel on an epoll loop (a RealTimeScheduler's, where epoll loads)
+            .channel(UdpTransport.of(ioLoop).datagramChannelClass())
             // one byte more than the largest frame: a longer datagram is truncated by the kernel to
             // exactly maxFrameBytes + 1 bytes, which is how it is recognised as oversized
             .option(ChannelOption.RECVBUF_ALLOCATOR,
@@ -593,9 +594,10 @@ public final class UdpFramePort extends AbstractFramePort implements AutoCloseab
         }
 
         /**
-         * Binds the port on an NIO event loop and waits (a few seconds at most) for the bind.
+         * Binds the port on an event loop and waits (a few seconds at most) for the bind.
          *
-         * @param loop an event loop of a {@code MultiThreadIoEventLoopGroup} with {@code NioIoHandler}
+         * @param loop an event loop of a {@code MultiThreadIoEventLoopGroup} with {@code EpollIoHandler} or
+         *             {@code NioIoHandler}: the port's channel is of the same kind
          * @return the open port
          * @throws UncheckedIOException if the address cannot be bound
          */

@@ -1,6 +1,7 @@
 package io.rocelab.fabric.udp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.nio.NioIoHandler;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.testing.Delivery;
 import io.rocelab.fabric.testing.RecordingReceiver;
@@ -47,8 +48,10 @@ class UdpFramePortTest {
 
     @BeforeAll
     static void startLoops() {
+        // a port takes its loop's channel kind: epoll at a (where it loads), NIO at b, so every test
+        // runs both kinds of channel
         loopA = RealTimeScheduler.start("udp-a");
-        loopB = RealTimeScheduler.start("udp-b");
+        loopB = RealTimeScheduler.start("udp-b", NioIoHandler.newFactory());
     }
 
     @AfterAll

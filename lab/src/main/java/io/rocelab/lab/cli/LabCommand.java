@@ -7,6 +7,10 @@ import io.rocelab.lab.labfile.LabSources;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.Quantity;
 import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.lab.netns.NetnsCleaner;
+import io.rocelab.lab.netns.NetnsException;
+import io.rocelab.lab.netns.NetnsNames;
+import io.rocelab.lab.netns.Privileges;
 import io.rocelab.lab.run.LabChecks;
 import io.rocelab.lab.run.LabReport;
 import io.rocelab.lab.run.LabRun;
@@ -32,7 +36,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = "Labs: a fabric, traffic, a timeline of events, probes and claims in one YAML file, run in "
             + "virtual time, with a report, CSVs and plots (labs/README.md).",
-        subcommands = {LabCommand.Run.class, LabCommand.Check.class, LabCommand.ListLabs.class})
+        subcommands = {LabCommand.Run.class, LabCommand.Check.class, LabCommand.ListLabs.class,
+            LabCommand.Clean.class})
 public final class LabCommand implements Runnable {
     /** Exit code of a run whose claims do not all hold. */
     public static final int CLAIM_FAILED = 1;
@@ -147,6 +152,40 @@ public final class LabCommand implements Runnable {
         }
     }
 
+    /** {@code rocelab lab clean}. */
+    @Command(name = "clean", mixinStandardHelpOptions = true,
+            description = {"Removes what netns runs left (root): every network namespace named rl-... with the "
+                + "processes in it (iperf3, tshark) and its veth pairs, one line each. A run killed with kill -9 "
+                + "leaves them; the next netns run removes those of runs that are gone by itself.",
+                "Exit code 0: removed (or nothing to remove); 2: not root."})
+    public static final class Clean implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            String refusal = Privileges.refusal(Privileges.effectiveUid(), "lab clean");
+            if (refusal != null) {
+                throw new UserError(refusal);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            List<String> removed;
+            try {
+                removed = NetnsCleaner.clean(ns -> true);
+            } catch (NetnsException e) {
+                throw new UserError(e.getMessage());
+            }
+            for (String r : removed) {
+                out.println("removed " + r);
+            }
+            if (removed.isEmpty()) {
+                out.println("nothing to remove: no namespace named " + NetnsNames.PREFIX + "...");
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
     /** {@code rocelab lab run}. */
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = {"Runs a lab: builds its fabric, starts its flows and its timeline, samples its probes, "
@@ -157,7 +196,8 @@ public final class LabCommand implements Runnable {
         @Parameters(paramLabel = "FILE|NAME", description = "a lab file, or a shipped lab's name ('rocelab lab list')")
         String file;
 
-        @Option(names = "--mode", defaultValue = "virtual", description = "virtual (default) or live")
+        @Option(names = "--mode", defaultValue = "virtual", description = "virtual (default), live, or netns (root: "
+            + "the fabric on network namespaces and veth pairs, labs/README.md)")
         String mode;
 
         @Option(names = "--out", paramLabel = "DIR", description = "where the report goes (default lab-out/NAME)")
@@ -178,7 +218,13 @@ public final class LabCommand implements Runnable {
         public Integer call() throws IOException {
             Mode m = Mode.of(mode);
             if (m == null) {
-                throw new UserError("--mode must be virtual or live: '" + mode + "'");
+                throw new UserError("--mode must be virtual, live or netns: '" + mode + "'");
+            }
+            if (m == Mode.NETNS) {
+                String refusal = Privileges.refusal(Privileges.effectiveUid(), "lab run --mode netns");
+                if (refusal != null) {
+                    throw new UserError(refusal);
+                }
             }
             long nanos = -1;
             if (duration != null) {
@@ -221,10 +267,22 @@ public final class LabCommand implements Runnable {
             }
             Path dir = out != null ? out : Path.of("lab-out", lab.name());
             PrintWriter w = spec.commandLine().getOut();
+            if (m == Mode.NETNS) {
+                // what runs killed with kill -9 left behind (a running lab's namespaces stay)
+                try {
+                    for (String removed : NetnsCleaner.clean(NetnsCleaner::orphaned)) {
+                        w.println("removed a killed run's " + removed);
+                    }
+                } catch (NetnsException e) {
+                    throw new UserError(e.getMessage());
+                }
+            }
             long runSeed = runs.get(0).seed();
             w.printf(Locale.ROOT, "lab %s: %s, %s, seed %d, %s%n", lab.name(),
                 lab.hasVariants() ? runs.size() + " variants (" + String.join(", ", lab.variantNames()) + ")" : "1 run",
-                m == Mode.LIVE ? "live (real time, one event loop)" : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()));
+                m == Mode.LIVE ? "live (real time, one event loop)" : m == Mode.NETNS
+                    ? "netns (real time, namespaces and veth pairs, run id " + NetnsNames.ofThisProcess().id() + ")"
+                    : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()));
             w.flush();
             boolean terminal = ProgressLine.stdoutIsTerminal();
             LabRunner runner = new LabRunner(l.sources());
@@ -242,11 +300,14 @@ public final class LabCommand implements Runnable {
                 } catch (IllegalArgumentException e) {
                     // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
                     throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));
+                } catch (NetnsException e) {
+                    throw new UserError(file + ": netns: " + e.getMessage().lines().findFirst().orElse(""));
                 }
                 results.add(run);
                 w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%s)%n", label,
                     Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9,
                     run.events() >= 0 ? run.events() + " events" : "live");
+                run.notes().forEach(n -> w.println("  " + label + n));
                 w.flush();
             }
             List<LabReport.Outcome> outcomes = LabChecks.evaluate(lab, results);

@@ -39,6 +39,15 @@ public final class LabReader {
     /** Variant names are identifiers: expectations start with them ({@code lossy.switch.drops}). */
     private static final Pattern VARIANT = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
     static final List<String> VERBS = List.of("write", "read", "send", "ud-send");
+    /** The verb of a flow between linux hosts: a real TCP flow (iperf3), netns mode only. */
+    public static final String TCP = "tcp";
+    /** The events a netns lab may have: what the NICs and the workload do (the rest acts on in-process cables). */
+    private static final Set<EventSpec.Kind> NETNS_EVENTS = EnumSet.of(EventSpec.Kind.PFC_STORM,
+        EventSpec.Kind.PFC_STORM_STOP, EventSpec.Kind.DRAIN_STOP, EventSpec.Kind.DRAIN_START, EventSpec.Kind.FLOW_START,
+        EventSpec.Kind.FLOW_STOP);
+    /** What a tcp flow may say: iperf3 runs it, and knows nothing of messages, windows or QPs. */
+    private static final List<String> TCP_KEYS = List.of("name", "from", "to", "verb", "duration", "start", "stop",
+        "streams", "rate");
 
     private final String file;
     private final LabSources sources;
@@ -105,19 +114,19 @@ public final class LabReader {
 
     private Set<Mode> modes(Section top) {
         if (!top.has("modes")) {
-            return EnumSet.allOf(Mode.class);
+            return EnumSet.copyOf(Mode.defaults());
         }
         Set<Mode> modes = EnumSet.noneOf(Mode.class);
         for (String m : top.strings("modes")) {
             Mode mode = Mode.of(m);
             if (mode == null) {
-                top.mistake("modes", "no mode '" + m + "' (modes are virtual and live)");
+                top.mistake("modes", "no mode '" + m + "' (modes are virtual, live and netns)");
             } else {
                 modes.add(mode);
             }
         }
         if (modes.isEmpty()) {
-            top.mistake("modes", "name at least one mode: virtual, live");
+            top.mistake("modes", "name at least one mode: virtual, live, netns");
             return EnumSet.of(Mode.VIRTUAL);
         }
         return modes;
@@ -229,22 +238,47 @@ public final class LabReader {
         QosProfile[] profile = new QosProfile[1];
         QosSpec qos = qos(top, profile);
         NicSpec nics = nics(top);
+        Map<String, Loc> linux = new LinkedHashMap<>();
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics) : null;
-        List<FlowSpec> flows = flows(top, topology, duration);
+            profile[0], nics, linux) : null;
+        boolean netnsOnly = modes.equals(EnumSet.of(Mode.NETNS));
+        if (!netnsOnly) {
+            for (Map.Entry<String, Loc> h : linux.entrySet()) {
+                problems.add(h.getValue(), "topology.hosts", "host '" + h.getKey() + "' is kind linux, a plain network "
+                    + "namespace: the lab runs only in netns mode then (modes: [netns])");
+            }
+        }
+        List<FlowSpec> flows = flows(top, topology, duration, linux.keySet(), netnsOnly);
         List<BackgroundSpec> background = background(top, topology, duration);
+        for (BackgroundSpec b : background) {
+            for (String h : b.hosts()) {
+                if (linux.containsKey(h)) {
+                    problems.add(b.loc(), b.path() + ".hosts", "host '" + h + "' is kind linux: background load "
+                        + "runs between nic hosts (name them in hosts)");
+                    break;
+                }
+            }
+        }
         List<EventSpec> events = events(top, topology, flows, duration);
+        if (modes.contains(Mode.NETNS)) {
+            for (EventSpec e : events) {
+                if (!NETNS_EVENTS.contains(e.kind())) {
+                    problems.add(e.loc(), e.path(), "a lab that runs in netns mode has no link, port or switch "
+                        + "failures: its links are veth pairs (take netns out of modes)");
+                }
+            }
+        }
         ProbeSpec probes = probes(top, topology);
-        CaptureSpec capture = capture(top, topology);
+        CaptureSpec capture = capture(top, topology, modes);
         if (topology == null) {
             return null;
         }
         return new RunSpec(variant, duration, seed, modes, topology, qos, nics, flows, background, events, probes,
-            capture);
+            capture, linux.keySet());
     }
 
     private QosSpec qos(Section top, QosProfile[] out) {
-        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets");
+        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets", "lossy-dynamic-th");
         if (s == null) {
             return null;
         }
@@ -344,6 +378,13 @@ public final class LabReader {
                 p = p.withWeights(lossyW, roceW);
             }
         }
+        if (s.has("lossy-dynamic-th")) {
+            int th = (int) s.integer("lossy-dynamic-th", p.lossyDynamicTh(), -8, 8);
+            p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(), p.cnpTc(), p.xon(),
+                p.xoff(), p.headroom(), th, p.sharedPoolBytes(), p.minPoolBytes(), p.ecnMinThreshold(),
+                p.ecnMaxThreshold(), p.ecnMaxProbability(), p.lossyWeight(), p.roceWeight(), p.watchdog(),
+                p.watchdogPollMillis());
+        }
         out[0] = p;
         return new QosSpec(name, kmin, kmax, pmax, wdOff, wd, lossyW, roceW);
     }
@@ -382,26 +423,35 @@ public final class LabReader {
         return t.hosts().stream().map(Host::name).toList();
     }
 
-    private List<FlowSpec> flows(Section top, Topology topology, long duration) {
+    private List<FlowSpec> flows(Section top, Topology topology, long duration, Set<String> linux, boolean netnsOnly) {
         List<FlowSpec> out = new ArrayList<>();
         List<YNode> items = top.list("flows");
         Reachability reach = topology == null ? null : new Reachability(topology);
         Set<String> names = new LinkedHashSet<>();
         for (int i = 0; i < items.size(); i++) {
             String path = "flows[" + i + "]";
-            Section f = Section.of(items.get(i), path, problems, "name", "from", "to", "verb", "size", "size-cdf",
+            YNode item = items.get(i);
+            boolean tcp = item instanceof YNode.YMap m && m.get("verb") instanceof YNode.YScalar v
+                && TCP.equals(v.text());
+            Section f = tcp ? Section.of(item, path, problems, TCP_KEYS.toArray(String[]::new))
+                : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
                 "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
                 "rnr-retry", "reconnect");
             if (f == null) {
                 continue;
+            }
+            if (tcp && !netnsOnly) {
+                f.mistake("verb", "verb tcp runs iperf3 between linux hosts: the lab runs only in netns mode then "
+                    + "(modes: [netns])");
             }
             if (!f.has("from") || !f.has("to")) {
                 f.missing(f.has("from") ? "to" : "from", "a flow goes from one or more hosts to one host");
                 continue;
             }
             String verb = f.string("verb", "write").toLowerCase(Locale.ROOT);
-            if (!VERBS.contains(verb)) {
-                f.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ")");
+            if (!VERBS.contains(verb) && !tcp) {
+                f.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ", and tcp between "
+                    + "linux hosts)");
             }
             long size = f.bytes("size", 65_536);
             String cdf = f.text("size-cdf");
@@ -416,7 +466,10 @@ public final class LabReader {
             }
             long messages = f.integer("messages", 0, 0, Long.MAX_VALUE);
             long flowDuration = f.nanos("duration", 0);
-            int qps = (int) f.integer("qps", 1, 1, Flow.MAX_QPS);
+            if (tcp && flowDuration % 1_000_000_000L != 0) {
+                f.mistake("duration", "a tcp flow lasts whole seconds (iperf3 -t): " + f.text("duration"));
+            }
+            int qps = tcp ? (int) f.integer("streams", 1, 1, 128) : (int) f.integer("qps", 1, 1, Flow.MAX_QPS);
             int window = (int) f.integer("window", 8, 1, Flow.MAX_WINDOW);
             long start = 0;
             if ("event".equals(f.text("start"))) {
@@ -466,6 +519,15 @@ public final class LabReader {
             for (String src : sources) {
                 if (src.equals(dst)) {
                     f.mistake("from", "a flow from " + src + " to itself");
+                    continue;
+                }
+                boolean kindsFit = tcp ? linux.contains(src) && linux.contains(dst)
+                    : !linux.contains(src) && !linux.contains(dst);
+                if (!kindsFit) {
+                    String nic = !linux.contains(src) ? src : dst;
+                    String lin = linux.contains(src) ? src : dst;
+                    f.mistake(tcp ? "from" : "to", tcp ? "a tcp flow runs between linux hosts; '" + nic + "' is a nic host"
+                        : "an RDMA flow (" + verb + ") runs between nic hosts; '" + lin + "' is kind linux (verb: tcp)");
                     continue;
                 }
                 if (!reach.reaches(src, dst)) {
@@ -842,16 +904,27 @@ public final class LabReader {
         return out;
     }
 
-    private CaptureSpec capture(Section top, Topology topology) {
+    private CaptureSpec capture(Section top, Topology topology, Set<Mode> modes) {
         if (!top.has("capture")) {
             return null;
         }
-        Section s = top.section("capture", "ports", "frames");
+        Section s = top.section("capture", "ports", "frames", "tshark");
         if (s == null || topology == null) {
             return null;
         }
         int frames = (int) s.integer("frames", 1000, 1, 1_000_000);
+        List<String> tshark = List.of();
+        if (s.has("tshark")) {
+            if (!modes.equals(EnumSet.of(Mode.NETNS))) {
+                s.mistake("tshark", "tshark captures an interface of the Linux network: the lab runs only in netns "
+                    + "mode then (modes: [netns])");
+            }
+            tshark = hosts(s, "tshark", topology);
+        }
         if (!s.has("ports")) {
+            if (!tshark.isEmpty()) {
+                return new CaptureSpec(List.of(), frames, tshark);
+            }
             s.missing("ports", "the switch ports to capture, e.g. [leaf0:Ethernet0]");
             return null;
         }
@@ -886,6 +959,6 @@ public final class LabReader {
                     : "nothing is cabled there";
             s.mistake("ports", "cannot capture '" + u + "': " + why);
         }
-        return new CaptureSpec(ports, frames);
+        return new CaptureSpec(ports, frames, tshark);
     }
 }

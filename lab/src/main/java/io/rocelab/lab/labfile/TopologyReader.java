@@ -38,23 +38,29 @@ final class TopologyReader {
     private final QosProfile qos;
     private final NicSpec nics;
     private final Map<String, Loc> where = new LinkedHashMap<>();
+    /** The hosts of kind linux, each with where its {@code kind} is. */
+    private final Map<String, Loc> linuxHosts;
     private Section top;
 
-    private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
+    private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                           Map<String, Loc> linuxHosts) {
         this.problems = problems;
         this.sources = sources;
         this.qos = qos;
         this.nics = nics;
+        this.linuxHosts = linuxHosts;
     }
 
     /**
      * @param node the value of {@code topology:}
      * @param qos  the fabric's QoS profile (already tuned), or null if it could not be read
      * @param nics every host NIC's settings
+     * @param linuxHosts filled with the hosts of {@code kind: linux}, each with where its kind is written
      * @return the topology, or null after reporting why not
      */
-    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics) {
-        return new TopologyReader(problems, sources, qos, nics).read(node);
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                         Map<String, Loc> linuxHosts) {
+        return new TopologyReader(problems, sources, qos, nics, linuxHosts).read(node);
     }
 
     private Topology read(YNode node) {
@@ -261,7 +267,7 @@ final class TopologyReader {
                 continue;
             }
             Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp",
-                "ports", "ip2", "mac2", "bond", "lacp-rate");
+                "kind", "ports", "ip2", "mac2", "bond", "lacp-rate");
             if (s == null) {
                 continue;
             }
@@ -271,6 +277,16 @@ final class TopologyReader {
                 continue;
             }
             where.putIfAbsent("host '" + name + "'", s.map().loc());
+            if (s.has("kind")) {
+                String kind = s.string("kind", "nic");
+                HostKind k = HostKind.of(kind);
+                if (k == null) {
+                    s.mistake("kind", "a host is a nic (a rocelab soft NIC) or linux (a plain network namespace, "
+                        + "netns mode), not '" + kind + "'");
+                } else if (k == HostKind.LINUX) {
+                    linuxHosts.put(name, s.loc("kind"));
+                }
+            }
             Host host = host(name, index++, s, path, s.map().loc());
             if (host != null) {
                 t.host(host);
@@ -410,7 +426,7 @@ final class TopologyReader {
     }
 
     private void aSwitch(Topology.Builder t, YNode node, String path, int index) {
-        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config");
+        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config", "port-speed");
         if (s == null) {
             return;
         }
@@ -454,12 +470,41 @@ final class TopologyReader {
             return;
         }
         int mtu = (int) s.integer("mtu", SWITCH_MTU, 1500, 9216);
+        Map<String, Long> portSpeeds = portSpeeds(s, ports);
         SwitchConfigBuilder b = new SwitchConfigBuilder().hostname(name).mac(ROUTER_MAC_BASE | (index + 1))
             .ecmpHashSeed(index + 1L);
         for (int p = 0; p < ports; p++) {
-            b.port("Ethernet" + 4 * p, speed / 1_000_000L, mtu);
+            String port = "Ethernet" + 4 * p;
+            b.port(port, portSpeeds.getOrDefault(port, speed) / 1_000_000L, mtu);
         }
         t.switchNode(name, b);
+    }
+
+    /** {@code port-speed: {Ethernet8: 10G}}: ports whose speed is not the switch's {@code speed}. */
+    private static Map<String, Long> portSpeeds(Section s, int ports) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (!s.has("port-speed")) {
+            return out;
+        }
+        Section p = s.anySection("port-speed");
+        if (p == null) {
+            return out;
+        }
+        for (String port : p.map().entries().keySet()) {
+            if (!port.matches("Ethernet\\d+") || Integer.parseInt(port.substring(8)) % 4 != 0
+                || Integer.parseInt(port.substring(8)) / 4 >= ports) {
+                p.mistake(port, "the switch has no port '" + port + "' (its ports are Ethernet0 to Ethernet"
+                    + 4 * (ports - 1) + ")");
+                continue;
+            }
+            long bps = p.bitsPerSecond(port, 0);
+            if (bps <= 0 || bps % 1_000_000L != 0) {
+                p.mistake(port, "a switch port's speed is whole Mb/s: " + p.text(port));
+                continue;
+            }
+            out.put(port, bps);
+        }
+        return out;
     }
 
     /** A switch whose configuration is its own (SONiC's config_db JSON): used as it is, checked by the switch. */

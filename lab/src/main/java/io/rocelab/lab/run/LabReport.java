@@ -63,8 +63,10 @@ public final class LabReport {
         if (!lab.description().isEmpty()) {
             md.append(lab.description()).append("\n\n");
         }
-        md.append("Virtual time, seed ").append(seed).append(", ")
-            .append(Quantity.formatNanos(runs.get(0).data().durationNanos())).append(" simulated per run");
+        boolean virtual = runs.get(0).events() >= 0;
+        md.append(virtual ? "Virtual time, seed " : "Wall clock, seed ").append(seed).append(", ")
+            .append(Quantity.formatNanos(runs.get(0).data().durationNanos()))
+            .append(virtual ? " simulated per run" : " per run");
         if (lab.hasVariants()) {
             md.append(", variants: ").append(String.join(", ", lab.variantNames()));
         }
@@ -84,8 +86,13 @@ public final class LabReport {
             if (!v.isEmpty()) {
                 md.append("## Variant ").append(v).append("\n\n");
             }
-            md.append(String.format(Locale.ROOT, "Ran %s of virtual time in %.1f s of wall time (%d events).%n%n",
-                Quantity.formatNanos(run.data().durationNanos()), run.wallNanos() / 1e9, run.events()));
+            if (run.events() >= 0) {
+                md.append(String.format(Locale.ROOT, "Ran %s of virtual time in %.1f s of wall time (%d events).%n%n",
+                    Quantity.formatNanos(run.data().durationNanos()), run.wallNanos() / 1e9, run.events()));
+            } else {
+                md.append(String.format(Locale.ROOT, "Ran %s on the wall clock in %.1f s.%n%n",
+                    Quantity.formatNanos(run.data().durationNanos()), run.wallNanos() / 1e9));
+            }
             flows(md, run);
             ports(md, run.data());
             nics(md, run.data());
@@ -101,6 +108,7 @@ public final class LabReport {
                     .append(" frames (the first of each port, and the switches' decisions: PFC, ECN marks, drops).\n\n");
                 written.add(run.capture());
             }
+            run.notes().forEach(n -> md.append(n).append("\n\n"));
         }
         if (runs.size() > 1) {
             sideBySide(dir, md);
@@ -192,7 +200,7 @@ public final class LabReport {
             + "p99 latency | longest gap | error completions |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (FlowResult r : run.flows()) {
             md.append("| ").append(r.name()).append(" | ").append(r.source()).append(" | ").append(r.destination())
-                .append(" | ").append(r.verb()).append(" | ").append(r.outcome()).append(" | ").append(r.messages())
+                .append(" | ").append(r.verb() == null ? "TCP (iperf3)" : r.verb()).append(" | ").append(r.outcome()).append(" | ").append(r.messages())
                 .append(" | ").append(r.bytes()).append(" | ").append(gbps(r.goodputBitsPerSecond())).append(" | ")
                 .append(r.fctNanos() < 0 ? "-" : Quantity.formatNanos(r.fctNanos())).append(" | ")
                 .append(r.latencyP99Nanos() < 0 ? "-" : Quantity.formatNanos(r.latencyP99Nanos())).append(" | ")

@@ -14,7 +14,8 @@ import java.util.List;
  * @param wallNanos  how long it took
  * @param capture    the pcapng written, or null
  * @param captured   frames in it
+ * @param notes      lines about the run beside its data (netns: the tshark captures taken)
  */
 public record LabRun(RunData data, List<FlowResult> flows, List<FlowResult> background, List<String> applied,
-                     long events, long wallNanos, java.nio.file.Path capture, long captured) {
+                     long events, long wallNanos, java.nio.file.Path capture, long captured, List<String> notes) {
 }

@@ -8,6 +8,7 @@ import io.rocelab.lab.labfile.CaptureSpec;
 import io.rocelab.topology.model.Attachment;
 import io.rocelab.lab.labfile.EventSpec;
 import io.rocelab.lab.labfile.FlowSpec;
+import io.rocelab.lab.labfile.LabReader;
 import io.rocelab.lab.labfile.LabSources;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
@@ -77,11 +78,15 @@ public final class LabRunner {
      * @param captureFile where the run's capture ({@code capture:}) goes, or null for none
      */
     public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile, Mode mode) {
-        RunClock clock = RunClock.of(mode);
         long wall = System.nanoTime();
         List<Flow> flows = new ArrayList<>();
+        List<FlowSpec> programFlows = new ArrayList<>();
         for (FlowSpec f : run.flows()) {
-            flows.add(flow(f));
+            if (f.verb().equals(LabReader.TCP)) {
+                programFlows.add(f);
+            } else {
+                flows.add(flow(f));
+            }
         }
         List<Flow> background = new ArrayList<>();
         int stream = 0;
@@ -95,14 +100,22 @@ public final class LabRunner {
         RunData data = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
         BoundedCapture[] tap = new BoundedCapture[1];
         LabRun result;
-        try (Fabric fabric = clock.start(run.topology(), run.seed());
+        RunClock clock = RunClock.of(mode, run, captureFile);
+        try (clock;
+             Fabric fabric = clock.start(run.topology(), run.seed());
+             AutoCloseable attached = clock.attach(fabric);
              Workload workload = Workload.start(fabric, all, run.seed());
+             ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
              Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
-            if (captureFile != null && run.capture() != null) {
+            if (captureFile != null && run.capture() != null && !run.capture().ports().isEmpty()) {
                 tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
             }
             long epoch = workload.epochNanos();
-            Probes probes = clock.onFabric(fabric, () -> new Probes(fabric, workload, run, data));
+            java.util.function.Function<String, io.rocelab.topology.workload.FlowProgress> progressOf = f -> {
+                var p = programs.progress(f);
+                return p != null ? p : workload.progress(f);
+            };
+            Probes probes = clock.onFabric(fabric, () -> new Probes(fabric, progressOf, run, data));
             long interval = run.probes().intervalNanos();
             long duration = run.durationNanos();
             for (long t = Math.min(interval, duration); ; t = Math.min(t + interval, duration)) {
@@ -117,17 +130,23 @@ public final class LabRunner {
                     break;
                 }
             }
-            List<FlowResult> results = workload.results();
+            List<FlowResult> results = new ArrayList<>(workload.results());
+            results.addAll(programs.results());
             clock.onFabric(fabric, () -> {
                 probes.finish(results);
                 return null;
             });
             Set<String> named = new HashSet<>();
             flows.forEach(f -> named.add(f.name()));
+            programFlows.forEach(f -> named.add(f.name()));
             List<FlowResult> mine = results.stream().filter(r -> named.contains(r.name())).toList();
             List<FlowResult> rest = results.stream().filter(r -> !named.contains(r.name())).toList();
             result = new LabRun(data, mine, rest, timeline.applied(), clock.events(fabric), System.nanoTime() - wall,
-                null, 0);
+                null, 0, List.of());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e.getMessage(), e);
         } finally {
             if (tap[0] != null) {
                 try {
@@ -137,11 +156,9 @@ public final class LabRunner {
                 }
             }
         }
-        if (tap[0] == null) {
-            return result;
-        }
         return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
-            result.wallNanos(), captureFile, tap[0].written());
+            result.wallNanos(), tap[0] == null ? null : captureFile, tap[0] == null ? 0 : tap[0].written(),
+            clock.notes());
     }
 
     /** Taps the capture's ports into one bounded pcapng: the first frames of each, and the switches' decisions. */

@@ -10,10 +10,8 @@ import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.model.Attachment;
-import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.workload.FlowProgress;
-import io.rocelab.topology.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,7 +39,6 @@ final class Probes {
     }
 
     private final Fabric fabric;
-    private final Workload workload;
     private final RunData data;
     private final ProbeSpec spec;
     private final List<String> flows;
@@ -60,14 +57,14 @@ final class Probes {
         return fabric.scheduler(!t.hosts().isEmpty() ? t.hosts().get(0).name() : t.switches().get(0).name());
     }
 
-    Probes(Fabric fabric, Workload workload, RunSpec run, RunData data) {
+    /** @param progressOf each flow's live progress (the workload engine's, or a real program's) */
+    Probes(Fabric fabric, java.util.function.Function<String, FlowProgress> progressOf, RunSpec run, RunData data) {
         this.fabric = fabric;
-        this.workload = workload;
         this.data = data;
         this.spec = run.probes();
         this.flows = data.names(Kind.FLOW);
         for (String f : flows) {
-            progress.add(workload.progress(f));
+            progress.add(progressOf.apply(f));
         }
         lastBytes = new long[flows.size()];
         for (String p : data.names(Kind.PORT)) {
@@ -95,7 +92,7 @@ final class Probes {
         m.put(Kind.FLOW, run.flows().stream().map(io.rocelab.lab.labfile.FlowSpec::name).toList());
         m.put(Kind.PORT, io.rocelab.lab.labfile.LabReader.switchPorts(run.topology()));
         m.put(Kind.QUEUE, run.probes().queues());
-        m.put(Kind.NIC, run.topology().hosts().stream().map(Host::name).toList());
+        m.put(Kind.NIC, run.nicHosts());
         m.put(Kind.SWITCH, run.topology().switches().stream().map(SwitchNode::name).toList());
         return m;
     }

@@ -1,9 +1,12 @@
 package io.rocelab.lab.run;
 
+import io.rocelab.lab.labfile.FlowSpec;
 import io.rocelab.lab.labfile.Mode;
+import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.fabric.FabricMode;
 import io.rocelab.topology.model.Topology;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 
@@ -11,11 +14,44 @@ import java.util.concurrent.locks.LockSupport;
  * How time passes in a lab run. In virtual time the runner drives the fabric's one scheduler from
  * sample to sample, and everything it reads, it reads between events. Live, the fabric runs on the
  * wall clock by itself, on one event loop shared by every NIC and switch (so one task on that loop
- * may read every node), and the runner waits for each sample time and samples on that loop.
+ * may read every node), and the runner waits for each sample time and samples on that loop. On the
+ * Linux network ({@link NetnsClock}) the same live fabric runs on veth pairs between namespaces.
  */
-interface RunClock {
+interface RunClock extends AutoCloseable {
     /** @return the topology brought to life for this clock */
     Fabric start(Topology topology, long seed);
+
+    /**
+     * Plugs the started fabric into what lies outside this process (netns: the veths); closed before
+     * the fabric is.
+     */
+    default AutoCloseable attach(Fabric fabric) {
+        return () -> { };
+    }
+
+    /**
+     * Starts the flows that real programs run ({@code verb: tcp}), timed from {@code epochNanos} on
+     * the fabric's clock.
+     *
+     * @throws IllegalArgumentException where no real program can run
+     */
+    default ProgramFlows programs(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+        if (!flows.isEmpty()) {
+            throw new IllegalArgumentException("flow '" + flows.get(0).name() + "' is a tcp flow: it runs only with "
+                + "--mode netns");
+        }
+        return ProgramFlows.NONE;
+    }
+
+    /** @return lines about the run for its output and report, once closed (netns: the captures taken) */
+    default List<String> notes() {
+        return List.of();
+    }
+
+    /** Removes what {@link #start} made outside the process (netns: the namespaces). */
+    @Override
+    default void close() {
+    }
 
     /** Lets the fabric run until {@code atNanos} on its own clock. */
     void runUntil(Fabric fabric, long atNanos);
@@ -26,11 +62,15 @@ interface RunClock {
     /** @return the scheduler events a run executed, or -1 where nobody counts them (live) */
     long events(Fabric fabric);
 
-    /** @return the clock of {@code mode} */
-    static RunClock of(Mode mode) {
+    /**
+     * @return the clock of {@code mode} for {@code run}
+     * @param captureFile the run's capture file (tshark's go beside it), or null
+     */
+    static RunClock of(Mode mode, RunSpec run, java.nio.file.Path captureFile) {
         return switch (mode) {
             case VIRTUAL -> new Virtual();
             case LIVE -> new Live();
+            case NETNS -> new NetnsClock(run, captureFile);
         };
     }
 

@@ -39,6 +39,15 @@ public final class HostCommands {
         assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
     }
 
+    /** Runs {@code cmd}, fails the test unless it exits 0 within 30 s, and returns its standard output. */
+    public static String output(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", cmd));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
+        return out;
+    }
+
     /** Runs {@code cmd} for a clean-up, whatever it says or however it ends. */
     public static void quietly(String... cmd) throws IOException, InterruptedException {
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()

@@ -162,6 +162,6 @@ class LabCheckCommandTest {
             + "them)\n", none.err());
         CliRun mode = CliRun.of("lab", "run", "pfc-basics", "--mode", "fast");
         assertEquals(2, mode.exitCode());
-        assertEquals("rocelab: --mode must be virtual or live: 'fast'\n", mode.err());
+        assertEquals("rocelab: --mode must be virtual, live or netns: 'fast'\n", mode.err());
     }
 }

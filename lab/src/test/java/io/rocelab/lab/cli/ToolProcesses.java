@@ -22,6 +22,7 @@ public final class ToolProcesses {
     /** What follows the options: the class path and main class, or {@code -jar} and the jar. */
     private final List<String> program;
     private final List<Process> started = new ArrayList<>();
+    private final java.util.Map<String, Long> pids = new java.util.HashMap<>();
 
     private ToolProcesses(Path dir, Path java, List<String> jvmOptions, List<String> program) {
         this.dir = dir;
@@ -69,7 +70,13 @@ public final class ToolProcesses {
                 .redirectError(dir.resolve(name + ".err").toFile())
                 .start();
         started.add(p);
+        pids.put(name, p.pid());
         return p;
+    }
+
+    /** @return the process id of the process started as NAME */
+    public long pidOf(String name) {
+        return pids.get(name);
     }
 
     /** What NAME printed so far on standard output. */

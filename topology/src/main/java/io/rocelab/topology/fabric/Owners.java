@@ -78,6 +78,7 @@ final class Owners implements AutoCloseable {
             toClose.add(b);
             return b;
         }
+        // epoll where it loads: its timers wake an idle loop within microseconds, NIO's in whole milliseconds
         RealTimeScheduler r = RealTimeScheduler.start(name);
         toClose.add(r);
         return r;

@@ -1,0 +1,29 @@
+package io.rocelab.lab.labfile;
+
+import java.util.Locale;
+
+/**
+ * What a host of a lab is ({@code kind:} of a host). In virtual and live time every host is a soft
+ * NIC; on the Linux network ({@code --mode netns}) a host may also be a plain network namespace.
+ */
+public enum HostKind {
+    /** A rocelab soft NIC (in netns mode: owning the veth end in the host's namespace). */
+    NIC,
+    /** A network namespace whose kernel has the host's address: ordinary programs (iperf3, ping). */
+    LINUX;
+
+    /** @return {@code nic} or {@code linux} */
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** @return the kind called {@code key}, or null */
+    public static HostKind of(String key) {
+        for (HostKind k : values()) {
+            if (k.key().equals(key)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,243 @@
+package io.rocelab.lab.run;
+
+import io.rocelab.codec.header.Ipv4;
+import io.rocelab.lab.labfile.FlowSpec;
+import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.lab.netns.NetnsNames;
+import io.rocelab.lab.netns.TcpFlows;
+import io.rocelab.lab.netns.TsharkCaptures;
+import io.rocelab.lab.netns.VethNetwork;
+import io.rocelab.lab.netns.VethPorts;
+import io.rocelab.topology.fabric.Fabric;
+import io.rocelab.topology.fabric.FabricMode;
+import io.rocelab.topology.model.Topology;
+import io.rocelab.topology.workload.FlowProgress;
+import io.rocelab.topology.workload.FlowResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * A lab on the Linux network ({@code --mode netns}): the topology laid out as namespaces and veth
+ * pairs ({@link VethNetwork}), the live fabric (every NIC and switch on one real-time event loop,
+ * as {@link RunClock.Live}) moved onto the veths ({@link VethPorts}), iperf3 for the tcp flows, tshark
+ * where the file asks. Whatever happens, what it made is removed: at the end, on a failure, and on
+ * Ctrl-C or SIGTERM by a shutdown hook; after a kill -9 the next run or {@code rocelab lab clean}
+ * does it.
+ */
+final class NetnsClock implements RunClock {
+    /** iperf3's first port; each tcp flow has its own. */
+    private static final int IPERF3_PORT = 5201;
+
+    private final RunSpec run;
+    private final Path captureFile;
+    private final Live live = new Live();
+    private final NetnsNames names = NetnsNames.ofThisProcess();
+    private final Thread hook = new Thread(this::teardown, "rocelab-netns-teardown");
+    private final List<String> notes = new ArrayList<>();
+    private VethNetwork network;
+    private TsharkCaptures tshark;
+    private boolean hooked;
+
+    NetnsClock(RunSpec run, Path captureFile) {
+        this.run = run;
+        this.captureFile = captureFile;
+    }
+
+    @Override
+    public Fabric start(Topology topology, long seed) {
+        Runtime.getRuntime().addShutdownHook(hook);
+        hooked = true;
+        synchronized (this) {
+            network = VethNetwork.create(topology, run.linuxHosts(), names);
+        }
+        return Fabric.builder(topology).mode(FabricMode.REAL_TIME).seed(seed).eventLoops(1).start();
+    }
+
+    @Override
+    public AutoCloseable attach(Fabric fabric) {
+        VethPorts ports = VethPorts.plug(fabric, network, run.linuxHosts());
+        if (run.capture() != null && !run.capture().tshark().isEmpty()) {
+            Map<String, String> hosts = new LinkedHashMap<>();
+            for (String h : run.capture().tshark()) {
+                hosts.put(h, network.namespaceOf(h));
+            }
+            Path dir = captureFile != null ? captureFile.toAbsolutePath().getParent() : Path.of(".");
+            try {
+                TsharkCaptures t = TsharkCaptures.start(hosts, dir);
+                synchronized (this) {
+                    tshark = t;
+                }
+            } catch (RuntimeException e) {
+                ports.close();
+                throw e;
+            }
+        }
+        return () -> {
+            stopCaptures();
+            notes.add(ports.summary());
+            notes.addAll(drops(fabric));
+            notes.addAll(nicTrouble(fabric));
+            ports.close();
+        };
+    }
+
+    /** Every switch port's drops by reason, one line each port that dropped (what the report's totals hide). */
+    private static List<String> drops(Fabric fabric) {
+        List<String> out = new ArrayList<>();
+        for (var node : fabric.topology().switches()) {
+            var sw = fabric.softSwitch(node.name());
+            fabric.onOwner(node.name(), () -> {
+                for (var port : node.config().ports()) {
+                    var c = sw.counters(sw.port(port.name()));
+                    StringBuilder b = new StringBuilder();
+                    for (io.rocelab.sw.pipeline.DropReason r : io.rocelab.sw.pipeline.DropReason.values()) {
+                        if (c.drops(r) > 0) {
+                            b.append(b.length() == 0 ? "" : ", ").append(r.name().toLowerCase(Locale.ROOT)).append(' ')
+                                .append(c.drops(r));
+                        }
+                    }
+                    if (b.length() > 0) {
+                        out.add("drops at " + node.name() + ":" + port.name() + ": " + b);
+                    }
+                }
+                return null;
+            });
+        }
+        return out;
+    }
+
+    /** Per nic host, its counters of repair and loss that are not 0 (rxe's names), one line each. */
+    private List<String> nicTrouble(Fabric fabric) {
+        List<String> out = new ArrayList<>();
+        for (String h : run.nicHosts()) {
+            fabric.onOwner(h, () -> {
+                var c = fabric.nic(h).counters();
+                StringBuilder b = new StringBuilder();
+                for (io.rocelab.nic.NicCounter n : io.rocelab.nic.NicCounter.values()) {
+                    String name = n.rxeName();
+                    boolean trouble = name.contains("err") || name.contains("retry") || name.contains("dup")
+                        || name.contains("drop") || name.contains("rnr") || name.contains("seq");
+                    if (trouble && c.get(n) > 0) {
+                        b.append(' ').append(name).append(' ').append(c.get(n));
+                    }
+                }
+                out.add("nic " + h + ": sent_pkts " + c.get(io.rocelab.nic.NicCounter.SENT_PKTS) + " rcvd_pkts "
+                    + c.get(io.rocelab.nic.NicCounter.RCVD_PKTS) + b);
+                return null;
+            });
+        }
+        return out;
+    }
+
+    @Override
+    public ProgramFlows programs(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+        List<TcpFlows.Spec> specs = new ArrayList<>();
+        int port = IPERF3_PORT;
+        for (FlowSpec f : flows) {
+            long end = Math.min(f.stopNanos(), run.durationNanos());
+            long nanos = f.durationNanos() > 0 ? f.durationNanos() : Math.max(1, end - f.startNanos());
+            long seconds = Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
+            specs.add(new TcpFlows.Spec(f.name(), f.source(), f.destination(), network.namespaceOf(f.source()),
+                network.namespaceOf(f.destination()), Ipv4.toString(run.topology().host(f.destination()).ipv4()),
+                port++, f.startNanos(), seconds, f.qps(), f.rateBitsPerSecond()));
+        }
+        if (specs.isEmpty()) {
+            return ProgramFlows.NONE;
+        }
+        var clock = fabric.scheduler(fabric.topology().hosts().get(0).name());
+        TcpFlows tcp = TcpFlows.start(specs, clock::nanoTime, epochNanos, run.probes().intervalNanos());
+        return new ProgramFlows() {
+            @Override
+            public FlowProgress progress(String flow) {
+                return tcp.progress(flow);
+            }
+
+            @Override
+            public List<FlowResult> results() {
+                return tcp.results();
+            }
+
+            @Override
+            public void close() {
+                tcp.close();
+            }
+        };
+    }
+
+    @Override
+    public void runUntil(Fabric fabric, long atNanos) {
+        live.runUntil(fabric, atNanos);
+    }
+
+    @Override
+    public <T> T onFabric(Fabric fabric, Callable<T> what) {
+        return live.onFabric(fabric, what);
+    }
+
+    @Override
+    public long events(Fabric fabric) {
+        return -1;
+    }
+
+    private void stopCaptures() {
+        TsharkCaptures t;
+        synchronized (this) {
+            t = tshark;
+            tshark = null;
+        }
+        if (t == null) {
+            return;
+        }
+        t.close();
+        for (Map.Entry<String, Path> f : t.files().entrySet()) {
+            long[] n = TsharkCaptures.frameCounts(f.getValue());
+            notes.add(String.format(Locale.ROOT, "tshark on %s's %s: %s, %d frames, %d PFC", f.getKey(),
+                NetnsNames.HOST_IFACE, f.getValue().getFileName(), n[0], n[1]));
+        }
+    }
+
+    @Override
+    public List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    /** Stops the captures and removes the namespaces, once; from {@link #close} or the shutdown hook. */
+    private void teardown() {
+        TsharkCaptures t;
+        VethNetwork n;
+        synchronized (this) {
+            t = tshark;
+            tshark = null;
+            n = network;
+            network = null;
+        }
+        if (t != null) {
+            t.close();
+        }
+        if (n != null) {
+            n.close();
+        }
+        if (hooked) {
+            // what a run stopped half-way through making is named after it too
+            String mine = names.fabric();
+            io.rocelab.lab.netns.NetnsCleaner.clean(ns -> ns.equals(mine) || ns.startsWith(mine + "-"));
+        }
+    }
+
+    @Override
+    public void close() {
+        teardown();
+        if (hooked) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook runs (and finds nothing left to do)
+            }
+        }
+    }
+}
