@@ -71,7 +71,17 @@ class TopologyValidationTest {
                 "link 'host-c:eth0--leaf:Ethernet16': switch 'leaf' has no port 'Ethernet16'"),
             Arguments.of("a missing host port", (Consumer<Topology.Builder>) b -> b.host(Host.builder("host-c")
                 .mac("02:00:00:00:0c:01").ipv4("10.0.0.3").build()).link(Link.between("host-c:eth1", "leaf:Ethernet8").build()),
-                "link 'host-c:eth1--leaf:Ethernet8': host 'host-c' has one port, 'eth0', not 'eth1'"),
+                "link 'host-c:eth1--leaf:Ethernet8': host 'host-c' has one port, 'eth0', not 'eth1'"
+                    + " (only a dual-port host has 'eth1')"),
+            Arguments.of("a dual-port host's second port uncabled", (Consumer<Topology.Builder>) b -> b.host(
+                Host.builder("host-c").mac("02:00:00:00:0c:01").ipv4("10.0.0.3").secondPort().build())
+                .link(Link.between("host-c", "leaf:Ethernet8").build()),
+                "host 'host-c': nothing is cabled to host-c:eth1 (it has two ports)"),
+            Arguments.of("a second port's default address taken", (Consumer<Topology.Builder>) b -> b.host(
+                Host.builder("host-c").mac("02:00:00:00:0c:01").ipv4("10.0.0.3").ipv4Port2("10.0.0.1").build())
+                .link(Link.between("host-c", "leaf:Ethernet8").build())
+                .link(Link.between("host-c:eth1", "leaf:Ethernet12").build()),
+                "host 'host-c': eth1's ipv4 10.0.0.1 is also host 'host-a''s"),
             Arguments.of("a port already used", (Consumer<Topology.Builder>) b -> b.host(Host.builder("host-c")
                 .mac("02:00:00:00:0c:01").ipv4("10.0.0.3").build()).link(Link.between("host-c", "leaf:Ethernet4").build()),
                 "link 'host-c:eth0--leaf:Ethernet4': leaf:Ethernet4 is already used by link 'host-b:eth0--leaf:Ethernet4'"),
