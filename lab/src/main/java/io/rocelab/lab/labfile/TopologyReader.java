@@ -129,21 +129,14 @@ final class TopologyReader {
         }
     }
 
-    /**
-     * The entry a topology problem names first ({@code host 'h3'}, {@code link 'x'}, {@code switch
-     * 'leaf0'}): a link's problem about a host's port is the link's.
-     */
+    /** The entry a topology problem names ({@code host 'h3'}, {@code link 'x'}, {@code switch 'leaf0'}). */
     private Loc locOf(String problem) {
-        Loc best = top.map().loc();
-        int first = Integer.MAX_VALUE;
         for (Map.Entry<String, Loc> e : where.entrySet()) {
-            int at = problem.indexOf(e.getKey());
-            if (at >= 0 && at < first) {
-                first = at;
-                best = e.getValue();
+            if (problem.contains(e.getKey())) {
+                return e.getValue();
             }
         }
-        return best;
+        return top.map().loc();
     }
 
     private Topology leafSpine(Section s) {

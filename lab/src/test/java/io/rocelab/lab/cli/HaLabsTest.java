@@ -37,6 +37,7 @@ class HaLabsTest {
             - {a: h1, b: s0:Ethernet8}
         flows:
           - {from: h0, to: h1, messages: 50, qps: 8, start: 4s}
+        probes: {interval: 10ms, sample: [flow-rate]}
         expect:
           - check: flows.messages == 50 and nic("h0").tx_bytes > 50 * 64KiB
         """;
@@ -87,9 +88,9 @@ class HaLabsTest {
     }
 
     @Test
-    void aLinkToEth1OfAOnePortHostIsOneLineAtTheLink() throws IOException {
+    void aLinkToEth1OfAOnePortHostIsOneLineAtTheHost() throws IOException {
         oneMistake("eth1", BONDED.replace("{name: h0, ports: 2, bond: 802.3ad, lacp-rate: fast}", "h0"),
-            "16:7: topology: link 'h0:eth1--s0:Ethernet4': host 'h0' has one port, 'eth0', not 'eth1'"
+            "5:7: topology: link 'h0:eth1--s0:Ethernet4': host 'h0' has one port, 'eth0', not 'eth1'"
                 + " (only a dual-port host has 'eth1')");
     }
 
