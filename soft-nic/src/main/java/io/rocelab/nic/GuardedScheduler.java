@@ -66,6 +66,11 @@ final class GuardedScheduler implements Scheduler {
     }
 
     @Override
+    public long timerSlackNanos() {
+        return delegate.timerSlackNanos();
+    }
+
+    @Override
     public boolean inOwnerThread() {
         return delegate.inOwnerThread();
     }

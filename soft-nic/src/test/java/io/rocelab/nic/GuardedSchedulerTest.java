@@ -1,9 +1,11 @@
 package io.rocelab.nic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Doorbell;
+import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +50,7 @@ class GuardedSchedulerTest {
         assertEquals(List.of("kept at 3 ms"), ran);
         assertEquals(sched.nanoTime(), guarded.nanoTime());
         assertEquals(sched.inOwnerThread(), guarded.inOwnerThread());
+        assertEquals(0, guarded.timerSlackNanos(), "virtual time: no slack");
         assertEquals(List.of(), errors);
     }
 
@@ -55,5 +58,18 @@ class GuardedSchedulerTest {
         return () -> {
             throw new IllegalStateException(what);
         };
+    }
+
+    /** The NIC's transmitters read the slack through this scheduler: a real-time loop's must come through. */
+    @Test
+    void theTimerSlackIsTheWrappedSchedulers() {
+        RealTimeScheduler loop = RealTimeScheduler.start("guarded-slack");
+        try {
+            GuardedScheduler g = new GuardedScheduler(loop, e -> errors.add(e.getMessage()));
+            assertTrue(loop.timerSlackNanos() > 0, "a real-time loop lets its transmitters run ahead");
+            assertEquals(loop.timerSlackNanos(), g.timerSlackNanos());
+        } finally {
+            loop.close();
+        }
     }
 }
