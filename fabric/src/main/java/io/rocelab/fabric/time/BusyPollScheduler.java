@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  *       other threads fill (their doorbells cost nothing: this thread looks on every turn);</li>
  *   <li>tasks the owner executed itself during the previous turn;</li>
  *   <li>timers that are due, in deadline order, ties in scheduling order (the same
- *       {@link EventQueue} as the virtual-time scheduler, keyed by {@link #nanoTime()}).</li>
+ *       {@link TimerHeap} as the real-time scheduler, keyed by {@link #nanoTime()}).</li>
  * </ol>
  * Clock: {@code System.nanoTime()} on the same origin as {@link RealTimeScheduler}. A task that
  * throws is logged and the loop goes on, as on a Netty event loop.
@@ -44,8 +44,6 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(BusyPollScheduler.class.getName());
     private static final int FOREIGN_CHUNK = 256;
     private static final int FOREIGN_POOLED_CHUNKS = 4;
-    /** Compaction of cancelled timers is not worth it for a handful. */
-    private static final int COMPACTION_THRESHOLD = 1024;
     private static final long CLOSE_TIMEOUT_MILLIS = 10_000;
 
     private final Thread thread;
@@ -58,9 +56,7 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
 
     // owner-thread state
     private final ArrayDeque<Runnable> ownTasks = new ArrayDeque<>();
-    private final EventQueue timers = new EventQueue();
-    private long nextSequence;
-    private int cancelledTimers;
+    private final TimerHeap timers = new TimerHeap(this);
 
     private BusyPollScheduler(String threadName, IdleStrategy idle) {
         this.idle = idle;
@@ -120,7 +116,7 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
-        final Timer timer = new Timer(this, Objects.requireNonNull(task, "task"));
+        final TimerHeap.Timer timer = timers.newTimer(Objects.requireNonNull(task, "task"));
         addTimer(deadline(delayNanos), timer);
         return timer;
     }
@@ -132,7 +128,7 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public Cancellable scheduleAt(long deadlineNanos, Runnable task) {
-        final Timer timer = new Timer(this, Objects.requireNonNull(task, "task"));
+        final TimerHeap.Timer timer = timers.newTimer(Objects.requireNonNull(task, "task"));
         addTimer(deadlineNanos, timer);
         return timer;
     }
@@ -224,9 +220,9 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
 
     private void addTimer(long deadlineNanos, Runnable task) {
         if (inOwnerThread()) {
-            timers.add(deadlineNanos, nextSequence++, task);
+            timers.add(deadlineNanos, task);
         } else {
-            execute(() -> timers.add(deadlineNanos, nextSequence++, task));
+            execute(() -> timers.add(deadlineNanos, task));
         }
     }
 
@@ -267,16 +263,7 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
             work++;
         }
         if (!timers.isEmpty()) {
-            final long now = nanoTime();
-            while (!timers.isEmpty() && timers.peekTime() <= now) {
-                final Runnable t = timers.poll();
-                if (t instanceof Timer timer && timer.isCancelled()) {
-                    cancelledTimers--;
-                    continue;
-                }
-                run(t);
-                work++;
-            }
+            work += timers.runDue(nanoTime(), thread.getName());
         }
         return work;
     }
@@ -286,61 +273,6 @@ public final class BusyPollScheduler implements Scheduler, AutoCloseable {
             task.run();
         } catch (RuntimeException | Error e) {
             LOG.log(Level.WARNING, thread.getName() + ": a task threw", e);
-        }
-    }
-
-    private void onCancelled() {
-        if (inOwnerThread()) {
-            cancelledTimers++;
-            if (cancelledTimers >= COMPACTION_THRESHOLD && cancelledTimers > timers.size() - cancelledTimers) {
-                cancelledTimers -= timers.removeIf(t -> t instanceof Timer timer && timer.isCancelled());
-            }
-        }
-    }
-
-    /** A cancellable timer: the handle {@link #schedule} returns, and the entry in the heap. */
-    private static final class Timer implements Runnable, Cancellable {
-        private static final java.lang.invoke.VarHandle STATE;
-        private static final int PENDING = 0;
-        private static final int STARTED = 1;
-        private static final int CANCELLED = 2;
-
-        static {
-            try {
-                STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Timer.class, "state", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private final BusyPollScheduler scheduler;
-        private final Runnable task;
-        @SuppressWarnings("unused") // through STATE
-        private volatile int state;
-
-        Timer(BusyPollScheduler scheduler, Runnable task) {
-            this.scheduler = scheduler;
-            this.task = task;
-        }
-
-        boolean isCancelled() {
-            return state == CANCELLED;
-        }
-
-        @Override
-        public void run() {
-            if (STATE.compareAndSet(this, PENDING, STARTED)) {
-                task.run();
-            }
-        }
-
-        @Override
-        public boolean cancel() {
-            if (STATE.compareAndSet(this, PENDING, CANCELLED)) {
-                scheduler.onCancelled();
-                return true;
-            }
-            return false;
         }
     }
 }
