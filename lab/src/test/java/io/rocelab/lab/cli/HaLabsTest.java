@@ -1,7 +1,6 @@
 package io.rocelab.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -51,15 +50,8 @@ class HaLabsTest {
         return f;
     }
 
-    /** Runs a lab (a shipped name or a file): exit 0, each claim passed, none failed. */
     private CliRun runAllPass(String lab, String outName, String... claims) {
-        CliRun run = CliRun.of("lab", "run", lab, "--out", tmp.resolve(outName).toString());
-        assertEquals(0, run.exitCode(), run.out() + run.err());
-        for (String claim : claims) {
-            assertTrue(run.out().contains("PASS  " + claim), claim + " in\n" + run.out());
-        }
-        assertFalse(run.out().contains("FAIL"), run.out());
-        return run;
+        return LabRuns.runAllPass(tmp.resolve(outName), lab, claims);
     }
 
     /** {@code lab check} of {@code text}: the one line {@code expected} after the file's name, exit 2. */

@@ -1,7 +1,6 @@
 package io.rocelab.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.lab.run.ShippedLabs;
@@ -21,15 +20,8 @@ class ScenarioLabsTest {
     @TempDir
     Path tmp;
 
-    /** Runs a lab (a shipped name or a file) and checks that every claim passed and none failed. */
     private CliRun runAllPass(String lab, String outName, String... claims) {
-        CliRun run = CliRun.of("lab", "run", lab, "--out", tmp.resolve(outName).toString());
-        assertEquals(0, run.exitCode(), run.out() + run.err());
-        for (String claim : claims) {
-            assertTrue(run.out().contains("PASS  " + claim), claim + " in\n" + run.out());
-        }
-        assertFalse(run.out().contains("FAIL"), run.out());
-        return run;
+        return LabRuns.runAllPass(tmp.resolve(outName), lab, claims);
     }
 
     /** @return the text of a shipped lab file */
