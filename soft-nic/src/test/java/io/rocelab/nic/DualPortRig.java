@@ -84,15 +84,7 @@ final class DualPortRig implements AutoCloseable {
 
     /** Runs virtual time until {@code done} or {@code maxNanos} pass; returns whether done. */
     boolean runUntil(BooleanSupplier done, long maxNanos) {
-        long end = sched.nanoTime() + maxNanos;
-        while (!done.getAsBoolean()) {
-            if (sched.isIdle() || sched.nextEventTime() > end) {
-                sched.runUntil(Math.max(end, sched.nanoTime()));
-                return done.getAsBoolean();
-            }
-            sched.runNext();
-        }
-        return true;
+        return sched.runUntil(done, maxNanos);
     }
 
     /** Runs virtual time for {@code nanos}. */

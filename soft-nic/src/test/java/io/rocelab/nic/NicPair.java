@@ -95,15 +95,7 @@ final class NicPair implements AutoCloseable {
 
     /** Runs virtual time until {@code done} or {@code maxNanos} pass; returns whether done. */
     boolean runUntil(BooleanSupplier done, long maxNanos) {
-        long end = sched.nanoTime() + maxNanos;
-        while (!done.getAsBoolean()) {
-            if (sched.isIdle() || sched.nextEventTime() > end) {
-                sched.runUntil(Math.max(end, sched.nanoTime()));
-                return done.getAsBoolean();
-            }
-            sched.runNext();
-        }
-        return true;
+        return sched.runUntil(done, maxNanos);
     }
 
     static List<WorkCompletion> drain(CompletionQueue cq) {

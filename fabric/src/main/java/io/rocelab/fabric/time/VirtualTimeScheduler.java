@@ -111,6 +111,24 @@ public final class VirtualTimeScheduler implements Scheduler {
     }
 
     /**
+     * Runs event by event until {@code done} holds (checked before each event) or {@code maxNanos}
+     * of virtual time have passed; when nothing more is due in that time the clock is set to its end.
+     *
+     * @return whether {@code done} holds
+     */
+    public boolean runUntil(java.util.function.BooleanSupplier done, long maxNanos) {
+        long end = now + maxNanos;
+        while (!done.getAsBoolean()) {
+            if (isIdle() || nextEventTime() > end) {
+                runUntil(Math.max(end, now));
+                return done.getAsBoolean();
+            }
+            runNext();
+        }
+        return true;
+    }
+
+    /**
      * Runs for {@code durationNanos} of virtual time: {@code runUntil(nanoTime() + durationNanos)}.
      *
      * @param durationNanos how long, {@code >= 0}

@@ -346,16 +346,7 @@ public final class Fabric implements AutoCloseable {
      * @return whether {@code done} holds
      */
     public boolean runUntil(BooleanSupplier done, long maxNanos) {
-        VirtualTimeScheduler v = virtualTime();
-        long end = v.nanoTime() + maxNanos;
-        while (!done.getAsBoolean()) {
-            if (v.isIdle() || v.nextEventTime() > end) {
-                v.runUntil(Math.max(end, v.nanoTime()));
-                return done.getAsBoolean();
-            }
-            v.runNext();
-        }
-        return true;
+        return virtualTime().runUntil(done, maxNanos);
     }
 
     /**
