@@ -19,7 +19,15 @@ final class LibC {
     static final int PACKET_MR_PROMISC = 1;
     static final int PACKET_STATISTICS = 6;
     static final int PACKET_AUXDATA = 8;
+    static final int PACKET_RX_RING = 5;
+    static final int PACKET_VERSION = 10;
+    static final int PACKET_QDISC_BYPASS = 20;
     static final int PACKET_IGNORE_OUTGOING = 23;
+    static final int TPACKET_V2 = 1;
+    static final int PROT_READ = 1;
+    static final int PROT_WRITE = 2;
+    static final int MAP_SHARED = 1;
+    static final int POLLIN = 1;
     static final int MSG_TRUNC = 0x20;
     static final int MSG_WAITFORONE = 0x10000;
     static final int EAGAIN = 11;
@@ -45,6 +53,14 @@ final class LibC {
     static native int recvmmsg(int fd, Pointer msgvec, int vlen, int flags, Pointer timeout);
 
     static native long send(int fd, Pointer buf, long len, int flags);
+
+    static native int sendmmsg(int fd, Pointer msgvec, int vlen, int flags);
+
+    static native int poll(Pointer fds, long nfds, int timeoutMillis);
+
+    static native Pointer mmap(Pointer addr, long length, int prot, int flags, int fd, long offset);
+
+    static native int munmap(Pointer addr, long length);
 
     static native int close(int fd);
 

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
@@ -25,7 +26,9 @@ import org.jctools.queues.MessagePassingQueue;
  * mode: no buffer timeout). Between the two threads frames wait in a bounded queue; beyond it they
  * are dropped and counted ({@link RawPortCounter#RX_DROPPED_BACKLOG}), as are the frames the kernel
  * dropped at the socket ({@link RawPortCounter#RX_DROPPED_SOCKET}). Sends are written on the
- * calling thread (normally the owner).
+ * calling thread; on the owner thread, a backend that batches (AF_PACKET) gathers the frames its
+ * tasks send and writes them in one system call in a task of the owner's that runs after those
+ * already due (so a received batch goes out as a batch, without waiting for a timer).
  *
  * <p>Frames shorter than Ethernet's minimum (60 bytes without FCS) are received padded with zeros
  * to it, as they would cross a wire: the kernel hands a frame over as its stack built it (an ARP
@@ -57,7 +60,14 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     private final Runnable drainRx = this::drainRx;
     private final Thread receiver;
     private final byte[] sendBuffer;
+    private final boolean batchedSends;
+    private final IntConsumer sent = this::sent;
+    private final Runnable flushTx = this::flushTx;
+    /** A flush of the socket's send batch is scheduled on the owner; under {@link #sendBuffer}'s lock. */
+    private boolean flushPending;
     private volatile boolean open = true;
+    /** Until the socket is closed; under {@link #sendBuffer}'s lock. */
+    private boolean socketOpen = true;
     private long socketDropsSeen;
 
     private RawEthernetPort(String name, RawSocket socket, Scheduler owner, int maxFrameBytes, int backlog) {
@@ -67,6 +77,7 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         this.maxFrameBytes = maxFrameBytes;
         this.rxQueue = MessageQueues.spscBounded(backlog);
         this.sendBuffer = new byte[maxFrameBytes];
+        this.batchedSends = socket.batchesSends();
         this.receiver = new Thread(this::receiveLoop, "raw-" + name);
         receiver.setDaemon(true);
         receiver.start();
@@ -171,18 +182,52 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
                 counters.increment(RawPortCounter.TX_DROPPED_RUNT);
             } else if (n > maxFrameBytes) {
                 counters.increment(RawPortCounter.TX_DROPPED_OVERSIZED);
+            } else if (batchedSends && owner.inOwnerThread()) {
+                // gathered: the owner's tasks of this turn add theirs, one system call writes them
+                synchronized (sendBuffer) {
+                    int refused = socket.queue(frame, frame.readerIndex(), n, sent);
+                    if (refused > 0) {
+                        counters.add(RawPortCounter.TX_ERRORS, refused);
+                    }
+                    if (!flushPending) {
+                        flushPending = true;
+                        owner.execute(flushTx);
+                    }
+                }
             } else {
                 synchronized (sendBuffer) {
+                    if (batchedSends) {
+                        flushTx(); // what the owner gathered goes first
+                    }
                     frame.getBytes(frame.readerIndex(), sendBuffer, 0, n);
                     socket.send(sendBuffer, n);
                 }
-                counters.increment(RawPortCounter.FRAMES_SENT);
-                counters.add(RawPortCounter.BYTES_SENT, n);
+                sent(n);
             }
         } catch (IOException e) {
             counters.increment(RawPortCounter.TX_ERRORS);
         } finally {
             frame.release();
+        }
+    }
+
+    /** A frame of {@code length} bytes went out. */
+    private void sent(int length) {
+        counters.increment(RawPortCounter.FRAMES_SENT);
+        counters.add(RawPortCounter.BYTES_SENT, length);
+    }
+
+    /** On the owner thread, after the tasks that were due when the first frame was gathered. */
+    private void flushTx() {
+        synchronized (sendBuffer) {
+            flushPending = false;
+            if (!socketOpen) {
+                return;
+            }
+            int refused = socket.flush(sent);
+            if (refused > 0) {
+                counters.add(RawPortCounter.TX_ERRORS, refused);
+            }
         }
     }
 
@@ -211,6 +256,12 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         }
         if (!receiver.isAlive()) {
             updateSocketDrops();
+            if (batchedSends) {
+                flushTx();
+            }
+            synchronized (sendBuffer) {
+                socketOpen = false;
+            }
             // the socket is closed only once nothing waits on it (libpcap frees its buffers)
             socket.close();
         }

@@ -1,6 +1,8 @@
 package io.rocelab.fabric.raw;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.util.function.IntConsumer;
 
 /**
  * A backend's socket on one Linux interface: whole Ethernet frames out, and the frames that came in
@@ -30,6 +32,35 @@ public interface RawSocket extends AutoCloseable {
      * @throws IOException if the interface did not take it
      */
     void send(byte[] frame, int length) throws IOException;
+
+    /**
+     * @return {@code true} if this socket gathers frames to send ({@link #queue}) and writes them
+     *         in one system call ({@link #flush}); {@code false} if only {@link #send} writes
+     */
+    default boolean batchesSends() {
+        return false;
+    }
+
+    /**
+     * Copies one whole frame into the batch the next {@link #flush} writes; a full batch is written
+     * at once. Only where {@link #batchesSends()}; the caller keeps the frame.
+     *
+     * @param sent told the length of each frame the interface took
+     * @return frames the interface refused (of a batch written now)
+     */
+    default int queue(ByteBuf frame, int index, int length, IntConsumer sent) {
+        throw new UnsupportedOperationException("this socket sends each frame at once");
+    }
+
+    /**
+     * Writes the frames {@link #queue}d since the last flush.
+     *
+     * @param sent told the length of each frame the interface took
+     * @return frames the interface refused
+     */
+    default int flush(IntConsumer sent) {
+        return 0;
+    }
 
     /** @return frames the kernel dropped for want of room in the socket's buffer, since open */
     long droppedAtSocket();
