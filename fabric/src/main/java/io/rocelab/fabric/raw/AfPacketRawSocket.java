@@ -33,7 +33,7 @@ import java.util.function.IntConsumer;
 public final class AfPacketRawSocket implements RawSocket {
     private static final int POLL_TIMEOUT_MILLIS = 50;
     /** Receive ring: slots for this many frames of the largest size, in blocks of {@link #RING_BLOCK_BYTES}. */
-    static final int RING_FRAMES = 2048;
+    static final int RING_FRAMES = 8192;
     private static final int RING_BLOCK_BYTES = 128 << 10;
     /** Room in a slot before the frame: the tpacket2_hdr and sockaddr_ll, aligned (the kernel puts the frame at tp_mac, 66 for Ethernet). */
     private static final int SLOT_HEADROOM = 96;
@@ -212,6 +212,16 @@ public final class AfPacketRawSocket implements RawSocket {
             throw new IOException(iface + ": poll: " + LibC.strerror(errno));
         }
         return take(sink, max);
+    }
+
+    @Override
+    public int readinessFd() {
+        return fd;
+    }
+
+    @Override
+    public int receiveNow(FrameSink sink, int max) {
+        return closed ? 0 : take(sink, max);
     }
 
     /** Hands over the frames in the ring's slots from {@link #head} on, at most {@code max}. */

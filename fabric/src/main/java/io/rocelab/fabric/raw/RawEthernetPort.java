@@ -10,6 +10,7 @@ import io.rocelab.fabric.time.Scheduler;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
@@ -58,7 +59,11 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     private final MessagePassingQueue<byte[]> rxQueue;
     private final AtomicBoolean rxScheduled = new AtomicBoolean();
     private final Runnable drainRx = this::drainRx;
-    private final Thread receiver;
+    /** The receive thread, where the port has one (see {@link LoopReceiver}). */
+    private volatile Thread receiver;
+    /** Receives on the owner's own loop, where it can. */
+    private final LoopReceiver onLoop;
+    private final Runnable updateSocketDrops = this::periodicSocketDrops;
     private final byte[] sendBuffer;
     private final boolean batchedSends;
     private final IntConsumer sent = this::sent;
@@ -78,9 +83,29 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         this.rxQueue = MessageQueues.spscBounded(backlog);
         this.sendBuffer = new byte[maxFrameBytes];
         this.batchedSends = socket.batchesSends();
-        this.receiver = new Thread(this::receiveLoop, "raw-" + name);
-        receiver.setDaemon(true);
-        receiver.start();
+        this.onLoop = LoopReceiver.register(socket, owner, this::deliver, this::startReceiveThread);
+        if (onLoop == null) {
+            startReceiveThread();
+        } else {
+            owner.schedule(STATS_INTERVAL_NANOS, updateSocketDrops);
+        }
+    }
+
+    private synchronized void startReceiveThread() {
+        if (receiver == null && open) {
+            Thread t = new Thread(this::receiveLoop, "raw-" + name());
+            t.setDaemon(true);
+            receiver = t;
+            t.start();
+        }
+    }
+
+    /** On the owner's loop, receiving there: the kernel's drops every interval. */
+    private void periodicSocketDrops() {
+        if (open && receiver == null) {
+            updateSocketDrops();
+            owner.schedule(STATS_INTERVAL_NANOS, updateSocketDrops);
+        }
     }
 
     /**
@@ -154,6 +179,23 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         } else if (!rxQueue.offer(frame.length < MIN_WIRE_FRAME_BYTES ? Arrays.copyOf(frame, MIN_WIRE_FRAME_BYTES) : frame)) {
             counters.increment(RawPortCounter.RX_DROPPED_BACKLOG);
         }
+    }
+
+    /** On the owner thread, receiving on its loop: one frame from the socket, straight to the receiver. */
+    private void deliver(byte[] frame) {
+        if (frame.length < MIN_FRAME_BYTES) {
+            counters.increment(RawPortCounter.RX_DROPPED_RUNT);
+            return;
+        }
+        FrameReceiver r = receiver();
+        if (r == null || !open) {
+            counters.increment(RawPortCounter.RX_DROPPED_NO_RECEIVER);
+            return;
+        }
+        byte[] f = frame.length < MIN_WIRE_FRAME_BYTES ? Arrays.copyOf(frame, MIN_WIRE_FRAME_BYTES) : frame;
+        counters.increment(RawPortCounter.FRAMES_RECEIVED);
+        counters.add(RawPortCounter.BYTES_RECEIVED, f.length);
+        r.onFrame(this, Unpooled.wrappedBuffer(f));
     }
 
     /** On the owner thread: every frame waiting, in order. */
@@ -236,9 +278,12 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         return counters;
     }
 
-    /** @return the backend and interface, e.g. {@code pcap veth0 (libpcap version 1.10.3)} */
+    /**
+     * @return the backend and interface and where frames are received, e.g. {@code pcap veth0
+     *         (libpcap version 1.10.3), a receive thread}
+     */
     public String describe() {
-        return socket.describe();
+        return socket.describe() + (receiver == null ? ", received on the owner's epoll loop" : ", a receive thread");
     }
 
     /** Stops receiving, waits for the receive thread, closes the socket; the link goes down. */
@@ -248,28 +293,71 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
             return;
         }
         open = false;
+        Thread t;
+        synchronized (this) {
+            t = receiver;
+        }
+        if (t == null) {
+            // receiving on the owner's loop: stop there, then nothing reads the socket any more
+            if (owner.inOwnerThread()) {
+                stopOnLoop();
+            } else {
+                CountDownLatch stopped = new CountDownLatch(1);
+                try {
+                    owner.execute(() -> {
+                        stopOnLoop();
+                        stopped.countDown();
+                    });
+                    stopped.await(5, TimeUnit.SECONDS);
+                } catch (RuntimeException e) {
+                    // the owner is gone: no loop reads the socket any more
+                    onLoop.cancel();
+                    closeSocket();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return;
+        }
         socket.wakeUp();
         try {
-            receiver.join(TimeUnit.SECONDS.toMillis(5));
+            t.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (!receiver.isAlive()) {
-            updateSocketDrops();
-            if (batchedSends) {
-                flushTx();
-            }
-            synchronized (sendBuffer) {
-                socketOpen = false;
-            }
-            // the socket is closed only once nothing waits on it (libpcap frees its buffers)
-            socket.close();
+        if (!t.isAlive()) {
+            closeSocket();
         }
         try {
             owner.execute(() -> updateLinkState(false));
         } catch (RuntimeException e) {
             // the owner is gone too: nobody is left to tell
         }
+    }
+
+    private void stopOnLoop() {
+        if (onLoop != null) {
+            onLoop.cancel();
+        }
+        closeSocket();
+        updateLinkState(false);
+    }
+
+    private void closeSocket() {
+        synchronized (sendBuffer) {
+            if (!socketOpen) {
+                return;
+            }
+        }
+        updateSocketDrops();
+        if (batchedSends) {
+            flushTx();
+        }
+        synchronized (sendBuffer) {
+            socketOpen = false;
+        }
+        // the socket is closed only once nothing waits on it (libpcap frees its buffers)
+        socket.close();
     }
 
     private static void sleepQuietly() {

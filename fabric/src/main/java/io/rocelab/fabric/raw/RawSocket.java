@@ -27,6 +27,23 @@ public interface RawSocket extends AutoCloseable {
     int receive(FrameSink sink, int max) throws IOException;
 
     /**
+     * @return a descriptor an event loop can wait on: readable (level-triggered) while received
+     *         frames wait for {@link #receiveNow}; -1 if this socket has none
+     */
+    default int readinessFd() {
+        return -1;
+    }
+
+    /**
+     * Hands over the frames already received, never waiting. Only where {@link #readinessFd()} is one.
+     *
+     * @return frames handed over
+     */
+    default int receiveNow(FrameSink sink, int max) {
+        throw new UnsupportedOperationException("this socket has no readiness descriptor");
+    }
+
+    /**
      * Sends one whole frame (destination MAC on, no FCS).
      *
      * @throws IOException if the interface did not take it

@@ -85,6 +85,8 @@ class RawEthernetPortTest {
         LinkedBlockingQueue<byte[]> atB = collect(b);
         String prefix = backend == RawBackend.PCAP ? "pcap " : "af_packet ";
         assertTrue(a.isUp() && a.describe().startsWith(prefix + vethA), a.describe());
+        boolean onLoop = backend == RawBackend.AF_PACKET && RealTimeScheduler.preciseByDefault();
+        assertEquals(onLoop, a.describe().endsWith("received on the owner's epoll loop"), a.describe());
 
         List<byte[]> sentByB = new ArrayList<>();
         List<byte[]> sentByA = new ArrayList<>();
@@ -181,6 +183,24 @@ class RawEthernetPortTest {
         assertEquals(0, a.counters().get(RawPortCounter.RX_DROPPED_SOCKET) + a.counters().get(RawPortCounter.RX_DROPPED_BACKLOG));
         Thread.sleep(200);
         assertNull(atA.poll(), "nothing more arrives");
+    }
+
+    @Test
+    void onAnOwnerThatIsNoEpollLoopAfPacketReceivesOnAThreadOfItsOwnByteExact() throws Exception {
+        RealTimeScheduler ownerA = open(RealTimeScheduler.start("raw-a", io.netty.channel.nio.NioIoHandler.newFactory()));
+        RealTimeScheduler ownerB = open(RealTimeScheduler.start("raw-b"));
+        RawEthernetPort a = open(RawEthernetPort.open("a", vethA, ownerA, RawBackend.AF_PACKET));
+        RawEthernetPort b = open(RawEthernetPort.open("b", vethB, ownerB, RawBackend.AF_PACKET));
+        assertTrue(a.describe().endsWith("a receive thread"), a.describe());
+        LinkedBlockingQueue<byte[]> atA = collect(a);
+        List<byte[]> sent = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            sent.add(frame(MAC_A, MAC_B, i, 60 + (i * 53) % 8955));
+        }
+        ownerB.execute(() -> sent.forEach(f -> b.send(Unpooled.wrappedBuffer(f.clone()))));
+        assertSameFrames(sent, receive(atA, sent.size()), "A receives B's frames byte for byte, in order");
+        a.close();
+        assertTrue(waitFor(() -> !a.isUp()), "the link goes down when the port closes");
     }
 
     @ParameterizedTest
