@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -33,7 +34,7 @@ import java.util.function.IntConsumer;
 public final class AfPacketRawSocket implements RawSocket {
     private static final int POLL_TIMEOUT_MILLIS = 50;
     /** Receive ring: slots for this many frames of the largest size, in blocks of {@link #RING_BLOCK_BYTES}. */
-    static final int RING_FRAMES = 8192;
+    static final int RING_FRAMES = 4096;
     private static final int RING_BLOCK_BYTES = 128 << 10;
     /** Room in a slot before the frame: the tpacket2_hdr and sockaddr_ll, aligned (the kernel puts the frame at tp_mac, 66 for Ethernet). */
     private static final int SLOT_HEADROOM = 96;
@@ -55,6 +56,8 @@ public final class AfPacketRawSocket implements RawSocket {
     private final Pointer ringBase;
     private final long ringBytes;
     private final ByteBuffer ring;
+    /** The ring again, for copies into buffers on the receiving thread (its position and limit move). */
+    private final ByteBuffer copyView;
     /** Where each of the ring's slots starts. */
     private final int[] slots;
     private int head;
@@ -83,6 +86,7 @@ public final class AfPacketRawSocket implements RawSocket {
         this.ringBytes = ringBytes;
         this.ring = ringBase.getByteBuffer(0, ringBytes).order(ByteOrder.nativeOrder());
         this.slots = slots;
+        this.copyView = ring.duplicate();
         pollFd.setInt(0, fd);
         pollFd.setShort(4, (short) LibC.POLLIN);
         pollFd.setShort(6, (short) 0);
@@ -220,8 +224,51 @@ public final class AfPacketRawSocket implements RawSocket {
     }
 
     @Override
-    public int receiveNow(FrameSink sink, int max) {
-        return closed ? 0 : take(sink, max);
+    public int receiveNow(ByteBufAllocator alloc, BufferSink sink, int max) {
+        int handed = 0;
+        while (handed < max && !closed) {
+            int s = slots[head];
+            int status = (int) STATUS.getAcquire(ring, s);
+            if ((status & TP_STATUS_USER) == 0) {
+                break;
+            }
+            int len = ring.getInt(s + 4);
+            int snap = ring.getInt(s + 8);
+            int mac = s + (ring.getShort(s + 12) & 0xffff);
+            ByteBuf frame = null;
+            if (snap < len || len > slotBytes - 4) {
+                truncated++;
+            } else if ((status & TP_STATUS_VLAN_VALID) == 0 || len < 12) {
+                frame = alloc.directBuffer(len);
+                copyView.limit(mac + len).position(mac);
+                frame.writeBytes(copyView);
+            } else {
+                frame = alloc.directBuffer(len + 4);
+                copyView.limit(mac + 12).position(mac);
+                frame.writeBytes(copyView);
+                frame.writeInt(vlanTag(status, s));
+                copyView.limit(mac + len).position(mac + 12);
+                frame.writeBytes(copyView);
+            }
+            // the slot is the kernel's again
+            STATUS.setRelease(ring, s, TP_STATUS_KERNEL);
+            head = head + 1 == slots.length ? 0 : head + 1;
+            if (frame != null) {
+                sink.frame(frame);
+                handed++;
+            }
+        }
+        return handed;
+    }
+
+    /** @return TPID and TCI of the tag the kernel took off the frame in slot {@code s} */
+    private int vlanTag(int status, int s) {
+        int tci = ring.getShort(s + 24) & 0xffff;
+        int tpid = ring.getShort(s + 26) & 0xffff;
+        if ((status & TP_STATUS_VLAN_TPID_VALID) == 0 || tpid == 0) {
+            tpid = ETH_P_8021Q;
+        }
+        return tpid << 16 | tci;
     }
 
     /** Hands over the frames in the ring's slots from {@link #head} on, at most {@code max}. */
@@ -243,17 +290,13 @@ public final class AfPacketRawSocket implements RawSocket {
                 frame = new byte[len];
                 ring.get(mac, frame, 0, len);
             } else {
-                int tci = ring.getShort(s + 24) & 0xffff;
-                int tpid = ring.getShort(s + 26) & 0xffff;
-                if ((status & TP_STATUS_VLAN_TPID_VALID) == 0 || tpid == 0) {
-                    tpid = ETH_P_8021Q;
-                }
+                int tag = vlanTag(status, s);
                 frame = new byte[len + 4];
                 ring.get(mac, frame, 0, 12);
-                frame[12] = (byte) (tpid >>> 8);
-                frame[13] = (byte) tpid;
-                frame[14] = (byte) (tci >>> 8);
-                frame[15] = (byte) tci;
+                frame[12] = (byte) (tag >>> 24);
+                frame[13] = (byte) (tag >>> 16);
+                frame[14] = (byte) (tag >>> 8);
+                frame[15] = (byte) tag;
                 ring.get(mac + 12, frame, 16, len - 12);
             }
             // the slot is the kernel's again

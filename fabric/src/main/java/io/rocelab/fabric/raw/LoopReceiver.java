@@ -8,6 +8,7 @@ import io.netty.channel.epoll.EpollIoEvent;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.unix.FileDescriptor;
+import io.rocelab.fabric.buffer.FramePoolAllocator;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 
@@ -22,15 +23,21 @@ import io.rocelab.fabric.time.Scheduler;
 final class LoopReceiver implements EpollIoHandle {
     /** Frames taken per readiness event before the loop's other work (its tasks, timers) runs. */
     private static final int BUDGET = 256;
+    /** Free received frames kept for reuse. */
+    private static final int POOLED = 4096;
 
     private final RawSocket socket;
     private final FileDescriptor fd;
-    private final RawSocket.FrameSink sink;
+    private final RawSocket.BufferSink sink;
+    /** Received frames' buffers: taken and, once forwarded, given back on the loop's thread. */
+    private final FramePoolAllocator pool;
     private final Runnable failed;
     private volatile IoRegistration registration;
 
-    private LoopReceiver(RawSocket socket, RawSocket.FrameSink sink, Runnable failed) {
+    private LoopReceiver(RawSocket socket, int maxFrameBytes, RawSocket.BufferSink sink, Runnable failed) {
         this.socket = socket;
+        // a VLAN tag put back, and room to pad a short frame to Ethernet's minimum
+        this.pool = new FramePoolAllocator(Math.max(maxFrameBytes + 4, RawEthernetPort.MIN_WIRE_FRAME_BYTES), POOLED);
         this.fd = new FileDescriptor(socket.readinessFd());
         this.sink = sink;
         this.failed = failed;
@@ -39,11 +46,13 @@ final class LoopReceiver implements EpollIoHandle {
     /**
      * Registers {@code socket} with {@code owner}'s loop if both allow it.
      *
-     * @param sink   takes each frame, on the loop's thread
+     * @param maxFrameBytes the largest frame received
+     * @param sink   takes each frame, on the loop's thread, in a pooled buffer it releases
      * @param failed run (on the loop's thread) if the registration fails after all, or the socket does
      * @return the receiver, or null if the owner or the socket cannot receive this way
      */
-    static LoopReceiver register(RawSocket socket, Scheduler owner, RawSocket.FrameSink sink, Runnable failed) {
+    static LoopReceiver register(RawSocket socket, int maxFrameBytes, Scheduler owner, RawSocket.BufferSink sink,
+                                 Runnable failed) {
         if (socket.readinessFd() < 0 || !(owner instanceof RealTimeScheduler)) {
             return null;
         }
@@ -51,7 +60,7 @@ final class LoopReceiver implements EpollIoHandle {
         if (!(loop instanceof IoEventLoop) || !((IoEventLoop) loop).isCompatible(EpollIoHandle.class)) {
             return null;
         }
-        LoopReceiver r = new LoopReceiver(socket, sink, failed);
+        LoopReceiver r = new LoopReceiver(socket, maxFrameBytes, sink, failed);
         ((IoEventLoop) loop).register(r).addListener(f -> {
             if (f.isSuccess()) {
                 IoRegistration reg = (IoRegistration) f.getNow();
@@ -77,7 +86,7 @@ final class LoopReceiver implements EpollIoHandle {
             failed.run();
             return;
         }
-        socket.receiveNow(sink, BUDGET);
+        socket.receiveNow(pool, sink, BUDGET);
     }
 
     /** Stops receiving; on the loop's thread. */

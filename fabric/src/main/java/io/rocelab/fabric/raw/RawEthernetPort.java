@@ -83,7 +83,7 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
         this.rxQueue = MessageQueues.spscBounded(backlog);
         this.sendBuffer = new byte[maxFrameBytes];
         this.batchedSends = socket.batchesSends();
-        this.onLoop = LoopReceiver.register(socket, owner, this::deliver, this::startReceiveThread);
+        this.onLoop = LoopReceiver.register(socket, maxFrameBytes, owner, this::deliver, this::startReceiveThread);
         if (onLoop == null) {
             startReceiveThread();
         } else {
@@ -182,20 +182,24 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
     }
 
     /** On the owner thread, receiving on its loop: one frame from the socket, straight to the receiver. */
-    private void deliver(byte[] frame) {
-        if (frame.length < MIN_FRAME_BYTES) {
-            counters.increment(RawPortCounter.RX_DROPPED_RUNT);
-            return;
-        }
+    private void deliver(ByteBuf frame) {
+        int n = frame.readableBytes();
         FrameReceiver r = receiver();
-        if (r == null || !open) {
+        if (n < MIN_FRAME_BYTES) {
+            counters.increment(RawPortCounter.RX_DROPPED_RUNT);
+            frame.release();
+        } else if (r == null || !open) {
             counters.increment(RawPortCounter.RX_DROPPED_NO_RECEIVER);
-            return;
+            frame.release();
+        } else {
+            if (n < MIN_WIRE_FRAME_BYTES) {
+                frame.writeZero(MIN_WIRE_FRAME_BYTES - n);
+                n = MIN_WIRE_FRAME_BYTES;
+            }
+            counters.increment(RawPortCounter.FRAMES_RECEIVED);
+            counters.add(RawPortCounter.BYTES_RECEIVED, n);
+            r.onFrame(this, frame);
         }
-        byte[] f = frame.length < MIN_WIRE_FRAME_BYTES ? Arrays.copyOf(frame, MIN_WIRE_FRAME_BYTES) : frame;
-        counters.increment(RawPortCounter.FRAMES_RECEIVED);
-        counters.add(RawPortCounter.BYTES_RECEIVED, f.length);
-        r.onFrame(this, Unpooled.wrappedBuffer(f));
     }
 
     /** On the owner thread: every frame waiting, in order. */

@@ -34,12 +34,19 @@ public interface RawSocket extends AutoCloseable {
         return -1;
     }
 
+    /** Takes received frames in buffers of the caller's allocator; the buffer is the sink's to release. */
+    @FunctionalInterface
+    interface BufferSink {
+        void frame(ByteBuf frame);
+    }
+
     /**
-     * Hands over the frames already received, never waiting. Only where {@link #readinessFd()} is one.
+     * Hands over the frames already received, never waiting, each copied into a buffer from
+     * {@code alloc}. Only where {@link #readinessFd()} is one.
      *
      * @return frames handed over
      */
-    default int receiveNow(FrameSink sink, int max) {
+    default int receiveNow(io.netty.buffer.ByteBufAllocator alloc, BufferSink sink, int max) {
         throw new UnsupportedOperationException("this socket has no readiness descriptor");
     }
 
