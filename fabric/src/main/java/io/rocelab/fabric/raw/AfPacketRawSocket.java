@@ -26,8 +26,9 @@ import java.util.function.IntConsumer;
  * kernel took off into the packet's metadata (a NIC's or veth's VLAN offload) are put back from the
  * slot's header, so a frame is received as it was on the wire, PCP included.
  *
- * <p>Send: frames are copied into a batch of slots and written with one {@code sendmmsg} on
- * {@link #flush} (or when the batch is full); {@link #send} writes one frame at once. The socket
+ * <p>Send: frames are gathered into a batch (a direct buffer's own memory, kept until then, or else
+ * a copy in a slot of the socket's) and written with one {@code sendmmsg} on {@link #flush} (or
+ * when the batch is full); {@link #send} writes one frame at once. The socket
  * bypasses the interface's queueing discipline ({@code PACKET_QDISC_BYPASS}), as a NIC driver's own
  * ring would.
  */
@@ -69,6 +70,11 @@ public final class AfPacketRawSocket implements RawSocket {
     private final ByteBuffer txIovecView;
     private final ByteBuffer txDataView;
     private final int[] txLengths;
+    /** Where message {@code i} of the batch starts: plain pointers, made once (a JNA {@code share} is a Memory with a finalizer). */
+    private final Pointer[] txHeaderAt;
+    /** Frames whose own memory a queued message points at, until the flush. */
+    private final ByteBuf[] txHeld;
+    private final long txSlotAddress;
     private int txCount;
     private final Memory stats = new Memory(8);
     private final Memory statsLen = new Memory(4);
@@ -97,6 +103,12 @@ public final class AfPacketRawSocket implements RawSocket {
         this.txIovecView = txIovecs.getByteBuffer(0, (long) IOVEC * batch).order(ByteOrder.nativeOrder());
         this.txDataView = txData.getByteBuffer(0, (long) slotBytes * batch);
         this.txLengths = new int[batch];
+        this.txHeaderAt = new Pointer[batch];
+        this.txHeld = new ByteBuf[batch];
+        this.txSlotAddress = Pointer.nativeValue(txData);
+        for (int i = 0; i < batch; i++) {
+            txHeaderAt[i] = new Pointer(Pointer.nativeValue(txHeaders) + (long) MMSGHDR * i);
+        }
         txHeaders.clear();
         // every message's buffer stays where it is: set once, only the lengths change per frame
         for (int i = 0; i < batch; i++) {
@@ -334,10 +346,17 @@ public final class AfPacketRawSocket implements RawSocket {
             return 1;
         }
         int refused = txCount == batch ? flush(sent) : 0;
-        int at = slotBytes * txCount;
-        txDataView.limit(at + length).position(at);
-        frame.getBytes(index, txDataView);
-        txDataView.clear();
+        if (frame.hasMemoryAddress()) {
+            // the kernel copies straight from the frame's own memory, which is kept until the flush
+            txIovecView.putLong(IOVEC * txCount, frame.memoryAddress() + index);
+            txHeld[txCount] = frame.retain();
+        } else {
+            int at = slotBytes * txCount;
+            txDataView.limit(at + length).position(at);
+            frame.getBytes(index, txDataView);
+            txDataView.clear();
+            txIovecView.putLong(IOVEC * txCount, txSlotAddress + at);
+        }
         txIovecView.putLong(IOVEC * txCount + 8, length);
         txLengths[txCount++] = length;
         if (txCount == batch) {
@@ -353,7 +372,7 @@ public final class AfPacketRawSocket implements RawSocket {
         int refused = 0;
         int i = 0;
         while (i < n && !closed) {
-            int rc = LibC.sendmmsg(fd, txHeaders.share((long) MMSGHDR * i), n - i, 0);
+            int rc = LibC.sendmmsg(fd, txHeaderAt[i], n - i, 0);
             if (rc <= 0) {
                 // the first frame of the rest was refused: count it and go on with the others
                 refused++;
@@ -364,6 +383,12 @@ public final class AfPacketRawSocket implements RawSocket {
                 sent.accept(txLengths[k]);
             }
             i += rc;
+        }
+        for (int k = 0; k < n; k++) {
+            if (txHeld[k] != null) {
+                txHeld[k].release();
+                txHeld[k] = null;
+            }
         }
         return refused + (n - i);
     }
@@ -387,6 +412,7 @@ public final class AfPacketRawSocket implements RawSocket {
     public synchronized void close() {
         if (!closed) {
             closed = true;
+            flush(l -> { });
             LibC.munmap(ringBase, ringBytes);
             LibC.close(fd);
         }

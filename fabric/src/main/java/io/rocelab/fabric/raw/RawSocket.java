@@ -66,8 +66,9 @@ public interface RawSocket extends AutoCloseable {
     }
 
     /**
-     * Copies one whole frame into the batch the next {@link #flush} writes; a full batch is written
-     * at once. Only where {@link #batchesSends()}; the caller keeps the frame.
+     * Adds one whole frame to the batch the next {@link #flush} writes (a copy, or the frame itself
+     * retained until then); a full batch is written at once. Only where {@link #batchesSends()}; the
+     * caller keeps its own reference.
      *
      * @param sent told the length of each frame the interface took
      * @return frames the interface refused (of a batch written now)

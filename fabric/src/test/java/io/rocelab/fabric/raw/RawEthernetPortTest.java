@@ -170,12 +170,22 @@ class RawEthernetPortTest {
                 int seq = r * perRound + i;
                 round.add(frame(MAC_A, MAC_B, seq, 60 + (seq * 37) % 1441));
             }
+            java.util.Queue<ByteBuf> direct = new java.util.concurrent.ConcurrentLinkedQueue<>();
             ownerB.execute(() -> {
-                for (byte[] f : round) {
-                    b.send(Unpooled.wrappedBuffer(f.clone()));
+                for (int i = 0; i < round.size(); i++) {
+                    byte[] f = round.get(i);
+                    if (i % 2 == 0) {
+                        b.send(Unpooled.wrappedBuffer(f.clone()));
+                    } else {
+                        // a direct buffer, as the switch forwards: AF_PACKET sends from its memory
+                        ByteBuf d = Unpooled.directBuffer(f.length + 8).writeLong(-1).writeBytes(f).skipBytes(8);
+                        direct.add(d);
+                        b.send(d);
+                    }
                 }
             });
             assertSameFrames(round, receive(atA, perRound), "round " + r + " arrives byte for byte, in order");
+            assertTrue(waitFor(() -> direct.stream().allMatch(d -> d.refCnt() == 0)), "every sent frame is released");
         }
         assertTrue(waitFor(() -> b.counters().get(RawPortCounter.FRAMES_SENT) == rounds * perRound),
             "frames sent " + b.counters().get(RawPortCounter.FRAMES_SENT));
