@@ -41,8 +41,8 @@ public final class Schema {
         flow.put("retry_exceeded", new Attribute(Type.NUMBER, null,
             "its completions with IBV_WC_RETRY_EXC_ERR (a QP's retries ran out; the rest of its queue flushes)"));
         Map<String, Attribute> port = add(Kind.PORT);
-        port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
-        port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
+        port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
+        port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         port.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked on its queues"));
         port.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped, all reasons"));
         port.put("paused", new Attribute(Type.GAUGE, "pause", "1 while its peer pauses any priority, else 0"));
@@ -59,8 +59,8 @@ public final class Schema {
         nic.put("cnps_sent", new Attribute(Type.COUNTER, "cnps", "CNPs sent (np_cnp_sent)"));
         nic.put("cnps_handled", new Attribute(Type.COUNTER, "cnps", "CNPs that cut a rate (rp_cnp_handled)"));
         nic.put("ecn_marked", new Attribute(Type.COUNTER, "ecn-marks", "CE-marked RoCE packets received"));
-        nic.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
-        nic.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
+        nic.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
+        nic.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         nic.put("paused", new Attribute(Type.GAUGE, "pause", "1 while the switch pauses any priority, else 0"));
         nic.put("retransmissions", new Attribute(Type.NUMBER, null,
             "retries: timeouts and sequence NAKs (completer_retry_err + rcvd_seq_err)"));
@@ -70,8 +70,8 @@ public final class Schema {
             "times its bond moved QPs off a port that went down or, with LACP, stopped distributing"));
         Map<String, Attribute> sw = add(Kind.SWITCH);
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
-        sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent"));
-        sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received"));
+        sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
+        sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         sw.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
         sw.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
         sw.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));
