@@ -268,7 +268,7 @@ public final class LabReader {
                 }
             }
         }
-        ProbeSpec probes = probes(top, topology);
+        ProbeSpec probes = probes(top, topology, duration);
         CaptureSpec capture = capture(top, topology, modes);
         if (topology == null) {
             return null;
@@ -824,18 +824,17 @@ public final class LabReader {
         return null;
     }
 
-    private ProbeSpec probes(Section top, Topology topology) {
+    private ProbeSpec probes(Section top, Topology topology, long duration) {
         Section s = top.section("probes", "interval", "sample", "queues", "ports");
-        if (s == null) {
-            return new ProbeSpec(10_000, new LinkedHashSet<>(ProbeSpec.KINDS), List.of(), List.of());
-        }
-        long interval = s.nanos("interval", 10_000);
-        if (interval < 100) {
+        boolean given = s != null && s.has("interval");
+        long interval = given ? s.nanos("interval", ProbeSpec.defaultIntervalNanos(duration))
+            : ProbeSpec.defaultIntervalNanos(duration);
+        if (given && interval < 100) {
             s.mistake("interval", "sample at most every 100ns: " + s.text("interval"));
-            interval = 10_000;
+            interval = ProbeSpec.defaultIntervalNanos(duration);
         }
         Set<String> kinds = new LinkedHashSet<>();
-        if (!s.has("sample")) {
+        if (s == null || !s.has("sample")) {
             kinds.addAll(ProbeSpec.KINDS);
         } else {
             List<String> asked = s.strings("sample");
@@ -855,7 +854,7 @@ public final class LabReader {
             }
         }
         if (topology == null) {
-            return new ProbeSpec(interval, kinds, List.of(), List.of());
+            return new ProbeSpec(interval, kinds, List.of(), List.of(), !given);
         }
         int roce = topology.qos() == null ? 3 : topology.qos().roceTc();
         List<String> allPorts = switchPorts(topology);
@@ -866,13 +865,14 @@ public final class LabReader {
             }
         }
         List<String> queues;
-        if (s.has("queues")) {
+        if (s != null && s.has("queues")) {
             queues = match(s, "queues", allQueues, "queue (switch:port:queue)");
         } else {
             queues = allPorts.stream().map(p -> p + ":" + roce).toList();
         }
-        List<String> ports = s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)") : allPorts;
-        return new ProbeSpec(interval, kinds, queues, ports);
+        List<String> ports = s != null && s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)")
+            : allPorts;
+        return new ProbeSpec(interval, kinds, queues, ports, !given);
     }
 
     /** Every cabled switch port, {@code switch:port}, in topology order. */

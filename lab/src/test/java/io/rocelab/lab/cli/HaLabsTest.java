@@ -36,7 +36,6 @@ class HaLabsTest {
             - {a: h1, b: s0:Ethernet8}
         flows:
           - {from: h0, to: h1, messages: 50, qps: 8, start: 4s}
-        probes: {interval: 10ms, sample: [flow-rate]}
         expect:
           - check: flows.messages == 50 and nic("h0").tx_bytes > 50 * 64KiB
         """;
@@ -67,7 +66,11 @@ class HaLabsTest {
         Path f = file("bonded.yaml", BONDED);
         CliRun check = CliRun.of("lab", "check", f.toString());
         assertEquals(0, check.exitCode(), check.err());
-        runAllPass(f.toString(), "bonded");
+        CliRun run = runAllPass(f.toString(), "bonded");
+        // no probes.interval: 4.5 s of LACP and traffic at 5 ms, not 450,000 samples of 10 us
+        assertTrue(run.out().contains("seed 1, 4500ms, probes every 5ms\n"), run.out());
+        long rows = Files.readAllLines(tmp.resolve("bonded/flow-rate.csv")).size() - 1;
+        assertTrue(rows >= 900 && rows <= 901, rows + " samples");
         String counters = Files.readString(tmp.resolve("bonded/counters.json"));
         assertTrue(counters.contains("\"failovers\""), counters);
     }
