@@ -239,8 +239,12 @@ public final class LabReader {
         QosSpec qos = qos(top, profile);
         NicSpec nics = nics(top);
         Map<String, Loc> linux = new LinkedHashMap<>();
+        Problems netnsLimits = new Problems();
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux) : null;
+            profile[0], nics, linux, netnsLimits) : null;
+        if (modes.contains(Mode.NETNS)) {
+            problems.addAll(netnsLimits);
+        }
         boolean netnsOnly = modes.equals(EnumSet.of(Mode.NETNS));
         if (!netnsOnly) {
             for (Map.Entry<String, Loc> h : linux.entrySet()) {
