@@ -598,7 +598,15 @@ public final class SoftNic {
             boolean ourMac = dst == port.mac() || MacAddress.isMulticast(dst);
             if (f.kind() == FrameKind.IPV6 && f.l4Protocol() == Icmpv6.NEXT_HEADER) {
                 if (ourMac) {
-                    port.nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
+                    boolean learned = port.nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
+                    if (learned && bond != null) {
+                        // one interface, one neighbour cache, as for ARP above
+                        for (NicPort other : ports) {
+                            if (other != port) {
+                                other.nd.learnFromNd(frame, f.l3Offset(), f.srcMac());
+                            }
+                        }
+                    }
                 }
                 return;
             }
