@@ -519,10 +519,12 @@ public final class LabReader {
                     + "restart: not with reconnect");
             } else if (verify && !tcp) {
                 long wr = Math.min(io.rocelab.topology.workload.Workload.MAX_WR_BYTES, size > 0 ? size : 1);
-                long need = (long) qps * Math.min(Flow.MAX_WINDOW, 2L * window) * wr;
+                long slots = Math.min(Flow.MAX_WINDOW, 2L * window);
+                long need = qps * slots * wr;
                 if (size > 0 && need > Flow.MAX_VERIFY_BYTES) {
-                    f.mistake("verify", "holds a slot per outstanding work request on each side: qps x 2 window x "
-                        + "message is " + need + " bytes, more than " + Flow.MAX_VERIFY_BYTES);
+                    f.mistake("verify", "a verified flow holds " + slots + " slots of " + wr + " bytes per QP on each "
+                        + "side: " + qps + " QPs take " + (need >> 20) + " MiB, more than "
+                        + (Flow.MAX_VERIFY_BYTES >> 20) + " MiB (fewer qps, a smaller window or smaller messages)");
                 }
             }
             if (topology == null) {
