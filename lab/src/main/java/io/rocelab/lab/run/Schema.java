@@ -40,6 +40,12 @@ public final class Schema {
             "times it connected new QPs through rdma_cm after an error (flows with reconnect)"));
         flow.put("retry_exceeded", new Attribute(Type.NUMBER, null,
             "its completions with IBV_WC_RETRY_EXC_ERR (a QP's retries ran out; the rest of its queue flushes)"));
+        flow.put("migrations", new Attribute(Type.NUMBER, null,
+            "IBV_EVENT_PATH_MIG events on its source's QPs: QPs that moved to their alternate path (alt-path)"));
+        flow.put("verified", new Attribute(Type.NUMBER, null,
+            "bytes found in the other side's memory as they were sent (verify: true; else 0)"));
+        flow.put("corrupt", new Attribute(Type.NUMBER, null,
+            "bytes of successful work requests that differed from what was sent (verify: true)"));
         Map<String, Attribute> port = add(Kind.PORT);
         port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
         port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
@@ -68,6 +74,8 @@ public final class Schema {
         nic.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes its transmitters sent"));
         nic.put("failovers", new Attribute(Type.NUMBER, null,
             "times its bond moved QPs off a port that went down or, with LACP, stopped distributing"));
+        nic.put("migrations", new Attribute(Type.NUMBER, null,
+            "times one of its QPs migrated to its alternate path (IBV_EVENT_PATH_MIG), requesters and responders"));
         Map<String, Attribute> sw = add(Kind.SWITCH);
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
         sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
