@@ -12,7 +12,8 @@ import org.pcap4j.core.Pcaps;
  * The libpcap backend (through pcap4j): a promiscuous capture of the interface in immediate mode
  * (each frame is handed over as it arrives, not after libpcap's buffer timeout), direction IN (the
  * frames this host sends on the interface are not received back), and {@code pcap_sendpacket} for
- * sending.
+ * sending. On an owner's epoll loop the port reads it there, through libpcap's selectable
+ * descriptor, without a thread of its own.
  */
 public final class PcapRawSocket implements RawSocket {
     /** How long a receive waits for a frame before it returns none (so a close is seen soon). */
@@ -22,6 +23,9 @@ public final class PcapRawSocket implements RawSocket {
     private static final int SNAPLEN = 65_535;
 
     private final String iface;
+    /** libpcap's selectable descriptor once it reads without waiting (on an owner's loop), else -1. */
+    private int selectableFd = -1;
+    private final com.sun.jna.Memory pollFd = new com.sun.jna.Memory(8);
     private final PcapHandle handle;
     private final String version;
 
@@ -58,8 +62,48 @@ public final class PcapRawSocket implements RawSocket {
         return new PcapRawSocket(iface, h);
     }
 
+    /**
+     * libpcap's own descriptor (its packet socket, {@code pcap_get_selectable_fd}), with the handle
+     * switched to non-blocking reads, so an event loop can wait on it; -1 if libpcap or pcap4j do not
+     * give it (the port then keeps its receive thread).
+     */
+    @Override
+    public synchronized int readinessFd() {
+        if (selectableFd < 0) {
+            try {
+                java.lang.reflect.Field f = PcapHandle.class.getDeclaredField("handle");
+                f.setAccessible(true);
+                int fd = LibPcap.pcap_get_selectable_fd((com.sun.jna.Pointer) f.get(handle));
+                if (fd >= 0) {
+                    handle.setBlockingMode(PcapHandle.BlockingMode.NONBLOCKING);
+                    pollFd.setInt(0, fd);
+                    pollFd.setShort(4, (short) LibC.POLLIN);
+                    selectableFd = fd;
+                }
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError | PcapNativeException
+                     | NotOpenException e) {
+                return -1;
+            }
+        }
+        return selectableFd;
+    }
+
+    @Override
+    public int receiveNow(io.netty.buffer.ByteBufAllocator alloc, BufferSink sink, int max) {
+        try {
+            int n = handle.dispatch(max, (org.pcap4j.core.RawPacketListener) b -> sink.frame(io.netty.buffer.Unpooled.wrappedBuffer(b)));
+            return Math.max(n, 0);
+        } catch (InterruptedException | PcapNativeException | NotOpenException e) {
+            return 0;
+        }
+    }
+
     @Override
     public int receive(FrameSink sink, int max) throws IOException {
+        if (selectableFd >= 0 && LibC.poll(pollFd, 1, POLL_TIMEOUT_MILLIS) <= 0) {
+            // non-blocking reads (the loop gave the socket back to a thread): wait here instead
+            return 0;
+        }
         try {
             int n = handle.dispatch(max, (org.pcap4j.core.RawPacketListener) sink::frame);
             return Math.max(n, 0);

@@ -193,6 +193,11 @@ public final class RawEthernetPort extends AbstractFramePort implements AutoClos
             frame.release();
         } else {
             if (n < MIN_WIRE_FRAME_BYTES) {
+                if (frame.maxWritableBytes() < MIN_WIRE_FRAME_BYTES - n) {
+                    ByteBuf padded = Unpooled.buffer(MIN_WIRE_FRAME_BYTES).writeBytes(frame);
+                    frame.release();
+                    frame = padded;
+                }
                 frame.writeZero(MIN_WIRE_FRAME_BYTES - n);
                 n = MIN_WIRE_FRAME_BYTES;
             }

@@ -85,7 +85,7 @@ class RawEthernetPortTest {
         LinkedBlockingQueue<byte[]> atB = collect(b);
         String prefix = backend == RawBackend.PCAP ? "pcap " : "af_packet ";
         assertTrue(a.isUp() && a.describe().startsWith(prefix + vethA), a.describe());
-        boolean onLoop = backend == RawBackend.AF_PACKET && RealTimeScheduler.preciseByDefault();
+        boolean onLoop = RealTimeScheduler.preciseByDefault();
         assertEquals(onLoop, a.describe().endsWith("received on the owner's epoll loop"), a.describe());
 
         List<byte[]> sentByB = new ArrayList<>();
@@ -195,16 +195,17 @@ class RawEthernetPortTest {
         assertNull(atA.poll(), "nothing more arrives");
     }
 
-    @Test
-    void onAnOwnerThatIsNoEpollLoopAfPacketReceivesOnAThreadOfItsOwnByteExact() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = RawBackend.class, names = {"AF_PACKET", "PCAP"})
+    void onAnOwnerThatIsNoEpollLoopAPortReceivesOnAThreadOfItsOwnByteExact(RawBackend backend) throws Exception {
         RealTimeScheduler ownerA = open(RealTimeScheduler.start("raw-a", io.netty.channel.nio.NioIoHandler.newFactory()));
         RealTimeScheduler ownerB = open(RealTimeScheduler.start("raw-b"));
-        RawEthernetPort a = open(RawEthernetPort.open("a", vethA, ownerA, RawBackend.AF_PACKET));
-        RawEthernetPort b = open(RawEthernetPort.open("b", vethB, ownerB, RawBackend.AF_PACKET));
+        RawEthernetPort a = open(RawEthernetPort.open("a", vethA, ownerA, backend));
+        RawEthernetPort b = open(RawEthernetPort.open("b", vethB, ownerB, backend));
         assertTrue(a.describe().endsWith("a receive thread"), a.describe());
         LinkedBlockingQueue<byte[]> atA = collect(a);
         List<byte[]> sent = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < 200; i++) {
             sent.add(frame(MAC_A, MAC_B, i, 60 + (i * 53) % 8955));
         }
         ownerB.execute(() -> sent.forEach(f -> b.send(Unpooled.wrappedBuffer(f.clone()))));
