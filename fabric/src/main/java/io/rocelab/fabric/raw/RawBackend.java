@@ -25,13 +25,13 @@ public enum RawBackend {
             case AF_PACKET:
                 return AfPacketRawSocket.open(iface, maxFrame, BATCH);
             case PCAP:
-                return PcapRawSocket.open(iface, null);
+                return PcapRawSocket.open(iface, null, maxFrame);
             default:
                 try {
                     return AfPacketRawSocket.open(iface, maxFrame, BATCH);
                 } catch (IOException e) {
                     try {
-                        return PcapRawSocket.open(iface, null);
+                        return PcapRawSocket.open(iface, null, maxFrame);
                     } catch (IOException p) {
                         p.addSuppressed(e);
                         throw new IOException(e.getMessage() + "; libpcap: " + p.getMessage(), p);

@@ -161,7 +161,7 @@ class RawEthernetPortTest {
         LinkedBlockingQueue<byte[]> atA = collect(a);
         // 15 rounds of 200 frames, each sent by one task of B's owner (AF_PACKET: three full send
         // batches and a partial one), 3,000 in all: more than AF_PACKET's receive ring holds, so A's
-        // ring wraps. (A round fits libpcap's ring too: at its 64 KB snap length, about 250 frames.)
+        // ring wraps. (A round fits libpcap's ring too: 16 MB in slots of the largest frame, about 1,700.)
         int rounds = 15;
         int perRound = 200;
         for (int r = 0; r < rounds; r++) {
