@@ -14,6 +14,9 @@
 #        counter says how many arrived: frames per second over the sender's time;
 #     b. tcp: iperf3 -c from rlb-a to an iperf3 server in rlb-b for SECONDS, Gb/s received;
 #  3. the median of each column and the ratios switch / bridge.
+# For the switch it also prints, per frames run, its threads' CPU (% of a core) and its raw ports' own
+# counters over the run (`rocelab switch show ports`): frames sent, and frames lost at its sockets
+# (RX_DROPPED_SOCKET: the kernel's ring was full) or between its threads (RX_DROPPED_BACKLOG).
 #
 # Generator and sink are the same programs for all three forwarders, so what differs is the
 # forwarder's cost; on a machine with few cores the generator, the switch and the sink share them,
