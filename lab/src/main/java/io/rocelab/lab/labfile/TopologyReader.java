@@ -40,11 +40,14 @@ final class TopologyReader {
     private final Map<String, Loc> where = new LinkedHashMap<>();
     /** The hosts of kind linux, each with where its {@code kind} is. */
     private final Map<String, Loc> linuxHosts;
+    /** The hosts of kind rxe-vm, each with where its {@code kind} is. */
+    private final Map<String, Loc> rxeVms;
     private Section top;
 
     private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
-                           Map<String, Loc> linuxHosts) {
+                           Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
         this.problems = problems;
+        this.rxeVms = rxeVms;
         this.sources = sources;
         this.qos = qos;
         this.nics = nics;
@@ -56,11 +59,12 @@ final class TopologyReader {
      * @param qos  the fabric's QoS profile (already tuned), or null if it could not be read
      * @param nics every host NIC's settings
      * @param linuxHosts filled with the hosts of {@code kind: linux}, each with where its kind is written
+     * @param rxeVms     filled with the hosts of {@code kind: rxe-vm}, the same way
      * @return the topology, or null after reporting why not
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
-                         Map<String, Loc> linuxHosts) {
-        return new TopologyReader(problems, sources, qos, nics, linuxHosts).read(node);
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
+        return new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms).read(node);
     }
 
     private Topology read(YNode node) {
@@ -274,10 +278,12 @@ final class TopologyReader {
                 String kind = s.string("kind", "nic");
                 HostKind k = HostKind.of(kind);
                 if (k == null) {
-                    s.mistake("kind", "a host is a nic (a rocelab soft NIC) or linux (a plain network namespace, "
-                        + "netns mode), not '" + kind + "'");
+                    s.mistake("kind", "a host is a nic (a rocelab soft NIC), linux (a plain network namespace, "
+                        + "netns mode) or rxe-vm (a qemu VM with Linux rdma_rxe, netns mode), not '" + kind + "'");
                 } else if (k == HostKind.LINUX) {
                     linuxHosts.put(name, s.loc("kind"));
+                } else if (k == HostKind.RXE_VM) {
+                    rxeVms.put(name, s.loc("kind"));
                 }
             }
             Host host = host(name, index++, s, path, s.map().loc());
