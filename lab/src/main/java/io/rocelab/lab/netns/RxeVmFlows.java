@@ -9,6 +9,7 @@ import io.rocelab.perftest.nic.PlainAttachment;
 import io.rocelab.perftest.run.PerftestSession;
 import io.rocelab.topology.workload.FlowProgress;
 import io.rocelab.topology.workload.FlowResult;
+import io.rocelab.topology.workload.Verb;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -61,8 +62,14 @@ public final class RxeVmFlows implements AutoCloseable {
         }
     }
 
-    /** A nic host whose interface a NIC of its own takes, to serve one flow from a VM. */
-    public record NicServer(String host, String ip, String mac, Scheduler scheduler, FramePort port) {
+    /**
+     * A nic host whose interface a NIC of its own takes, to serve one flow from a VM.
+     *
+     * @param neighbors static neighbours (IPv4 address as an int, MAC as a long) the NIC gets, as the
+     *                  fabric gives its NICs behind a routing switch; empty to ARP
+     */
+    public record NicServer(String host, String ip, String mac, Scheduler scheduler, FramePort port,
+                            Map<Integer, Long> neighbors) {
     }
 
     private final class Run implements FlowProgress {
@@ -199,6 +206,7 @@ public final class RxeVmFlows implements AutoCloseable {
             engines.add(engine);
         }
         Thread t = new Thread(() -> {
+            neighbors(engine, where);
             int status;
             try {
                 status = new PerftestSession(parsed.options(), engine, text, text, Duration.ofSeconds(60)).run();
@@ -214,6 +222,29 @@ public final class RxeVmFlows implements AutoCloseable {
         }, "perftest-server-" + s.name());
         t.setDaemon(true);
         servers.add(t);
+        t.start();
+    }
+
+    /** Once the session has opened the engine's NIC, gives it the server's static neighbours on its owner thread. */
+    private void neighbors(NicEngine engine, NicServer where) {
+        if (where.neighbors().isEmpty()) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            for (int i = 0; i < 200 && !closed; i++) {
+                var nic = engine.nic();
+                if (nic != null) {
+                    where.scheduler().execute(() -> where.neighbors().forEach(nic::addNeighbor));
+                    return;
+                }
+                try {
+                    Thread.sleep(25);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "perftest-server-neighbors");
+        t.setDaemon(true);
         t.start();
     }
 
@@ -288,7 +319,7 @@ public final class RxeVmFlows implements AutoCloseable {
         }
         long start = r.startedNanos;
         if (start < 0 && !r.client.has(s.name() + ".started")) {
-            return new FlowResult(s.name(), s.source(), s.destination(), null, FlowResult.Outcome.NOT_STARTED, 0, 0, 0,
+            return new FlowResult(s.name(), s.source(), s.destination(), Verb.parse(s.verb()), FlowResult.Outcome.NOT_STARTED, 0, 0, 0,
                 -1, -1, -1, 0, Map.of("VM: " + lastLine(r.client.consoleTail(3)), 1L), -1, -1, -1, -1, 0);
         }
         long end = r.endNanos;
@@ -301,11 +332,11 @@ public final class RxeVmFlows implements AutoCloseable {
             String why = rc.isEmpty() ? "no exit code (the VM did not finish)" : "exit " + rc;
             String error = s.tool() + " in " + s.source() + ": " + why + ": " + lastLine(text)
                 + (s.toVm() || server == null || server == 0 ? "" : "; rocelab's server exit " + server);
-            return new FlowResult(s.name(), s.source(), s.destination(), null, FlowResult.Outcome.FAILED, 0, bytes,
+            return new FlowResult(s.name(), s.source(), s.destination(), Verb.parse(s.verb()), FlowResult.Outcome.FAILED, 0, bytes,
                 bytes, start, end, -1, 0, Map.of(error, 1L), -1, -1, -1, -1, 0);
         }
         double bits = mbPerSecond * (1 << 20) * 8;
-        return new FlowResult(s.name(), s.source(), s.destination(), null, FlowResult.Outcome.COMPLETED, s.messages(),
+        return new FlowResult(s.name(), s.source(), s.destination(), Verb.parse(s.verb()), FlowResult.Outcome.COMPLETED, s.messages(),
             bytes, bytes, start, end, end >= 0 && start >= 0 ? end - start : -1, bits, Map.of(), -1, -1, -1, -1, 0);
     }
 

@@ -37,6 +37,11 @@ public final class VethPorts implements AutoCloseable {
     /** The burst allowed at that rate. */
     public static final int VM_PACE_BURST_BYTES = 16384;
 
+    /*
+     * virtio-net sends frames shorter than Ethernet's 60 bytes (ARP: 42) and the switch drops those
+     * as undersize: the VM's port pads them, as a NIC on a wire does.
+     */
+
     /**
      * An rxe-vm host's link: its switch port on a frame-over-UDP socket on 127.0.0.1.
      *
@@ -131,7 +136,7 @@ public final class VethPorts implements AutoCloseable {
         }
         int qemuPort = freeUdpPort();
         UdpFramePort p = UdpFramePort.builder().name(a.toString()).localPort(0).remotePort(qemuPort)
-            .transmitRate(VM_PACE_GBPS, VM_PACE_BURST_BYTES).open(loop);
+            .transmitRate(VM_PACE_GBPS, VM_PACE_BURST_BYTES).padShortFrames(true).open(loop);
         udpPorts.add(p);
         vmLinks.put(vm, new VmLink(a.toString(), p.localAddress().getPort(), qemuPort));
         return p;

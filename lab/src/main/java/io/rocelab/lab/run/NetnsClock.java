@@ -214,8 +214,17 @@ final class NetnsClock implements RunClock {
         }
         Map<String, RxeVmFlows.NicServer> servers = new LinkedHashMap<>();
         for (String h : vmServedHosts()) {
-            servers.put(h, new RxeVmFlows.NicServer(h, Ipv4.toString(t.host(h).ipv4()),
-                MacAddress.toString(t.host(h).mac()), fabric.scheduler(h), plugged.ownPort(h)));
+            Host host = t.host(h);
+            Map<Integer, Long> neighbors = new LinkedHashMap<>();
+            if (t.node(t.peerOf(host).node()) instanceof SwitchNode sw && sw.routes()) {
+                for (Host peer : t.hosts()) {
+                    if (peer != host) {
+                        neighbors.put(peer.ipv4(), sw.routerMac());
+                    }
+                }
+            }
+            servers.put(h, new RxeVmFlows.NicServer(h, Ipv4.toString(host.ipv4()), MacAddress.toString(host.mac()),
+                fabric.scheduler(h), plugged.ownPort(h), neighbors));
         }
         Map<String, QemuVm.Boot> boots = new LinkedHashMap<>();
         int number = 1;
