@@ -273,8 +273,9 @@ public final class LabReader {
         }
         Set<String> vmServers = new LinkedHashSet<>();
         for (FlowSpec f : flows) {
-            if (vms.containsKey(f.source()) && !vms.containsKey(f.destination())) {
-                vmServers.add(f.destination());
+            if (vms.containsKey(f.source()) && !vms.containsKey(f.destination()) && !vmServers.add(f.destination())) {
+                problems.add(f.loc(), f.path() + ".to", "host '" + f.destination() + "' already serves a flow from an "
+                    + "rxe-vm host: its NIC runs one perftest server");
             }
         }
         for (FlowSpec f : flows) {

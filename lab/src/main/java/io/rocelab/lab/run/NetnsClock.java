@@ -207,10 +207,12 @@ final class NetnsClock implements RunClock {
         Topology t = run.topology();
         List<RxeVmFlows.Spec> specs = new ArrayList<>();
         int port = PERFTEST_PORT;
+        // the fabric's RoCE class, ECT(0) as the NICs send it (a WRED queue drops Not-ECT packets it would mark)
+        int tos = t.qos() != null ? t.qos().roceDscp() << 2 | 2 : 0;
         for (FlowSpec f : flows) {
             boolean toVm = run.rxeVms().contains(f.destination());
             specs.add(new RxeVmFlows.Spec(f.name(), f.source(), f.destination(),
-                Ipv4.toString(t.host(f.destination()).ipv4()), toVm, f.verb(), f.sizeBytes(), f.messages(), port++));
+                Ipv4.toString(t.host(f.destination()).ipv4()), toVm, f.verb(), f.sizeBytes(), f.messages(), port++, tos));
         }
         Map<String, RxeVmFlows.NicServer> servers = new LinkedHashMap<>();
         for (String h : vmServedHosts()) {
