@@ -13,9 +13,12 @@ import java.util.concurrent.TimeUnit;
  * eth0, eth0 a frame-over-UDP link on 127.0.0.1), one shell script, then power-off. Its run
  * directory, shared into the VM at {@code /host}, keeps the script's files, the console and qemu's
  * PID file after the run. {@link #kill()} stops qemu by that PID; after a {@code kill -9} of the lab
- * nothing does, and qemu lives on until boot-vm.sh's {@code timeout -s KILL}.
+ * the next run or {@code rocelab lab clean} does ({@link NetnsCleaner}, by {@value #OWNER_VARIABLE}),
+ * and at the latest boot-vm.sh's {@code timeout -s KILL}.
  */
 public final class QemuVm {
+    /** The environment variable that names the run a VM's processes belong to (its fabric namespace). */
+    public static final String OWNER_VARIABLE = "ROCELAB_LAB_RUN";
     private final String host;
     private final Path runDir;
     private final Process process;
@@ -46,9 +49,11 @@ public final class QemuVm {
      * Starts the VM; returns at once.
      *
      * @param script the shell script run in the VM, in its run directory
+     * @param owner  the run's fabric namespace: in the environment of boot-vm.sh and qemu as
+     *               {@value #OWNER_VARIABLE}, by which {@link NetnsCleaner} finds a killed run's VMs
      * @throws NetnsException if boot-vm.sh cannot be started
      */
-    public static QemuVm start(String host, Path interopDir, Path runDir, Boot b, String script) {
+    public static QemuVm start(String host, Path interopDir, Path runDir, Boot b, String script, String owner) {
         try {
             Files.createDirectories(runDir);
             List<String> args = new ArrayList<>(List.of(interopDir.resolve("boot-vm.sh").toString(), "--run",
@@ -63,6 +68,7 @@ public final class QemuVm {
                 Integer.toString(b.sendPort()), script));
             ProcessBuilder pb = new ProcessBuilder(args).redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("boot.log").toFile());
+            pb.environment().put(OWNER_VARIABLE, owner);
             return new QemuVm(host, runDir, pb.start());
         } catch (IOException e) {
             throw new NetnsException("cannot start " + interopDir.resolve("boot-vm.sh") + " for " + host + ": "

@@ -140,11 +140,13 @@ public final class RxeVmFlows implements AutoCloseable {
      * @param nicServers  per nic host serving a flow, its NIC's place
      * @param interopDir  the project's {@code interop/}
      * @param dir         where the VMs' run directories and the servers' outputs go (kept)
+     * @param owner       the run's fabric namespace, which the VMs' processes carry ({@link QemuVm#OWNER_VARIABLE})
      * @param clock       the fabric's clock
      * @param epochNanos  the run's time 0 on it
      */
     public static RxeVmFlows start(List<Spec> specs, Map<String, QemuVm.Boot> boots, Map<String, NicServer> nicServers,
-                                   Path interopDir, Path dir, LongSupplier clock, long epochNanos) {
+                                   Path interopDir, Path dir, String owner, LongSupplier clock,
+                                   long epochNanos) {
         RxeVmFlows f = new RxeVmFlows(clock, epochNanos);
         try {
             Files.createDirectories(dir);
@@ -155,7 +157,8 @@ public final class RxeVmFlows implements AutoCloseable {
             }
             for (Map.Entry<String, QemuVm.Boot> b : boots.entrySet()) {
                 String host = b.getKey();
-                f.vms.put(host, QemuVm.start(host, interopDir, dir.resolve(host), b.getValue(), script(host, specs)));
+                f.vms.put(host, QemuVm.start(host, interopDir, dir.resolve(host), b.getValue(), script(host, specs),
+                    owner));
             }
             for (Spec s : specs) {
                 f.runs.put(s.name(), f.new Run(s, f.vms.get(s.source())));

@@ -250,7 +250,8 @@ final class NetnsClock implements RunClock {
         Path dir = (captureFile != null ? captureFile.toAbsolutePath().getParent() : Path.of("lab-out"))
             .resolve((run.variant().isEmpty() ? "" : run.variant() + "-") + "vms");
         var clock = fabric.scheduler(t.hosts().get(0).name());
-        RxeVmFlows f = RxeVmFlows.start(specs, boots, servers, InteropDir.find(), dir, clock::nanoTime, epochNanos);
+        RxeVmFlows f = RxeVmFlows.start(specs, boots, servers, InteropDir.find(), dir, names.fabric(),
+            clock::nanoTime, epochNanos);
         synchronized (this) {
             vmFlows = f;
         }

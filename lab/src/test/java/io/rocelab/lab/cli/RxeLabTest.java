@@ -131,6 +131,34 @@ class RxeLabTest {
         }
     }
 
+    @Test
+    void aKilledRunsVmsGoWithLabClean() throws Exception {
+        Path out = dir.resolve("killed");
+        Process p = tools.start("killed", "lab", "run", "rxe-behind-the-switch", "--mode", "netns", "--out",
+            out.toString());
+        String id = Long.toString(p.pid(), 36);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (qemusOf(out).size() < 2 && p.isAlive() && System.nanoTime() < end) {
+            Thread.sleep(200);
+        }
+        List<Long> qemus = qemusOf(out);
+        assertEquals(2, qemus.size(), "both VMs boot: " + tools.output("killed"));
+        p.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // kill -9: no shutdown hook runs
+        assertEquals(qemus, qemusOf(out), "a killed run leaves its VMs (else this test shows nothing)");
+        Process clean = tools.start("clean", "lab", "clean");
+        assertTrue(clean.waitFor(60, TimeUnit.SECONDS), tools.output("clean"));
+        assertEquals(0, clean.exitValue(), tools.output("clean"));
+        String said = tools.stdout("clean");
+        assertTrue(said.matches("(?s).*removed process \\d+ \\(qemu-system-x86_64\\) of " + NetnsNames.PREFIX + id
+            + "'s VMs.*"), said);
+        for (long pid : qemus) {
+            ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null)
+                .join());
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "qemu " + pid + " is gone");
+        }
+        assertTrue(namespacesOf(id).isEmpty(), namespaces());
+    }
+
     /** The qemu processes (not boot-vm.sh's {@code timeout} around them) whose run directory is under {@code out}. */
     private static List<Long> qemusOf(Path out) {
         String where = out.toAbsolutePath().toString();
