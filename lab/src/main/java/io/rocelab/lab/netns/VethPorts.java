@@ -54,6 +54,7 @@ public final class VethPorts implements AutoCloseable {
 
     private final List<RawEthernetPort> ports = new ArrayList<>();
     private final List<UdpFramePort> udpPorts = new ArrayList<>();
+    private final List<IcrcCheckingPort> checked = new ArrayList<>();
     private final Map<String, VmLink> vmLinks = new LinkedHashMap<>();
     private final Map<String, RawEthernetPort> ownPorts = new LinkedHashMap<>();
 
@@ -96,7 +97,7 @@ public final class VethPorts implements AutoCloseable {
                 if (t.node(a.node()) instanceof SwitchNode) {
                     Attachment other = at[1 - i];
                     boolean vm = rxeVms.contains(other.node());
-                    io.rocelab.fabric.port.FramePort raw = vm ? openUdp(fabric, a, other.node())
+                    io.rocelab.fabric.port.FramePort raw = vm ? checked(openUdp(fabric, a, other.node()))
                         : open(fabric, network, a, a.node());
                     SoftSwitch sw = fabric.softSwitch(a.node());
                     boolean nicBehind = t.node(other.node()) instanceof Host && !linuxHosts.contains(other.node())
@@ -142,6 +143,22 @@ public final class VethPorts implements AutoCloseable {
         return p;
     }
 
+    private IcrcCheckingPort checked(UdpFramePort p) {
+        IcrcCheckingPort c = new IcrcCheckingPort(p);
+        checked.add(c);
+        return c;
+    }
+
+    /** @return per VM port, its socket's counters and what it received from the VM, one line each */
+    public List<String> vmSummary() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < udpPorts.size(); i++) {
+            UdpFramePort u = udpPorts.get(i);
+            out.add("vm port " + u.name() + ": " + checked.get(i).summary() + "; socket " + u.counters());
+        }
+        return out;
+    }
+
     private static int freeUdpPort() {
         try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             return s.getLocalPort();
@@ -166,11 +183,6 @@ public final class VethPorts implements AutoCloseable {
             throw new IllegalArgumentException(host + " has no interface of its own here");
         }
         return p;
-    }
-
-    /** @return the frame-over-UDP ports towards the VMs, for their counters */
-    public List<UdpFramePort> vmPorts() {
-        return List.copyOf(udpPorts);
     }
 
     private RawEthernetPort open(Fabric fabric, VethNetwork network, Attachment a, String node) {

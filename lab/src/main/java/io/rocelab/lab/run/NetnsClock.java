@@ -95,9 +95,7 @@ final class NetnsClock implements RunClock {
         return () -> {
             stopCaptures();
             notes.add(ports.summary());
-            for (var udp : ports.vmPorts()) {
-                notes.add("vm port " + udp.name() + ": " + udp.counters());
-            }
+            notes.addAll(ports.vmSummary());
             notes.addAll(drops(fabric));
             notes.addAll(nicTrouble(fabric));
             ports.close();

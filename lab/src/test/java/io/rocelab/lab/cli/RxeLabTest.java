@@ -80,6 +80,13 @@ class RxeLabTest {
         assertTrue(report.contains("| vm-to-nic | vm1 | n1 | WRITE | COMPLETED | 100 | 6553600 |"), report);
         assertTrue(report.contains("| vm-to-vm | vm1 | vm2 | WRITE | COMPLETED | 100 | 6553600 |"), report);
 
+        // the VMs' switch ports checked every RoCEv2 frame the VMs sent
+        for (String port : List.of("sw0:Ethernet0", "sw1:Ethernet4")) {
+            Matcher v = Pattern.compile("vm port " + port + ": from the VM (\\d+) frames, (\\d+) RoCEv2: 0 malformed, 0 "
+                + "with a bad ICRC").matcher(text);
+            assertTrue(v.find() && Long.parseLong(v.group(2)) > 0, port + " in\n" + text);
+        }
+
         // the VMs' files stay: perftest's own output with its result row, the consoles
         String client = Files.readString(out.resolve("vms/vm1/vm-to-nic.out"));
         assertTrue(client.matches("(?s).*\\n\\s*65536\\s+100\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s*\\n.*"), client);
