@@ -15,10 +15,19 @@ public final class InteropDir {
     }
 
     /**
-     * @return the directory
-     * @throws NetnsException saying where it looked
+     * @return the directory, once qemu is known to be installed too
+     * @throws NetnsException saying where it looked, or what is missing
      */
     public static Path find() {
+        Path dir = locate();
+        if (Commands.find("qemu-system-x86_64") == null) {
+            throw new NetnsException("an rxe-vm host needs qemu-system-x86_64, which is not installed (sudo "
+                + dir.resolve("install-deps.sh") + " installs what the VMs need)");
+        }
+        return dir;
+    }
+
+    private static Path locate() {
         String given = System.getProperty("rocelab.interop", System.getenv("ROCELAB_INTEROP"));
         if (given != null && !given.isBlank()) {
             Path p = Path.of(given).toAbsolutePath().normalize();
