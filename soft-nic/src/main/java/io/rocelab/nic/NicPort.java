@@ -318,7 +318,7 @@ public final class NicPort {
         Ethernet.write(b, 0, MacAddress.PAUSE_MULTICAST, mac, EtherType.MAC_CONTROL);
         Pfc.write(b, Ethernet.LENGTH, cev, quanta);
         for (int p = 0; p < Pfc.PRIORITIES; p++) {
-            if ((cev & (1 << p)) != 0 && quanta[p] != 0) {
+            if ((cev & (1 << p)) != 0) {
                 counters.increment(PfcCounters.txPause(p));
             }
         }

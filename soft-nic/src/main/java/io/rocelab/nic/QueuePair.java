@@ -641,6 +641,7 @@ public final class QueuePair {
         altRoute = null;
         altPort = null;
         migState = MigState.MIGRATED;
+        nic.countPathMigration();
         nic.raise(AsyncEvent.ofQp(AsyncEventType.PATH_MIG, this));
     }
 

@@ -88,6 +88,8 @@ public final class SoftNic {
     private final int cnpPriority;
     private final ByteBufAllocator alloc;
     private final AsyncEvents events = new AsyncEvents();
+    /** QPs that migrated to their alternate path (written on the owner thread). */
+    private volatile long pathMigrations;
     private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
     /** Rung after each command: a sleeping loop runs one drain per burst, a polling one looks every turn. */
     private final Doorbell commandBell;
@@ -200,6 +202,20 @@ public final class SoftNic {
                     + " on " + name + ": " + number);
         }
         return ports[number - 1];
+    }
+
+    /**
+     * How many times a QP of this NIC migrated to its alternate path (IBA 17.2.8), each with an
+     * {@link AsyncEventType#PATH_MIG} event: on the consumer's request, on its retries running out
+     * while armed, or on its peer's MigReq. Any thread.
+     */
+    public long pathMigrations() {
+        return pathMigrations;
+    }
+
+    /** Owner thread: a QP migrated. */
+    void countPathMigration() {
+        pathMigrations++;
     }
 
     /** The bond of a NIC whose two ports are one (RoCE LAG), or null. */
@@ -598,7 +614,15 @@ public final class SoftNic {
             boolean ourMac = dst == port.mac() || MacAddress.isMulticast(dst);
             if (f.kind() == FrameKind.IPV6 && f.l4Protocol() == Icmpv6.NEXT_HEADER) {
                 if (ourMac) {
-                    port.nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
+                    boolean learned = port.nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
+                    if (learned && bond != null) {
+                        // one interface, one neighbour cache, as for ARP above
+                        for (NicPort other : ports) {
+                            if (other != port) {
+                                other.nd.learnFromNd(frame, f.l3Offset(), f.srcMac());
+                            }
+                        }
+                    }
                 }
                 return;
             }

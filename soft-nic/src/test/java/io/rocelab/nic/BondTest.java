@@ -107,6 +107,52 @@ class BondTest {
         }
     }
 
+    /**
+     * A bond is one interface with one neighbour cache for IPv6 too: what port 1's solicitation and
+     * advertisement taught both NICs serves port 2 after the failover, which then solicits nothing.
+     */
+    @Test
+    void aBondsPortsShareNeighbourDiscovery() {
+        try (DualPortRig r = DualPortRig.bondedWithIpv6(BondMode.ACTIVE_BACKUP)) {
+            Gid gidA = Gid.ipv6(DualPortRig.IPV6_A);
+            Gid gidB = Gid.ipv6(DualPortRig.IPV6_B);
+            QueuePair a = r.qpA();
+            QueuePair b = r.qpB();
+            DualPortRig.connect(a, b, 1, AddressHandle.ipv6(gidB, SoftNic.GID_INDEX_FIRST_IPV6), TIMEOUT, 7);
+            DualPortRig.connect(b, a, 1, AddressHandle.ipv6(gidA, SoftNic.GID_INDEX_FIRST_IPV6), TIMEOUT, 7);
+            int writes = 200;
+            byte[] src = new byte[writes * SIZE];
+            byte[] dst = new byte[src.length];
+            new Random(12).nextBytes(src);
+            MemoryRegion s = r.pdA.registerMr(src, VA, AccessFlags.LOCAL_WRITE);
+            MemoryRegion d = r.pdB.registerMr(dst, VA, AccessFlags.ALL);
+            for (int i = 0; i < writes; i++) {
+                a.postSend(SendWr.write(i, new Sge(s.addr() + (long) i * SIZE, SIZE, s.lkey()),
+                        d.addr() + (long) i * SIZE, d.rkey()).signaled(true));
+            }
+            List<WorkCompletion> wcs = new ArrayList<>();
+            assertTrue(r.runUntil(() -> {
+                wcs.addAll(DualPortRig.drain(r.cqA));
+                return wcs.size() >= 50;
+            }, 1_000_000_000L));
+            assertEquals(1, r.a.port(1).counters().get(NicCounter.ND_SOLICITS_SENT), "a resolved b on port 1");
+            assertEquals(1, r.b.port(1).counters().get(NicCounter.ND_ADVERTS_SENT), "b answered on port 1");
+            r.link1.setUp(false);
+            assertTrue(r.runUntil(() -> {
+                wcs.addAll(DualPortRig.drain(r.cqA));
+                return wcs.size() == writes;
+            }, 5_000_000_000L), wcs.size() + " of " + writes);
+            assertTrue(wcs.stream().allMatch(w -> w.status() == WcStatus.SUCCESS), "zero error completions");
+            assertArrayEquals(src, dst, "every byte written over IPv6, the rest on port 2");
+            assertEquals(2, a.port().number());
+            assertEquals(2, b.port().number());
+            assertTrue(!DualPortRig.from(r.wire2, "a").isEmpty() && !DualPortRig.from(r.wire2, "b").isEmpty());
+            assertEquals(0, r.a.port(2).counters().get(NicCounter.ND_SOLICITS_SENT), "a's port 2 knew b already");
+            assertEquals(0, r.b.port(2).counters().get(NicCounter.ND_SOLICITS_SENT),
+                    "b's port 2 knew a from a's solicitation on port 1");
+        }
+    }
+
     @Test
     void balanceXorSpreadsQpsByUdpSourcePortAndMovesThemOffADownPort() {
         try (DualPortRig r = new DualPortRig(BondMode.BALANCE_XOR)) {

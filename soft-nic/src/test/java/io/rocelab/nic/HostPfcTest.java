@@ -180,6 +180,7 @@ class HostPfcTest {
         assertFalse(a.isPaused(3));
         assertFalse(dataFrom(0, before, before + 5_000).isEmpty(), "resumed by the XON");
         assertEquals(1, a.counters().get(NicCounter.RX_PRIO3_PAUSE_TRANSITION));
+        assertEquals(2, a.counters().get(NicCounter.RX_PRIO3_PAUSE), "the XOFF and the XON");
         long paused = a.counters().get(NicCounter.RX_PRIO3_PAUSE_DURATION);
         assertTrue(paused >= 50 && paused <= 51, "paused about 50 us: " + paused);
     }

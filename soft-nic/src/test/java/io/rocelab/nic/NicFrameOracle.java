@@ -60,7 +60,7 @@ final class NicFrameOracle {
             }
             int off = f.l3Offset();
             for (int p = 0; p < Pfc.PRIORITIES; p++) {
-                if (Pfc.enabled(b, off, p) && Pfc.quanta(b, off, p) != 0) {
+                if (Pfc.enabled(b, off, p)) { // XOFF or XON: every PFC frame naming p (rx_prio<p>_pause)
                     c.merge(NicCounter.valueOf("RX_PRIO" + p + "_PAUSE"), 1, Integer::sum);
                 }
             }

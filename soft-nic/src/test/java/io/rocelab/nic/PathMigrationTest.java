@@ -119,6 +119,8 @@ class PathMigrationTest {
             assertEquals(0, a.altPortNumber(), "and no alternate path is left");
             assertEquals(List.of(AsyncEventType.PATH_MIG), events.stream().map(AsyncEvent::type).toList());
             assertEquals(a, events.get(0).qp());
+            assertEquals(1, r.a.pathMigrations(), "one migration, on request");
+            assertEquals(0, r.b.pathMigrations(), "b has not migrated (nothing with MigReq 1 reached it yet)");
 
             // IBA lets the alternate path use the same port: port 2 again, to b's link-local address
             a.modify(new QpAttr().altPath(AddressHandle.ipv6(r.b.port(2).gid(SoftNic.GID_INDEX_LINK_LOCAL),

@@ -105,6 +105,8 @@ class PathMigrationTransferTest {
             assertEquals(MigState.MIGRATED, t.a.pathMigState());
             assertEquals(2, t.a.port().number());
             assertEquals(2, t.b.port().number());
+            assertEquals(1, r.a.pathMigrations(), "the NIC counts its QP's migration");
+            assertEquals(1, r.b.pathMigrations(), "and the peer's NIC its responder's");
             assertEquals(0, r.a.counters().get(NicCounter.RETRY_EXCEEDED_ERR));
             assertEquals(RETRIES, r.a.port(1).counters().get(NicCounter.COMPLETER_RETRY_ERR),
                     "the primary path's retries were spent first");

@@ -365,9 +365,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         }
         for (int p = 0; p < 8; p++) {
             if ((cev & (1 << p)) != 0) {
-                if (xoff) {
-                    counters[port].txPfc[p]++;
-                } else {
+                // show pfc counters: every PFC frame naming the priority, XOFF or XON, as the
+                // receiving end counts it (EgressPort.onPfc); txXon tells the resumes apart
+                counters[port].txPfc[p]++;
+                if (!xoff) {
                     counters[port].txXon[p]++;
                 }
             }

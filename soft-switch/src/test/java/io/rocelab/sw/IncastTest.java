@@ -50,7 +50,7 @@ class IncastTest {
             PgState pg = lab.sw.mmu().pg(p, 3);
             assertTrue(pg.headroomWatermark() <= 24_000, "headroom overrun on port " + p);
         }
-        System.out.printf("incast %d:1 lossless: sent %d, received %d, drops %d, PFC XOFF sent %d, "
+        System.out.printf("incast %d:1 lossless: sent %d, received %d, drops %d, PFC frames sent %d, "
                 + "pool watermark %d of %d, receiver %.1f Gb/s%n", n, sent, receiver.rxFrames, drops, pfcSent,
             maxPoolSeen, POOL, receivedInWindow * 8.0 / 1_000_000);
         assertEquals(0, drops, "drops in a lossless class");

@@ -278,11 +278,12 @@ public final class LabCommand implements Runnable {
                 }
             }
             long runSeed = runs.get(0).seed();
-            w.printf(Locale.ROOT, "lab %s: %s, %s, seed %d, %s%n", lab.name(),
+            w.printf(Locale.ROOT, "lab %s: %s, %s, seed %d, %s, probes every %s%n", lab.name(),
                 lab.hasVariants() ? runs.size() + " variants (" + String.join(", ", lab.variantNames()) + ")" : "1 run",
                 m == Mode.LIVE ? "live (real time, one event loop)" : m == Mode.NETNS
                     ? "netns (real time, namespaces and veth pairs, run id " + NetnsNames.ofThisProcess().id() + ")"
-                    : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()));
+                    : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()),
+                Quantity.formatNanos(runs.get(0).probes().intervalNanos()));
             w.flush();
             boolean terminal = ProgressLine.stdoutIsTerminal();
             LabRunner runner = new LabRunner(l.sources());

@@ -24,11 +24,20 @@ package io.rocelab.lab.labfile;
  * @param retryCount      retry count
  * @param rnrRetry        RNR retry count
  * @param reconnectNanos  0, or: connected through rdma_cm and reconnected this long after an error
+ * @param altPort         0, or the source's port of the flow's alternate path ({@code alt-path.port})
+ * @param altRemotePort   the destination's port the alternate path goes to ({@code alt-path.remote-port})
+ * @param altAckTimeout   the ACK timeout on the alternate path, -1 for the flow's
+ * @param verify          whether the flow's bytes are checked ({@code verify: true})
  * @param loc             where the entry is
  * @param path            the entry's key path
  */
 public record FlowSpec(String name, String group, String source, String destination, String verb, long sizeBytes,
                        String sizeCdf, long messages, long durationNanos, int qps, int window, long startNanos,
                        long stopNanos, long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
-                       long reconnectNanos, Loc loc, String path) {
+                       long reconnectNanos, int altPort, int altRemotePort, int altAckTimeout, boolean verify,
+                       Loc loc, String path) {
+    /** @return whether the flow has an alternate path */
+    public boolean hasAltPath() {
+        return altPort > 0;
+    }
 }

@@ -246,8 +246,12 @@ public final class LabReader {
         NicSpec nics = nics(top);
         Map<String, Loc> linux = new LinkedHashMap<>();
         Map<String, Loc> vms = new LinkedHashMap<>();
+        Problems netnsLimits = new Problems();
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux, vms) : null;
+            profile[0], nics, linux, vms, netnsLimits) : null;
+        if (modes.contains(Mode.NETNS)) {
+            problems.addAll(netnsLimits);
+        }
         boolean netnsOnly = modes.equals(EnumSet.of(Mode.NETNS));
         if (!netnsOnly) {
             for (Map.Entry<String, Loc> h : linux.entrySet()) {
@@ -305,7 +309,7 @@ public final class LabReader {
                 }
             }
         }
-        ProbeSpec probes = probes(top, topology);
+        ProbeSpec probes = probes(top, topology, duration);
         CaptureSpec capture = capture(top, topology, modes);
         if (topology == null) {
             return null;
@@ -477,7 +481,7 @@ public final class LabReader {
                 : fromVm ? Section.of(item, path, problems, VM_KEYS.toArray(String[]::new))
                 : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
                 "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
-                "rnr-retry", "reconnect");
+                "rnr-retry", "reconnect", "alt-path", "verify");
             if (f == null) {
                 continue;
             }
@@ -545,6 +549,34 @@ public final class LabReader {
             } else if (reconnect > 0 && ackTimeout == 0) {
                 f.mistake("ack-timeout", "a reconnecting flow sets its ACK timeout through rdma_cm: 1..31, not 0");
             }
+            Section alt = f.has("alt-path") ? f.section("alt-path", "port", "remote-port", "ack-timeout") : null;
+            int altPort = alt == null ? 0 : (int) alt.integer("port", 0, 1, 2);
+            int altRemotePort = alt == null ? 0 : (int) alt.integer("remote-port", 0, 1, 2);
+            int altTimeout = alt == null ? -1 : (int) alt.integer("ack-timeout", -1, 0, 31);
+            if (alt != null && "ud-send".equals(verb)) {
+                f.mistake("alt-path", "an alternate path is for RC flows (IBA 17.2.8), not ud-send");
+                alt = null;
+            } else if (alt != null && reconnect > 0) {
+                f.mistake("alt-path", "a flow with reconnect connects through rdma_cm, which loads no alternate path "
+                    + "(no LAP): give one or the other");
+                alt = null;
+            }
+            boolean verify = f.bool("verify", false);
+            if (verify && "ud-send".equals(verb)) {
+                f.mistake("verify", "UD datagrams may be lost: verify checks write, read and send flows");
+            } else if (verify && "send".equals(verb) && reconnect > 0) {
+                f.mistake("verify", "a verified send counts the messages each QP receives, which reconnecting QPs "
+                    + "restart: not with reconnect");
+            } else if (verify && !tcp) {
+                long wr = Math.min(io.rocelab.topology.workload.Workload.MAX_WR_BYTES, size > 0 ? size : 1);
+                long slots = Math.min(Flow.MAX_WINDOW, 2L * window);
+                long need = qps * slots * wr;
+                if (size > 0 && need > Flow.MAX_VERIFY_BYTES) {
+                    f.mistake("verify", "a verified flow holds " + slots + " slots of " + wr + " bytes per QP on each "
+                        + "side: " + qps + " QPs take " + (need >> 20) + " MiB, more than "
+                        + (Flow.MAX_VERIFY_BYTES >> 20) + " MiB (fewer qps, a smaller window or smaller messages)");
+                }
+            }
             if (topology == null) {
                 continue;
             }
@@ -588,6 +620,11 @@ public final class LabReader {
                         + "links");
                     continue;
                 }
+                int[] altPorts = alt == null ? null : altPorts(alt, altPort, altRemotePort, topology.host(src),
+                    topology.host(dst));
+                if (alt != null && altPorts == null) {
+                    continue;
+                }
                 String name = group == null ? src + "-" + dst : sources.size() == 1 ? group : group + "-" + src;
                 if (!names.add(name)) {
                     f.mistake("name", "a second flow called '" + name + "'");
@@ -595,10 +632,48 @@ public final class LabReader {
                 }
                 out.add(new FlowSpec(name, group == null ? name : group, src, dst, verb, size, cdf, messages,
                     flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, reconnect,
+                    altPorts == null ? 0 : altPorts[0], altPorts == null ? 0 : altPorts[1], altTimeout, verify,
                     f.map().loc(), path));
             }
         }
         return out;
+    }
+
+    /**
+     * A flow's alternate path between {@code src} and {@code dst}: its ports ({@code port} of the
+     * source, {@code remote-port} of the destination; by default each host's port 2 if it has one),
+     * or null after reporting why there is none: a bonded host, a port the host lacks, or the
+     * primary path again (port 1 to port 1).
+     */
+    private static int[] altPorts(Section alt, int port, int remotePort, Host src, Host dst) {
+        boolean ok = true;
+        for (Host h : List.of(src, dst)) {
+            if (h.bonded()) {
+                alt.problems().add(alt.map().loc(), alt.path(), h.name() + "'s ports are bonded (" + h.name()
+                    + " has one port to verbs, and the bond fails over by itself): no alternate path");
+                ok = false;
+            }
+        }
+        if (!ok) {
+            return null;
+        }
+        int p = port > 0 ? port : src.portCount();
+        int r = remotePort > 0 ? remotePort : dst.portCount();
+        if (p > src.portCount()) {
+            alt.mistake("port", src.name() + " has one port: no port " + p + " (ports: 2 on the host gives it eth1)");
+            return null;
+        }
+        if (r > dst.portCount()) {
+            alt.mistake("remote-port", dst.name() + " has one port: no port " + r
+                + " (ports: 2 on the host gives it eth1)");
+            return null;
+        }
+        if (p == 1 && r == 1) {
+            alt.problems().add(alt.map().loc(), alt.path(), "the alternate path is the primary path (" + src.name()
+                + "'s port 1 to " + dst.name() + "'s port 1): give a port 2 on either end");
+            return null;
+        }
+        return new int[] {p, r};
     }
 
     /** A time of the run: not negative ("before time 0"). */
@@ -877,18 +952,17 @@ public final class LabReader {
         return null;
     }
 
-    private ProbeSpec probes(Section top, Topology topology) {
+    private ProbeSpec probes(Section top, Topology topology, long duration) {
         Section s = top.section("probes", "interval", "sample", "queues", "ports");
-        if (s == null) {
-            return new ProbeSpec(10_000, new LinkedHashSet<>(ProbeSpec.KINDS), List.of(), List.of());
-        }
-        long interval = s.nanos("interval", 10_000);
-        if (interval < 100) {
+        boolean given = s != null && s.has("interval");
+        long interval = given ? s.nanos("interval", ProbeSpec.defaultIntervalNanos(duration))
+            : ProbeSpec.defaultIntervalNanos(duration);
+        if (given && interval < 100) {
             s.mistake("interval", "sample at most every 100ns: " + s.text("interval"));
-            interval = 10_000;
+            interval = ProbeSpec.defaultIntervalNanos(duration);
         }
         Set<String> kinds = new LinkedHashSet<>();
-        if (!s.has("sample")) {
+        if (s == null || !s.has("sample")) {
             kinds.addAll(ProbeSpec.KINDS);
         } else {
             List<String> asked = s.strings("sample");
@@ -908,7 +982,7 @@ public final class LabReader {
             }
         }
         if (topology == null) {
-            return new ProbeSpec(interval, kinds, List.of(), List.of());
+            return new ProbeSpec(interval, kinds, List.of(), List.of(), !given);
         }
         int roce = topology.qos() == null ? 3 : topology.qos().roceTc();
         List<String> allPorts = switchPorts(topology);
@@ -919,13 +993,14 @@ public final class LabReader {
             }
         }
         List<String> queues;
-        if (s.has("queues")) {
+        if (s != null && s.has("queues")) {
             queues = match(s, "queues", allQueues, "queue (switch:port:queue)");
         } else {
             queues = allPorts.stream().map(p -> p + ":" + roce).toList();
         }
-        List<String> ports = s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)") : allPorts;
-        return new ProbeSpec(interval, kinds, queues, ports);
+        List<String> ports = s != null && s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)")
+            : allPorts;
+        return new ProbeSpec(interval, kinds, queues, ports, !given);
     }
 
     /** Every cabled switch port, {@code switch:port}, in topology order. */

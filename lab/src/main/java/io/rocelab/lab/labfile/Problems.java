@@ -21,6 +21,11 @@ public final class Problems {
         lines.add(loc + ": " + (path == null || path.isEmpty() ? "" : path + ": ") + what);
     }
 
+    /** Adds every line of {@code other} (kept once, in its order). */
+    public void addAll(Problems other) {
+        lines.addAll(other.lines);
+    }
+
     public boolean isEmpty() {
         return lines.isEmpty();
     }

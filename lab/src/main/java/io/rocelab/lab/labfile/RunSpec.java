@@ -48,10 +48,10 @@ public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> m
         return topology.qos() == null ? 3 : topology.qos().roceTc();
     }
 
-    /** @return the same run for {@code nanos} */
+    /** @return the same run for {@code nanos} (a default probe interval follows it) */
     public RunSpec withDuration(long nanos) {
-        return new RunSpec(variant, nanos, seed, modes, topology, qos, nics, flows, background, events, probes, capture,
-            linuxHosts, rxeVms);
+        return new RunSpec(variant, nanos, seed, modes, topology, qos, nics, flows, background, events,
+            probes.forDuration(nanos), capture, linuxHosts, rxeVms);
     }
 
     /** @return the same run with {@code newSeed} */

@@ -9,6 +9,7 @@ import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.generate.FatTree;
 import io.rocelab.topology.generate.LeafSpine;
+import io.rocelab.topology.model.Attachment;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.SwitchNode;
@@ -42,6 +43,8 @@ final class TopologyReader {
     private final Map<String, Loc> linuxHosts;
     /** The hosts of kind rxe-vm, each with where its {@code kind} is. */
     private final Map<String, Loc> rxeVms;
+    /** What the netns runner cannot lay out on veth pairs: mistakes only of a lab that runs in netns mode. */
+    private final Problems netnsLimits = new Problems();
     private Section top;
 
     private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
@@ -64,7 +67,27 @@ final class TopologyReader {
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
                          Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
-        return new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms).read(node);
+        return read(node, problems, sources, qos, nics, linuxHosts, rxeVms, new Problems());
+    }
+
+    /**
+     * As {@link #read(YNode, Problems, LabSources, QosProfile, NicSpec, Map, Map)}, and
+     *
+     * @param netnsLimits filled with what the file asks that {@code --mode netns} cannot lay out on veth
+     *                    pairs (a second port, a link's loss, delay or state, a linux host's VLAN, MTU,
+     *                    speed or IPv6, two hosts cabled to each other): mistakes of a lab that runs there
+     */
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits) {
+        TopologyReader r = new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms);
+        Topology t = r.read(node);
+        netnsLimits.addAll(r.netnsLimits);
+        return t;
+    }
+
+    /** Something {@code --mode netns} cannot lay out: a mistake if the lab runs there. */
+    private void netnsLimit(Section s, String key, String what) {
+        netnsLimits.add(s.loc(key), s.path(key), what + " (take netns out of modes)");
     }
 
     private Topology read(YNode node) {
@@ -290,6 +313,7 @@ final class TopologyReader {
             if (host != null) {
                 t.host(host);
             }
+            netnsLimits(s, linuxHosts.containsKey(name));
         }
         List<YNode> switches = top.list("switches");
         for (int i = 0; i < switches.size(); i++) {
@@ -309,6 +333,21 @@ final class TopologyReader {
             return null;
         }
         return t.build();
+    }
+
+    /** A host entry's keys the netns runner ignores: it lays out eth0, and a linux host's ip and mac. */
+    private void netnsLimits(Section s, boolean linux) {
+        if (s.has("ports") && s.integer("ports", 1, 1, 2) == 2) {
+            netnsLimit(s, "ports", "in netns mode a host has one port: the runner lays out eth0 only");
+        }
+        if (linux) {
+            for (String key : List.of("ipv6", "mtu", "speed", "vlan", "pcp")) {
+                if (s.has(key)) {
+                    netnsLimit(s, key, "a linux host's kernel gets its ip and mac only: no " + key);
+                    return;
+                }
+            }
+        }
     }
 
     private Host host(String name, int index, Section s, String path, Loc loc) {
@@ -548,6 +587,18 @@ final class TopologyReader {
             l.faults(FaultProfile.NONE.withLoss(s.fraction("loss", 0)));
         }
         l.up(s.bool("up", true));
+        if (s.has("loss")) {
+            netnsLimit(s, "loss", "a veth pair loses nothing in netns mode: no loss");
+        } else if (s.has("delay") || s.has("cable")) {
+            String key = s.has("delay") ? "delay" : "cable";
+            netnsLimit(s, key, "a veth pair has no length in netns mode: no " + key);
+        } else if (!s.bool("up", true)) {
+            netnsLimit(s, "up", "every veth pair is up in netns mode: no up: false");
+        } else if (where.containsKey("host '" + Attachment.parse(a).node() + "'")
+            && where.containsKey("host '" + Attachment.parse(b).node() + "'")) {
+            netnsLimit(s, "b", "in netns mode every host is cabled to a switch, not to host '"
+                + Attachment.parse(b).node() + "'");
+        }
         Link built = l.build();
         where.putIfAbsent("link '" + built.name() + "'", s.map().loc());
         return built;

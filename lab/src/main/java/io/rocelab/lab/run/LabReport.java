@@ -208,6 +208,7 @@ public final class LabReport {
                 .append(r.errors() == 0 ? "0" : r.errorCompletions().toString()).append(" |\n");
         }
         md.append('\n');
+        pathsAndMemory(md, run.flows());
         if (!run.background().isEmpty()) {
             List<FlowResult> bg = run.background();
             long done = bg.stream().filter(r -> r.outcome() == FlowResult.Outcome.COMPLETED).count();
@@ -219,6 +220,27 @@ public final class LabReport {
                 fct.length == 0 ? "-" : Quantity.formatNanos(fct[fct.length / 2]),
                 fct.length == 0 ? "-" : Quantity.formatNanos(fct[Math.min(fct.length - 1, (int) (fct.length * 0.99))]),
                 errors));
+        }
+    }
+
+    /** A line on the flows' path migrations and one on their checked memory, for the flows that have them. */
+    private static void pathsAndMemory(StringBuilder md, List<FlowResult> flows) {
+        List<String> migrated = new ArrayList<>();
+        List<String> checked = new ArrayList<>();
+        for (FlowResult r : flows) {
+            if (r.migrations() > 0) {
+                migrated.add(r.name() + " " + r.migrations());
+            }
+            if (r.verifiedBytes() > 0 || r.corruptBytes() > 0) {
+                checked.add(r.name() + " " + r.verifiedBytes() + " bytes as sent, " + r.corruptBytes() + " corrupt");
+            }
+        }
+        if (!migrated.isEmpty()) {
+            md.append("Path migrations (IBV_EVENT_PATH_MIG on the source's QPs): ").append(String.join(", ", migrated))
+                .append(".\n\n");
+        }
+        if (!checked.isEmpty()) {
+            md.append("Memory checked (verify): ").append(String.join("; ", checked)).append(".\n\n");
         }
     }
 
@@ -281,6 +303,17 @@ public final class LabReport {
         }
         md.append('\n');
         md.append(quiet == 0 ? "" : quiet + " idle NIC(s) left out.\n\n");
+        List<String> migrating = new ArrayList<>();
+        for (String h : d.names(Kind.NIC)) {
+            double m = d.total(Kind.NIC, h, "migrations");
+            if (m > 0) {
+                migrating.add(h + " " + num(m));
+            }
+        }
+        if (!migrating.isEmpty()) {
+            md.append("QPs migrated to their alternate path, per NIC (requesters and responders): ")
+                .append(String.join(", ", migrating)).append(".\n\n");
+        }
     }
 
     private static String num(double v) {

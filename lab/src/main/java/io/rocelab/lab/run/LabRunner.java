@@ -23,6 +23,7 @@ import io.rocelab.topology.timeline.PfcStorm;
 import io.rocelab.topology.timeline.SilentPort;
 import io.rocelab.topology.timeline.SwitchPower;
 import io.rocelab.topology.timeline.Timeline;
+import io.rocelab.topology.workload.AltPath;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
 import io.rocelab.topology.workload.PoissonFlows;
@@ -195,7 +196,9 @@ public final class LabRunner {
             .size(sizes(f.sizeBytes(), f.sizeCdf())).messages(f.messages()).durationNanos(f.durationNanos())
             .qps(f.qps()).window(f.window()).startNanos(f.startNanos()).stopNanos(f.stopNanos())
             .rateBitsPerSecond(f.rateBitsPerSecond()).dscp(f.dscp()).ackTimeout(f.ackTimeout())
-            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).reconnectAfterNanos(f.reconnectNanos()).build();
+            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).reconnectAfterNanos(f.reconnectNanos())
+            .altPath(f.hasAltPath() ? new AltPath(f.altPort(), f.altRemotePort(), f.altAckTimeout()) : null)
+            .verify(f.verify()).build();
     }
 
     /** The timeline's events as the topology module takes them. */

@@ -318,6 +318,9 @@ final class Probes {
             data.total(Kind.FLOW, f, "gap", r.maxGapNanos() < 0 ? Double.NaN : r.maxGapNanos() / 1e9);
             data.total(Kind.FLOW, f, "reconnects", r.reconnects());
             data.total(Kind.FLOW, f, "retry_exceeded", r.errorCompletions().getOrDefault(RETRY_EXC_ERR, 0L));
+            data.total(Kind.FLOW, f, "migrations", r.migrations());
+            data.total(Kind.FLOW, f, "verified", r.verifiedBytes());
+            data.total(Kind.FLOW, f, "corrupt", r.corruptBytes());
         }
         for (Port p : allPorts) {
             PortCounters c = p.sw.counters(p.index);
@@ -363,6 +366,7 @@ final class Probes {
             data.total(Kind.NIC, h, "errors", errorsBySource.getOrDefault(h, 0L));
             data.total(Kind.NIC, h, "tx_bytes", bytesSent(nic));
             data.total(Kind.NIC, h, "failovers", nic.bond() == null ? 0 : nic.bond().failovers());
+            data.total(Kind.NIC, h, "migrations", nic.pathMigrations());
         }
         for (String s : switches) {
             SoftSwitch sw = fabric.softSwitch(s);

@@ -40,9 +40,15 @@ public final class Schema {
             "times it connected new QPs through rdma_cm after an error (flows with reconnect)"));
         flow.put("retry_exceeded", new Attribute(Type.NUMBER, null,
             "its completions with IBV_WC_RETRY_EXC_ERR (a QP's retries ran out; the rest of its queue flushes)"));
+        flow.put("migrations", new Attribute(Type.NUMBER, null,
+            "IBV_EVENT_PATH_MIG events on its source's QPs: QPs that moved to their alternate path (alt-path)"));
+        flow.put("verified", new Attribute(Type.NUMBER, null,
+            "bytes found in the other side's memory as they were sent (verify: true; else 0)"));
+        flow.put("corrupt", new Attribute(Type.NUMBER, null,
+            "bytes of successful work requests that differed from what was sent (verify: true)"));
         Map<String, Attribute> port = add(Kind.PORT);
-        port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
-        port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
+        port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
+        port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         port.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked on its queues"));
         port.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped, all reasons"));
         port.put("paused", new Attribute(Type.GAUGE, "pause", "1 while its peer pauses any priority, else 0"));
@@ -59,8 +65,8 @@ public final class Schema {
         nic.put("cnps_sent", new Attribute(Type.COUNTER, "cnps", "CNPs sent (np_cnp_sent)"));
         nic.put("cnps_handled", new Attribute(Type.COUNTER, "cnps", "CNPs that cut a rate (rp_cnp_handled)"));
         nic.put("ecn_marked", new Attribute(Type.COUNTER, "ecn-marks", "CE-marked RoCE packets received"));
-        nic.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, all priorities"));
-        nic.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, all priorities"));
+        nic.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
+        nic.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         nic.put("paused", new Attribute(Type.GAUGE, "pause", "1 while the switch pauses any priority, else 0"));
         nic.put("retransmissions", new Attribute(Type.NUMBER, null,
             "retries: timeouts and sequence NAKs (completer_retry_err + rcvd_seq_err)"));
@@ -68,10 +74,12 @@ public final class Schema {
         nic.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes its transmitters sent"));
         nic.put("failovers", new Attribute(Type.NUMBER, null,
             "times its bond moved QPs off a port that went down or, with LACP, stopped distributing"));
+        nic.put("migrations", new Attribute(Type.NUMBER, null,
+            "times one of its QPs migrated to its alternate path (IBV_EVENT_PATH_MIG), requesters and responders"));
         Map<String, Attribute> sw = add(Kind.SWITCH);
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
-        sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent"));
-        sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received"));
+        sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
+        sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         sw.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
         sw.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
         sw.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));

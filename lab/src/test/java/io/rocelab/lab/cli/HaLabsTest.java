@@ -36,9 +36,40 @@ class HaLabsTest {
             - {a: h1, b: s0:Ethernet8}
         flows:
           - {from: h0, to: h1, messages: 50, qps: 8, start: 4s}
-        probes: {interval: 10ms, sample: [flow-rate]}
         expect:
           - check: flows.messages == 50 and nic("h0").tx_bytes > 50 * 64KiB
+        """;
+
+    /** Two dual-port hosts, a switch per plane; the flow's alternate path is the second plane. */
+    private static final String PLANES = """
+        name: planes
+        duration: 20ms
+        topology:
+          hosts:
+            - {name: h0, ports: 2}
+            - {name: h1, ports: 2}
+            - h2
+          switches:
+            - {name: s1, ports: 3}
+            - {name: s2, ports: 2}
+          links:
+            - {a: h0:eth0, b: s1:Ethernet0}
+            - {a: h1:eth0, b: s1:Ethernet4}
+            - {a: h0:eth1, b: s2:Ethernet0}
+            - {a: h1:eth1, b: s2:Ethernet4}
+            - {a: h2, b: s1:Ethernet8}
+        flows:
+          - {name: w, from: h0, to: h1, messages: 100, qps: 2, ack-timeout: 8, retry: 1, alt-path: {}, verify: true}
+        events:
+          - {at: 200us, link-down: h0:eth0}
+        probes: {interval: 100us, sample: [flow-rate]}
+        expect:
+          - claim: the flow completes on its alternate path
+            check: flows.messages == 100 and flows.errors == 0
+          - claim: both QPs migrated
+            check: flows.migrations == 2 and nic("h1").migrations == 2
+          - claim: byte-exact
+            check: flows.corrupt == 0 and flows.verified == 100 * 64KiB
         """;
 
     @TempDir
@@ -67,7 +98,11 @@ class HaLabsTest {
         Path f = file("bonded.yaml", BONDED);
         CliRun check = CliRun.of("lab", "check", f.toString());
         assertEquals(0, check.exitCode(), check.err());
-        runAllPass(f.toString(), "bonded");
+        CliRun run = runAllPass(f.toString(), "bonded");
+        // no probes.interval: 4.5 s of LACP and traffic at 5 ms, not 450,000 samples of 10 us
+        assertTrue(run.out().contains("seed 1, 4500ms, probes every 5ms\n"), run.out());
+        long rows = Files.readAllLines(tmp.resolve("bonded/flow-rate.csv")).size() - 1;
+        assertTrue(rows >= 900 && rows <= 901, rows + " samples");
         String counters = Files.readString(tmp.resolve("bonded/counters.json"));
         assertTrue(counters.contains("\"failovers\""), counters);
     }
@@ -107,9 +142,105 @@ class HaLabsTest {
         runAllPass("dual-homed-failover", "dual-homed",
             "every flow completes despite losing a leaf, every byte delivered",
             "with no error completion",
+            "the memory is byte-exact at the end, every byte completed checked",
             "h0's bond moved the QPs of eth1 (cabled to leaf2) to eth0",
             "the QPs resent what was lost in leaf2",
             "the traffic gap is less than one ACK timeout (ack-timeout 8, 1.05 ms) and a round trip");
+    }
+
+    @Test
+    void apm() throws IOException {
+        CliRun run = runAllPass("apm", "apm",
+            "every flow completes its messages despite losing its spine",
+            "with no error completion (no IBV_WC_RETRY_EXC_ERR)",
+            "every requester QP migrated to its alternate path once (IBV_EVENT_PATH_MIG)",
+            "the responders' QPs followed them (MigReq 1 from the alternate path's peer)",
+            "the memory is byte-exact, every byte completed checked",
+            "the traffic gap is at most the retry budget on the primary path, (3 + 1) ACK timeouts of 1.05 ms, and a"
+                + " round trip",
+            "the QPs migrate when the retries run out, not before (the gap is more than 3 ACK timeouts)",
+            "without an alternate path the same failure ends every flow in IBV_WC_RETRY_EXC_ERR, short of its messages",
+            "what the failed flows did complete was placed byte-exact");
+        assertTrue(run.out().contains("2 variants (armed, unarmed)"), run.out());
+        String report = Files.readString(tmp.resolve("apm/report.md"));
+        assertTrue(report.contains("Path migrations (IBV_EVENT_PATH_MIG on the source's QPs): write 4, read 4, send 4."),
+            report);
+        assertTrue(report.contains("Memory checked (verify): write 26214400 bytes as sent, 0 corrupt;"), report);
+        assertTrue(report.contains("QPs migrated to their alternate path, per NIC (requesters and responders): h0 4, "
+            + "h1 8, h2 4, h3 8."), report);
+        String counters = Files.readString(tmp.resolve("apm/counters.json"));
+        assertTrue(counters.contains("\"migrations\" : 4") && counters.contains("\"verified\" : 26214400"), counters);
+    }
+
+    @Test
+    void anAlternatePathFromALabFileMigratesWhenItsCableIsPulled() throws IOException {
+        Path f = file("planes.yaml", PLANES);
+        CliRun check = CliRun.of("lab", "check", f.toString());
+        assertEquals(0, check.exitCode(), check.err());
+        runAllPass(f.toString(), "planes", "the flow completes on its alternate path", "both QPs migrated",
+            "byte-exact");
+        // the same cable pulled without the alternate path: retry 1 is spent, the QPs fail
+        CliRun without = CliRun.of("lab", "run", file("bare.yaml", PLANES.replace(" alt-path: {},", "")).toString(),
+            "--out", tmp.resolve("bare").toString());
+        assertEquals(1, without.exitCode(), without.out() + without.err());
+        assertTrue(without.out().contains("FAIL  the flow completes on its alternate path"), without.out());
+        assertTrue(without.out().contains("FAIL  both QPs migrated  ([0] == 2"), without.out());
+    }
+
+    @Test
+    void anAlternatePathMayLeaveByThePrimaryPortToThePeersOtherPort() throws IOException {
+        // IBA 17.2.8: the alternate path may use the primary port, to other addresses; here s1 and s2
+        // are cabled, h0's eth0 reaches h1's eth1 through them, and h1's eth0 is pulled
+        Path f = file("same-port.yaml", PLANES.replace("alt-path: {}", "alt-path: {port: 1, remote-port: 2}")
+            .replace("{at: 200us, link-down: h0:eth0}", "{at: 200us, link-down: h1:eth0}")
+            .replace("{name: s1, ports: 3}", "{name: s1, ports: 4}").replace("{name: s2, ports: 2}", "{name: s2, ports: 3}")
+            .replace("    - {a: h2, b: s1:Ethernet8}\n", "    - {a: h2, b: s1:Ethernet8}\n    - {a: s1:Ethernet12, b: s2:Ethernet8}\n"));
+        runAllPass(f.toString(), "same-port", "the flow completes on its alternate path", "both QPs migrated",
+            "byte-exact");
+    }
+
+    @Test
+    void alternatePathMistakesAreOneLineEach() throws IOException {
+        oneMistake("primary", PLANES.replace("alt-path: {}", "alt-path: {port: 1, remote-port: 1}"),
+            "18:92: flows[0].alt-path: the alternate path is the primary path (h0's port 1 to h1's port 1): give a"
+                + " port 2 on either end");
+        oneMistake("remote", PLANES.replace("to: h1, messages", "to: h2, messages")
+                .replace("alt-path: {}", "alt-path: {remote-port: 2}"),
+            "18:106: flows[0].alt-path.remote-port: h2 has one port: no port 2 (ports: 2 on the host gives it eth1)");
+        oneMistake("local", PLANES.replace("from: h0, to: h1, messages", "from: h2, to: h1, messages")
+                .replace("alt-path: {}", "alt-path: {port: 2}"),
+            "18:99: flows[0].alt-path.port: h2 has one port: no port 2 (ports: 2 on the host gives it eth1)");
+        oneMistake("range", PLANES.replace("alt-path: {}", "alt-path: {port: 3}"),
+            "18:99: flows[0].alt-path.port: must be 1..2: 3");
+        oneMistake("ud", PLANES.replace("messages: 100, qps: 2", "verb: ud-send, messages: 100, qps: 1")
+                .replace(", verify: true", ""),
+            "18:107: flows[0].alt-path: an alternate path is for RC flows (IBA 17.2.8), not ud-send");
+        oneMistake("reconnect", PLANES.replace("alt-path: {}", "alt-path: {}, reconnect: 10ms"),
+            "18:92: flows[0].alt-path: a flow with reconnect connects through rdma_cm, which loads no alternate path"
+                + " (no LAP): give one or the other");
+        oneMistake("bonded", BONDED.replace("messages: 50, qps: 8,", "messages: 50, qps: 8, alt-path: {},"),
+            "19:56: flows[0].alt-path: h0's ports are bonded (h0 has one port to verbs, and the bond fails over by"
+                + " itself): no alternate path");
+    }
+
+    @Test
+    void aSinglePortDestinationTakesAnAlternatePathFromTheSourcesPort2() throws IOException {
+        // h0's port 2 to h2's only port: another path (other addresses), so no mistake
+        Path f = file("to-one-port.yaml", PLANES.replace("to: h1, messages", "to: h2, messages"));
+        CliRun check = CliRun.of("lab", "check", f.toString());
+        assertEquals(0, check.exitCode(), check.err());
+    }
+
+    @Test
+    void verifyMistakesAreOneLineEach() throws IOException {
+        oneMistake("verify-ud", PLANES.replace("messages: 100, qps: 2", "verb: ud-send, messages: 100, qps: 1")
+                .replace(" alt-path: {},", ""),
+            "18:105: flows[0].verify: UD datagrams may be lost: verify checks write, read and send flows");
+        oneMistake("verify-bool", PLANES.replace("verify: true", "verify: yes please"),
+            "18:104: flows[0].verify: must be true or false, not 'yes please'");
+        oneMistake("verify-big", PLANES.replace("messages: 100, qps: 2", "messages: 100, qps: 128, size: 1MiB"),
+            "18:118: flows[0].verify: a verified flow holds 16 slots of 262144 bytes per QP on each side: 128 QPs take"
+                + " 512 MiB, more than 256 MiB (fewer qps, a smaller window or smaller messages)");
     }
 
     @Test

@@ -32,6 +32,35 @@ class LabRunCommandTest {
         assertTrue(lines.stream().noneMatch(l -> l.contains("does not read")), run.out());
     }
 
+    /**
+     * A lab without {@code probes:} samples everything at an interval from its duration (at most 2,000
+     * samples, never finer than 10 us), and {@code --duration} moves it along.
+     */
+    @Test
+    void withoutAnIntervalTheProbesFollowTheDuration() throws IOException {
+        Path f = tmp.resolve("idle.yaml");
+        Files.writeString(f, """
+            name: idle
+            duration: 1s
+            topology:
+              leaf-spine: {leaves: 1, spines: 1, hosts-per-leaf: 2}
+            flows:
+              - {name: f, from: h0, to: h1, messages: 10}
+            expect:
+              - flows.messages == 10
+            """);
+        CliRun second = CliRun.of("lab", "run", f.toString(), "--out", tmp.resolve("1s").toString());
+        assertEquals(0, second.exitCode(), second.out() + second.err());
+        assertTrue(second.out().contains(", 1s, probes every 500us\n"), second.out());
+        assertEquals(1 + 2_000, Files.readAllLines(tmp.resolve("1s/flow-rate.csv")).size());
+        assertTrue(Files.readString(tmp.resolve("1s/queue-depth.csv")).startsWith("time_us,depth_leaf0_Ethernet0_3_kb,"),
+            "every cabled port's RoCE queue, as with an empty probes: section");
+        CliRun shorter = CliRun.of("lab", "run", f.toString(), "--duration", "2ms", "--out", tmp.resolve("2ms").toString());
+        assertEquals(0, shorter.exitCode(), shorter.out() + shorter.err());
+        assertTrue(shorter.out().contains(", 2ms, probes every 10us\n"), shorter.out());
+        assertEquals(1 + 200, Files.readAllLines(tmp.resolve("2ms/flow-rate.csv")).size());
+    }
+
     @Test
     void pfcBasicsHoldsItsClaimsAndWritesTheReport() throws IOException {
         Path out = tmp.resolve("pfc");

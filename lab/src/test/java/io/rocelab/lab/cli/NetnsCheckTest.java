@@ -127,6 +127,41 @@ class NetnsCheckTest {
                 + "are veth pairs (take netns out of modes)");
     }
 
+    /** The netns runner lays out eth0 only: a second port is one line at the host's {@code ports}, exit 2. */
+    @Test
+    void aDualPortHostIsRefusedInNetnsMode() throws IOException {
+        String dual = NETNS.replace("{name: r1, kind: nic}", "{name: r1, kind: nic, ports: 2, bond: 802.3ad}")
+            .replace("  switches: [{name: sw0, ports: 4, speed: 1G}]", "  switches: [{name: sw0, ports: 5, speed: 1G}]")
+            .replace("    - {a: t2, b: \"sw0:Ethernet12\"}\n",
+                "    - {a: t2, b: \"sw0:Ethernet12\"}\n    - {a: \"r1:eth1\", b: \"sw0:Ethernet16\"}\n");
+        oneMistake(dual, "6:36: topology.hosts[0].ports: in netns mode a host has one port: the runner lays out eth0 "
+            + "only (take netns out of modes)");
+        // the same host where the lab runs in virtual time checks
+        String virtual = dual.replace("modes: [netns]", "modes: [virtual]").replace(
+            "  - {name: tcp, from: t1, to: t2, verb: tcp, streams: 2}\n", "").replace("capture: {tshark: [r2]}\n", "")
+            .replace("flow(\"tcp\").goodput > 0 and ", "").replace("kind: linux", "kind: nic");
+        CliRun c = check(virtual);
+        assertEquals(0, c.exitCode(), c.err());
+    }
+
+    /** What a veth pair or a namespace's kernel cannot be given is one line each, at its key. */
+    @Test
+    void keysTheNetnsRunnerIgnoresAreMistakes() throws IOException {
+        oneMistake(NETNS.replace("{a: r1, b: \"sw0:Ethernet0\"}", "{a: r1, b: \"sw0:Ethernet0\", loss: 0.01}"),
+            "12:41: topology.links[0].loss: a veth pair loses nothing in netns mode: no loss (take netns out of modes)");
+        oneMistake(NETNS.replace("{a: r1, b: \"sw0:Ethernet0\"}", "{a: r1, b: \"sw0:Ethernet0\", delay: 1us}"),
+            "12:42: topology.links[0].delay: a veth pair has no length in netns mode: no delay (take netns out of modes)");
+        oneMistake(NETNS.replace("{a: r1, b: \"sw0:Ethernet0\"}", "{a: r1, b: \"sw0:Ethernet0\", up: false}"),
+            "12:39: topology.links[0].up: every veth pair is up in netns mode: no up: false (take netns out of modes)");
+        oneMistake(NETNS.replace("{name: t1, kind: linux}", "{name: t1, kind: linux, mtu: 1024}"),
+            "8:36: topology.hosts[2].mtu: a linux host's kernel gets its ip and mac only: no mtu (take netns out of "
+                + "modes)");
+        oneMistake(NETNS.replace("    - {name: t2, kind: linux}\n", "    - {name: t2, kind: linux}\n    - x1\n    - x2\n")
+                .replace("    - {a: t2, b: \"sw0:Ethernet12\"}\n", "    - {a: t2, b: \"sw0:Ethernet12\"}\n    - {a: x1, b: x2}\n"),
+            "18:18: topology.links[4].b: in netns mode every host is cabled to a switch, not to host 'x2' (take netns "
+                + "out of modes)");
+    }
+
     @Test
     void notRootIsOneLine() {
         assertNull(Privileges.refusal(0, "lab run --mode netns"));

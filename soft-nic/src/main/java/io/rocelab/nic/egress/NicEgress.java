@@ -28,9 +28,9 @@ import java.util.PriorityQueue;
  *
  * <p>PFC at the host: a received PFC frame stops the priorities it names for its pause times, in
  * quanta of 512 bit times at the NIC's link speed; a zero time resumes at once. mlx5's counters
- * count it: {@code rx_prio<N>_pause} (pause frames), {@code rx_prio<N>_pause_duration} (µs paused),
- * {@code rx_prio<N>_pause_transition} (paused to resumed), {@code tx_prio<N>_pause} (pause frames
- * sent).
+ * count it: {@code rx_prio<N>_pause} (PFC frames naming N, XOFF or XON), {@code rx_prio<N>_pause_duration}
+ * (µs paused), {@code rx_prio<N>_pause_transition} (paused to resumed), {@code tx_prio<N>_pause} (PFC
+ * frames sent).
  *
  * <p>Owner thread only. Nothing here may kick the transmitter from inside {@link #pull}: work added
  * while a pull runs (a completion that wakes another QP) is reported by {@link #nextReadyNanos} as
@@ -167,13 +167,13 @@ public final class NicEgress implements TransmitSource {
                 // the time not paused after all comes off the duration counted when it began
                 pausedNanos[p] -= pausedUntil[p] - now;
             }
+            counters.increment(PfcCounters.rxPause(p));
             if (quanta == 0) {
                 pausedUntil[p] = now;
                 if (wasPaused) {
                     counters.increment(PfcCounters.rxTransition(p));
                 }
             } else {
-                counters.increment(PfcCounters.rxPause(p));
                 pausedUntil[p] = now + Pfc.quantaToNanos(quanta, pfcBitsPerSecond);
                 pausedNanos[p] += pausedUntil[p] - now;
                 pauseHorizon = Math.max(pauseHorizon, pausedUntil[p]);

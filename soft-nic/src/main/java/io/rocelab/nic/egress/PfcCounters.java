@@ -20,7 +20,11 @@ public final class PfcCounters {
         return c;
     }
 
-    /** {@code rx_prio<p>_pause}: pause frames received for priority p (XOFF). */
+    /**
+     * {@code rx_prio<p>_pause}: PFC frames received naming priority p, XOFF or XON (a frame with a
+     * zero time is a pause frame too, as 802.3 counts them and SONiC's {@code show pfc counters} does;
+     * {@link #rxTransition} tells the resumes that ended a pause apart).
+     */
     static NicCounter rxPause(int p) {
         return RX_PAUSE[p];
     }
@@ -35,7 +39,7 @@ public final class PfcCounters {
         return RX_PAUSE_TRANSITION[p];
     }
 
-    /** {@code tx_prio<p>_pause}: pause frames sent for priority p. */
+    /** {@code tx_prio<p>_pause}: PFC frames sent naming priority p, XOFF or XON. */
     public static NicCounter txPause(int p) {
         return TX_PAUSE[p];
     }

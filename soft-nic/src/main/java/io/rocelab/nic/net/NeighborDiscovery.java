@@ -155,58 +155,116 @@ public final class NeighborDiscovery {
      * Only neighbour solicitations and advertisements are looked at; a bad one is counted and dropped.
      * The frame's parse checked that the IPv6 payload length fits the frame; nothing here reads
      * beyond that length, which may be anything down to 0.
+     *
+     * @return whether the message taught this port a neighbour (which a port sharing its cache learns too)
      */
-    public void onIcmpv6(ByteBuf b, int ip, long ethSrc) {
+    public boolean onIcmpv6(ByteBuf b, int ip, long ethSrc) {
+        int type = ndType(b, ip, true);
+        if (type < 0) {
+            return false;
+        }
+        boolean learned = learn(b, ip, ethSrc, type, false);
+        int icmp = ip + Ipv6.LENGTH;
+        int target = icmp + 8;
+        if (type != NS || !isOwn(b, target)) {
+            return learned;
+        }
+        long llOption = linkLayerOption(b, icmp + 24, Ipv6.payloadLength(b, ip) - 24, OPT_SOURCE_LL);
+        boolean fromUnspecified = fromUnspecified(b, ip);
+        byte[] src = new byte[16];
+        b.getBytes(ip + Ipv6.SRC, src);
+        byte[] t = new byte[16];
+        b.getBytes(target, t);
+        if (fromUnspecified) {
+            // a DAD probe: answer to all-nodes, not solicited (RFC 4861 7.2.4)
+            byte[] allNodes = Ipv6.parse("ff02::1");
+            sendNd(NA, 0x3333_0000_0001L, t, allNodes, FLAG_OVERRIDE, t, OPT_TARGET_LL);
+        } else {
+            sendNd(NA, llOption >= 0 ? llOption : ethSrc, t, src, FLAG_SOLICITED | FLAG_OVERRIDE, t, OPT_TARGET_LL);
+        }
+        counters.increment(NicCounter.ND_ADVERTS_SENT);
+        return learned;
+    }
+
+    /**
+     * Learns what a neighbour solicitation or advertisement taught another port sharing this one's
+     * neighbours (the two ports of a bond: one interface, one neighbour cache), answering nothing:
+     * the advertisement answering a solicitation one port sent may come in by the other, and the
+     * entry is the interface's, so it is taken here whether or not this port was waiting for it.
+     */
+    public void learnFromNd(ByteBuf b, int ip, long ethSrc) {
+        int type = ndType(b, ip, false);
+        if (type >= 0) {
+            learn(b, ip, ethSrc, type, true);
+        }
+    }
+
+    /** NS or NA if the ICMPv6 message at {@code ip} is a valid one (RFC 4861 7.1.1 / 7.1.2), else -1. */
+    private int ndType(ByteBuf b, int ip, boolean count) {
         int icmp = ip + Ipv6.LENGTH;
         int len = Ipv6.payloadLength(b, ip);
         if (len < Icmpv6.HEADER_LENGTH) {
-            counters.increment(NicCounter.DROP_MALFORMED); // RFC 4443 2.1: type, code and checksum at least
-            return;
+            if (count) {
+                counters.increment(NicCounter.DROP_MALFORMED); // RFC 4443 2.1: type, code and checksum at least
+            }
+            return -1;
         }
         int type = b.getUnsignedByte(icmp);
         if (type != NS && type != NA) {
-            return;
+            return -1;
         }
-        // RFC 4861 7.1.1 / 7.1.2: hop limit 255, code 0, at least 24 bytes, a valid checksum
+        // hop limit 255, code 0, at least 24 bytes, a valid checksum
         if (Ipv6.hopLimit(b, ip) != ND_HOP_LIMIT || b.getUnsignedByte(icmp + 1) != 0 || len < 24
                 || Icmpv6.checksum(b, ip, icmp, len) != 0) {
-            counters.increment(NicCounter.DROP_MALFORMED);
-            return;
+            if (count) {
+                counters.increment(NicCounter.DROP_MALFORMED);
+            }
+            return -1;
         }
+        return type;
+    }
+
+    private static boolean fromUnspecified(ByteBuf b, int ip) {
+        return b.getLong(ip + Ipv6.SRC) == 0 && b.getLong(ip + Ipv6.SRC + 8) == 0;
+    }
+
+    /**
+     * The cache entry a valid NS or NA gives: a solicitation for our address teaches its sender
+     * (RFC 4861 7.2.3), an advertisement the target we have or wait for (7.2.5), or, {@code shared},
+     * that the port it came to took.
+     *
+     * @return whether an entry was added or refreshed
+     */
+    private boolean learn(ByteBuf b, int ip, long ethSrc, int type, boolean shared) {
+        int icmp = ip + Ipv6.LENGTH;
+        int len = Ipv6.payloadLength(b, ip);
         long llOption = linkLayerOption(b, icmp + 24, len - 24, type == NS ? OPT_SOURCE_LL : OPT_TARGET_LL);
         int target = icmp + 8;
         if (type == NS) {
-            if (!isOwn(b, target)) {
-                return;
+            if (!isOwn(b, target) || fromUnspecified(b, ip) || llOption < 0) {
+                return false;
             }
-            boolean fromUnspecified = b.getLong(ip + Ipv6.SRC) == 0 && b.getLong(ip + Ipv6.SRC + 8) == 0;
             byte[] src = new byte[16];
             b.getBytes(ip + Ipv6.SRC, src);
-            if (!fromUnspecified && llOption >= 0) {
-                Gid peer = Gid.of(src);
-                if (table.containsKey(peer) || table.size() < Neighbors.MAX_LEARNED || parked.containsKey(peer)) {
-                    add(peer, llOption); // RFC 4861 7.2.3
-                } else {
-                    counters.increment(NicCounter.NEIGH_LEARN_REFUSED); // as many as ARP learns, at most
-                }
-            }
-            byte[] t = new byte[16];
-            b.getBytes(target, t);
-            if (fromUnspecified) {
-                // a DAD probe: answer to all-nodes, not solicited (RFC 4861 7.2.4)
-                byte[] allNodes = Ipv6.parse("ff02::1");
-                sendNd(NA, 0x3333_0000_0001L, t, allNodes, FLAG_OVERRIDE, t, OPT_TARGET_LL);
-            } else {
-                sendNd(NA, llOption >= 0 ? llOption : ethSrc, t, src, FLAG_SOLICITED | FLAG_OVERRIDE, t,
-                        OPT_TARGET_LL);
-            }
-            counters.increment(NicCounter.ND_ADVERTS_SENT);
-            return;
+            return learnOrRefuse(Gid.of(src), llOption);
         }
         Gid t = Gid.read(b, target);
+        long m = llOption >= 0 ? llOption : ethSrc;
         if (parked.containsKey(t) || table.containsKey(t)) {
-            add(t, llOption >= 0 ? llOption : ethSrc); // RFC 4861 7.2.5: only entries we have or wait for
+            add(t, m); // only entries we have or wait for
+            return true;
         }
+        return shared && learnOrRefuse(t, m);
+    }
+
+    /** Adds {@code peer} if it is known, awaited or there is room: as many as ARP learns, at most. */
+    private boolean learnOrRefuse(Gid peer, long peerMac) {
+        if (table.containsKey(peer) || table.size() < Neighbors.MAX_LEARNED || parked.containsKey(peer)) {
+            add(peer, peerMac);
+            return true;
+        }
+        counters.increment(NicCounter.NEIGH_LEARN_REFUSED);
+        return false;
     }
 
     /** The MAC in the first link-layer option of {@code kind}, or -1 (RFC 4861 4.6.1). */

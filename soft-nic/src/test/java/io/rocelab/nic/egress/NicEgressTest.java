@@ -164,6 +164,7 @@ class NicEgressTest {
         assertEquals(List.of("3"), wire.sent);
         assertEquals(List.of(10_000L), wire.at);
         assertEquals(1, counters.get(NicCounter.RX_PRIO3_PAUSE_TRANSITION));
+        assertEquals(2, counters.get(NicCounter.RX_PRIO3_PAUSE), "the XOFF and the XON, frames as the sender counts them");
         assertEquals(10, counters.get(NicCounter.RX_PRIO3_PAUSE_DURATION), "only the time it really was paused");
     }
 

@@ -10,8 +10,11 @@ import io.rocelab.sw.pipeline.DropReason;
  * the owner thread ({@code SoftSwitch.countersSnapshot()}), which other threads may then read.
  */
 public final class PortCounters {
+    /** PFC frames received naming priority p (XOFF and XON: SAI's {@code PFC_p_RX_PKTS}). */
     public final long[] rxPfc = new long[8];
+    /** PFC frames sent naming priority p (XOFF and XON: SAI's {@code PFC_p_TX_PKTS}). */
     public final long[] txPfc = new long[8];
+    /** Of {@link #txPfc}, the XON frames (a zero pause time: resume). */
     public final long[] txXon = new long[8];
     public final long[] queueTxPackets = new long[8];
     public final long[] queueTxBytes = new long[8];

@@ -52,11 +52,17 @@ import java.util.List;
  *                          clients do: it moves its QPs to the error state, waits this long, and
  *                          connects new QPs through rdma_cm, again after this long if that fails,
  *                          then resumes with the messages that had not completed
+ * @param altPath           null, or the alternate path (IBA 17.2.8) its RC QPs load and arm once
+ *                          connected, on both sides, as a CM's LAP or an application does: a
+ *                          failure of the primary path then makes them migrate ({@link AltPath})
+ * @param verify            whether the bytes are checked: each work request's data is a pattern of
+ *                          the flow's seed, its QP and its sequence number, compared with what the
+ *                          other side's memory holds once it completes ({@link FlowResult#verifiedBytes()})
  */
 public record Flow(String name, String source, String destination, Verb verb, SizeDistribution size,
                    long messages, long durationNanos, int qps, int window, long startNanos, long stopNanos,
                    long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
-                   boolean onDemand, long reconnectNanos) {
+                   boolean onDemand, long reconnectNanos, AltPath altPath, boolean verify) {
     /** Most QPs or outstanding work requests a flow may ask for (a QP's send queue holds 1024). */
     public static final int MAX_QPS = 1024;
     public static final int MAX_WINDOW = 1024;
@@ -65,6 +71,7 @@ public record Flow(String name, String source, String destination, Verb verb, Si
     public Flow {
         List<String> problems = problems(name, source, destination, verb, size, messages, durationNanos, qps, window,
             startNanos, stopNanos, rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, reconnectNanos);
+        problems.addAll(pathAndVerifyProblems(name, verb, reconnectNanos, altPath, verify, qps, window, size));
         if (!problems.isEmpty()) {
             throw new InvalidFlowException(problems);
         }
@@ -87,7 +94,7 @@ public record Flow(String name, String source, String destination, Verb verb, Si
     /** @return the same flow with another start time ({@code Long.MAX_VALUE}: wait for {@link Workload#startFlow}) */
     public Flow withStartNanos(long nanos) {
         return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, nanos, stopNanos,
-            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos);
+            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify);
     }
 
     /** @return whether its QPs are connected through rdma_cm and reconnected after an error */
@@ -102,7 +109,41 @@ public record Flow(String name, String source, String destination, Verb verb, Si
             + ", " + qps + " QP" + (qps == 1 ? "" : "s") + " x " + window
             + (startNanos == Long.MAX_VALUE ? ", waits for its start" : startNanos > 0 ? ", at " + startNanos + " ns" : "")
             + (rateBitsPerSecond > 0 ? ", capped at " + rateBitsPerSecond + " b/s" : "")
-            + (reconnectNanos > 0 ? ", reconnects after " + reconnectNanos + " ns" : "");
+            + (reconnectNanos > 0 ? ", reconnects after " + reconnectNanos + " ns" : "")
+            + (altPath != null ? ", " + altPath : "") + (verify ? ", verified" : "");
+    }
+
+    /** The most memory a verified flow holds on each side: a slot per outstanding work request. */
+    public static final long MAX_VERIFY_BYTES = 256L << 20;
+
+    private static List<String> pathAndVerifyProblems(String name, Verb verb, long reconnectNanos, AltPath altPath,
+                                                      boolean verify, int qps, int window, SizeDistribution size) {
+        List<String> p = new ArrayList<>();
+        String f = "flow '" + name + "': ";
+        if (altPath != null) {
+            if (verb == Verb.UD_SEND) {
+                p.add(f + "an alternate path is for RC QPs (IBA 17.2.8), not UD_SEND");
+            } else if (reconnectNanos > 0) {
+                p.add(f + "an alternate path and reconnect do not go together: its rdma_cm connects without one"
+                    + " (no LAP)");
+            }
+        }
+        if (verify) {
+            if (verb == Verb.UD_SEND) {
+                p.add(f + "verify checks RC memory (WRITE, READ, SEND): UD datagrams may be lost, not for UD_SEND");
+            } else if (verb == Verb.SEND && reconnectNanos > 0) {
+                p.add(f + "verify of SEND counts the messages each QP receives, which reconnecting QPs restart:"
+                    + " not with reconnect");
+            } else if (size != null && qps >= 1 && window >= 1) {
+                long wr = Math.min(Workload.MAX_WR_BYTES, size.maxBytes());
+                long need = (long) qps * Math.min(MAX_WINDOW, 2L * window) * wr;
+                if (need > MAX_VERIFY_BYTES) {
+                    p.add(f + "verify holds a slot per outstanding work request on each side: " + need
+                        + " bytes for qps x window x message, more than " + MAX_VERIFY_BYTES);
+                }
+            }
+        }
+        return p;
     }
 
     private static List<String> problems(String name, String source, String destination, Verb verb,
@@ -195,6 +236,8 @@ public record Flow(String name, String source, String destination, Verb verb, Si
         private int rnrRetry = 7;
         private boolean onDemand;
         private long reconnectNanos;
+        private AltPath altPath;
+        private boolean verify;
         private String sizeProblem;
 
         private Builder(String name, String source, String destination) {
@@ -303,6 +346,18 @@ public record Flow(String name, String source, String destination, Verb verb, Si
             return this;
         }
 
+        /** The alternate path its QPs load and arm ({@link AltPath}); null for none. */
+        public Builder altPath(AltPath path) {
+            altPath = path;
+            return this;
+        }
+
+        /** Whether the bytes are checked ({@link Flow}). */
+        public Builder verify(boolean on) {
+            verify = on;
+            return this;
+        }
+
         /** @throws InvalidFlowException with one line per bad field */
         public Flow build() {
             if (sizeProblem != null && size == null) {
@@ -310,14 +365,15 @@ public record Flow(String name, String source, String destination, Verb verb, Si
                 p.add("flow '" + name + "': " + sizeProblem);
                 try {
                     new Flow(name, source, destination, verb, SizeDistribution.fixed(1), messages, durationNanos, qps,
-                        window, startNanos, stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos);
+                        window, startNanos, stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos,
+                        altPath, verify);
                 } catch (InvalidFlowException e) {
                     p.addAll(e.problems());
                 }
                 throw new InvalidFlowException(p);
             }
             return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, startNanos,
-                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos);
+                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify);
         }
     }
 }

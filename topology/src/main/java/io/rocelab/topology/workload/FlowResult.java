@@ -37,13 +37,30 @@ import java.util.Map;
  *                             never started
  * @param reconnects           how many times a reconnecting flow ({@link Flow#reconnects()}) connected
  *                             new QPs through rdma_cm after an error completion
+ * @param migrations           IBV_EVENT_PATH_MIG events on its source's QPs (a flow with an
+ *                             alternate path, {@link Flow#altPath()}): QPs that moved to it
+ * @param verifiedBytes        a verified flow ({@link Flow#verify()}): bytes of its successful work
+ *                             requests found in the other side's memory as they were sent; 0 otherwise
+ * @param corruptBytes         a verified flow: bytes of its successful work requests that differed
+ *                             from what was sent (0 unless memory is corrupted)
  */
 public record FlowResult(String name, String source, String destination, Verb verb, Outcome outcome, long messages,
                          long bytes, long bytesDelivered, long startNanos, long endNanos, long fctNanos,
                          double goodputBitsPerSecond, Map<String, Long> errorCompletions, long latencyP50Nanos,
-                         long latencyP99Nanos, long latencyMaxNanos, long maxGapNanos, long reconnects) {
+                         long latencyP99Nanos, long latencyMaxNanos, long maxGapNanos, long reconnects,
+                         long migrations, long verifiedBytes, long corruptBytes) {
     public FlowResult {
         errorCompletions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(errorCompletions));
+    }
+
+    /** A flow without alternate path or byte checks (none migrated, nothing verified). */
+    public FlowResult(String name, String source, String destination, Verb verb, Outcome outcome, long messages,
+                      long bytes, long bytesDelivered, long startNanos, long endNanos, long fctNanos,
+                      double goodputBitsPerSecond, Map<String, Long> errorCompletions, long latencyP50Nanos,
+                      long latencyP99Nanos, long latencyMaxNanos, long maxGapNanos, long reconnects) {
+        this(name, source, destination, verb, outcome, messages, bytes, bytesDelivered, startNanos, endNanos, fctNanos,
+            goodputBitsPerSecond, errorCompletions, latencyP50Nanos, latencyP99Nanos, latencyMaxNanos, maxGapNanos,
+            reconnects, 0, 0, 0);
     }
 
     /** How a flow ended. */

@@ -6,6 +6,7 @@ import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
 import io.rocelab.nic.MemoryRegion;
+import io.rocelab.nic.MigState;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpCaps;
 import io.rocelab.nic.QpState;
@@ -52,6 +53,8 @@ final class FlowRun implements FlowProgress {
     static final int CM_PORT = 20_000;
     /** A lane connects from this port plus its number: the destination knows the lane by it. */
     static final int CM_LANE_PORT = 40_000;
+    /** A verified flow's own regions start here, 4 GiB apart per flow (on both of its NICs). */
+    static final long VERIFY_VA = 0x100_0000_0000L;
 
     final Flow flow;
     final int index;
@@ -63,6 +66,9 @@ final class FlowRun implements FlowProgress {
     private final SplitMix64 sizes;
     private final int trafficClass;
     private final int recvDepth;
+    /** Verified flows: the seed of the data patterns, and the slots per QP in each side's region. */
+    private final long patternSeed;
+    private final int slots;
 
     // ---- send side: source owner thread
     private CompletionQueue sendCq;
@@ -105,6 +111,16 @@ final class FlowRun implements FlowProgress {
     private volatile boolean started;
     private volatile boolean finished;
     private volatile long bytesDelivered;
+    /** Verified flows: bytes compared and found as sent, and bytes that differed (one writer thread). */
+    private volatile long verifiedBytes;
+    private volatile long corruptBytes;
+    /** IBV_EVENT_PATH_MIG events on the source's QPs (source owner thread). */
+    private volatile long migrations;
+    // ---- verified flows: each side's own region, a slot per outstanding work request per QP
+    private MemoryRegion srcData;
+    private MemoryRegion dstData;
+    /** SEND: per QP, the sequence number of the next message its receiver takes (destination thread). */
+    private long[] received;
     /** Set when the flow is torn down: setup steps still queued do nothing. */
     private volatile boolean closed;
 
@@ -118,6 +134,24 @@ final class FlowRun implements FlowProgress {
         this.sizes = new SplitMix64(SplitMix64.derive(seed, index));
         this.trafficClass = trafficClass;
         this.recvDepth = Math.min(Flow.MAX_WINDOW, 2 * flow.window());
+        this.patternSeed = SplitMix64.derive(sizes.seed(), 0x7665_7269_6679L);
+        this.slots = recvDepth;
+    }
+
+    /** The offset of QP {@code lane}'s slot {@code slot} in a verified flow's regions. */
+    private int slotOffset(int lane, int slot) {
+        return (lane * slots + slot) * wrBytes;
+    }
+
+    /** A verified flow's region on {@code end}: every QP's slots, at the flow's own address. */
+    private MemoryRegion dataRegion(HostEnd end) {
+        return end.pd().registerMr(new byte[flow.qps() * slots * wrBytes], VERIFY_VA + ((long) index << 32),
+            AccessFlags.ALL);
+    }
+
+    /** READ's source data: the key of the destination's slot, which holds it for the whole run. */
+    private long slotKey(int lane, int slot) {
+        return DataPattern.key(patternSeed, lane, -1L - slot);
     }
 
     /** The largest work request a flow posts: the scratch region's limit, or the path MTU for UD. */
@@ -152,6 +186,19 @@ final class FlowRun implements FlowProgress {
         }
         int n = flow.qps();
         remoteKey = dst.scratch().rkey();
+        if (flow.verify()) {
+            dstData = dataRegion(dst);
+            remoteKey = dstData.rkey();
+            received = new long[n];
+            if (flow.verb() == Verb.READ) {
+                for (int l = 0; l < n; l++) {
+                    for (int slot = 0; slot < slots; slot++) {
+                        DataPattern.fill(dstData.buffer(), dstData.bufferOffset() + slotOffset(l, slot), wrBytes,
+                            slotKey(l, slot));
+                    }
+                }
+            }
+        }
         recvCq = dst.nic.createCq(flow.verb().needsReceives() ? n * recvDepth + 16 : 16);
         peers = new QueuePair[n];
         if (flow.reconnects()) {
@@ -182,6 +229,14 @@ final class FlowRun implements FlowProgress {
             recvCq.requestNotify(false);
             for (int i = 0; i < n; i++) {
                 recvWrs[i] = new RecvWr(i, Sge.of(mr, 0, len));
+                if (flow.verify()) {
+                    RecvWr[] batch = new RecvWr[recvDepth];
+                    for (int slot = 0; slot < recvDepth; slot++) {
+                        batch[slot] = slotRecv(i, slot);
+                    }
+                    peers[i].postRecv(batch);
+                    continue;
+                }
                 RecvWr[] batch = new RecvWr[recvDepth];
                 Arrays.fill(batch, recvWrs[i]);
                 peers[i].postRecv(batch);
@@ -193,6 +248,11 @@ final class FlowRun implements FlowProgress {
             peers[0].modify(new QpAttr().state(QpState.RTS).sqPsn(psn(1, 0)));
         }
         src.owner.execute(this::setupSource);
+    }
+
+    /** A verified SEND flow's receive into QP {@code lane}'s slot {@code slot}: its wr_id says which. */
+    private RecvWr slotRecv(int lane, int slot) {
+        return new RecvWr((long) lane * slots + slot, Sge.of(dstData, slotOffset(lane, slot), wrBytes));
     }
 
     private void init(QueuePair qp) {
@@ -213,6 +273,9 @@ final class FlowRun implements FlowProgress {
         sendCq = src.nic.createCq(n * flow.window() + 16);
         QpCaps caps = new QpCaps(flow.window(), 1, 1, 1, 0, false);
         MemoryRegion local = src.scratch();
+        if (flow.verify()) {
+            srcData = dataRegion(src);
+        }
         lanes = new Lane[n];
         long perQp = flow.rateBitsPerSecond() / n;
         for (int i = 0; i < n; i++) {
@@ -222,7 +285,7 @@ final class FlowRun implements FlowProgress {
                 qp.modify(new QpAttr().state(QpState.RTR));
                 qp.modify(new QpAttr().state(QpState.RTS).sqPsn(psn(0, i)));
             } else if (!flow.reconnects()) {
-                connect(qp, peers[i].qpn(), dst.nic.ipv4(), psn(1, i), psn(0, i));
+                connect(qp, peers[i].qpn(), dst.nic.ipv4(), psn(1, i), psn(0, i), true);
             }
             if (perQp > 0 && qp.type() == QpType.RC) {
                 qp.setRateLimit(Math.max(1, perQp), 0);
@@ -241,12 +304,31 @@ final class FlowRun implements FlowProgress {
         }
     }
 
-    private void connect(QueuePair qp, int peerQpn, int peerIpv4, int rqPsn, int sqPsn) {
+    private void connect(QueuePair qp, int peerQpn, int peerIpv4, int rqPsn, int sqPsn, boolean sourceSide) {
         qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIpv4).withTrafficClass(trafficClass))
             .pathMtu(Math.min(src.activeMtu, dst.activeMtu)).destQpn(peerQpn).rqPsn(rqPsn)
             .maxDestRdAtomic(MAX_RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(flow.ackTimeout()).retryCnt(flow.retryCount())
-            .rnrRetry(flow.rnrRetry()).maxRdAtomic(MAX_RD_ATOMIC));
+        QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(flow.ackTimeout())
+            .retryCnt(flow.retryCount()).rnrRetry(flow.rnrRetry()).maxRdAtomic(MAX_RD_ATOMIC);
+        AltPath alt = flow.altPath();
+        if (alt != null) {
+            // the alternate path, loaded and armed as a CM's LAP or an application does (REARM: armed
+            // on the peer's first packet); each side's from its own port to the other's
+            int localPort = sourceSide ? alt.port() : alt.remotePort();
+            HostEnd peer = sourceSide ? dst : src;
+            int peerAddress = peer.nic.port(sourceSide ? alt.remotePort() : alt.port()).ipv4();
+            rts.altPath(AddressHandle.ipv4(peerAddress).withTrafficClass(trafficClass), localPort,
+                alt.timeoutOr(flow.ackTimeout()), 0).pathMigState(MigState.REARM);
+        }
+        qp.modify(rts);
+        if (alt != null && sourceSide) {
+            src.onPathMigration(qp, this::onPathMigration);
+        }
+    }
+
+    /** Source owner thread: IBV_EVENT_PATH_MIG on one of the flow's QPs. */
+    private void onPathMigration() {
+        migrations++;
     }
 
     private void connectDestination() {
@@ -254,7 +336,7 @@ final class FlowRun implements FlowProgress {
             return;
         }
         for (int i = 0; i < peers.length; i++) {
-            connect(peers[i], lanes[i].qp.qpn(), src.nic.ipv4(), psn(0, i), psn(1, i));
+            connect(peers[i], lanes[i].qp.qpn(), src.nic.ipv4(), psn(0, i), psn(1, i), false);
         }
         src.owner.execute(this::onReady);
     }
@@ -466,8 +548,8 @@ final class FlowRun implements FlowProgress {
             }
             int len = (int) Math.min(wrBytes, lane.remaining);
             lane.remaining -= len;
-            lane.push(len, lane.remaining == 0 ? lane.messageStart : -1);
-            lane.qp.postSend(lane.wr(len));
+            int slot = lane.push(len, lane.remaining == 0 ? lane.messageStart : -1);
+            lane.qp.postSend(flow.verify() ? lane.verifiedWr(slot, len) : lane.wr(len));
         }
     }
 
@@ -478,8 +560,13 @@ final class FlowRun implements FlowProgress {
             Lane lane = lanes[(int) wc.wrId()];
             int len = lane.headBytes();
             long messageStart = lane.headMessageStart();
+            int slot = lane.head;
+            long sequence = lane.headSequence();
             lane.pop();
             if (wc.status() == WcStatus.SUCCESS) {
+                if (flow.verify()) {
+                    verifyCompleted(lane.id, slot, sequence, len);
+                }
                 bytes += len;
                 maxGap = Math.max(maxGap, now - (lastCompletion >= 0 ? lastCompletion : startedAt));
                 lastCompletion = now;
@@ -504,6 +591,37 @@ final class FlowRun implements FlowProgress {
         checkDone();
         if (!done) {
             sendCq.requestNotify(false);
+        }
+    }
+
+    /**
+     * Source owner thread: a verified WRITE or READ work request completed; the bytes it moved are
+     * compared with what was sent. A WRITE's completion means its data is placed in the destination's
+     * memory (the ACK follows the placement), and its slot there is not written again before the
+     * next work request into it is posted, after this; a READ's data is in the source's slot, which
+     * held bytes that differ everywhere before it was posted. (SEND is checked at its receiver.)
+     */
+    private void verifyCompleted(int lane, int slot, long sequence, int len) {
+        int bad;
+        if (flow.verb() == Verb.WRITE) {
+            bad = DataPattern.mismatches(dstData.buffer(), dstData.bufferOffset() + slotOffset(lane, slot), len,
+                DataPattern.key(patternSeed, lane, sequence));
+        } else if (flow.verb() == Verb.READ) {
+            bad = DataPattern.mismatches(srcData.buffer(), srcData.bufferOffset() + slotOffset(lane, slot), len,
+                slotKey(lane, slot));
+        } else {
+            return;
+        }
+        record(len, bad);
+    }
+
+    /** One work request's bytes compared: {@code bad} of its {@code len} differed. */
+    private void record(int len, int bad) {
+        if (bad == 0) {
+            verifiedBytes += len;
+        } else {
+            corruptBytes += bad;
+            verifiedBytes += len - bad;
         }
     }
 
@@ -556,6 +674,10 @@ final class FlowRun implements FlowProgress {
                 continue; // flushed by an error or a teardown: nothing to repost
             }
             delivered += wc.byteLen() - (qpType() == QpType.UD ? GRH_BYTES : 0);
+            if (flow.verify()) {
+                onVerifiedReceive(wc);
+                continue;
+            }
             int i = (int) wc.wrId();
             if (dst.draining && !receiverGone) {
                 peers[i].postRecv(recvWrs[i]);
@@ -571,13 +693,44 @@ final class FlowRun implements FlowProgress {
         }
     }
 
+    /**
+     * Destination owner thread: a verified SEND arrived in a QP's slot: its bytes are those of the
+     * QP's next message (an RC QP's receives complete in the order its peer sent), then the slot
+     * takes another receive. Held back while the host does not drain, reposted by
+     * {@link #resumeReceives}.
+     */
+    private void onVerifiedReceive(WorkCompletion wc) {
+        int lane = (int) (wc.wrId() / slots);
+        int slot = (int) (wc.wrId() % slots);
+        int len = wc.byteLen();
+        record(len, DataPattern.mismatches(dstData.buffer(), dstData.bufferOffset() + slotOffset(lane, slot), len,
+            DataPattern.key(patternSeed, lane, received[lane]++)));
+        if (dst.draining && !receiverGone) {
+            peers[lane].postRecv(slotRecv(lane, slot));
+        } else {
+            heldBack[lane]++;
+            heldSlots.computeIfAbsent(lane, k -> new java.util.ArrayDeque<>()).add(slot);
+        }
+    }
+
+    /** Verified SEND: the slots whose receives are held back, per QP, in the order they completed. */
+    private final Map<Integer, java.util.ArrayDeque<Integer>> heldSlots = new java.util.HashMap<>();
+
     /** Posts the receives held back while the host did not drain. Destination owner thread. */
     void resumeReceives() {
         if (receiverGone || recvWrs == null) {
             return;
         }
         for (int i = 0; i < peers.length; i++) {
-            if (heldBack[i] > 0) {
+            if (heldBack[i] > 0 && flow.verify()) {
+                java.util.ArrayDeque<Integer> held = heldSlots.remove(i);
+                RecvWr[] batch = new RecvWr[held.size()];
+                for (int k = 0; k < batch.length; k++) {
+                    batch[k] = slotRecv(i, held.poll());
+                }
+                heldBack[i] = 0;
+                peers[i].postRecv(batch);
+            } else if (heldBack[i] > 0) {
                 RecvWr[] batch = new RecvWr[heldBack[i]];
                 Arrays.fill(batch, recvWrs[i]);
                 heldBack[i] = 0;
@@ -605,6 +758,7 @@ final class FlowRun implements FlowProgress {
         }
         if (lanes != null) {
             for (Lane l : lanes) {
+                src.forgetPathMigration(l.qp);
                 l.qp.destroy();
             }
         }
@@ -643,7 +797,7 @@ final class FlowRun implements FlowProgress {
         return new FlowResult(flow.name(), flow.source(), flow.destination(), flow.verb(), o, messages, b,
             flow.verb().needsReceives() ? bytesDelivered : b, startedAt < 0 ? -1 : startedAt - epoch,
             lastCompletion < 0 ? -1 : lastCompletion - epoch, fct, goodput, errorsByStatus, latency.quantile(0.5),
-            latency.quantile(0.99), latency.max(), maxGap(o), reconnects);
+            latency.quantile(0.99), latency.max(), maxGap(o), reconnects, migrations, verifiedBytes, corruptBytes);
     }
 
     /** The longest gap, counting the one still open at the end of a flow that did not complete. */
@@ -700,7 +854,11 @@ final class FlowRun implements FlowProgress {
         private final int[] ringBytes;
         /** The message's first post time for a message's last piece, -1 for the others. */
         private final long[] ringMessageStart;
-        private int head;
+        /** Each outstanding work request's sequence number on this QP (verified flows' pattern). */
+        private final long[] ringSequence;
+        /** Work requests posted on this lane so far. */
+        private long sequence;
+        int head;
 
         Lane(int id, QueuePair qp, MemoryRegion local) {
             this.id = id;
@@ -708,6 +866,7 @@ final class FlowRun implements FlowProgress {
             this.local = local;
             this.ringBytes = new int[flow.window()];
             this.ringMessageStart = new long[flow.window()];
+            this.ringSequence = new long[flow.window()];
             this.full = build(wrBytes);
         }
 
@@ -740,11 +899,48 @@ final class FlowRun implements FlowProgress {
             };
         }
 
-        void push(int len, long messageStartNanos) {
+        /** @return its place in the ring: the slot of a verified flow's regions it uses */
+        int push(int len, long messageStartNanos) {
             int at = (head + outstanding) % ringBytes.length;
             ringBytes[at] = len;
             ringMessageStart[at] = messageStartNanos;
+            ringSequence[at] = sequence++;
             outstanding++;
+            return at;
+        }
+
+        long headSequence() {
+            return ringSequence[head];
+        }
+
+        /**
+         * A verified flow's work request in ring slot {@code slot} (just pushed): a WRITE or SEND
+         * from the source's slot, which now holds the pattern of its sequence number, to the
+         * destination's slot; a READ from the destination's slot (its fixed pattern) into the
+         * source's, which now holds bytes that differ from it everywhere.
+         */
+        SendWr verifiedWr(int slot, int len) {
+            long seq = ringSequence[slot];
+            int off = slotOffset(id, slot);
+            byte[] buf = srcData.buffer();
+            int base = srcData.bufferOffset() + off;
+            Sge sge = Sge.of(srcData, off, len);
+            long remote = dstData.addr() + off;
+            return switch (flow.verb()) {
+                case WRITE -> {
+                    DataPattern.fill(buf, base, len, DataPattern.key(patternSeed, id, seq));
+                    yield SendWr.write(id, sge, remote, remoteKey).signaled(true);
+                }
+                case READ -> {
+                    DataPattern.poison(buf, base, len, slotKey(id, slot));
+                    yield SendWr.read(id, sge, remote, remoteKey).signaled(true);
+                }
+                case SEND -> {
+                    DataPattern.fill(buf, base, len, DataPattern.key(patternSeed, id, seq));
+                    yield SendWr.send(id, sge).signaled(true);
+                }
+                case UD_SEND -> throw new IllegalStateException("UD flows are not verified");
+            };
         }
 
         int headBytes() {

@@ -28,7 +28,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Memory: each NIC has one protection domain and one scratch region for all its flows, sources
  * and sinks alike, as long as the largest work request any of its flows posts (at most
  * {@link #MAX_WR_BYTES}); WRITEs land in the destination's, READs read from it, SENDs are received
- * into it. The bytes are not checked (they overlap); the counts are.
+ * into it. The bytes are not checked (they overlap); the counts are. A verified flow
+ * ({@link Flow#verify()}) has a region of its own on each side instead, a slot per outstanding work
+ * request per QP, and its bytes are checked ({@link DataPattern}).
+ *
+ * <p>Alternate paths: a flow's {@link AltPath} is loaded into its QPs on both sides once connected
+ * and armed (REARM); the source's IBV_EVENT_PATH_MIG events are counted
+ * ({@link FlowResult#migrations()}).
  *
  * <p>Errors: a flow whose QP goes to the error state (retries exhausted, say) stops posting, its
  * work requests complete in error, and it ends {@link FlowResult.Outcome#FAILED} with the count of
@@ -86,6 +92,9 @@ public final class Workload implements AutoCloseable {
                     }
                 }
             }
+            if (problems.isEmpty()) {
+                problems.addAll(hostProblems(fabric, f));
+            }
         }
         if (!problems.isEmpty()) {
             throw new InvalidFlowException(problems);
@@ -122,6 +131,31 @@ public final class Workload implements AutoCloseable {
         if (schedule.length > 0) {
             starter.scheduleAt(epoch + schedule[0].flow.startNanos(), this::startDue);
         }
+    }
+
+    /** What a flow asks of its hosts that they cannot give: an alternate path's port, one owner thread. */
+    private static List<String> hostProblems(Fabric fabric, Flow f) {
+        List<String> p = new ArrayList<>();
+        AltPath alt = f.altPath();
+        if (alt != null) {
+            int[][] ends = {{0, alt.port()}, {1, alt.remotePort()}};
+            for (int[] e : ends) {
+                String h = e[0] == 0 ? f.source() : f.destination();
+                Host host = fabric.topology().host(h);
+                if (host.bonded()) {
+                    p.add("flow '" + f.name() + "': an alternate path on " + h + ", whose ports are bonded (one"
+                        + " port to verbs; the bond fails over by itself)");
+                } else if (e[1] > host.portCount()) {
+                    p.add("flow '" + f.name() + "': the alternate path uses port " + e[1] + " of " + h
+                        + ", which has " + host.portCount());
+                }
+            }
+        }
+        if (f.verify() && f.verb() == Verb.WRITE && fabric.scheduler(f.source()) != fabric.scheduler(f.destination())) {
+            p.add("flow '" + f.name() + "': verify of WRITE reads the destination's memory as each write completes:"
+                + " its NICs must share one owner thread (virtual time, or one event loop)");
+        }
+        return p;
     }
 
     private HostEnd host(String name) {

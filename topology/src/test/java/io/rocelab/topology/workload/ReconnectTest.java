@@ -65,6 +65,30 @@ class ReconnectTest {
         assertTrue(r.maxGapNanos() > 6_000 * MS && r.maxGapNanos() < 7_000 * MS, "gap " + r.maxGapNanos());
     }
 
+    /** Verified WRITE and READ flows that reconnect: the new QPs reuse the flows' slots, and every byte checks. */
+    @Test
+    void reconnectedQpsPlaceEveryByteAsSent() {
+        try (Fabric f = Fabric.virtualTime(LeafSpine.builder().leaves(2).spines(2).hostsPerLeaf(2).build().topology(),
+                1)) {
+            Workload w = Workload.start(f, List.of(
+                Flow.builder("w", "h0", "h1").messages(200).qps(2).ackTimeout(8).retryCount(3)
+                    .reconnectAfterNanos(50 * MS).verify(true).build(),
+                Flow.builder("r", "h0", "h1").verb(Verb.READ).messages(200).qps(2).ackTimeout(8).retryCount(3)
+                    .reconnectAfterNanos(50 * MS).verify(true).build()), 1);
+            Timeline.schedule(List.of(new Event(500 * US, new LinkState(H1_CABLE, false)),
+                new Event(30 * MS, new LinkState(H1_CABLE, true))), f, w);
+            assertTrue(f.runUntil(w::finished, 1_000 * MS), "the transfers complete");
+            for (FlowResult r : w.results()) {
+                assertEquals(Outcome.COMPLETED, r.outcome(), r.name());
+                assertEquals(1, r.reconnects(), r.name());
+                assertEquals(200L * 65_536, r.bytes(), r.name());
+                assertEquals(r.bytes(), r.verifiedBytes(), r.name());
+                assertEquals(0, r.corruptBytes(), r.name());
+            }
+            w.close();
+        }
+    }
+
     @Test
     void reconnectIsForRcFlowsWithAnAckTimeout() {
         assertEquals(List.of("flow 'u': reconnect is for RC flows (connected through rdma_cm): not for UD_SEND"),
