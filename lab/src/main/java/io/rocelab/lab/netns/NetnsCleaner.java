@@ -115,6 +115,7 @@ public final class NetnsCleaner {
                     if (h.destroyForcibly()) {
                         out.add("process " + pid + " (" + what + ") of " + run + "'s VMs");
                     }
+                    h.onExit().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
                 });
             }
         } catch (java.io.IOException e) {

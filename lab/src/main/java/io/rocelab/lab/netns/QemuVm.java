@@ -123,12 +123,20 @@ public final class QemuVm {
             try {
                 ProcessHandle.of(Long.parseLong(pid))
                     .filter(h -> h.info().command().map(c -> c.contains("qemu")).orElse(false))
-                    .ifPresent(ProcessHandle::destroyForcibly);
+                    .ifPresent(h -> {
+                        h.destroyForcibly();
+                        h.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+                    });
             } catch (NumberFormatException e) {
                 // half written: the process tree below still goes
             }
         }
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : all) {
+            // SIGKILL is asynchronous: a run that says its VMs are stopped has seen them go
+            h.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
     }
 }
