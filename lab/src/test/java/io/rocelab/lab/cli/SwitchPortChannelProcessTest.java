@@ -68,7 +68,10 @@ class SwitchPortChannelProcessTest {
             CliRun show = CliRun.of("switch", "show", "interfaces", "portchannel", "--socket", sockA.toString());
             assertEquals(0, show.exitCode(), show.err());
             view = show.out();
-            if (view.contains("LACP(A)(Up)") && view.contains("Ethernet4(S) Ethernet8(S)")) {
+            // converged: both members selected here and the partner distributing on them too (its
+            // D bit comes with the LACPDU after the one that made this side distribute)
+            if (view.contains("LACP(A)(Up)") && view.contains("Ethernet4(S) Ethernet8(S)")
+                    && view.lines().filter(l -> l.contains("partner ATGSCD..")).count() == 2) {
                 break;
             }
             Thread.sleep(500);
