@@ -22,6 +22,12 @@
 #                  127.0.0.1:PORT at 10.0.2.2:PORT, and each HOSTPORT:GUESTPORT forwards
 #                  127.0.0.1:HOSTPORT to a server tool listening on GUESTPORT in the VM. The RoCE
 #                  traffic stays on eth0 (the UDP socket link); none of it goes through slirp.
+#   --ip A.B.C.D/N eth0's IPv4 address instead of 10.77.0.HOST/24 (rxe's IPv4 GID follows it)
+#   --ip6 X::Y/N   eth0's IPv6 address instead of fd77::HOST/64
+#   --mac MAC      eth0's MAC instead of 52:54:00:77:00:<HOST in hex>
+#   --route DESTS  A.B.C.D[/N][,...]: a route on eth0 to each, added before COMMAND runs
+#   --router-mac MAC  with --route: a permanent neighbour entry to MAC for each destination (a
+#                  routing switch's router MAC, as a lab gives its hosts); without it the VM ARPs
 # Files in the run directory afterwards:
 #   cmd.sh the command, cmd.out its output, cmd.rc its exit code, console.log the serial console,
 #   qemu.pid qemu's process id (stop a VM with: kill "$(cat DIR/qemu.pid)").
@@ -36,9 +42,9 @@ WORK=${ROCELAB_INTEROP_WORK:-$HERE/../target/interop}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
-usage() { sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-RUN="" TIMEOUT=300 MEM=384 SHELL_MODE=0 OOB=""
+RUN="" TIMEOUT=300 MEM=384 SHELL_MODE=0 OOB="" VM_IP="" VM_IP6="" VM_MAC="" ROUTES="" ROUTER_MAC=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --run) RUN=$2; shift 2 ;;
@@ -46,6 +52,11 @@ while [ $# -gt 0 ]; do
     --mem) MEM=$2; shift 2 ;;
     --shell) SHELL_MODE=1; shift ;;
     --oob) OOB=$2; OOB_GIVEN=1; shift 2 ;;
+    --ip) VM_IP=$2; shift 2 ;;
+    --ip6) VM_IP6=$2; shift 2 ;;
+    --mac) VM_MAC=$2; shift 2 ;;
+    --route) ROUTES=$2; shift 2 ;;
+    --router-mac) ROUTER_MAC=$2; shift 2 ;;
     -h|--help) usage ;;
     --) shift; break ;;
     -*) echo "boot-vm: unknown option $1" >&2; usage ;;
@@ -85,19 +96,33 @@ mkdir -p "$RUN"
 RUN=$(cd "$RUN" && pwd)
 rm -f "$RUN/cmd.sh" "$RUN/cmd.out" "$RUN/cmd.rc" "$RUN/console.log" "$RUN/qemu.pid"
 
-MAC=$(printf '52:54:00:77:00:%02x' "$HOST")
+MAC=${VM_MAC:-$(printf '52:54:00:77:00:%02x' "$HOST")}
+IP4=${VM_IP:-10.77.0.$HOST/24}
+IP6=${VM_IP6:-fd77::$HOST/64}
+case "$IP4" in */*) ;; *) IP4=$IP4/32 ;; esac
+case "$MAC" in [0-9a-fA-F][0-9a-fA-F]:[0-9a-fA-F][0-9a-fA-F]:[0-9a-fA-F][0-9a-fA-F]:[0-9a-fA-F][0-9a-fA-F]:[0-9a-fA-F][0-9a-fA-F]:[0-9a-fA-F][0-9a-fA-F]) ;;
+  *) echo "boot-vm: --mac wants XX:XX:XX:XX:XX:XX, got '$MAC'" >&2; exit 2 ;; esac
+# what COMMAND finds done: a route to each --route destination, via the router's MAC if given
+PRELUDE=""
+for dest in ${ROUTES//,/ }; do
+  case "$dest" in [0-9]*.[0-9]*.[0-9]*.[0-9]*) ;; *) echo "boot-vm: --route wants A.B.C.D[/N][,...], got '$dest'" >&2; exit 2 ;; esac
+  PRELUDE="${PRELUDE}/usr/sbin/ip route replace $dest dev eth0"$'\n'
+  if [ -n "$ROUTER_MAC" ]; then
+    PRELUDE="${PRELUDE}/usr/sbin/ip neigh replace ${dest%%/*} lladdr $ROUTER_MAC dev eth0 nud permanent"$'\n'
+  fi
+done
 APPEND="console=ttyS0 loglevel=4 panic=-1 net.ifnames=0 mitigations=off tsc=unstable"
 [ ${#OOB_NET[@]} -gt 0 ] && APPEND="$APPEND rocelab.oob=10.0.2.15/24"
-APPEND="$APPEND rocelab.name=rxe$HOST rocelab.ip=10.77.0.$HOST/24 rocelab.ip6=fd77::$HOST/64 rocelab.mac=$MAC"
+APPEND="$APPEND rocelab.name=rxe$HOST rocelab.ip=$IP4 rocelab.ip6=$IP6 rocelab.mac=$MAC"
 if [ "$SHELL_MODE" = 1 ]; then
   APPEND="$APPEND rocelab.shell=1"
   CONSOLE=(-serial mon:stdio)
 else
-  printf '%s\n' "$COMMAND" > "$RUN/cmd.sh"
+  printf '%s%s\n' "$PRELUDE" "$COMMAND" > "$RUN/cmd.sh"
   CONSOLE=(-serial "file:$RUN/console.log")
 fi
 
-echo "boot-vm: host $HOST (10.77.0.$HOST, fd77::$HOST, $MAC) udp 127.0.0.1:$LPORT -> 127.0.0.1:$RPORT," \
+echo "boot-vm: host $HOST ($IP4, $IP6, $MAC) udp 127.0.0.1:$LPORT -> 127.0.0.1:$RPORT," \
      "run dir $RUN, timeout ${TIMEOUT}s" >&2
 # timeout forwards TERM/INT to qemu and kills it with KILL when the time is up
 exec timeout -s KILL "$TIMEOUT" qemu-system-x86_64 \

@@ -48,6 +48,12 @@ public final class LabReader {
     /** What a tcp flow may say: iperf3 runs it, and knows nothing of messages, windows or QPs. */
     private static final List<String> TCP_KEYS = List.of("name", "from", "to", "verb", "duration", "start", "stop",
         "streams", "rate");
+    /** What a flow from an rxe-vm host may say: perftest in the VM runs it ({@code -s}, {@code -n}). */
+    private static final List<String> VM_KEYS = List.of("name", "from", "to", "verb", "size", "messages");
+    /** The verbs perftest runs from a VM (rdma_cm, RC). */
+    static final List<String> VM_VERBS = List.of("write", "read", "send");
+    /** A VM flow's messages when the file gives none (perftest's 5000 would take minutes under TCG). */
+    public static final long VM_MESSAGES = 100;
 
     private final String file;
     private final LabSources sources;
@@ -239,9 +245,10 @@ public final class LabReader {
         QosSpec qos = qos(top, profile);
         NicSpec nics = nics(top);
         Map<String, Loc> linux = new LinkedHashMap<>();
+        Map<String, Loc> vms = new LinkedHashMap<>();
         Problems netnsLimits = new Problems();
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux, netnsLimits) : null;
+            profile[0], nics, linux, vms, netnsLimits) : null;
         if (modes.contains(Mode.NETNS)) {
             problems.addAll(netnsLimits);
         }
@@ -251,14 +258,44 @@ public final class LabReader {
                 problems.add(h.getValue(), "topology.hosts", "host '" + h.getKey() + "' is kind linux, a plain network "
                     + "namespace: the lab runs only in netns mode then (modes: [netns])");
             }
+            for (Map.Entry<String, Loc> h : vms.entrySet()) {
+                problems.add(h.getValue(), "topology.hosts", "host '" + h.getKey() + "' is kind rxe-vm, a qemu VM on "
+                    + "a switch port: the lab runs only in netns mode then (modes: [netns])");
+            }
         }
-        List<FlowSpec> flows = flows(top, topology, duration, linux.keySet(), netnsOnly);
+        List<FlowSpec> flows = flows(top, topology, duration, linux.keySet(), vms.keySet(), netnsOnly);
         List<BackgroundSpec> background = background(top, topology, duration);
         for (BackgroundSpec b : background) {
             for (String h : b.hosts()) {
-                if (linux.containsKey(h)) {
-                    problems.add(b.loc(), b.path() + ".hosts", "host '" + h + "' is kind linux: background load "
-                        + "runs between nic hosts (name them in hosts)");
+                if (linux.containsKey(h) || vms.containsKey(h)) {
+                    problems.add(b.loc(), b.path() + ".hosts", "host '" + h + "' is kind "
+                        + (linux.containsKey(h) ? "linux" : "rxe-vm") + ": background load runs between nic hosts "
+                        + "(name them in hosts)");
+                    break;
+                }
+            }
+        }
+        Set<String> vmServers = new LinkedHashSet<>();
+        for (FlowSpec f : flows) {
+            if (vms.containsKey(f.source()) && !vms.containsKey(f.destination()) && !vmServers.add(f.destination())) {
+                problems.add(f.loc(), f.path() + ".to", "host '" + f.destination() + "' already serves a flow from an "
+                    + "rxe-vm host: its NIC runs one perftest server");
+            }
+        }
+        for (FlowSpec f : flows) {
+            boolean fromVm = vms.containsKey(f.source());
+            for (String h : List.of(f.source(), f.destination())) {
+                if (vmServers.contains(h) && !fromVm) {
+                    problems.add(f.loc(), f.path(), "host '" + h + "' serves a flow from an rxe-vm host: its NIC runs "
+                        + "perftest's server for it and takes no other flow");
+                }
+            }
+        }
+        for (BackgroundSpec b : background) {
+            for (String h : b.hosts()) {
+                if (vmServers.contains(h)) {
+                    problems.add(b.loc(), b.path() + ".hosts", "host '" + h + "' serves a flow from an rxe-vm host: "
+                        + "its NIC runs perftest's server for it and takes no background load");
                     break;
                 }
             }
@@ -278,7 +315,7 @@ public final class LabReader {
             return null;
         }
         return new RunSpec(variant, duration, seed, modes, topology, qos, nics, flows, background, events, probes,
-            capture, linux.keySet());
+            capture, linux.keySet(), vms.keySet());
     }
 
     private QosSpec qos(Section top, QosProfile[] out) {
@@ -427,7 +464,8 @@ public final class LabReader {
         return t.hosts().stream().map(Host::name).toList();
     }
 
-    private List<FlowSpec> flows(Section top, Topology topology, long duration, Set<String> linux, boolean netnsOnly) {
+    private List<FlowSpec> flows(Section top, Topology topology, long duration, Set<String> linux, Set<String> vms,
+                                 boolean netnsOnly) {
         List<FlowSpec> out = new ArrayList<>();
         List<YNode> items = top.list("flows");
         Reachability reach = topology == null ? null : new Reachability(topology);
@@ -437,7 +475,10 @@ public final class LabReader {
             YNode item = items.get(i);
             boolean tcp = item instanceof YNode.YMap m && m.get("verb") instanceof YNode.YScalar v
                 && TCP.equals(v.text());
+            boolean fromVm = item instanceof YNode.YMap m && m.get("from") instanceof YNode.YScalar v
+                && vms.contains(v.text());
             Section f = tcp ? Section.of(item, path, problems, TCP_KEYS.toArray(String[]::new))
+                : fromVm ? Section.of(item, path, problems, VM_KEYS.toArray(String[]::new))
                 : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
                 "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
                 "rnr-retry", "reconnect", "alt-path", "verify");
@@ -468,7 +509,12 @@ public final class LabReader {
             } else if (size < 1) {
                 f.mistake("size", "a message has at least 1 byte");
             }
-            long messages = f.integer("messages", 0, 0, Long.MAX_VALUE);
+            long messages = fromVm ? f.integer("messages", VM_MESSAGES, 1, 1_000_000)
+                : f.integer("messages", 0, 0, Long.MAX_VALUE);
+            if (fromVm && !VM_VERBS.contains(verb)) {
+                f.mistake("verb", "a flow from an rxe-vm host is perftest in the VM over rdma_cm: write, read or send, "
+                    + "not '" + verb + "'");
+            }
             long flowDuration = f.nanos("duration", 0);
             if (tcp && flowDuration % 1_000_000_000L != 0) {
                 f.mistake("duration", "a tcp flow lasts whole seconds (iperf3 -t): " + f.text("duration"));
@@ -553,9 +599,16 @@ public final class LabReader {
                     f.mistake("from", "a flow from " + src + " to itself");
                     continue;
                 }
-                boolean kindsFit = tcp ? linux.contains(src) && linux.contains(dst)
-                    : !linux.contains(src) && !linux.contains(dst);
-                if (!kindsFit) {
+                if (!tcp && (vms.contains(src) || vms.contains(dst))) {
+                    if (!vms.contains(src) || linux.contains(dst)) {
+                        f.mistake(vms.contains(src) ? "to" : "from", vms.contains(src)
+                            ? "a flow from an rxe-vm host goes to a nic or an rxe-vm host; '" + dst + "' is kind linux"
+                            : "a flow to an rxe-vm host starts in an rxe-vm host (perftest's client in the VM); '"
+                                + src + "' is kind " + (linux.contains(src) ? "linux" : "nic"));
+                        continue;
+                    }
+                } else if (tcp ? !(linux.contains(src) && linux.contains(dst))
+                    : linux.contains(src) || linux.contains(dst)) {
                     String nic = !linux.contains(src) ? src : dst;
                     String lin = linux.contains(src) ? src : dst;
                     f.mistake(tcp ? "from" : "to", tcp ? "a tcp flow runs between linux hosts; '" + nic + "' is a nic host"

@@ -20,23 +20,27 @@ import java.util.Set;
  * @param events      the timeline, in file order
  * @param probes      what is sampled
  * @param capture     the capture, or null for none
- * @param linuxHosts  the hosts of kind {@code linux} (plain namespaces, netns mode); every other host is a NIC
+ * @param linuxHosts  the hosts of kind {@code linux} (plain namespaces, netns mode)
+ * @param rxeVms      the hosts of kind {@code rxe-vm} (rdma_rxe VMs, netns mode); every other host is a NIC
  */
 public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
                       NicSpec nics, List<FlowSpec> flows, List<BackgroundSpec> background, List<EventSpec> events,
-                      ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts) {
+                      ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts,
+                      Set<String> rxeVms) {
     public RunSpec {
         linuxHosts = Set.copyOf(linuxHosts);
+        rxeVms = Set.copyOf(rxeVms);
     }
 
     /** @return what host {@code name} is */
     public HostKind kind(String host) {
-        return linuxHosts.contains(host) ? HostKind.LINUX : HostKind.NIC;
+        return linuxHosts.contains(host) ? HostKind.LINUX : rxeVms.contains(host) ? HostKind.RXE_VM : HostKind.NIC;
     }
 
     /** @return the hosts with a soft NIC, in topology order */
     public List<String> nicHosts() {
-        return topology.hosts().stream().map(h -> h.name()).filter(h -> !linuxHosts.contains(h)).toList();
+        return topology.hosts().stream().map(h -> h.name()).filter(h -> !linuxHosts.contains(h) && !rxeVms.contains(h))
+            .toList();
     }
 
     /** @return the RoCE queue (and priority) of the fabric's QoS, 3 without a profile */
@@ -47,12 +51,12 @@ public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> m
     /** @return the same run for {@code nanos} (a default probe interval follows it) */
     public RunSpec withDuration(long nanos) {
         return new RunSpec(variant, nanos, seed, modes, topology, qos, nics, flows, background, events,
-            probes.forDuration(nanos), capture, linuxHosts);
+            probes.forDuration(nanos), capture, linuxHosts, rxeVms);
     }
 
     /** @return the same run with {@code newSeed} */
     public RunSpec withSeed(long newSeed) {
         return new RunSpec(variant, durationNanos, newSeed, modes, topology, qos, nics, flows, background, events,
-            probes, capture, linuxHosts);
+            probes, capture, linuxHosts, rxeVms);
     }
 }

@@ -41,13 +41,16 @@ final class TopologyReader {
     private final Map<String, Loc> where = new LinkedHashMap<>();
     /** The hosts of kind linux, each with where its {@code kind} is. */
     private final Map<String, Loc> linuxHosts;
+    /** The hosts of kind rxe-vm, each with where its {@code kind} is. */
+    private final Map<String, Loc> rxeVms;
     /** What the netns runner cannot lay out on veth pairs: mistakes only of a lab that runs in netns mode. */
     private final Problems netnsLimits = new Problems();
     private Section top;
 
     private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
-                           Map<String, Loc> linuxHosts) {
+                           Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
         this.problems = problems;
+        this.rxeVms = rxeVms;
         this.sources = sources;
         this.qos = qos;
         this.nics = nics;
@@ -59,23 +62,24 @@ final class TopologyReader {
      * @param qos  the fabric's QoS profile (already tuned), or null if it could not be read
      * @param nics every host NIC's settings
      * @param linuxHosts filled with the hosts of {@code kind: linux}, each with where its kind is written
+     * @param rxeVms     filled with the hosts of {@code kind: rxe-vm}, the same way
      * @return the topology, or null after reporting why not
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
-                         Map<String, Loc> linuxHosts) {
-        return read(node, problems, sources, qos, nics, linuxHosts, new Problems());
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
+        return read(node, problems, sources, qos, nics, linuxHosts, rxeVms, new Problems());
     }
 
     /**
-     * As {@link #read(YNode, Problems, LabSources, QosProfile, NicSpec, Map)}, and
+     * As {@link #read(YNode, Problems, LabSources, QosProfile, NicSpec, Map, Map)}, and
      *
      * @param netnsLimits filled with what the file asks that {@code --mode netns} cannot lay out on veth
      *                    pairs (a second port, a link's loss, delay or state, a linux host's VLAN, MTU,
      *                    speed or IPv6, two hosts cabled to each other): mistakes of a lab that runs there
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
-                         Map<String, Loc> linuxHosts, Problems netnsLimits) {
-        TopologyReader r = new TopologyReader(problems, sources, qos, nics, linuxHosts);
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits) {
+        TopologyReader r = new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms);
         Topology t = r.read(node);
         netnsLimits.addAll(r.netnsLimits);
         return t;
@@ -297,10 +301,12 @@ final class TopologyReader {
                 String kind = s.string("kind", "nic");
                 HostKind k = HostKind.of(kind);
                 if (k == null) {
-                    s.mistake("kind", "a host is a nic (a rocelab soft NIC) or linux (a plain network namespace, "
-                        + "netns mode), not '" + kind + "'");
+                    s.mistake("kind", "a host is a nic (a rocelab soft NIC), linux (a plain network namespace, "
+                        + "netns mode) or rxe-vm (a qemu VM with Linux rdma_rxe, netns mode), not '" + kind + "'");
                 } else if (k == HostKind.LINUX) {
                     linuxHosts.put(name, s.loc("kind"));
+                } else if (k == HostKind.RXE_VM) {
+                    rxeVms.put(name, s.loc("kind"));
                 }
             }
             Host host = host(name, index++, s, path, s.map().loc());

@@ -48,6 +48,7 @@ public final class NetnsCleaner {
             removed.add(r.exit() == 0 ? "namespace " + ns : "namespace " + ns + " NOT removed: "
                 + Commands.firstLine(r.output()));
         }
+        removed.addAll(killVms(which));
         String links = Commands.attempt(List.of(ip(), "-o", "link", "show")).output();
         for (String line : links.lines().toList()) {
             String[] f = line.split(":\\s+", 3);
@@ -75,6 +76,50 @@ public final class NetnsCleaner {
                 }
                 h.onExit().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
             });
+        }
+        return out;
+    }
+
+    /**
+     * Kills the processes of the rxe-vm hosts (boot-vm.sh, its {@code timeout}, qemu) whose run
+     * {@code which} picks, by the run they carry in their environment ({@link QemuVm#OWNER_VARIABLE}).
+     */
+    static List<String> killVms(Predicate<String> which) {
+        List<String> out = new ArrayList<>();
+        String key = QemuVm.OWNER_VARIABLE + "=";
+        ProcessHandle self = ProcessHandle.current();
+        try (var procs = java.nio.file.Files.list(java.nio.file.Path.of("/proc"))) {
+            for (java.nio.file.Path p : procs.toList()) {
+                String name = p.getFileName().toString();
+                if (!name.matches("\\d+") || Long.parseLong(name) == self.pid()) {
+                    continue;
+                }
+                String owner = null;
+                try {
+                    for (String v : new String(java.nio.file.Files.readAllBytes(p.resolve("environ")),
+                        java.nio.charset.StandardCharsets.UTF_8).split("\0")) {
+                        if (v.startsWith(key)) {
+                            owner = v.substring(key.length());
+                        }
+                    }
+                } catch (java.io.IOException | SecurityException e) {
+                    continue; // gone, or not ours to read
+                }
+                if (owner == null || !which.test(owner)) {
+                    continue;
+                }
+                long pid = Long.parseLong(name);
+                String run = owner;
+                ProcessHandle.of(pid).ifPresent(h -> {
+                    String what = h.info().command().map(c -> c.substring(c.lastIndexOf('/') + 1)).orElse("?");
+                    if (h.destroyForcibly()) {
+                        out.add("process " + pid + " (" + what + ") of " + run + "'s VMs");
+                    }
+                    h.onExit().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> null).join();
+                });
+            }
+        } catch (java.io.IOException e) {
+            // no /proc: nothing to find
         }
         return out;
     }

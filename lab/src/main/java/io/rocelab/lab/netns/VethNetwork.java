@@ -42,12 +42,14 @@ public final class VethNetwork implements AutoCloseable {
      * Builds {@code topology} on the Linux network; on failure removes what it made.
      *
      * @param linuxHosts the hosts whose kernel has their address (the others are soft NICs)
+     * @param rxeVms     the hosts that are qemu VMs: no namespace and no veth (their switch port
+     *                   is a frame-over-UDP link, {@link VethPorts})
      * @throws NetnsException naming the command that failed
      */
-    public static VethNetwork create(Topology topology, Set<String> linuxHosts, NetnsNames names) {
+    public static VethNetwork create(Topology topology, Set<String> linuxHosts, Set<String> rxeVms, NetnsNames names) {
         VethNetwork n = new VethNetwork(names);
         try {
-            n.build(topology, linuxHosts);
+            n.build(topology, linuxHosts, rxeVms);
             return n;
         } catch (RuntimeException e) {
             n.close();
@@ -55,14 +57,19 @@ public final class VethNetwork implements AutoCloseable {
         }
     }
 
-    private void build(Topology t, Set<String> linuxHosts) {
+    private void build(Topology t, Set<String> linuxHosts, Set<String> rxeVms) {
         String ip = Commands.require("ip", "iproute2");
         String ethtool = Commands.require("ethtool", "ethtool");
         addNamespace(ip, names.fabric());
         for (Host h : t.hosts()) {
-            addNamespace(ip, names.host(h.name()));
+            if (!rxeVms.contains(h.name())) {
+                addNamespace(ip, names.host(h.name()));
+            }
         }
         for (Link l : t.links()) {
+            if (rxeVms.contains(l.a().node()) || rxeVms.contains(l.b().node())) {
+                continue;
+            }
             End a = endOf(t, l.a());
             End b = endOf(t, l.b());
             ends.put(l.a(), a);

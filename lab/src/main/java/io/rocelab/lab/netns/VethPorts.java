@@ -11,7 +11,15 @@ import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
+import io.rocelab.fabric.time.RealTimeScheduler;
+import io.rocelab.fabric.udp.UdpFramePort;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
@@ -24,7 +32,31 @@ import java.util.Set;
  * has the interface. Every raw socket is opened on a thread inside the namespace it belongs to.
  */
 public final class VethPorts implements AutoCloseable {
+    /** The rate at which a switch port sends to a qemu VM: qemu's UDP socket drops bursts (interop/README.md). */
+    public static final double VM_PACE_GBPS = 0.1;
+    /** The burst allowed at that rate. */
+    public static final int VM_PACE_BURST_BYTES = 16384;
+
+    /*
+     * virtio-net sends frames shorter than Ethernet's 60 bytes (ARP: 42) and the switch drops those
+     * as undersize: the VM's port pads them, as a NIC on a wire does.
+     */
+
+    /**
+     * An rxe-vm host's link: its switch port on a frame-over-UDP socket on 127.0.0.1.
+     *
+     * @param switchPort    the switch port, {@code sw0:Ethernet0}
+     * @param switchUdpPort where qemu sends the VM's frames (the switch port's socket)
+     * @param qemuUdpPort   where the switch port sends the VM's frames (qemu's socket)
+     */
+    public record VmLink(String switchPort, int switchUdpPort, int qemuUdpPort) {
+    }
+
     private final List<RawEthernetPort> ports = new ArrayList<>();
+    private final List<UdpFramePort> udpPorts = new ArrayList<>();
+    private final List<IcrcCheckingPort> checked = new ArrayList<>();
+    private final Map<String, VmLink> vmLinks = new LinkedHashMap<>();
+    private final Map<String, RawEthernetPort> ownPorts = new LinkedHashMap<>();
 
     private VethPorts() {
     }
@@ -33,12 +65,17 @@ public final class VethPorts implements AutoCloseable {
      * Moves every link of {@code fabric} onto {@code network}'s veths.
      *
      * @param linuxHosts the hosts without a NIC of their own on the network
+     * @param rxeVms     the hosts that are qemu VMs: their switch port goes on a frame-over-UDP socket
+     *                   towards qemu, paced at {@link #VM_PACE_GBPS}
+     * @param ownNic     nic hosts whose interface is left to a NIC of their own ({@link #ownPort}), not
+     *                   the fabric's
      * @throws NetnsException if an interface cannot be opened
      */
-    public static VethPorts plug(Fabric fabric, VethNetwork network, Set<String> linuxHosts) {
+    public static VethPorts plug(Fabric fabric, VethNetwork network, Set<String> linuxHosts, Set<String> rxeVms,
+                                 Set<String> ownNic) {
         VethPorts v = new VethPorts();
         try {
-            v.plugAll(fabric, network, linuxHosts);
+            v.plugAll(fabric, network, linuxHosts, rxeVms, ownNic);
             return v;
         } catch (RuntimeException e) {
             v.close();
@@ -46,7 +83,8 @@ public final class VethPorts implements AutoCloseable {
         }
     }
 
-    private void plugAll(Fabric fabric, VethNetwork network, Set<String> linuxHosts) {
+    private void plugAll(Fabric fabric, VethNetwork network, Set<String> linuxHosts, Set<String> rxeVms,
+                         Set<String> ownNic) {
         Topology t = fabric.topology();
         List<Runnable> wiring = new ArrayList<>();
         for (Link l : t.links()) {
@@ -57,14 +95,21 @@ public final class VethPorts implements AutoCloseable {
                 Attachment a = at[i];
                 LinkPort end = cable[i];
                 if (t.node(a.node()) instanceof SwitchNode) {
-                    RawEthernetPort raw = open(fabric, network, a, a.node());
-                    SoftSwitch sw = fabric.softSwitch(a.node());
                     Attachment other = at[1 - i];
-                    boolean nicBehind = t.node(other.node()) instanceof Host && !linuxHosts.contains(other.node());
+                    boolean vm = rxeVms.contains(other.node());
+                    io.rocelab.fabric.port.FramePort raw = vm ? checked(openUdp(fabric, a, other.node()))
+                        : open(fabric, network, a, a.node());
+                    SoftSwitch sw = fabric.softSwitch(a.node());
+                    boolean nicBehind = t.node(other.node()) instanceof Host && !linuxHosts.contains(other.node())
+                        && !vm;
                     RawEthernetPort host = nicBehind ? open(fabric, network, other, other.node()) : null;
+                    boolean own = host != null && ownNic.contains(other.node());
+                    if (own) {
+                        ownPorts.put(other.node(), host);
+                    }
                     wiring.add(() -> {
                         sw.attach(a.port(), raw);
-                        if (host != null) {
+                        if (host != null && !own) {
                             // the NIC's cable now ends at the host's interface
                             end.setReceiver((p, frame) -> host.send(frame));
                             host.setReceiver((p, frame) -> end.send(frame));
@@ -83,6 +128,61 @@ public final class VethPorts implements AutoCloseable {
             wiring.forEach(Runnable::run);
             return null;
         });
+    }
+
+    /** The switch port {@code a} of VM {@code vm} on a UDP socket towards a port qemu will receive on. */
+    private UdpFramePort openUdp(Fabric fabric, Attachment a, String vm) {
+        if (!(fabric.scheduler(a.node()) instanceof RealTimeScheduler loop)) {
+            throw new NetnsException("an rxe-vm host needs the real-time fabric");
+        }
+        int qemuPort = freeUdpPort();
+        UdpFramePort p = UdpFramePort.builder().name(a.toString()).localPort(0).remotePort(qemuPort)
+            .transmitRate(VM_PACE_GBPS, VM_PACE_BURST_BYTES).padShortFrames(true).open(loop);
+        udpPorts.add(p);
+        vmLinks.put(vm, new VmLink(a.toString(), p.localAddress().getPort(), qemuPort));
+        return p;
+    }
+
+    private IcrcCheckingPort checked(UdpFramePort p) {
+        IcrcCheckingPort c = new IcrcCheckingPort(p);
+        checked.add(c);
+        return c;
+    }
+
+    /** @return per VM port, its socket's counters and what it received from the VM, one line each */
+    public List<String> vmSummary() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < udpPorts.size(); i++) {
+            UdpFramePort u = udpPorts.get(i);
+            out.add("vm port " + u.name() + ": " + checked.get(i).summary() + "; socket " + u.counters());
+        }
+        return out;
+    }
+
+    private static int freeUdpPort() {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new NetnsException("no free UDP port on 127.0.0.1 for a VM: " + e.getMessage(), e);
+        }
+    }
+
+    /** @return VM {@code host}'s link */
+    public VmLink vmLink(String host) {
+        VmLink l = vmLinks.get(host);
+        if (l == null) {
+            throw new IllegalArgumentException(host + " is not an rxe-vm host");
+        }
+        return l;
+    }
+
+    /** @return the raw port on nic host {@code host}'s eth0 that a NIC of its own sends and receives on */
+    public RawEthernetPort ownPort(String host) {
+        RawEthernetPort p = ownPorts.get(host);
+        if (p == null) {
+            throw new IllegalArgumentException(host + " has no interface of its own here");
+        }
+        return p;
     }
 
     private RawEthernetPort open(Fabric fabric, VethNetwork network, Attachment a, String node) {
@@ -129,5 +229,9 @@ public final class VethPorts implements AutoCloseable {
             p.close();
         }
         ports.clear();
+        for (UdpFramePort p : udpPorts) {
+            p.close();
+        }
+        udpPorts.clear();
     }
 }

@@ -83,7 +83,7 @@ public final class LabRunner {
         List<Flow> flows = new ArrayList<>();
         List<FlowSpec> programFlows = new ArrayList<>();
         for (FlowSpec f : run.flows()) {
-            if (f.verb().equals(LabReader.TCP)) {
+            if (f.verb().equals(LabReader.TCP) || run.rxeVms().contains(f.source())) {
                 programFlows.add(f);
             } else {
                 flows.add(flow(f));

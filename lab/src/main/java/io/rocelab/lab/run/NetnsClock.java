@@ -3,18 +3,26 @@ package io.rocelab.lab.run;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.lab.labfile.FlowSpec;
 import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.codec.header.MacAddress;
+import io.rocelab.lab.netns.InteropDir;
 import io.rocelab.lab.netns.NetnsNames;
+import io.rocelab.lab.netns.QemuVm;
+import io.rocelab.lab.netns.RxeVmFlows;
 import io.rocelab.lab.netns.TcpFlows;
 import io.rocelab.lab.netns.TsharkCaptures;
 import io.rocelab.lab.netns.VethNetwork;
 import io.rocelab.lab.netns.VethPorts;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.fabric.FabricMode;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.workload.FlowProgress;
 import io.rocelab.topology.workload.FlowResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +40,10 @@ import java.util.concurrent.Callable;
 final class NetnsClock implements RunClock {
     /** iperf3's first port; each tcp flow has its own. */
     private static final int IPERF3_PORT = 5201;
+    /** perftest's port for the first flow from a VM (rdma_cm's, {@code -p}); each flow has its own. */
+    private static final int PERFTEST_PORT = 18515;
+    /** How long past the run's duration the VMs may take to end their flows and power off. */
+    private static final long VM_SLACK_SECONDS = 150;
 
     private final RunSpec run;
     private final Path captureFile;
@@ -41,6 +53,8 @@ final class NetnsClock implements RunClock {
     private final List<String> notes = new ArrayList<>();
     private VethNetwork network;
     private TsharkCaptures tshark;
+    private VethPorts plugged;
+    private RxeVmFlows vmFlows;
     private boolean hooked;
 
     NetnsClock(RunSpec run, Path captureFile) {
@@ -53,14 +67,15 @@ final class NetnsClock implements RunClock {
         Runtime.getRuntime().addShutdownHook(hook);
         hooked = true;
         synchronized (this) {
-            network = VethNetwork.create(topology, run.linuxHosts(), names);
+            network = VethNetwork.create(topology, run.linuxHosts(), run.rxeVms(), names);
         }
         return Fabric.builder(topology).mode(FabricMode.REAL_TIME).seed(seed).eventLoops(1).start();
     }
 
     @Override
     public AutoCloseable attach(Fabric fabric) {
-        VethPorts ports = VethPorts.plug(fabric, network, run.linuxHosts());
+        VethPorts ports = VethPorts.plug(fabric, network, run.linuxHosts(), run.rxeVms(), vmServedHosts());
+        plugged = ports;
         if (run.capture() != null && !run.capture().tshark().isEmpty()) {
             Map<String, String> hosts = new LinkedHashMap<>();
             for (String h : run.capture().tshark()) {
@@ -80,6 +95,7 @@ final class NetnsClock implements RunClock {
         return () -> {
             stopCaptures();
             notes.add(ports.summary());
+            notes.addAll(ports.vmSummary());
             notes.addAll(drops(fabric));
             notes.addAll(nicTrouble(fabric));
             ports.close();
@@ -134,8 +150,113 @@ final class NetnsClock implements RunClock {
         return out;
     }
 
+    /** The nic hosts that serve a flow from a VM: a NIC of their own runs perftest's server. */
+    private Set<String> vmServedHosts() {
+        Set<String> out = new LinkedHashSet<>();
+        for (FlowSpec f : run.flows()) {
+            if (run.rxeVms().contains(f.source()) && !run.rxeVms().contains(f.destination())) {
+                out.add(f.destination());
+            }
+        }
+        return out;
+    }
+
     @Override
     public ProgramFlows programs(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+        List<FlowSpec> fromVms = flows.stream().filter(f -> run.rxeVms().contains(f.source())).toList();
+        ProgramFlows tcp = tcpFlows(fabric, flows.stream().filter(f -> !run.rxeVms().contains(f.source())).toList(),
+            epochNanos);
+        if (run.rxeVms().isEmpty()) {
+            return tcp;
+        }
+        RxeVmFlows vms;
+        try {
+            vms = vmFlows(fabric, fromVms, epochNanos);
+        } catch (RuntimeException e) {
+            tcp.close();
+            throw e;
+        }
+        long waitMillis = VM_SLACK_SECONDS * 1000L;
+        return new ProgramFlows() {
+            @Override
+            public FlowProgress progress(String flow) {
+                FlowProgress p = tcp.progress(flow);
+                return p != null ? p : vms.progress(flow);
+            }
+
+            @Override
+            public List<FlowResult> results() {
+                List<FlowResult> out = new ArrayList<>(tcp.results());
+                out.addAll(vms.results(waitMillis));
+                notes.addAll(vms.summary());
+                return out;
+            }
+
+            @Override
+            public void close() {
+                tcp.close();
+                vms.close();
+            }
+        };
+    }
+
+    /** Boots the VMs (each with its own script) after rocelab's servers for their flows to nic hosts listen. */
+    private RxeVmFlows vmFlows(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+        Topology t = run.topology();
+        List<RxeVmFlows.Spec> specs = new ArrayList<>();
+        int port = PERFTEST_PORT;
+        // the fabric's RoCE class, ECT(0) as the NICs send it (a WRED queue drops Not-ECT packets it would mark)
+        int tos = t.qos() != null ? t.qos().roceDscp() << 2 | 2 : 0;
+        for (FlowSpec f : flows) {
+            boolean toVm = run.rxeVms().contains(f.destination());
+            specs.add(new RxeVmFlows.Spec(f.name(), f.source(), f.destination(),
+                Ipv4.toString(t.host(f.destination()).ipv4()), toVm, f.verb(), f.sizeBytes(), f.messages(), port++, tos));
+        }
+        Map<String, RxeVmFlows.NicServer> servers = new LinkedHashMap<>();
+        for (String h : vmServedHosts()) {
+            Host host = t.host(h);
+            Map<Integer, Long> neighbors = new LinkedHashMap<>();
+            if (t.node(t.peerOf(host).node()) instanceof SwitchNode sw && sw.routes()) {
+                for (Host peer : t.hosts()) {
+                    if (peer != host) {
+                        neighbors.put(peer.ipv4(), sw.routerMac());
+                    }
+                }
+            }
+            servers.put(h, new RxeVmFlows.NicServer(h, Ipv4.toString(host.ipv4()), MacAddress.toString(host.mac()),
+                fabric.scheduler(h), plugged.ownPort(h), neighbors));
+        }
+        Map<String, QemuVm.Boot> boots = new LinkedHashMap<>();
+        int number = 1;
+        long timeout = run.durationNanos() / 1_000_000_000L + 2 * VM_SLACK_SECONDS;
+        for (Host h : t.hosts()) {
+            if (!run.rxeVms().contains(h.name())) {
+                continue;
+            }
+            List<String> routes = new ArrayList<>();
+            for (Host peer : t.hosts()) {
+                if (peer != h) {
+                    routes.add(Ipv4.toString(peer.ipv4()) + "/32");
+                }
+            }
+            String routerMac = t.node(t.peerOf(h).node()) instanceof SwitchNode sw && sw.routes()
+                ? MacAddress.toString(sw.routerMac()) : null;
+            VethPorts.VmLink link = plugged.vmLink(h.name());
+            boots.put(h.name(), new QemuVm.Boot(number++, Ipv4.toString(h.ipv4()) + "/32", MacAddress.toString(h.mac()),
+                routes, routerMac, link.qemuUdpPort(), link.switchUdpPort(), timeout));
+        }
+        Path dir = (captureFile != null ? captureFile.toAbsolutePath().getParent() : Path.of("lab-out"))
+            .resolve((run.variant().isEmpty() ? "" : run.variant() + "-") + "vms");
+        var clock = fabric.scheduler(t.hosts().get(0).name());
+        RxeVmFlows f = RxeVmFlows.start(specs, boots, servers, InteropDir.find(), dir, names.fabric(),
+            clock::nanoTime, epochNanos);
+        synchronized (this) {
+            vmFlows = f;
+        }
+        return f;
+    }
+
+    private ProgramFlows tcpFlows(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
         List<TcpFlows.Spec> specs = new ArrayList<>();
         int port = IPERF3_PORT;
         for (FlowSpec f : flows) {
@@ -210,11 +331,17 @@ final class NetnsClock implements RunClock {
     private void teardown() {
         TsharkCaptures t;
         VethNetwork n;
+        RxeVmFlows v;
         synchronized (this) {
+            v = vmFlows;
+            vmFlows = null;
             t = tshark;
             tshark = null;
             n = network;
             network = null;
+        }
+        if (v != null) {
+            v.close();
         }
         if (t != null) {
             t.close();

@@ -96,7 +96,8 @@ class NetnsCheckTest {
         oneMistake(NETNS.replace("to: r2}", "to: t2}"), "17:32: flows[0].to: an RDMA flow (write) runs between nic "
             + "hosts; 't2' is kind linux (verb: tcp)");
         oneMistake(NETNS.replace("{name: r2, kind: nic}", "{name: r2, kind: vm}"), "7:24: topology.hosts[1].kind: "
-            + "a host is a nic (a rocelab soft NIC) or linux (a plain network namespace, netns mode), not 'vm'");
+            + "a host is a nic (a rocelab soft NIC), linux (a plain network namespace, netns mode) or rxe-vm (a qemu "
+            + "VM with Linux rdma_rxe, netns mode), not 'vm'");
     }
 
     @Test

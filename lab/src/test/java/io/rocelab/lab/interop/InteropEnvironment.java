@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Assumptions;
  * a failed JUnit assumption in every test), except under {@code CI=true}, where it fails, because
  * CI installs them ({@code interop/install-deps.sh}).
  */
-final class InteropEnvironment {
+public final class InteropEnvironment {
     private InteropEnvironment() {
     }
 
@@ -48,7 +48,7 @@ final class InteropEnvironment {
     }
 
     /** Why the harness cannot run here, or empty when it can. */
-    static Optional<String> missing() {
+    public static Optional<String> missing() {
         List<String> reasons = new ArrayList<>();
         for (String script : List.of("build-initramfs.sh", "boot-vm.sh")) {
             if (!Files.isExecutable(interopDir().resolve(script))) {
