@@ -21,7 +21,10 @@ import org.jctools.queues.MessagePassingQueue;
  * the frames the switch or NIC sends go out on the interface whole, and the frames that come in on
  * it (not the ones sent here: direction IN) are received.
  *
- * <p>Threading: a receive thread of the port's own waits on the {@link RawSocket} and hands what
+ * <p>Threading: where the owner is an epoll event loop ({@link io.rocelab.fabric.time.RealTimeScheduler}'s
+ * default) and the socket has a descriptor to wait on, the loop itself waits on the socket and its
+ * thread delivers each frame as it takes it ({@link LoopReceiver}): no thread of the port's own.
+ * Otherwise a receive thread of the port's own waits on the {@link RawSocket} and hands what
  * arrived, in batches, to the owner (the scheduler of the switch or NIC using the port), which
  * delivers the frames to the receiver in order, as soon as they are there (libpcap's immediate
  * mode: no buffer timeout). Between the two threads frames wait in a bounded queue; beyond it they
