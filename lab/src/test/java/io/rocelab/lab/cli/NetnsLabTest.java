@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,14 +39,7 @@ class NetnsLabTest {
 
     @BeforeEach
     void needsTheLinuxNetwork() {
-        String why = cannotRun();
-        if (why != null) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError("CI must run the netns lab tests, but " + why);
-            }
-            System.err.println("SKIPPED NetnsLabTest: " + why);
-            Assumptions.abort(why);
-        }
+        MachinePrerequisites.require("NetnsLabTest", cannotRun());
         tools = new ToolProcesses(dir);
     }
 

@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,14 +70,7 @@ class SwitchNetnsTest {
 
     @BeforeEach
     void switchOnVeths() throws Exception {
-        String why = cannotRun();
-        if (why != null) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError("CI must run the switch's netns test, but " + why);
-            }
-            System.err.println("SKIPPED SwitchNetnsTest: " + why);
-            Assumptions.abort(why);
-        }
+        MachinePrerequisites.require("SwitchNetnsTest", cannotRun());
         tools = new ToolProcesses(dir);
         run(IP, "netns", "add", nsSwitch);
         run(IP, "link", "add", swA, "type", "veth", "peer", "name", hostA);
@@ -239,14 +231,8 @@ class SwitchNetnsTest {
      */
     @Test
     void iperf3TcpWorksBetweenTwoNamespacesThroughTheSwitch() throws Exception {
-        if (IPERF3 == null) {
-            String why = "needs iperf3 (apt-get install iperf3)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError("CI must run the iperf3 test, but it " + why);
-            }
-            System.err.println("SKIPPED SwitchNetnsTest.iperf3: " + why);
-            Assumptions.abort(why);
-        }
+        MachinePrerequisites.require("SwitchNetnsTest.iperf3", IPERF3 == null ? "it needs iperf3 (apt-get install iperf3)"
+            : null);
         hostNamespaces("10.99.68");
         int port = ToolProcesses.freeTcpPort();
         Process server = tools.startCommand("iperf3-server", List.of(IP, "netns", "exec", nsB, IPERF3, "-s", "-1", "--forceflush",
