@@ -98,9 +98,9 @@ public final class InProcessFabric implements AutoCloseable {
     private NicAttachment side(Scheduler s, FramePort p, String text, FramePort p2, String mac2, String ip2) {
         // the fabric owns the loop and the links; the NIC paces at the line rate; port 2 on the second cable,
         // a port of its own or bonded with port 1
-        return new PlainAttachment(s, p, text, () -> { }, nic -> bond == null
-            ? nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).port2(p2, mac2, ip2)
-            : nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).bond(p2, bond).lacpRate("fast"));
+        return new PlainAttachment(s, p, p2, text, () -> { }, (nic, link2) -> bond == null
+            ? nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).port2(link2, mac2, ip2)
+            : nic.linkSpeedBitsPerSecond(lineRateBitsPerSecond).bond(link2, bond).lacpRate("fast"));
     }
 
     @Override

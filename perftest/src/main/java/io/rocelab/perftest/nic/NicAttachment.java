@@ -49,6 +49,19 @@ public interface NicAttachment extends AutoCloseable {
         return nic;
     }
 
+    /** The second link's port (port 2, or a bond's second member), or null for a NIC of one link. */
+    default FramePort port2() {
+        return null;
+    }
+
+    /**
+     * {@link #configure(SoftNic.Builder)} with {@code secondLink} in place of {@link #port2()} (a
+     * capture's tap on it).
+     */
+    default SoftNic.Builder configure(SoftNic.Builder nic, FramePort secondLink) {
+        return configure(nic);
+    }
+
     /** With {@link #COUNTERS_PROPERTY} set, prints a port's counters when its run ends. */
     private static void printCounters(String name, Object counters) {
         if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
@@ -203,14 +216,13 @@ public interface NicAttachment extends AutoCloseable {
             first.close();
             throw e;
         }
-        FramePort link2 = port2;
-        return new PlainAttachment(first.scheduler(), first.port(), first.describe() + ", port 2 " + text, () -> {
+        return new PlainAttachment(first.scheduler(), first.port(), port2, first.describe() + ", port 2 " + text, () -> {
             try {
                 close2.run();
             } finally {
                 first.close();
             }
-        }, b -> nic.bond() != null ? first.configure(b).bond(link2, nic.bond()).lacpRate("fast")
+        }, (b, link2) -> nic.bond() != null ? first.configure(b).bond(link2, nic.bond()).lacpRate("fast")
                 : first.configure(b).port2(link2, nic.mac2For(server), nic.ip2For(server)));
     }
 

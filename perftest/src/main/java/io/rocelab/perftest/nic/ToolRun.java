@@ -91,13 +91,16 @@ final class ToolRun implements AutoCloseable {
         }
         String name = NicEngine.DEVICE_NAME + (role.isEmpty() ? "" : " " + role);
         FramePort tapped;
+        FramePort tapped2;
         try {
             tapped = capture.tap(a.port(), name, a.describe(), a.scheduler());
+            // the second link on an interface of its own, as tshark -i eth0 -i eth1 writes
+            tapped2 = a.port2() == null ? null : capture.tap(a.port2(), name + " port 2", a.describe(), a.scheduler());
         } catch (IOException e) {
             a.close();
             throw new IllegalStateException("--capture: cannot write " + capture.file() + " (" + reason(e) + ")", e);
         }
-        return new PlainAttachment(a.scheduler(), tapped, a.describe(), a::close, a::configure);
+        return new PlainAttachment(a.scheduler(), tapped, tapped2, a.describe(), a::close, a::configure);
     }
 
     /** Counts {@code nic}'s NIC among the run's, once it is open ({@code nic} gives null before). */

@@ -79,7 +79,8 @@ class NicCaptureTest {
         assertEquals(0, r.status(), r.err() + r.out());
         List<CaptureInterface> interfaces = new ArrayList<>();
         List<Frame> frames = read(file, interfaces);
-        assertEquals(List.of("rocelab0 client", "rocelab0 server"),
+        // --in-process cables both NICs' port 2 as well: each link its own interface
+        assertEquals(List.of("rocelab0 client", "rocelab0 client port 2", "rocelab0 server", "rocelab0 server port 2"),
             interfaces.stream().map(CaptureInterface::name).sorted().toList());
         int client = id(interfaces, "rocelab0 client");
         int server = id(interfaces, "rocelab0 server");
@@ -95,6 +96,27 @@ class NicCaptureTest {
         for (int i = 1; i < frames.size(); i++) {
             assertTrue(frames.get(i).time() >= frames.get(i - 1).time() - 1_000_000, "in time order (1 ms)");
         }
+    }
+
+    @Test
+    void aRunOnPortTwoIsCapturedOnPortTwosInterface() throws Exception {
+        Path file = dir.resolve("port2.pcapng");
+        Run r = run(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "100", "--capture", file.toString());
+        assertEquals(0, r.status(), r.err() + r.out());
+        List<CaptureInterface> interfaces = new ArrayList<>();
+        List<Frame> frames = read(file, interfaces);
+        int client1 = id(interfaces, "rocelab0 client");
+        int client2 = id(interfaces, "rocelab0 client port 2");
+        int server2 = id(interfaces, "rocelab0 server port 2");
+        long sent2 = frames.stream().filter(f -> f.interfaceId() == client2 && f.roce()
+            && f.direction() == PacketDirection.OUTBOUND).count();
+        long received2 = frames.stream().filter(f -> f.interfaceId() == server2 && f.roce()
+            && f.direction() == PacketDirection.INBOUND).count();
+        assertTrue(sent2 >= 100, "the client's 100 WRITEs leave by port 2: " + sent2);
+        assertEquals(sent2, received2, "and arrive on the server's port 2");
+        assertEquals(0, frames.stream().filter(f -> f.interfaceId() == client1 && f.roce()).count(),
+            "nothing RoCE on port 1");
+        assertTrue(frames.stream().filter(Frame::roce).allMatch(Frame::icrcOk), "every ICRC good");
     }
 
     @Test
