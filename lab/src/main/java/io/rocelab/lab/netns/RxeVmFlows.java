@@ -23,8 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The flows of a netns run that start in an rdma_rxe VM: real perftest ({@code ib_write_bw -R},
@@ -36,9 +34,6 @@ import java.util.regex.Pattern;
  * {@code FLOW.started} and {@code FLOW.rc}).
  */
 public final class RxeVmFlows implements AutoCloseable {
-    /** perftest's bandwidth row: bytes, iterations, peak, average (MB/sec, MB = 2^20) and message rate. */
-    private static final Pattern BW_ROW = Pattern.compile(
-        "^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$", Pattern.MULTILINE);
     /** How long a VM's client retries a server that does not listen yet (the VMs boot together). */
     private static final int CLIENT_RETRY_SECONDS = 120;
 
@@ -264,12 +259,7 @@ public final class RxeVmFlows implements AutoCloseable {
                     r.startedNanos = clock.getAsLong() - epochNanos;
                 }
                 if (r.endNanos < 0 && r.client.has(r.spec.name() + ".rc")) {
-                    Matcher m = BW_ROW.matcher(r.client.read(r.spec.name() + ".out"));
-                    long b = 0;
-                    while (m.find()) {
-                        b = Long.parseLong(m.group(1)) * Long.parseLong(m.group(2));
-                    }
-                    r.bytes = b;
+                    r.bytes = PerftestOutput.lastBandwidthRow(r.client.read(r.spec.name() + ".out")).bytes();
                     r.endNanos = clock.getAsLong() - epochNanos;
                 }
             }
@@ -319,13 +309,9 @@ public final class RxeVmFlows implements AutoCloseable {
         Spec s = r.spec;
         String text = r.client.read(s.name() + ".out");
         String rc = r.client.read(s.name() + ".rc").strip();
-        Matcher m = BW_ROW.matcher(text);
-        long bytes = 0;
-        double mbPerSecond = 0;
-        while (m.find()) {
-            bytes = Long.parseLong(m.group(1)) * Long.parseLong(m.group(2));
-            mbPerSecond = Double.parseDouble(m.group(4));
-        }
+        PerftestOutput.BandwidthRow row = PerftestOutput.lastBandwidthRow(text);
+        long bytes = row.bytes();
+        double mbPerSecond = row.mbPerSecond();
         long start = r.startedNanos;
         if (start < 0 && !r.client.has(s.name() + ".started")) {
             return new FlowResult(s.name(), s.source(), s.destination(), Verb.parse(s.verb()), FlowResult.Outcome.NOT_STARTED, 0, 0, 0,
