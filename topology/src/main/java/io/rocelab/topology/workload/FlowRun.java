@@ -20,7 +20,9 @@ import io.rocelab.nic.WorkCompletion;
 import io.rocelab.nic.cm.CmConnectParams;
 import io.rocelab.nic.cm.CmEvent;
 import io.rocelab.nic.cm.CmEventType;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -102,6 +104,8 @@ final class FlowRun implements FlowProgress {
     private QueuePair[] peers;
     private RecvWr[] recvWrs;
     private int[] heldBack;
+    /** Verified SEND: the slots whose receives are held back, per QP, in the order they completed. */
+    private final Map<Integer, ArrayDeque<Integer>> heldSlots = new HashMap<>();
     private boolean receiverGone;
 
     // ---- progress, read by any thread
@@ -709,12 +713,9 @@ final class FlowRun implements FlowProgress {
             peers[lane].postRecv(slotRecv(lane, slot));
         } else {
             heldBack[lane]++;
-            heldSlots.computeIfAbsent(lane, k -> new java.util.ArrayDeque<>()).add(slot);
+            heldSlots.computeIfAbsent(lane, k -> new ArrayDeque<>()).add(slot);
         }
     }
-
-    /** Verified SEND: the slots whose receives are held back, per QP, in the order they completed. */
-    private final Map<Integer, java.util.ArrayDeque<Integer>> heldSlots = new java.util.HashMap<>();
 
     /** Posts the receives held back while the host did not drain. Destination owner thread. */
     void resumeReceives() {
@@ -723,7 +724,7 @@ final class FlowRun implements FlowProgress {
         }
         for (int i = 0; i < peers.length; i++) {
             if (heldBack[i] > 0 && flow.verify()) {
-                java.util.ArrayDeque<Integer> held = heldSlots.remove(i);
+                ArrayDeque<Integer> held = heldSlots.remove(i);
                 RecvWr[] batch = new RecvWr[held.size()];
                 for (int k = 0; k < batch.length; k++) {
                     batch[k] = slotRecv(i, held.poll());
