@@ -2,8 +2,11 @@ package io.rocelab.lab.netns;
 
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.link.LinkPort;
+import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.raw.RawEthernetPort;
 import io.rocelab.fabric.raw.RawPortCounter;
+import io.rocelab.fabric.time.RealTimeScheduler;
+import io.rocelab.fabric.udp.UdpFramePort;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.model.Attachment;
@@ -11,8 +14,6 @@ import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
-import io.rocelab.fabric.time.RealTimeScheduler;
-import io.rocelab.fabric.udp.UdpFramePort;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -37,11 +38,6 @@ public final class VethPorts implements AutoCloseable {
     /** The burst allowed at that rate. */
     public static final int VM_PACE_BURST_BYTES = 16384;
 
-    /*
-     * virtio-net sends frames shorter than Ethernet's 60 bytes (ARP: 42) and the switch drops those
-     * as undersize: the VM's port pads them, as a NIC on a wire does.
-     */
-
     /**
      * An rxe-vm host's link: its switch port on a frame-over-UDP socket on 127.0.0.1.
      *
@@ -53,8 +49,11 @@ public final class VethPorts implements AutoCloseable {
     }
 
     private final List<RawEthernetPort> ports = new ArrayList<>();
-    private final List<UdpFramePort> udpPorts = new ArrayList<>();
-    private final List<IcrcCheckingPort> checked = new ArrayList<>();
+    /** A VM's switch port: its socket, and the check of what the VM sent on it. */
+    private record VmPort(UdpFramePort udp, IcrcCheckingPort checked) {
+    }
+
+    private final List<VmPort> vmPorts = new ArrayList<>();
     private final Map<String, VmLink> vmLinks = new LinkedHashMap<>();
     private final Map<String, RawEthernetPort> ownPorts = new LinkedHashMap<>();
 
@@ -97,7 +96,7 @@ public final class VethPorts implements AutoCloseable {
                 if (t.node(a.node()) instanceof SwitchNode) {
                     Attachment other = at[1 - i];
                     boolean vm = rxeVms.contains(other.node());
-                    io.rocelab.fabric.port.FramePort raw = vm ? checked(openUdp(fabric, a, other.node()))
+                    FramePort raw = vm ? openVmPort(fabric, a, other.node())
                         : open(fabric, network, a, a.node());
                     SoftSwitch sw = fabric.softSwitch(a.node());
                     boolean nicBehind = t.node(other.node()) instanceof Host && !linuxHosts.contains(other.node())
@@ -130,31 +129,29 @@ public final class VethPorts implements AutoCloseable {
         });
     }
 
-    /** The switch port {@code a} of VM {@code vm} on a UDP socket towards a port qemu will receive on. */
-    private UdpFramePort openUdp(Fabric fabric, Attachment a, String vm) {
+    /**
+     * The switch port {@code a} of VM {@code vm}: a UDP socket towards a port qemu will receive on,
+     * checking what the VM sends. virtio-net sends frames shorter than Ethernet's 60 bytes (ARP: 42),
+     * which the switch drops as undersize: the port pads them, as a NIC on a wire does.
+     */
+    private IcrcCheckingPort openVmPort(Fabric fabric, Attachment a, String vm) {
         if (!(fabric.scheduler(a.node()) instanceof RealTimeScheduler loop)) {
             throw new NetnsException("an rxe-vm host needs the real-time fabric");
         }
         int qemuPort = freeUdpPort();
         UdpFramePort p = UdpFramePort.builder().name(a.toString()).localPort(0).remotePort(qemuPort)
             .transmitRate(VM_PACE_GBPS, VM_PACE_BURST_BYTES).padShortFrames(true).open(loop);
-        udpPorts.add(p);
+        IcrcCheckingPort checked = new IcrcCheckingPort(p);
+        vmPorts.add(new VmPort(p, checked));
         vmLinks.put(vm, new VmLink(a.toString(), p.localAddress().getPort(), qemuPort));
-        return p;
-    }
-
-    private IcrcCheckingPort checked(UdpFramePort p) {
-        IcrcCheckingPort c = new IcrcCheckingPort(p);
-        checked.add(c);
-        return c;
+        return checked;
     }
 
     /** @return per VM port, its socket's counters and what it received from the VM, one line each */
     public List<String> vmSummary() {
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < udpPorts.size(); i++) {
-            UdpFramePort u = udpPorts.get(i);
-            out.add("vm port " + u.name() + ": " + checked.get(i).summary() + "; socket " + u.counters());
+        for (VmPort v : vmPorts) {
+            out.add("vm port " + v.udp().name() + ": " + v.checked().summary() + "; socket " + v.udp().counters());
         }
         return out;
     }
@@ -229,9 +226,9 @@ public final class VethPorts implements AutoCloseable {
             p.close();
         }
         ports.clear();
-        for (UdpFramePort p : udpPorts) {
-            p.close();
+        for (VmPort v : vmPorts) {
+            v.udp().close();
         }
-        udpPorts.clear();
+        vmPorts.clear();
     }
 }
