@@ -131,7 +131,7 @@ public final class VethNetwork implements AutoCloseable {
         Commands.run(List.of(ip, "-n", ns, "link", "set", dev, "address", MacAddress.toString(h.mac())));
         Commands.run(List.of(ip, "-n", ns, "addr", "add", Ipv4.toString(h.ipv4()) + "/32", "dev", dev));
         Commands.run(List.of(ip, "-n", ns, "link", "set", dev, "up"));
-        SwitchNode router = t.node(t.peerOf(h).node()) instanceof SwitchNode sw && sw.routes() ? sw : null;
+        SwitchNode router = t.routerOf(h);
         for (Host peer : t.hosts()) {
             if (peer == h) {
                 continue;

@@ -1,9 +1,9 @@
 package io.rocelab.lab.run;
 
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.header.MacAddress;
 import io.rocelab.lab.labfile.FlowSpec;
 import io.rocelab.lab.labfile.RunSpec;
-import io.rocelab.codec.header.MacAddress;
 import io.rocelab.lab.netns.InteropDir;
 import io.rocelab.lab.netns.NetnsNames;
 import io.rocelab.lab.netns.QemuVm;
@@ -21,12 +21,12 @@ import io.rocelab.topology.workload.FlowProgress;
 import io.rocelab.topology.workload.FlowResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -216,10 +216,11 @@ final class NetnsClock implements RunClock {
         for (String h : vmServedHosts()) {
             Host host = t.host(h);
             Map<Integer, Long> neighbors = new LinkedHashMap<>();
-            if (t.node(t.peerOf(host).node()) instanceof SwitchNode sw && sw.routes()) {
+            SwitchNode router = t.routerOf(host);
+            if (router != null) {
                 for (Host peer : t.hosts()) {
                     if (peer != host) {
-                        neighbors.put(peer.ipv4(), sw.routerMac());
+                        neighbors.put(peer.ipv4(), router.routerMac());
                     }
                 }
             }
@@ -239,8 +240,8 @@ final class NetnsClock implements RunClock {
                     routes.add(Ipv4.toString(peer.ipv4()) + "/32");
                 }
             }
-            String routerMac = t.node(t.peerOf(h).node()) instanceof SwitchNode sw && sw.routes()
-                ? MacAddress.toString(sw.routerMac()) : null;
+            SwitchNode router = t.routerOf(h);
+            String routerMac = router != null ? MacAddress.toString(router.routerMac()) : null;
             VethPorts.VmLink link = plugged.vmLink(h.name());
             boots.put(h.name(), new QemuVm.Boot(number++, Ipv4.toString(h.ipv4()) + "/32", MacAddress.toString(h.mac()),
                 routes, routerMac, link.qemuUdpPort(), link.switchUdpPort(), timeout));

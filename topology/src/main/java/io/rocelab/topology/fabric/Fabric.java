@@ -171,7 +171,8 @@ public final class Fabric implements AutoCloseable {
             gateways(h);
             return;
         }
-        if (!(topology.node(topology.peerOf(h).node()) instanceof SwitchNode sw) || !sw.routes()) {
+        SwitchNode sw = topology.routerOf(h);
+        if (sw == null) {
             return;
         }
         SoftNic nic = nics.get(h.name());

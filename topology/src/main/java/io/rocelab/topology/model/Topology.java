@@ -98,6 +98,14 @@ public final class Topology {
         return l.other(host.port());
     }
 
+    /**
+     * @return the switch the first port of {@code host} is cabled to if it routes (the host's router,
+     *         whose router MAC its frames to every other host go to), else null
+     */
+    public SwitchNode routerOf(Host host) {
+        return node(peerOf(host).node()) instanceof SwitchNode sw && sw.routes() ? sw : null;
+    }
+
     /** @return what {@code end} is cabled to, or null if nothing is */
     public Attachment peerOf(Attachment end) {
         Link l = linksByEnd.get(end);
