@@ -112,15 +112,9 @@ class RxeLabTest {
     @Test
     void sigtermStopsTheVmsAndRemovesTheNamespaces() throws Exception {
         Path out = dir.resolve("term");
-        Process p = tools.start("term", "lab", "run", "rxe-behind-the-switch", "--mode", "netns", "--out",
-            out.toString());
+        Process p = startUntilBothVmsRun("term", out);
         String id = Long.toString(p.pid(), 36);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (qemusOf(out).size() < 2 && p.isAlive() && System.nanoTime() < end) {
-            Thread.sleep(200);
-        }
         List<Long> qemus = qemusOf(out);
-        assertEquals(2, qemus.size(), "both VMs boot: " + tools.output("term"));
         assertFalse(namespacesOf(id).isEmpty(), "the run is under way");
         p.destroy(); // SIGTERM
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), tools.output("term"));
@@ -133,15 +127,9 @@ class RxeLabTest {
     @Test
     void aKilledRunsVmsGoWithLabClean() throws Exception {
         Path out = dir.resolve("killed");
-        Process p = tools.start("killed", "lab", "run", "rxe-behind-the-switch", "--mode", "netns", "--out",
-            out.toString());
+        Process p = startUntilBothVmsRun("killed", out);
         String id = Long.toString(p.pid(), 36);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (qemusOf(out).size() < 2 && p.isAlive() && System.nanoTime() < end) {
-            Thread.sleep(200);
-        }
         List<Long> qemus = qemusOf(out);
-        assertEquals(2, qemus.size(), "both VMs boot: " + tools.output("killed"));
         p.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // kill -9: no shutdown hook runs
         assertEquals(qemus, qemusOf(out), "a killed run leaves its VMs (else this test shows nothing)");
         Process clean = tools.start("clean", "lab", "clean");
@@ -156,6 +144,18 @@ class RxeLabTest {
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "qemu " + pid + " is gone");
         }
         assertTrue(namespacesOf(id).isEmpty(), namespaces());
+    }
+
+    /** Starts the shipped lab as process {@code name} and returns once both its VMs' qemu run (asserted). */
+    private Process startUntilBothVmsRun(String name, Path out) throws Exception {
+        Process p = tools.start(name, "lab", "run", "rxe-behind-the-switch", "--mode", "netns", "--out",
+            out.toString());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (qemusOf(out).size() < 2 && p.isAlive() && System.nanoTime() < end) {
+            Thread.sleep(200);
+        }
+        assertEquals(2, qemusOf(out).size(), "both VMs boot: " + tools.output(name));
+        return p;
     }
 
     /** The qemu processes (not boot-vm.sh's {@code timeout} around them) whose run directory is under {@code out}. */
