@@ -9,10 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.ToIntFunction;
 
@@ -46,13 +47,11 @@ public final class ConfigLoader {
     /** The largest {@code fdb_table_size} accepted. */
     public static final int MAX_FDB_TABLE_SIZE = 1 << 20;
 
-    private static final Set<String> TABLES = Set.of("DEVICE_METADATA", "SWITCH", "PORT", "CABLE_LENGTH",
-        "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "PORT_QOS_MAP",
-        "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "WRED_PROFILE", "SCHEDULER", "QUEUE",
-        "PFC_WD", "STATIC_ROUTE", "DSCP_TO_COLOR_MAP", "TC_TO_DOT1P_MAP", "VLAN", "VLAN_MEMBER", "PORTCHANNEL",
-        "PORTCHANNEL_MEMBER", "MCLAG_DOMAIN", "MCLAG_INTERFACE");
-
     private final List<String> problems = new ArrayList<>();
+    /** Tables in the file that rocelab does not model ({@link SonicTables}). */
+    private final List<String> ignored = new ArrayList<>();
+    /** Fields accepted whose SONiC effect rocelab does not reproduce. */
+    private final List<String> notes = new ArrayList<>();
 
     private ConfigLoader() {
     }
@@ -64,7 +63,7 @@ public final class ConfigLoader {
      * @throws IOException     if the file cannot be read
      */
     public static SwitchConfig load(Path file) throws IOException {
-        return parse(Files.readString(file));
+        return read(file).config();
     }
 
     /**
@@ -73,13 +72,36 @@ public final class ConfigLoader {
      * @throws ConfigException if anything is wrong, with one line per mistake
      */
     public static SwitchConfig parse(String json) {
+        return read(json).config();
+    }
+
+    /**
+     * As {@link #load(Path)}, with what the file carries that rocelab leaves alone.
+     *
+     * @param file a JSON file, such as a switch's own {@code /etc/sonic/config_db.json}
+     * @return the configuration, the tables ignored and the notes
+     * @throws ConfigException if anything is wrong, with one line per mistake
+     * @throws IOException     if the file cannot be read
+     */
+    public static LoadedConfig read(Path file) throws IOException {
+        return read(Files.readString(file));
+    }
+
+    /**
+     * As {@link #parse(String)}, with what the text carries that rocelab leaves alone.
+     *
+     * @param json the whole configuration
+     * @return the configuration, the tables ignored and the notes
+     * @throws ConfigException if anything is wrong, with one line per mistake
+     */
+    public static LoadedConfig read(String json) {
         ConfigLoader loader = new ConfigLoader();
-        SwitchConfigBuilder tables = loader.read(json);
+        SwitchConfigBuilder tables = loader.readTables(json);
         SwitchConfig config = ConfigValidator.resolve(tables, loader.problems);
         if (!loader.problems.isEmpty()) {
             throw new ConfigException(loader.problems);
         }
-        return config;
+        return new LoadedConfig(config, loader.ignored, loader.notes);
     }
 
     /**
@@ -93,14 +115,14 @@ public final class ConfigLoader {
      */
     public static SwitchConfigBuilder tables(String json) {
         ConfigLoader loader = new ConfigLoader();
-        SwitchConfigBuilder tables = loader.read(json);
+        SwitchConfigBuilder tables = loader.readTables(json);
         if (!loader.problems.isEmpty()) {
             throw new ConfigException(loader.problems);
         }
         return tables;
     }
 
-    private SwitchConfigBuilder read(String json) {
+    private SwitchConfigBuilder readTables(String json) {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(json);
@@ -111,24 +133,23 @@ public final class ConfigLoader {
         if (root == null || !root.isObject()) {
             throw new ConfigException(List.of("the configuration must be a JSON object of tables"));
         }
-        return read(root);
+        return readTables(root);
     }
 
-    private SwitchConfigBuilder read(JsonNode root) {
+    private SwitchConfigBuilder readTables(JsonNode root) {
         root.fieldNames().forEachRemaining(t -> {
-            if (!TABLES.contains(t)) {
-                problems.add("unknown table '" + t + "'");
+            if (!SonicTables.modelled(t)) {
+                ignored.add(t);
             }
         });
         SwitchConfigBuilder b = new SwitchConfigBuilder();
         JsonNode meta = entry(root, "DEVICE_METADATA", "localhost");
-        checkKeys("DEVICE_METADATA|localhost", meta, "hostname", "mac");
+        checkFields("DEVICE_METADATA", "localhost", meta);
         b.hostname(text(meta, "hostname", "switch"));
         b.mac(mac("DEVICE_METADATA|localhost", meta, "mac", 0x02_00_00_00_00_01L));
 
         JsonNode sw = entry(root, "SWITCH", "switch");
-        checkKeys("SWITCH|switch", sw, "ecmp_hash_seed", "fdb_aging_time", "fdb_table_size", "flowlet_timeout",
-            "pfc_quanta");
+        checkFields("SWITCH", "switch", sw);
         b.ecmpHashSeed(number("SWITCH|switch", sw, "ecmp_hash_seed", 0));
         b.fdbAgingTime(number("SWITCH|switch", sw, "fdb_aging_time", 600));
         b.fdbTableSize(number("SWITCH|switch", sw, "fdb_table_size", DEFAULT_FDB_TABLE_SIZE));
@@ -155,7 +176,7 @@ public final class ConfigLoader {
         routes(root, b);
         portChannels(root, b);
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
-        checkKeys("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", "BIG_RED_SWITCH");
+        checkKeys("PFC_WD|GLOBAL", wdGlobal, SonicTables.PFC_WD_GLOBAL);
         b.pfcWdPollInterval(number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200));
         return b;
     }
@@ -227,10 +248,7 @@ public final class ConfigLoader {
     private void wreds(JsonNode root, SwitchConfigBuilder b) {
         forEach(root, "WRED_PROFILE", (name, e) -> {
             String where = "WRED_PROFILE|" + name;
-            checkKeys(where, e, "wred_green_enable", "wred_yellow_enable", "wred_red_enable", "ecn",
-                "green_min_threshold", "green_max_threshold", "green_drop_probability",
-                "yellow_min_threshold", "yellow_max_threshold", "yellow_drop_probability",
-                "red_min_threshold", "red_max_threshold", "red_drop_probability");
+            checkFields("WRED_PROFILE", name, e);
             String ecn = text(e, "ecn", "ecn_none");
             String covered;
             switch (ecn) {
@@ -267,7 +285,7 @@ public final class ConfigLoader {
     private void schedulers(JsonNode root, SwitchConfigBuilder b) {
         forEach(root, "SCHEDULER", (name, e) -> {
             String where = "SCHEDULER|" + name;
-            checkKeys(where, e, "type", "weight", "meter_type", "pir", "pbs", "cir", "cbs");
+            checkFields("SCHEDULER", name, e);
             String type = text(e, "type", "DWRR").toUpperCase();
             boolean strict = type.equals("STRICT");
             if (!strict && !type.equals("DWRR") && !type.equals("WRR")) {
@@ -280,11 +298,22 @@ public final class ConfigLoader {
     }
 
     private void ports(JsonNode root, SwitchConfigBuilder b) {
+        List<String> down = new ArrayList<>();
         forEach(root, "PORT", (name, e) -> {
             String where = "PORT|" + name;
-            checkKeys(where, e, "speed", "mtu", "admin_status", "alias", "lanes", "index", "description", "fec");
+            checkFields("PORT", name, e);
             b.port(name, number(where, e, "speed", 100_000), (int) number(where, e, "mtu", 9100));
+            String admin = text(e, "admin_status", "up");
+            if (!admin.equals("up") && !admin.equals("down")) {
+                problems.add(where + ": admin_status must be 'up' or 'down', not '" + admin + "'");
+            } else if (admin.equals("down")) {
+                down.add(name);
+            }
         });
+        if (!down.isEmpty()) {
+            notes.add("not modelled: PORT admin_status down (" + String.join(", ", down)
+                + "): those ports carry traffic as if up");
+        }
         forEach(root, "CABLE_LENGTH", (name, e) -> e.fields().forEachRemaining(f -> {
             String v = f.getValue().asText().trim();
             int m = parseInt(v.endsWith("m") ? v.substring(0, v.length() - 1) : v);
@@ -295,15 +324,15 @@ public final class ConfigLoader {
             }
         }));
         forEach(root, "BUFFER_PG", (key, e) -> {
-            checkKeys("BUFFER_PG|" + key, e, "profile");
+            checkFields("BUFFER_PG", key, e);
             b.bufferPg(key, stripRef(text(e, "profile", "")));
         });
         forEach(root, "BUFFER_QUEUE", (key, e) -> {
-            checkKeys("BUFFER_QUEUE|" + key, e, "profile");
+            checkFields("BUFFER_QUEUE", key, e);
             b.bufferQueue(key, stripRef(text(e, "profile", "")));
         });
         forEach(root, "QUEUE", (key, e) -> {
-            checkKeys("QUEUE|" + key, e, "scheduler", "wred_profile");
+            checkFields("QUEUE", key, e);
             b.queue(key, e.has("scheduler") ? stripRef(e.get("scheduler").asText()) : null,
                 e.has("wred_profile") ? stripRef(e.get("wred_profile").asText()) : null);
         });
@@ -312,7 +341,7 @@ public final class ConfigLoader {
                 return;
             }
             String where = "PFC_WD|" + key;
-            checkKeys(where, e, "action", "detection_time", "restoration_time");
+            checkFields("PFC_WD", key, e);
             PfcWdAction action;
             try {
                 action = PfcWdAction.valueOf(text(e, "action", "drop").toUpperCase());
@@ -326,8 +355,7 @@ public final class ConfigLoader {
         });
         forEach(root, "PORT_QOS_MAP", (key, q) -> {
             String qwhere = "PORT_QOS_MAP|" + key;
-            checkKeys(qwhere, q, "dscp_to_tc_map", "dot1p_to_tc_map", "tc_to_pg_map", "tc_to_queue_map",
-                "pfc_enable", "pfc_to_queue_map", "pfc_to_pg_map", "dscp_to_color_map", "tc_to_dot1p_map");
+            checkFields("PORT_QOS_MAP", key, q);
             List<Integer> pfc = new ArrayList<>();
             if (q.has("pfc_enable")) {
                 String list = q.get("pfc_enable").asText().trim();
@@ -359,12 +387,12 @@ public final class ConfigLoader {
     private void vlans(JsonNode root, SwitchConfigBuilder b) {
         forEach(root, "VLAN", (name, e) -> {
             String where = "VLAN|" + name;
-            checkKeys(where, e, "vlanid", "description", "admin_status", "mtu");
+            checkFields("VLAN", name, e);
             b.vlan(name, number(where, e, "vlanid", SwitchConfigBuilder.UNSET));
         });
         forEach(root, "VLAN_MEMBER", (key, e) -> {
             String where = "VLAN_MEMBER|" + key;
-            checkKeys(where, e, "tagging_mode");
+            checkFields("VLAN_MEMBER", key, e);
             String mode = text(e, "tagging_mode", "untagged");
             if (!mode.equals("tagged") && !mode.equals("untagged")) {
                 problems.add(where + ": tagging_mode must be 'tagged' or 'untagged', not '" + mode + "'");
@@ -383,21 +411,19 @@ public final class ConfigLoader {
     private void portChannels(JsonNode root, SwitchConfigBuilder b) {
         forEach(root, "PORTCHANNEL", (name, e) -> {
             String where = "PORTCHANNEL|" + name;
-            checkKeys(where, e, "admin_status", "mtu", "min_links", "lacp_key", "fallback", "fast_rate", "static",
-                "description");
+            checkFields("PORTCHANNEL", name, e);
             b.portChannel(name, new SwitchConfigBuilder.PortChannel(text(e, "admin_status", "up"),
                 number(where, e, "mtu", PortChannelConfig.DEFAULT_MTU), number(where, e, "min_links", 1),
                 bool(where, e, "static", false), bool(where, e, "fast_rate", false), bool(where, e, "fallback", false),
                 text(e, "lacp_key", "auto")));
         });
         forEach(root, "PORTCHANNEL_MEMBER", (key, e) -> {
-            checkKeys("PORTCHANNEL_MEMBER|" + key, e);
+            checkFields("PORTCHANNEL_MEMBER", key, e);
             b.portChannelMembers.add(key);
         });
         forEach(root, "MCLAG_DOMAIN", (key, e) -> {
             String where = "MCLAG_DOMAIN|" + key;
-            checkKeys(where, e, "source_ip", "peer_ip", "peer_link", "mclag_interface", "system_mac",
-                "keepalive_interval", "session_timeout");
+            checkFields("MCLAG_DOMAIN", key, e);
             List<String> interfaces = new ArrayList<>();
             for (String i : text(e, "mclag_interface", "").split(",")) {
                 if (!i.isBlank()) {
@@ -411,7 +437,7 @@ public final class ConfigLoader {
         });
         forEach(root, "MCLAG_INTERFACE", (key, e) -> {
             String where = "MCLAG_INTERFACE|" + key;
-            checkKeys(where, e, "if_type");
+            checkFields("MCLAG_INTERFACE", key, e);
             String type = text(e, "if_type", "PortChannel");
             if (!type.equals("PortChannel")) {
                 problems.add(where + ": if_type must be 'PortChannel', not '" + type + "'");
@@ -423,7 +449,7 @@ public final class ConfigLoader {
     private void routes(JsonNode root, SwitchConfigBuilder b) {
         forEach(root, "STATIC_ROUTE", (key, e) -> {
             String where = "STATIC_ROUTE|" + key;
-            checkKeys(where, e, "ifname", "nexthop_mac", "nexthop", "blackhole", "distance");
+            checkFields("STATIC_ROUTE", key, e);
             String[] ifs = text(e, "ifname", "").split(",");
             String[] macs = text(e, "nexthop_mac", "").split(",");
             if (ifs.length != macs.length || ifs[0].isEmpty()) {
@@ -491,16 +517,60 @@ public final class ConfigLoader {
         return t == null ? null : t.get(key);
     }
 
+    /** The fields of an entry of a modelled table must be fields SONiC's model ({@link SonicTables}) gives it. */
+    private void checkFields(String table, String key, JsonNode e) {
+        checkKeys(table + "|" + key, e, SonicTables.fields(table));
+    }
+
     private void checkKeys(String where, JsonNode e, String... allowed) {
+        checkKeys(where, e, List.of(allowed));
+    }
+
+    /** Each unknown field is one line: the closest allowed one if it looks like a misspelling, else all of them. */
+    private void checkKeys(String where, JsonNode e, Collection<String> allowed) {
         if (e == null) {
             return;
         }
-        List<String> ok = List.of(allowed);
+        List<String> ok = allowed.stream().sorted().toList();
         e.fieldNames().forEachRemaining(k -> {
             if (!ok.contains(k)) {
-                problems.add(where + ": unknown key '" + k + "' (allowed: " + String.join(", ", ok) + ")");
+                String near = closest(k, ok);
+                problems.add(where + ": unknown key '" + k + "' (" + (near != null ? "did you mean '" + near + "'?"
+                    : ok.isEmpty() ? "the entry has no fields" : "allowed: " + String.join(", ", ok)) + ")");
             }
         });
+    }
+
+    /** @return the allowed name at most two edits from {@code k} (a misspelling), or null */
+    private static String closest(String k, List<String> allowed) {
+        String best = null;
+        int bestDistance = 3;
+        for (String a : allowed) {
+            int d = editDistance(k.toLowerCase(Locale.ROOT), a.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                best = a;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions. */
+    private static int editDistance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int up = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = up;
+            }
+        }
+        return row[b.length()];
     }
 
     private static String text(JsonNode e, String field, String dflt) {

@@ -462,7 +462,11 @@ public final class ConfigValidator {
         });
         Map<String, SwitchConfigBuilder.PortQosMap> qos = new LinkedHashMap<>();
         Map<String, String> qosKey = new LinkedHashMap<>();
+        SwitchConfigBuilder.PortQosMap global = globalQos();
         t.portQos.forEach((key, q) -> {
+            if (key.equals(GLOBAL_QOS)) {
+                return;
+            }
             for (String p : key.split(",")) {
                 if (!t.ports.containsKey(p)) {
                     problems.add("PORT_QOS_MAP|" + key + ": unknown port '" + p + "'");
@@ -483,10 +487,11 @@ public final class ConfigValidator {
             // SONiC sets a port channel's mtu on its members
             int mtu = channel == null ? e.mtu() : (int) Math.max(68, Math.min(9216, t.portChannels.get(channel).mtu()));
             int cable = cables.getOrDefault(name, DEFAULT_CABLE_METERS);
-            SwitchConfigBuilder.PortQosMap q = qos.get(name);
+            SwitchConfigBuilder.PortQosMap q = withGlobalDscpMap(qos.get(name), global);
             // a map bound under "Ethernet0,Ethernet4" is reported once, under that key
-            boolean report = q != null && qosChecked.add(qosKey.get(name));
-            String qwhere = "PORT_QOS_MAP|" + (q != null ? qosKey.get(name) : name);
+            String ownKey = qosKey.get(name);
+            boolean report = ownKey != null && qosChecked.add(ownKey);
+            String qwhere = "PORT_QOS_MAP|" + (ownKey != null ? ownKey : name);
             int[] dscp = bound(report, qwhere, q == null ? null : q.dscpToTcMap(), "dscp_to_tc_map", t.dscpToTc,
                 "DSCP_TO_TC_MAP", new int[64]);
             int[] dot1p = bound(report, qwhere, q == null ? null : q.dot1pToTcMap(), "dot1p_to_tc_map", t.dot1pToTc,
@@ -542,6 +547,46 @@ public final class ConfigValidator {
                 wd.get(name), color, tcDot1p, vlans.get(name)));
         }
         return ports;
+    }
+
+    /** SONiC's switch-wide entry, {@code PORT_QOS_MAP|global}. */
+    private static final String GLOBAL_QOS = "global";
+
+    /**
+     * {@code PORT_QOS_MAP|global {"dscp_to_tc_map": "AZURE"}}: the switch's own DSCP-to-TC map
+     * (qosorch sets it as {@code SAI_SWITCH_ATTR_QOS_DSCP_TO_TC_MAP}), which classifies on every port
+     * that binds none of its own. Only {@code dscp_to_tc_map} has a switch-wide meaning.
+     *
+     * @return the entry, or null if there is none
+     */
+    private SwitchConfigBuilder.PortQosMap globalQos() {
+        SwitchConfigBuilder.PortQosMap g = t.portQos.get(GLOBAL_QOS);
+        if (g == null) {
+            return null;
+        }
+        String where = "PORT_QOS_MAP|" + GLOBAL_QOS;
+        if (g.dot1pToTcMap() != null || g.tcToPgMap() != null || g.tcToQueueMap() != null || !g.pfcEnable().isEmpty()
+            || g.dscpToColorMap() != null || g.tcToDot1pMap() != null) {
+            problems.add(where + ": only dscp_to_tc_map is switch-wide; bind the other maps and pfc_enable per port");
+        }
+        if (g.dscpToTcMap() != null && !t.dscpToTc.containsKey(g.dscpToTcMap())) {
+            problems.add(where + ": dscp_to_tc_map '" + g.dscpToTcMap() + "' is not in DSCP_TO_TC_MAP");
+            return null;
+        }
+        return g;
+    }
+
+    /** A port's entry, or none, completed with the switch-wide DSCP-to-TC map when it binds none of its own. */
+    private static SwitchConfigBuilder.PortQosMap withGlobalDscpMap(SwitchConfigBuilder.PortQosMap q,
+                                                                   SwitchConfigBuilder.PortQosMap global) {
+        if (global == null || global.dscpToTcMap() == null || q != null && q.dscpToTcMap() != null) {
+            return q;
+        }
+        if (q == null) {
+            return new SwitchConfigBuilder.PortQosMap(global.dscpToTcMap(), null, null, null, List.of(), null, null);
+        }
+        return new SwitchConfigBuilder.PortQosMap(global.dscpToTcMap(), q.dot1pToTcMap(), q.tcToPgMap(),
+            q.tcToQueueMap(), q.pfcEnable(), q.dscpToColorMap(), q.tcToDot1pMap());
     }
 
     private static boolean validMap(int[] map, int max) {

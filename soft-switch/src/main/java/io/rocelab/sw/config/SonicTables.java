@@ -1,0 +1,135 @@
+package io.rocelab.sw.config;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which of SONiC's {@code config_db} tables rocelab models, and the fields SONiC's schema gives each
+ * of them, in one place.
+ *
+ * <p>Why: a real {@code config_db.json} carries far more than a switch's data plane
+ * ({@code DEVICE_METADATA}'s hwsku and bgp_asn, {@code BGP_NEIGHBOR}, {@code FEATURE}, {@code ACL_TABLE},
+ * {@code TELEMETRY}, ...). {@link ConfigLoader} accepts a table it does not model and names it once
+ * as ignored; in a table it does model, every field of SONiC's YANG model
+ * ({@code src/sonic-yang-models/yang-models/sonic-*.yang} in sonic-buildimage) is accepted, used or not,
+ * and any other field is a mistake: a misspelt {@code "sped"} is caught, a real {@code "autoneg"} is not.
+ * Modelling a further table is one entry here and its reader in {@link ConfigLoader}.
+ *
+ * <p>A few fields are rocelab's own and marked so: SONiC has no {@code SWITCH} table in
+ * {@code config_db} (its {@code ecmp_hash_seed} and {@code fdb_aging_time} are the orchagent's
+ * {@code SWITCH_TABLE}), and {@code STATIC_ROUTE nexthop_mac}, {@code PORT_QOS_MAP dscp_to_color_map},
+ * {@code PORTCHANNEL static} and {@code MCLAG_DOMAIN mclag_interface}/{@code system_mac} are how
+ * rocelab spells what SONiC gets elsewhere (the neighbour table, SAI's DSCP-to-colour map, teamd's
+ * static mode, the MCLAG CLI).
+ *
+ * <p>{@code BUFFER_POOL} and {@code BUFFER_PROFILE} fields are checked by their readers in
+ * {@link ConfigLoader} ({@code sonic-buffer-pool.yang}, {@code sonic-buffer-profile.yang}).
+ */
+public final class SonicTables {
+    /** Tables whose entries are maps from a number to a number or name: their fields are the map's keys. */
+    private static final List<String> MAPS = List.of("DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP",
+        "TC_TO_QUEUE_MAP", "TC_TO_DOT1P_MAP", "DSCP_TO_COLOR_MAP");
+
+    /** Modelled tables with the fields SONiC's YANG model (and, where marked, rocelab) defines; null = not by name. */
+    private static final Map<String, Set<String>> FIELDS = new LinkedHashMap<>();
+
+    static {
+        // sonic-device_metadata.yang, container localhost
+        FIELDS.put("DEVICE_METADATA", Set.of("hwsku", "asic_id", "default_bgp_status", "docker_routing_config_mode",
+            "hostname", "platform", "mac", "default_pfcwd_status", "bgp_asn", "deployment_id", "type", "buffer_model",
+            "frr_mgmt_framework_config", "synchronous_mode", "yang_config_validation", "cloudtype", "region",
+            "sub_role", "downstream_subrole", "resource_type", "mgmt_type", "cluster", "subtype", "peer_switch",
+            "storage_device", "asic_name", "switch_id", "switch_type", "max_cores", "dhcp_server",
+            "bgp_adv_lo_prefix_as_128", "suppress-fib-pending", "rack_mgmt_map", "timezone",
+            "create_only_config_db_buffers", "supporting_bulk_counter_groups", "bgp_router_id", "chassis_hostname",
+            "slice_type", "location_type", "nexthop_group", "ring_thread_enabled", "t2_group_asns",
+            "anchor_route_source", "orch_northbond_dash_zmq_enabled", "syslog_with_osversion", "syslog_counter",
+            "has_sonic_dhcpv4_relay", "zebra_nexthop", "use_template_render_for_restore", "dpu_auto_recovery"));
+        // rocelab's own: SONiC sets these through the orchagent's SWITCH_TABLE or SAI
+        FIELDS.put("SWITCH", Set.of("ecmp_hash_seed", "fdb_aging_time", "fdb_table_size", "flowlet_timeout",
+            "pfc_quanta"));
+        // sonic-port.yang
+        FIELDS.put("PORT", Set.of("core_id", "core_port_id", "num_voq", "alias", "lanes", "mode", "description",
+            "speed", "dhcp_rate_limit", "link_training", "autoneg", "adv_speeds", "interface_type",
+            "adv_interface_types", "mtu", "subport", "index", "asic_port_name", "role", "admin_status", "fec",
+            "dom_polling", "pfc_asym", "tpid", "mux_cable", "macsec", "tx_power", "laser_freq", "fast_linkup"));
+        // sonic-cable-length.yang: the fields are port names
+        FIELDS.put("CABLE_LENGTH", null);
+        for (String m : MAPS) {
+            FIELDS.put(m, null);
+        }
+        // sonic-port-qos-map.yang; dscp_to_color_map and tc_to_dot1p_map are rocelab's
+        FIELDS.put("PORT_QOS_MAP", Set.of("tc_to_pg_map", "tc_to_queue_map", "pfc_enable", "pfcwd_sw_enable",
+            "pfc_to_queue_map", "pfc_to_pg_map", "dscp_to_tc_map", "tc_to_dscp_map", "dot1p_to_tc_map", "scheduler",
+            "dscp_to_color_map", "tc_to_dot1p_map"));
+        FIELDS.put("BUFFER_POOL", null);
+        FIELDS.put("BUFFER_PROFILE", null);
+        // sonic-buffer-pg.yang, sonic-buffer-queue.yang
+        FIELDS.put("BUFFER_PG", Set.of("profile"));
+        FIELDS.put("BUFFER_QUEUE", Set.of("profile"));
+        // sonic-wred-profile.yang
+        FIELDS.put("WRED_PROFILE", Set.of("wred_green_enable", "wred_yellow_enable", "wred_red_enable", "ecn",
+            "green_min_threshold", "green_max_threshold", "green_drop_probability",
+            "yellow_min_threshold", "yellow_max_threshold", "yellow_drop_probability",
+            "red_min_threshold", "red_max_threshold", "red_drop_probability"));
+        // sonic-scheduler.yang
+        FIELDS.put("SCHEDULER", Set.of("type", "weight", "priority", "meter_type", "cir", "pir", "cbs", "pbs"));
+        // sonic-queue.yang
+        FIELDS.put("QUEUE", Set.of("scheduler", "wred_profile"));
+        // sonic-pfcwd.yang, a port's entry (GLOBAL: PFC_WD_GLOBAL)
+        FIELDS.put("PFC_WD", Set.of("action", "detection_time", "restoration_time", "pfc_stat_history"));
+        // sonic-static-route.yang; nexthop_mac is rocelab's (it has no neighbour resolution for static routes)
+        FIELDS.put("STATIC_ROUTE", Set.of("nexthop", "ifname", "advertise", "distance", "nexthop-vrf", "blackhole",
+            "bfd", "nexthop_mac"));
+        // sonic-vlan.yang
+        FIELDS.put("VLAN", Set.of("vlanid", "alias", "description", "dhcp_servers", "dhcpv6_servers", "mtu",
+            "admin_status", "mac"));
+        FIELDS.put("VLAN_MEMBER", Set.of("tagging_mode"));
+        // sonic-portchannel.yang; static is rocelab's (teamd's static runner)
+        FIELDS.put("PORTCHANNEL", Set.of("min_links", "mode", "description", "mtu", "admin_status", "lacp_key", "tpid",
+            "fallback", "fast_rate", "system_mac", "static"));
+        FIELDS.put("PORTCHANNEL_MEMBER", Set.of());
+        // sonic-mclag.yang; mclag_interface and system_mac are rocelab's
+        FIELDS.put("MCLAG_DOMAIN", Set.of("source_ip", "peer_ip", "peer_link", "keepalive_interval", "session_timeout",
+            "mclag_interface", "system_mac"));
+        FIELDS.put("MCLAG_INTERFACE", Set.of("if_type"));
+    }
+
+    /** {@code PFC_WD|GLOBAL}: sonic-pfcwd.yang's POLL_INTERVAL, and BIG_RED_SWITCH as sonic-utilities' pfcwd writes it. */
+    public static final Set<String> PFC_WD_GLOBAL = Set.of("POLL_INTERVAL", "BIG_RED_SWITCH");
+
+    private SonicTables() {
+    }
+
+    /** @return whether rocelab reads {@code table} */
+    public static boolean modelled(String table) {
+        return FIELDS.containsKey(table);
+    }
+
+    /** @return the modelled tables, in the order rocelab reads them */
+    public static Collection<String> modelled() {
+        return FIELDS.keySet();
+    }
+
+    /**
+     * @param table a modelled table
+     * @return the fields an entry of it may have; null if its fields are not names (a map's keys,
+     *         {@code CABLE_LENGTH}'s ports) or are checked by its reader
+     */
+    public static Set<String> fields(String table) {
+        return FIELDS.get(table);
+    }
+
+    /**
+     * The one line that names what a configuration carries and rocelab leaves alone.
+     *
+     * @param tables the ignored tables, in any order
+     * @return {@code ignored (not modelled): ACL_TABLE, BGP_NEIGHBOR, ...}, sorted; empty if none
+     */
+    public static String ignoredLine(Collection<String> tables) {
+        return tables.isEmpty() ? "" : "ignored (not modelled): " + String.join(", ", tables.stream().sorted().toList());
+    }
+}
