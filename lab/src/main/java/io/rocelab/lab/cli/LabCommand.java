@@ -87,6 +87,14 @@ public final class LabCommand implements Runnable {
         return new Loaded(fileOrName, lab, sources);
     }
 
+    /** What the lab's switch configurations carry that rocelab leaves alone: on stderr, once, not a mistake. */
+    private static void notes(PrintWriter err, LabFile lab) {
+        for (String line : lab.notes()) {
+            err.println(line);
+        }
+        err.flush();
+    }
+
     private static int mistakes(PrintWriter err, LabFileException e) {
         for (String line : e.problems()) {
             err.println(line);
@@ -115,6 +123,7 @@ public final class LabCommand implements Runnable {
                 return mistakes(spec.commandLine().getErr(), e);
             }
             LabFile lab = l.lab();
+            notes(spec.commandLine().getErr(), lab);
             RunSpec first = lab.runs().get(0);
             PrintWriter out = spec.commandLine().getOut();
             out.printf(Locale.ROOT, "%s: ok: lab %s, %s, %s, %d host(s), %d switch(es), %d flow(s), %d event(s), "
@@ -244,6 +253,7 @@ public final class LabCommand implements Runnable {
                 return mistakes(spec.commandLine().getErr(), e);
             }
             LabFile lab = l.lab();
+            notes(spec.commandLine().getErr(), lab);
             if (!lab.modes().contains(m)) {
                 throw new UserError(file + ": lab " + lab.name() + " runs in "
                     + String.join(", ", lab.modes().stream().map(Mode::key).toList()) + " mode only, not " + m.key());

@@ -9,6 +9,7 @@ import io.rocelab.lab.switchd.SwitchDaemon;
 import io.rocelab.sw.SonicViews;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.LoadedConfig;
 import io.rocelab.sw.config.SwitchConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,7 +42,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         subcommands = {SwitchCommand.Show.class, SwitchCommand.Clear.class})
 public final class SwitchCommand implements Callable<Integer> {
-    @Option(names = "--config", paramLabel = "FILE", description = "SONiC-shaped config_db.json (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, PORTCHANNEL, MCLAG_DOMAIN, ...)")
+    @Option(names = "--config", paramLabel = "FILE", description = "SONiC's config_db.json, a real switch's as it is"
+        + " (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, PORTCHANNEL, MCLAG_DOMAIN, ...; the tables rocelab"
+        + " does not model are listed once as ignored)")
     Path config;
 
     @Option(names = "--port", paramLabel = "NAME=KIND:...",
@@ -62,6 +65,10 @@ public final class SwitchCommand implements Callable<Integer> {
     @Option(names = "--socket", paramLabel = "PATH", description = "the control socket's path (instead of --name)")
     Path socket;
 
+    @Option(names = "--check", description = "read and check the config only: what would be ignored, one line per"
+        + " mistake and exit 2, or a line saying what the switch has; starts nothing")
+    boolean check;
+
     @Spec
     CommandSpec spec;
 
@@ -70,10 +77,25 @@ public final class SwitchCommand implements Callable<Integer> {
         if (config == null) {
             throw new UserError("switch: --config FILE is required (a SONiC-shaped config_db.json)");
         }
-        if (ports.isEmpty()) {
+        if (ports.isEmpty() && !check) {
             throw new UserError("switch: give at least one --port NAME=veth:IFACE or NAME=udp:LPORT:RPORT");
         }
-        SwitchConfig cfg = loadConfig(config);
+        LoadedConfig loaded = loadConfig(config);
+        SwitchConfig cfg = loaded.config();
+        PrintWriter err = spec.commandLine().getErr();
+        for (String line : loaded.lines()) {
+            err.println("rocelab switch: " + config + ": " + line);
+        }
+        err.flush();
+        if (check) {
+            PrintWriter out = spec.commandLine().getOut();
+            long lossless = cfg.ports().stream().filter(p -> p.pfcEnableMask() != 0).count();
+            out.printf("%s: ok: switch %s, %d port(s) (%d with PFC), %d port channel(s), %d static route(s)%n", config,
+                cfg.hostname(), cfg.ports().size(), lossless, cfg.portChannels().size(),
+                cfg.routes().size() + cfg.routes6().size());
+            out.flush();
+            return 0;
+        }
         List<PortSpec> specs = new ArrayList<>();
         for (String p : ports) {
             specs.add(userInput(() -> PortSpec.parse(p)));
@@ -133,12 +155,16 @@ public final class SwitchCommand implements Callable<Integer> {
         out.flush();
     }
 
-    static SwitchConfig loadConfig(Path file) {
+    /**
+     * Reads a config_db.json: a real switch's loads as it is, the tables rocelab does not model
+     * named in the result, to be shown once.
+     */
+    static LoadedConfig loadConfig(Path file) {
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new UserError("switch: cannot read " + file);
         }
         try {
-            return ConfigLoader.load(file);
+            return ConfigLoader.read(file);
         } catch (ConfigException e) {
             throw new UserError("switch: " + file + ": " + String.join("; ", e.problems()));
         } catch (IOException | RuntimeException e) {

@@ -58,6 +58,8 @@ public final class LabReader {
     private final String file;
     private final LabSources sources;
     private final Problems problems = new Problems();
+    /** Not mistakes: what the file's switch configurations carry that rocelab does not model. */
+    private final Problems notes = new Problems();
 
     private LabReader(String file, LabSources sources) {
         this.file = file;
@@ -115,7 +117,7 @@ public final class LabReader {
         if (!problems.isEmpty()) {
             return null;
         }
-        return new LabFile(name, description, modes, runs, expect);
+        return new LabFile(name, description, modes, runs, expect, notes.lines());
     }
 
     private Set<Mode> modes(Section top) {
@@ -248,7 +250,7 @@ public final class LabReader {
         Map<String, Loc> vms = new LinkedHashMap<>();
         Problems netnsLimits = new Problems();
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux, vms, netnsLimits) : null;
+            profile[0], nics, linux, vms, netnsLimits, notes) : null;
         if (modes.contains(Mode.NETNS)) {
             problems.addAll(netnsLimits);
         }

@@ -5,6 +5,7 @@ import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.nic.BondMode;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.LoadedConfig;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.generate.FatTree;
@@ -45,6 +46,8 @@ final class TopologyReader {
     private final Map<String, Loc> rxeVms;
     /** What the netns runner cannot lay out on veth pairs: mistakes only of a lab that runs in netns mode. */
     private final Problems netnsLimits = new Problems();
+    /** What a switch's own config_db carries that rocelab leaves alone: notes, not mistakes. */
+    private final Problems notes = new Problems();
     private Section top;
 
     private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
@@ -79,9 +82,21 @@ final class TopologyReader {
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
                          Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits) {
+        return read(node, problems, sources, qos, nics, linuxHosts, rxeVms, netnsLimits, new Problems());
+    }
+
+    /**
+     * As {@link #read(YNode, Problems, LabSources, QosProfile, NicSpec, Map, Map, Problems)}, and
+     *
+     * @param notes filled with what a switch's own config_db carries that rocelab does not model (its
+     *              ignored tables in one line, a port that is admin down), at the switch's {@code config}
+     */
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits, Problems notes) {
         TopologyReader r = new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms);
         Topology t = r.read(node);
         netnsLimits.addAll(r.netnsLimits);
+        notes.addAll(r.notes);
         return t;
     }
 
@@ -551,7 +566,11 @@ final class TopologyReader {
             s.mistake(s.has("ports") ? "ports" : "speed", "a switch with a config_db takes its ports from its PORT table");
         }
         try {
-            t.switchNode(name, ConfigLoader.parse(json));
+            LoadedConfig loaded = ConfigLoader.read(json);
+            t.switchNode(name, loaded.config());
+            for (String line : loaded.lines()) {
+                notes.add(s.loc("config"), path, line);
+            }
         } catch (ConfigException e) {
             for (String p : e.problems()) {
                 problems.add(s.loc("config"), path, p);
