@@ -42,8 +42,9 @@ class ConfigValidationTest {
 
     static Stream<Arguments> mistakes() {
         return Stream.of(
-            Arguments.of("unknown table", (Consumer<ObjectNode>) r -> r.putObject("BUFFER_PROFILES"),
-                "unknown table 'BUFFER_PROFILES'"),
+            Arguments.of("a field SONiC's PORT does not have", (Consumer<ObjectNode>) r ->
+                r.withObject("/PORT/Ethernet4").put("sped", "100000"),
+                "PORT|Ethernet4: unknown key 'sped' (did you mean 'speed'?)"),
             Arguments.of("unknown key", (Consumer<ObjectNode>) r ->
                 r.withObject("/BUFFER_PROFILE/pg_lossless").put("xonn", "1"),
                 "BUFFER_PROFILE|pg_lossless: unknown key 'xonn'"),
@@ -220,10 +221,10 @@ class ConfigValidationTest {
         SwitchConfig c = t.build();
         assertEquals(1, c.routes().size());
         assertEquals(b.build().ports(), c.ports(), "the rest as read");
-        b.root().putObject("FOO");
+        b.root().withObject("/PORT/Ethernet0").put("sped", "1");
         ConfigException text = assertThrows(ConfigException.class, () -> ConfigLoader.tables(b.json()));
-        assertEquals(List.of("unknown table 'FOO'"), text.problems());
-        b.root().remove("FOO");
+        assertEquals(List.of("PORT|Ethernet0: unknown key 'sped' (did you mean 'speed'?)"), text.problems());
+        ((ObjectNode) b.root().get("PORT").get("Ethernet0")).remove("sped");
         b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
         SwitchConfigBuilder later = ConfigLoader.tables(b.json());
         ConfigException semantic = assertThrows(ConfigException.class, later::build);
@@ -235,7 +236,8 @@ class ConfigValidationTest {
         ConfigException bad = assertThrows(ConfigException.class, () -> ConfigLoader.parse("{ \"PORT\": "));
         assertTrue(bad.getMessage().startsWith("not valid JSON"));
         ConfigBuilder b = new ConfigBuilder(2, 100);
-        b.root().putObject("FOO");
+        b.root().putObject("FOO"); // a table rocelab does not model: ignored, not a mistake
+        b.root().withObject("/PORT/Ethernet0").put("mtu_", "9100");
         b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
         ConfigException two = assertThrows(ConfigException.class, b::build);
         assertEquals(2, two.problems().size(), two.getMessage());

@@ -107,9 +107,9 @@ class PortChannelConfigTest {
             Arguments.of("fast_rate not a boolean", (Consumer<ObjectNode>) r ->
                 r.withObject("/PORTCHANNEL/PortChannel0001").put("fast_rate", "yes"),
                 "PORTCHANNEL|PortChannel0001: fast_rate must be \"true\" or \"false\", not 'yes'"),
-            Arguments.of("an unknown key", (Consumer<ObjectNode>) r ->
-                r.withObject("/PORTCHANNEL/PortChannel0001").put("mode", "lacp"),
-                "PORTCHANNEL|PortChannel0001: unknown key 'mode'"),
+            Arguments.of("a key SONiC's PORTCHANNEL does not have", (Consumer<ObjectNode>) r ->
+                r.withObject("/PORTCHANNEL/PortChannel0001").put("min_link", "1"),
+                "PORTCHANNEL|PortChannel0001: unknown key 'min_link' (did you mean 'min_links'?)"),
             Arguments.of("members of different speeds", (Consumer<ObjectNode>) r ->
                 r.withObject("/PORT/Ethernet8").put("speed", "25000"),
                 "PORTCHANNEL|PortChannel0001: its members differ in speed (Ethernet4 100000 Mb/s, Ethernet8 25000 Mb/s)"));
