@@ -13,9 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -94,6 +96,28 @@ class SonicConfigDbCliTest {
         assertEquals("rocelab switch: " + f + ": " + MELLANOX_IGNORED + "\n", check.err());
         assertEquals(f + ": ok: switch leaf-sn2700, 2 port(s) (2 with PFC), 0 port channel(s), 0 static route(s)\n",
             check.out());
+    }
+
+    /** The switch as a process of its own: the line once on stderr, then ready as with any config. */
+    @Test
+    @Timeout(120)
+    void theSwitchProcessStartsWithARealFileAndSaysOnceWhatItIgnores() throws Exception {
+        ToolProcesses tools = new ToolProcesses(tmp);
+        try {
+            Path f = realishLeaf();
+            Process sw = tools.start("switch", "switch", "--config", f.toString(), "--port", "Ethernet0=udp:"
+                + ToolProcesses.freeUdpPort() + ":" + ToolProcesses.freeUdpPort(), "--socket",
+                tmp.resolve("sw.sock").toString());
+            tools.awaitOutput(sw, "switch", "ready", 60);
+            assertTrue(tools.stdout("switch").startsWith("rocelab switch leaf-sn2700: " + f + ", 1 of 2 ports plugged in"),
+                tools.output("switch"));
+            assertEquals(List.of("rocelab switch: " + f + ": " + MELLANOX_IGNORED), tools.stderr("switch").lines()
+                .filter(l -> l.contains("not modelled")).toList(), tools.output("switch"));
+            sw.destroy();
+            assertTrue(sw.waitFor(30, TimeUnit.SECONDS), tools.output("switch"));
+        } finally {
+            tools.stopAll();
+        }
     }
 
     @Test
