@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.ToIntFunction;
@@ -534,43 +533,11 @@ public final class ConfigLoader {
         List<String> ok = allowed.stream().sorted().toList();
         e.fieldNames().forEachRemaining(k -> {
             if (!ok.contains(k)) {
-                String near = closest(k, ok);
+                String near = SonicTables.closest(k, ok);
                 problems.add(where + ": unknown key '" + k + "' (" + (near != null ? "did you mean '" + near + "'?"
                     : ok.isEmpty() ? "the entry has no fields" : "allowed: " + String.join(", ", ok)) + ")");
             }
         });
-    }
-
-    /** @return the allowed name at most two edits from {@code k} (a misspelling), or null */
-    private static String closest(String k, List<String> allowed) {
-        String best = null;
-        int bestDistance = 3;
-        for (String a : allowed) {
-            int d = editDistance(k.toLowerCase(Locale.ROOT), a.toLowerCase(Locale.ROOT));
-            if (d < bestDistance) {
-                best = a;
-                bestDistance = d;
-            }
-        }
-        return best;
-    }
-
-    /** Levenshtein distance: insertions, deletions and substitutions. */
-    private static int editDistance(String a, String b) {
-        int[] row = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            row[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            int diagonal = row[0];
-            row[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int up = row[j];
-                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-                diagonal = up;
-            }
-        }
-        return row[b.length()];
     }
 
     private static String text(JsonNode e, String field, String dflt) {

@@ -3,6 +3,7 @@ package io.rocelab.sw.config;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -124,12 +125,63 @@ public final class SonicTables {
     }
 
     /**
-     * The one line that names what a configuration carries and rocelab leaves alone.
+     * The one line that names what a configuration carries and rocelab leaves alone. A name a typo
+     * away from a modelled table's, and not itself one of SONiC's, is likely a misspelling: it says
+     * which table it may have meant ({@code BUFFER_PROFILES (BUFFER_PROFILE?)}).
      *
      * @param tables the ignored tables, in any order
      * @return {@code ignored (not modelled): ACL_TABLE, BGP_NEIGHBOR, ...}, sorted; empty if none
      */
     public static String ignoredLine(Collection<String> tables) {
-        return tables.isEmpty() ? "" : "ignored (not modelled): " + String.join(", ", tables.stream().sorted().toList());
+        if (tables.isEmpty()) {
+            return "";
+        }
+        List<String> names = tables.stream().sorted().map(t -> {
+            String near = LOOKALIKES.contains(t) ? null : closest(t, FIELDS.keySet());
+            return near == null ? t : t + " (" + near + "?)";
+        }).toList();
+        return "ignored (not modelled): " + String.join(", ", names);
+    }
+
+    /** SONiC tables rocelab does not model whose names are a typo away from one it does (sonic-dscp-fc-map.yang). */
+    private static final Set<String> LOOKALIKES = Set.of("DSCP_TO_FC_MAP");
+
+    /**
+     * @param name       a name as the file spells it
+     * @param candidates the names it may have meant
+     * @return the candidate a misspelling away from {@code name} (one edit for a short name, two for a
+     *         name of 8 letters or more), ignoring case, or null
+     */
+    static String closest(String name, Collection<String> candidates) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String c : candidates) {
+            int limit = Math.min(name.length(), c.length()) < 8 ? 1 : 2;
+            int d = editDistance(name.toLowerCase(Locale.ROOT), c.toLowerCase(Locale.ROOT));
+            if (d <= limit && d < bestDistance) {
+                best = c;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions. */
+    private static int editDistance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int up = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
+                    diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = up;
+            }
+        }
+        return row[b.length()];
     }
 }

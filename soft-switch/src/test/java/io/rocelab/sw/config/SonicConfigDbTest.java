@@ -146,6 +146,13 @@ class SonicConfigDbTest {
         LoadedConfig c = ConfigLoader.read(b.json());
         assertEquals(List.of("NOT_A_SONIC_TABLE", "SNMP_COMMUNITY"), c.ignoredTables());
         assertEquals(List.of("ignored (not modelled): NOT_A_SONIC_TABLE, SNMP_COMMUNITY"), c.lines());
+
+        // a typo of a modelled table is ignored too (SONiC would not know it either), and the line says so
+        b.root().putObject("BUFFER_PROFILES").putObject("p").put("size", "0");
+        b.root().putObject("DSCP_TO_FC_MAP").putObject("AZURE").put("0", "1");
+        b.root().putObject("VLAM").putObject("Vlan10").put("vlanid", "10");
+        assertEquals(List.of("ignored (not modelled): BUFFER_PROFILES (BUFFER_PROFILE?), DSCP_TO_FC_MAP, "
+            + "NOT_A_SONIC_TABLE, SNMP_COMMUNITY, VLAM (VLAN?)"), ConfigLoader.read(b.json()).lines());
         assertEquals(List.of(), ConfigLoader.read(new ConfigBuilder(2, 100).json()).lines(),
             "a file of modelled tables only has nothing to say");
     }
