@@ -23,9 +23,15 @@ import java.util.function.ToIntFunction;
  * unknown key, a map with a DSCP of 64, {@code xon >= xoff}, headroom that a 300 m cable would
  * overrun) becomes one line naming the table and key, and all of them are reported at once in a
  * {@link ConfigException}. The loader reads the text into a {@link SwitchConfigBuilder} and reports
- * what only text can get wrong (an unknown table or key, a value that is not a number, a name that
- * is not one of an enumeration's); everything else, references, ranges and whether the buffers can
- * work, is {@link ConfigValidator}'s, the same checks a configuration built in Java gets.
+ * what only text can get wrong (a field SONiC's schema does not give the table, a value that is not
+ * a number, a name that is not one of an enumeration's); everything else, references, ranges and
+ * whether the buffers can work, is {@link ConfigValidator}'s, the same checks a configuration built
+ * in Java gets.
+ *
+ * <p>A real switch's file loads as it is: a table rocelab does not model ({@code BGP_NEIGHBOR},
+ * {@code FEATURE}, {@code ACL_TABLE}, ...) is no mistake but named in {@link LoadedConfig#ignoredTables()},
+ * and a field it accepts but does not act on ({@code PORT admin_status down}) in its notes
+ * ({@link #read(String)}). Which tables are modelled, and their fields: {@link SonicTables}.
  *
  * <p>Tables: {@code DEVICE_METADATA}, {@code SWITCH}, {@code PORT}, {@code CABLE_LENGTH},
  * {@code DSCP_TO_TC_MAP}, {@code DOT1P_TO_TC_MAP}, {@code TC_TO_PRIORITY_GROUP_MAP},

@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  * of them are collected, so that a user fixes everything in one pass.
  *
  * <p>Both ways of making a configuration go through here: {@link SwitchConfigBuilder#build()} and
- * {@link ConfigLoader}, which adds only what JSON text can get wrong (unknown tables and keys, a
- * value that is not a number, a name that is not one of an enumeration's).
+ * {@link ConfigLoader}, which adds only what JSON text can get wrong (a field outside SONiC's schema,
+ * a value that is not a number, a name that is not one of an enumeration's).
  */
 public final class ConfigValidator {
     /** Wire overhead per frame: FCS, preamble, SFD, inter-packet gap (IEEE 802.3). */
