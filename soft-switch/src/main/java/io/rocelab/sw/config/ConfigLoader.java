@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.ToIntFunction;
 
@@ -55,8 +57,8 @@ public final class ConfigLoader {
     private final List<String> problems = new ArrayList<>();
     /** Tables in the file that rocelab does not model ({@link SonicTables}). */
     private final List<String> ignored = new ArrayList<>();
-    /** Fields accepted whose SONiC effect rocelab does not reproduce. */
-    private final List<String> notes = new ArrayList<>();
+    /** Fields accepted whose SONiC effect rocelab does not reproduce, each once: "SCHEDULER pir". */
+    private final Set<String> unmodelled = new LinkedHashSet<>();
 
     private ConfigLoader() {
     }
@@ -106,7 +108,7 @@ public final class ConfigLoader {
         if (!loader.problems.isEmpty()) {
             throw new ConfigException(loader.problems);
         }
-        return new LoadedConfig(config, loader.ignored, loader.notes);
+        return new LoadedConfig(config, loader.ignored, loader.notes());
     }
 
     /**
@@ -304,6 +306,7 @@ public final class ConfigLoader {
 
     private void ports(JsonNode root, SwitchConfigBuilder b) {
         List<String> down = new ArrayList<>();
+        List<String> asymmetric = new ArrayList<>();
         forEach(root, "PORT", (name, e) -> {
             String where = "PORT|" + name;
             checkFields("PORT", name, e);
@@ -314,10 +317,15 @@ public final class ConfigLoader {
             } else if (admin.equals("down")) {
                 down.add(name);
             }
+            if (text(e, "pfc_asym", "off").equals("on")) {
+                asymmetric.add(name);
+            }
         });
         if (!down.isEmpty()) {
-            notes.add("not modelled: PORT admin_status down (" + String.join(", ", down)
-                + "): those ports carry traffic as if up");
+            unmodelled.add("PORT admin_status down (" + String.join(", ", down) + ": they carry traffic as if up)");
+        }
+        if (!asymmetric.isEmpty()) {
+            unmodelled.add("PORT pfc_asym on (" + String.join(", ", asymmetric) + ")");
         }
         forEach(root, "CABLE_LENGTH", (name, e) -> e.fields().forEachRemaining(f -> {
             String v = f.getValue().asText().trim();
@@ -522,9 +530,25 @@ public final class ConfigLoader {
         return t == null ? null : t.get(key);
     }
 
-    /** The fields of an entry of a modelled table must be fields SONiC's model ({@link SonicTables}) gives it. */
+    /**
+     * The fields of an entry of a modelled table must be fields SONiC's model ({@link SonicTables})
+     * gives it; one whose effect rocelab does not reproduce is noted.
+     */
     private void checkFields(String table, String key, JsonNode e) {
         checkKeys(table + "|" + key, e, SonicTables.fields(table));
+        if (e != null) {
+            e.fieldNames().forEachRemaining(f -> {
+                if (SonicTables.unmodelled(table).contains(f)) {
+                    unmodelled.add(table + " " + f);
+                }
+            });
+        }
+    }
+
+    /** @return one line naming every field accepted whose effect rocelab does not reproduce, or none */
+    private List<String> notes() {
+        return unmodelled.isEmpty() ? List.of()
+            : List.of("not modelled, no effect here: " + String.join(", ", unmodelled));
     }
 
     private void checkKeys(String where, JsonNode e, String... allowed) {

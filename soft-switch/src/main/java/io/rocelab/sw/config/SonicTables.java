@@ -99,6 +99,21 @@ public final class SonicTables {
         FIELDS.put("MCLAG_INTERFACE", Set.of("if_type"));
     }
 
+    /**
+     * Fields rocelab accepts but whose effect it does not reproduce, by table: a file that uses them
+     * gets a note. A port's shaper and egress DSCP remarking ({@code PORT_QOS_MAP scheduler},
+     * {@code tc_to_dscp_map}), a scheduler's metering and strict-priority level
+     * ({@code SCHEDULER meter_type, cir, cbs, pir, pbs, priority}), a port channel's L2 mode and own
+     * system MAC ({@code PORTCHANNEL mode, system_mac}), a static route's options
+     * ({@code STATIC_ROUTE advertise, nexthop-vrf, bfd}). {@code PORT}'s {@code admin_status down} and
+     * {@code pfc_asym on} are noted by value.
+     */
+    private static final Map<String, Set<String>> UNMODELLED = Map.of(
+        "PORT_QOS_MAP", Set.of("scheduler", "tc_to_dscp_map"),
+        "SCHEDULER", Set.of("meter_type", "cir", "cbs", "pir", "pbs", "priority"),
+        "PORTCHANNEL", Set.of("mode", "system_mac"),
+        "STATIC_ROUTE", Set.of("advertise", "nexthop-vrf", "bfd"));
+
     /** {@code PFC_WD|GLOBAL}: sonic-pfcwd.yang's POLL_INTERVAL, and BIG_RED_SWITCH as sonic-utilities' pfcwd writes it. */
     public static final Set<String> PFC_WD_GLOBAL = Set.of("POLL_INTERVAL", "BIG_RED_SWITCH");
 
@@ -122,6 +137,14 @@ public final class SonicTables {
      */
     public static Set<String> fields(String table) {
         return FIELDS.get(table);
+    }
+
+    /**
+     * @param table a modelled table
+     * @return its fields that rocelab accepts but whose effect it does not reproduce
+     */
+    public static Set<String> unmodelled(String table) {
+        return UNMODELLED.getOrDefault(table, Set.of());
     }
 
     /**

@@ -212,12 +212,26 @@ class SonicConfigDbTest {
         b.root().withObject("/PORT/Ethernet8").put("admin_status", "down");
         b.root().withObject("/PORT/Ethernet4").put("admin_status", "up");
         LoadedConfig c = ConfigLoader.read(b.json());
-        assertEquals(List.of("not modelled: PORT admin_status down (Ethernet0, Ethernet8): those ports carry traffic "
-            + "as if up"), c.lines());
+        assertEquals(List.of("not modelled, no effect here: PORT admin_status down (Ethernet0, Ethernet8: they carry "
+            + "traffic as if up)"), c.lines());
         assertEquals(3, c.config().ports().size());
         b.root().withObject("/PORT/Ethernet4").put("admin_status", "shut");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.read(b.json()));
         assertEquals(List.of("PORT|Ethernet4: admin_status must be 'up' or 'down', not 'shut'"), e.problems());
+    }
+
+    /** SONiC fields whose effect rocelab does not reproduce are accepted and named once, in one line with the rest. */
+    @Test
+    void fieldsWithoutAnEffectHereAreNamedOnce() {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        b.root().withObject("/SCHEDULER").putObject("shaped").put("type", "DWRR").put("weight", "10")
+            .put("meter_type", "bytes").put("pir", "1250000000");
+        b.root().withObject("/PORT_QOS_MAP/Ethernet0").put("tc_to_dscp_map", "AZURE");
+        b.root().withObject("/PORT_QOS_MAP/Ethernet4").put("tc_to_dscp_map", "AZURE");
+        b.root().withObject("/PORT/Ethernet4").put("pfc_asym", "on").put("autoneg", "on").put("fec", "rs");
+        LoadedConfig c = ConfigLoader.read(b.json());
+        assertEquals(List.of("not modelled, no effect here: SCHEDULER meter_type, SCHEDULER pir, PORT pfc_asym on "
+            + "(Ethernet4), PORT_QOS_MAP tc_to_dscp_map"), c.lines());
     }
 
     /** Each modelled table with named fields has its fields checked: a field no table has is a mistake in every one. */
