@@ -125,7 +125,7 @@ public final class SonicTables {
         return FIELDS.containsKey(table);
     }
 
-    /** @return the modelled tables, in the order rocelab reads them */
+    /** @return the modelled tables */
     public static Collection<String> modelled() {
         return FIELDS.keySet();
     }
