@@ -304,6 +304,13 @@ public final class ConfigLoader {
         });
     }
 
+    /**
+     * {@code BUFFER_PG|Ethernet0|3-4 {"profile": "NULL"}}: with {@code buffer_model: dynamic}, SONiC's
+     * buffermgrd works out the lossless profile from the port's speed and cable
+     * ({@code doc/qos/dynamically-headroom-calculation.md}).
+     */
+    private static final String DYNAMIC_PROFILE = "NULL";
+
     private void ports(JsonNode root, SwitchConfigBuilder b) {
         List<String> down = new ArrayList<>();
         List<String> asymmetric = new ArrayList<>();
@@ -338,7 +345,14 @@ public final class ConfigLoader {
         }));
         forEach(root, "BUFFER_PG", (key, e) -> {
             checkFields("BUFFER_PG", key, e);
-            b.bufferPg(key, stripRef(text(e, "profile", "")));
+            String profile = stripRef(text(e, "profile", ""));
+            if (profile.equals(DYNAMIC_PROFILE)) {
+                problems.add("BUFFER_PG|" + key + ": profile NULL is SONiC's dynamic buffer model (buffermgrd computes"
+                    + " the lossless profile); rocelab reads the traditional model's: name a profile of BUFFER_PROFILE, as"
+                    + " pg_profile_lookup.ini gives it");
+            } else {
+                b.bufferPg(key, profile);
+            }
         });
         forEach(root, "BUFFER_QUEUE", (key, e) -> {
             checkFields("BUFFER_QUEUE", key, e);

@@ -220,6 +220,17 @@ class SonicConfigDbTest {
         assertEquals(List.of("PORT|Ethernet4: admin_status must be 'up' or 'down', not 'shut'"), e.problems());
     }
 
+    /** A file of SONiC's dynamic buffer model leaves the lossless profiles to buffermgrd: one line says so. */
+    @Test
+    void aDynamicBufferModelPgIsOneLineSayingWhy() {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        b.root().withObject("/BUFFER_PG").putObject("Ethernet4|3-4").put("profile", "NULL");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.read(b.json()));
+        assertEquals(List.of("BUFFER_PG|Ethernet4|3-4: profile NULL is SONiC's dynamic buffer model (buffermgrd computes "
+            + "the lossless profile); rocelab reads the traditional model's: name a profile of BUFFER_PROFILE, as "
+            + "pg_profile_lookup.ini gives it"), e.problems());
+    }
+
     /** SONiC fields whose effect rocelab does not reproduce are accepted and named once, in one line with the rest. */
     @Test
     void fieldsWithoutAnEffectHereAreNamedOnce() {
