@@ -79,7 +79,11 @@ public record PauseResponse(int quanta, long nanos) {
             return IEEE;
         }
         Matcher m = TEXT.matcher(t);
-        String accepted = "a pause response is ieee, quanta (394q), a time (2us, 500ns) or 0";
+        String accepted = "a pause response: ieee, quanta (394q), a time (2us, 500ns) or 0";
+        if (t.startsWith("-") && TEXT.matcher(t.substring(1)).matches()) {
+            throw new IllegalArgumentException("'" + text + "' is negative; a pause response is ieee, quanta (394q),"
+                + " a time (2us, 500ns) or 0");
+        }
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not " + accepted);
         }
