@@ -131,6 +131,22 @@ public record PauseResponse(int quanta, long nanos) {
         return q == 0 ? 0 : Pfc.quantaToNanos(q, bitsPerSecond);
     }
 
+    /**
+     * @param bitsPerSecond the port's speed
+     * @return the bytes a port of that speed sends in the response time: what a receiver's headroom
+     *         must hold for it (SONiC's peer response, quanta × 512 / 8: 25,216 bytes at 100 Gb/s)
+     */
+    public long bytesAt(long bitsPerSecond) {
+        if (bitsPerSecond <= 0) {
+            return 0;
+        }
+        if (quanta != -1) {
+            int q = quanta == -2 ? ieeeQuanta(bitsPerSecond) : quanta;
+            return (long) q * Pfc.BITS_PER_QUANTUM / 8;
+        }
+        return (long) Math.ceil(nanos * (double) bitsPerSecond / 8e9);
+    }
+
     /** @return IEEE 802.3 31B.3.7's bound in pause quanta for a port of {@code bitsPerSecond} */
     public static int ieeeQuanta(long bitsPerSecond) {
         for (long[] row : TABLE) {

@@ -1,6 +1,7 @@
 package io.rocelab.fabric.pfc;
 
 import io.rocelab.codec.header.Pfc;
+import java.util.Arrays;
 
 /**
  * The pause state of a port's eight priorities as received PFC frames set it, with the port's
@@ -50,8 +51,8 @@ public final class PauseTimers {
         }
         this.bitsPerSecond = bitsPerSecond;
         this.responseNanos = responseNanos;
-        java.util.Arrays.fill(from, Long.MIN_VALUE);
-        java.util.Arrays.fill(until, Long.MIN_VALUE);
+        Arrays.fill(from, Long.MIN_VALUE);
+        Arrays.fill(until, Long.MIN_VALUE);
     }
 
     /** @return how long the port takes to act on an XOFF */

@@ -37,6 +37,14 @@ class PauseResponseTest {
     }
 
     @Test
+    void theBytesSentMeanwhileAreWhatAHeadroomMustHold() {
+        assertEquals(25_216, PauseResponse.IEEE.bytesAt(100 * G), "SONiC's peer response at 100G: 394 x 512 / 8");
+        assertEquals(57_920, PauseResponse.IEEE.bytesAt(400 * G));
+        assertEquals(25_000, PauseResponse.parse("2us").bytesAt(100 * G));
+        assertEquals(0, PauseResponse.parse("0").bytesAt(100 * G));
+    }
+
+    @Test
     void aTimeIsTheSameAtEverySpeed() {
         assertEquals(2_000, PauseResponse.parse("2us").nanosAt(100 * G));
         assertEquals(2_000, PauseResponse.parse("2µs").nanosAt(25 * G));
