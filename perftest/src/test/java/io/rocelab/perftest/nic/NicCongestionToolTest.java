@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --cc}, {@code --cc-param}, {@code --pfc-storm} and {@code --pause-response} on the tools, run as a user runs them:
- * the whole command line, {@code --in-process}.
+ * {@code --cc}, {@code --cc-param}, {@code --pfc-storm} and {@code --pause-response} on the tools, run
+ * as a user runs them: the whole command line, {@code --in-process}.
  */
 @Timeout(120)
 class NicCongestionToolTest {

@@ -32,9 +32,10 @@ import java.util.PriorityQueue;
  * quanta of 512 bit times at the NIC's link speed, once the NIC's {@linkplain PauseResponse response
  * time} has passed (by default IEEE 802.3 31B.3.7's bound for the speed: 394 quanta, 2.018 µs at
  * 100 Gb/s): frames of a paused priority that start before then still go out. A zero time resumes
- * at once ({@link PauseTimers} has the rules). mlx5's counters count it: {@code rx_prio<N>_pause} (PFC frames naming N, XOFF or XON), {@code rx_prio<N>_pause_duration}
- * (µs paused), {@code rx_prio<N>_pause_transition} (paused to resumed), {@code tx_prio<N>_pause} (PFC
- * frames sent).
+ * at once ({@link PauseTimers} has the rules). mlx5's counters count it: {@code rx_prio<N>_pause}
+ * (PFC frames naming N, XOFF or XON), {@code rx_prio<N>_pause_duration} (µs paused, the response
+ * time not included), {@code rx_prio<N>_pause_transition} (paused to resumed),
+ * {@code tx_prio<N>_pause} (PFC frames sent).
  *
  * <p>Owner thread only. Nothing here may kick the transmitter from inside {@link #pull}: work added
  * while a pull runs (a completion that wakes another QP) is reported by {@link #nextReadyNanos} as

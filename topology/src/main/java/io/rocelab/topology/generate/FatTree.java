@@ -162,7 +162,8 @@ public record FatTree(Topology topology, int k) {
                     for (int j = 0; j < half; j++) {
                         String v6 = ipv6 ? "fd00:" + Integer.toHexString(p) + ":" + Integer.toHexString(e) + "::"
                             + Integer.toHexString(j + 2) : null;
-                        Host h = Plan.host(names.host(p, e, j), Plan.ipv4(p, e, j + 2), v6, activeMtu, dcqcn, pauseResponse);
+                        Host h = Plan.host(names.host(p, e, j), Plan.ipv4(p, e, j + 2), v6, activeMtu, dcqcn,
+                            pauseResponse);
                         t.host(h).link(link(h.name(), edge(p, e) + ":" + Plan.port(j)));
                     }
                 }
