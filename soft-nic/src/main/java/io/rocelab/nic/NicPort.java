@@ -10,6 +10,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
@@ -62,7 +63,8 @@ public final class NicPort {
     private boolean up;
 
     NicPort(SoftNic nic, int number, FramePort link, long mac, int ipv4, List<Gid> ipv6, L2Framing l2,
-            ByteBufAllocator alloc, int firstIpId, boolean fixedIpId, long linkSpeedOverride) {
+            ByteBufAllocator alloc, int firstIpId, boolean fixedIpId, long linkSpeedOverride,
+            PauseResponse pauseResponse) {
         this.nic = nic;
         this.number = number;
         this.link = link;
@@ -80,7 +82,7 @@ public final class NicPort {
                 link instanceof UdpPayloadSink sink ? sink : null);
         this.linkSpeed = linkSpeedOverride >= 0 ? linkSpeedOverride : link.speedBitsPerSecond();
         this.pfcSpeed = linkSpeed > 0 ? linkSpeed : SoftNic.DEFAULT_PFC_SPEED;
-        this.egress = new NicEgress(counters, pfcSpeed);
+        this.egress = new NicEgress(counters, pfcSpeed, pauseResponse);
         this.transmitter = new Transmitter(nic.agentScheduler(), link, linkSpeed, egress);
         egress.attach(transmitter);
         this.out = new ForwardingFramePort(link) {
@@ -170,6 +172,14 @@ public final class NicPort {
     /** The link speed the port's transmitter sends at (0: an unlimited port). */
     public long linkSpeedBitsPerSecond() {
         return linkSpeed;
+    }
+
+    /**
+     * How long the port takes to act on a received PFC XOFF, in nanoseconds ({@link
+     * SoftNic.Builder#pauseResponse} at the port's PFC speed).
+     */
+    public long pauseResponseNanos() {
+        return egress.pauseResponseNanos();
     }
 
     /** The port's transmitter (the line-rate pacer its egress feeds). */

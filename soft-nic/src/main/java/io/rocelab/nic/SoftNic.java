@@ -13,6 +13,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.buffer.FramePoolAllocator;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.stats.CounterSet;
@@ -133,7 +134,7 @@ public final class SoftNic {
         this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Ecn.ECT_0;
         this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
         NicPort one = new NicPort(this, 1, b.port, b.mac, b.ipv4, b.ipv6, new L2Framing(b.mac, b.vid, b.rocePcp),
-                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed);
+                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse);
         if (b.port2 == null) {
             this.ports = new NicPort[] {one};
         } else {
@@ -142,7 +143,7 @@ public final class SoftNic {
             long mac2 = bonded ? b.mac : b.port2.mac();
             NicPort two = new NicPort(this, 2, b.port2.link(), mac2, bonded ? b.ipv4 : b.port2.ipv4(),
                     bonded ? b.ipv6 : b.port2.ipv6(), new L2Framing(mac2, b.vid, b.rocePcp), alloc, b.firstIpId,
-                    b.fixedIpId, b.linkSpeed);
+                    b.fixedIpId, b.linkSpeed, b.pauseResponse);
             this.ports = new NicPort[] {one, two};
         }
         this.bond = b.bondMode != null ? new Bond(b.bondMode, ports, this, b.lacpFast, qps::values) : null;
@@ -833,6 +834,7 @@ public final class SoftNic {
         private int vid = L2Framing.NO_VLAN;
         private int rocePcp;
         private long linkSpeed = -1;
+        private PauseResponse pauseResponse = PauseResponse.IEEE;
         private CongestionControl.Factory congestionControl = NoCongestionControl::new;
         private boolean markEct;
         private DcqcnParams dcqcn = DcqcnParams.defaults();
@@ -1037,6 +1039,18 @@ public final class SoftNic {
                 throw new IllegalArgumentException("linkSpeed must be >= 0: " + bitsPerSecond);
             }
             linkSpeed = bitsPerSecond;
+            return this;
+        }
+
+        /**
+         * How long the NIC takes to act on a received PFC XOFF: its frames of the paused priority
+         * that start before then still go out. By default {@link PauseResponse#IEEE}, IEEE 802.3
+         * 31B.3.7's bound for the port's speed (394 quanta, 2.018 µs at 100 Gb/s), the time a
+         * switch's headroom must cover beside the cable; {@link PauseResponse#INSTANT} stops after
+         * the frame on the wire.
+         */
+        public Builder pauseResponse(PauseResponse response) {
+            pauseResponse = Objects.requireNonNull(response, "response");
             return this;
         }
 

@@ -14,6 +14,7 @@ import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.fabric.link.InProcessLink;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -26,15 +27,19 @@ import org.junit.jupiter.api.Test;
 /**
  * PFC at the host (IEEE 802.1Qbb), in virtual time: NIC a runs two RC WRITE streams, one on
  * priority 3 (DSCP 26, the lossless class), one on priority 0; its link partner pauses priority 3.
- * Exactly priority 3's QP stops for the pause time (quanta of 512 bit times at the 100 Gb/s link:
- * 5.12 ns each), priority 0 keeps its line share, an XON resumes at once, and mlx5's counters say
- * so. The NIC can be made to send PFC itself (the rogue host of a storm).
+ * Exactly priority 3's QP stops, once the NIC's response time has passed (IEEE 802.3 31B.3.7's 394
+ * quanta at 100 Gb/s, 2,018 ns), until the pause time runs out (quanta of 512 bit times at the
+ * 100 Gb/s link: 5.12 ns each, counted from the frame's arrival); priority 0 keeps its line share,
+ * an XON resumes at once, and mlx5's counters say so. The NIC can be made to send PFC itself (the
+ * rogue host of a storm).
  */
 class HostPfcTest {
     private static final int IP_A = io.rocelab.codec.header.Ipv4.parse("10.0.0.1");
     private static final int IP_B = io.rocelab.codec.header.Ipv4.parse("10.0.0.2");
     private static final int DSCP_LOSSLESS = 26;
     private static final int MSG = 64 * 1024;
+    /** IEEE 802.3 31B.3.7's 394 quanta at 100 Gb/s. */
+    private static final long RESPONSE = 2_018;
 
     private final VirtualTimeScheduler time = new VirtualTimeScheduler();
     private final List<Sent> sentByA = new ArrayList<>();
@@ -146,18 +151,24 @@ class HostPfcTest {
         time.runFor(100_000);
         long pauseNanos = Pfc.quantaToNanos(0x2000, 100_000_000_000L);
         List<Sent> lossless = dataFrom(0, pausedAt, pausedAt + 200_000);
-        // the PFC frame reaches a after its serialization and the 100 ns cable; one frame may be on the wire
+        // the PFC frame reaches a after its serialization and the 100 ns cable; a keeps sending for its
+        // response time
         long arrived = pausedAt + 100 + 7;
-        long firstAfter = lossless.stream().mapToLong(Sent::at).filter(t -> t > arrived + 400).min().orElseThrow();
+        assertEquals(RESPONSE, a.port(1).pauseResponseNanos());
+        assertFalse(dataFrom(0, arrived, arrived + RESPONSE).isEmpty(), "priority 3 went on for the response time");
+        long firstAfter = lossless.stream().mapToLong(Sent::at).filter(t -> t >= arrived + RESPONSE).min()
+            .orElseThrow();
         assertTrue(firstAfter >= arrived + pauseNanos, "priority 3 resumed at " + (firstAfter - arrived)
             + " ns, before the pause time " + pauseNanos + " ns ran out");
         assertTrue(firstAfter <= arrived + pauseNanos + 1_000, "priority 3 resumed when the pause ran out, not "
             + (firstAfter - arrived) + " ns after it");
-        List<Sent> other = dataFrom(1, arrived + 400, arrived + pauseNanos);
+        List<Sent> other = dataFrom(1, arrived + RESPONSE, arrived + pauseNanos);
         // priority 0 has the wire alone: a 4 KB frame every ~330 ns
-        assertTrue(other.size() >= pauseNanos / 400, "priority 0 kept sending while 3 was paused: " + other.size());
+        assertTrue(other.size() >= (pauseNanos - RESPONSE) / 400, "priority 0 kept sending while 3 was paused: "
+            + other.size());
         assertEquals(1, a.counters().get(NicCounter.RX_PRIO3_PAUSE));
-        assertEquals(pauseNanos / 1000, a.counters().get(NicCounter.RX_PRIO3_PAUSE_DURATION));
+        assertEquals((pauseNanos - RESPONSE) / 1000, a.counters().get(NicCounter.RX_PRIO3_PAUSE_DURATION),
+            "the time really paused, without the response time");
         assertEquals(0, a.counters().get(NicCounter.RX_PRIO0_PAUSE));
         assertTrue(qpsA.stream().allMatch(qp -> qp.state() == QpState.RTS));
         time.runFor(10_000_000);
@@ -182,7 +193,23 @@ class HostPfcTest {
         assertEquals(1, a.counters().get(NicCounter.RX_PRIO3_PAUSE_TRANSITION));
         assertEquals(2, a.counters().get(NicCounter.RX_PRIO3_PAUSE), "the XOFF and the XON");
         long paused = a.counters().get(NicCounter.RX_PRIO3_PAUSE_DURATION);
-        assertTrue(paused >= 50 && paused <= 51, "paused about 50 us: " + paused);
+        assertEquals(47, paused, "50 us between XOFF and XON less the 2 us response: 47.98 us");
+    }
+
+    @Test
+    void aNicCanBeSetToActOnAPauseAtOnce() {
+        SoftNic c = SoftNic.builder().name("c").mac("52:54:00:00:00:0c").ipv4("10.0.0.3").scheduler(time)
+            .port(InProcessLink.builder().name("c").rateGbps(25).build(time).portA())
+            .pauseResponse(PauseResponse.INSTANT).build();
+        SoftNic d = SoftNic.builder().name("d").mac("52:54:00:00:00:0d").ipv4("10.0.0.4").scheduler(time)
+            .port(InProcessLink.builder().name("d").rateGbps(25).build(time).portA()).build();
+        try {
+            assertEquals(0, c.port(1).pauseResponseNanos());
+            assertEquals(1_639, d.port(1).pauseResponseNanos(), "the default at 25 Gb/s: 80 quanta");
+        } finally {
+            c.close();
+            d.close();
+        }
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.HostStub;
 import io.rocelab.sw.testkit.Lab;
@@ -19,7 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The pause frames the switch sends are 802.1Qbb frames; while congestion lasts they are refreshed
- * every half pause time at the port speed; received pause frames hold the egress for the quanta.
+ * every half pause time at the port speed; received pause frames hold the egress for the quanta,
+ * from the port's response time on.
  */
 class PfcFrameTest {
 
@@ -83,14 +85,20 @@ class PfcFrameTest {
         lab.time.runFor(50);
         long before = receiver.rxFrames;
         long pause = Pfc.quantaToNanos(quanta, 100_000_000_000L);
-        // frames already on the wire still arrive; then nothing until the pause expires
-        lab.time.runFor(200);
+        // the switch's port acts on the pause after IEEE 802.3 31B.3.7's 394 quanta at 100 Gb/s
+        // (2,018 ns): the frames that start before then, and those already on the wire, still arrive;
+        // then nothing until the pause (counted from its arrival) expires
+        long response = PauseResponse.IEEE.nanosAt(100_000_000_000L);
+        lab.time.runFor(response + 200);
         long inFlight = receiver.rxFrames;
-        lab.time.runFor(pause - 400);
+        lab.time.runFor(pause - response - 400);
         assertEquals(inFlight, receiver.rxFrames, "the switch obeyed the pause for " + pause + " ns");
         lab.time.runFor(2000);
         assertTrue(receiver.rxFrames > inFlight + 5, "the switch resumed after the pause");
-        assertTrue(inFlight - before <= 2);
+        // 1,098-byte frames (1,122 bytes on the wire) are 89.76 ns each: 22.5 start in the response
+        // time, give or take the one on the wire when the pause came
+        assertTrue(inFlight - before >= 21 && inFlight - before <= 25, "sent in the response time: "
+            + (inFlight - before));
         assertTrue(lab.sw.counters(0).rxPfc[3] == 1);
         lab.drainAndClose();
     }

@@ -100,11 +100,17 @@ class RealTimePipelineTest {
 
         ByteBuf xoff = pfc(0xFFFF);
         ByteBuf first = frame(26, 1, 1024);
+        // the port acts on a pause after its response time (1 quantum, 5.12 us at 100 Mb/s): the frame
+        // comes after that
         long xoffAt = OwnerThread.call(rt, () -> {
             long t = rt.nanoTime();
             p0.deliver(xoff);
-            p1.deliver(first);
             return t;
+        });
+        Thread.sleep(1);
+        OwnerThread.call(rt, () -> {
+            p1.deliver(first);
+            return null;
         });
         OwnerThread.await(() -> p0.data().size() == 1);
         long held = p0.data().get(0).nanos() - xoffAt;
@@ -119,8 +125,12 @@ class RealTimePipelineTest {
         long xoff2 = OwnerThread.call(rt, () -> {
             long t = rt.nanoTime();
             p0.deliver(xoffAgain);
-            p1.deliver(second);
             return t;
+        });
+        Thread.sleep(1);
+        OwnerThread.call(rt, () -> {
+            p1.deliver(second);
+            return null;
         });
         Thread.sleep(20);
         assertEquals(1, p0.data().size(), "paused again");

@@ -2,13 +2,15 @@ package io.rocelab.lab.experiment;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
 
 /**
  * The SONiC-shaped configuration of the incast's leaf: ports Ethernet0 (the receiver) and Ethernet4,
  * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 (PFC on priority 3,
- * per-PG XOFF at {@value #XOFF_BYTES} bytes with the headroom the cable needs), DSCP 48 (CNPs) in TC
+ * per-PG XOFF at {@value #XOFF_BYTES} bytes with the headroom the cable and the senders' pause response
+ * need), DSCP 48 (CNPs) in TC
  * 6 served strictly, WRED/ECN on queue 3 with the experiment's Kmin/Kmax/Pmax.
  */
 final class IncastLeaf {
@@ -51,7 +53,11 @@ final class IncastLeaf {
         }
         root.putObject("PORT_QOS_MAP").putObject(all).put("dscp_to_tc_map", "AZURE").put("tc_to_pg_map", "AZURE")
             .put("tc_to_queue_map", "AZURE").put("pfc_enable", "3");
-        long headroom = ConfigLoader.requiredHeadroom(spec.linkGbps() * 1_000_000_000L, CABLE_METRES, MTU);
+        // the cable's bytes and those the sender's NIC sends before it acts on the pause (IEEE 802.3
+        // 31B.3.7's response, SONiC's peer response: 25,216 bytes at 100 Gb/s); without the latter
+        // the first burst's pauses lose frames
+        long speed = spec.linkGbps() * 1_000_000_000L;
+        long headroom = ConfigLoader.requiredHeadroom(speed, CABLE_METRES, MTU) + PauseResponse.IEEE.bytesAt(speed);
         root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool").put("size", String.valueOf(64L << 20))
             .put("type", "ingress").put("mode", "dynamic");
         ObjectNode profiles = root.putObject("BUFFER_PROFILE");

@@ -1,5 +1,6 @@
 package io.rocelab.lab.labfile;
 
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.sw.config.PfcWdAction;
 import io.rocelab.sw.config.PfcWdConfig;
@@ -433,9 +434,9 @@ public final class LabReader {
     }
 
     private NicSpec nics(Section top) {
-        Section s = top.section("nics", "cc", "cc-params");
+        Section s = top.section("nics", "cc", "cc-params", "pause-response");
         if (s == null) {
-            return new NicSpec("none", DcqcnParams.defaults());
+            return NicSpec.DEFAULTS;
         }
         String cc = s.string("cc", "none");
         if (!cc.equals("none") && !cc.equals("dcqcn")) {
@@ -459,7 +460,16 @@ public final class LabReader {
                 }
             }
         }
-        return new NicSpec(cc, params);
+        PauseResponse response = PauseResponse.IEEE;
+        String r = s.text("pause-response");
+        if (r != null) {
+            try {
+                response = PauseResponse.parse(r);
+            } catch (IllegalArgumentException e) {
+                s.mistake("pause-response", e.getMessage());
+            }
+        }
+        return new NicSpec(cc, params, response);
     }
 
     private static List<String> hostNames(Topology t) {

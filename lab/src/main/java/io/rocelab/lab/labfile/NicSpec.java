@@ -1,14 +1,20 @@
 package io.rocelab.lab.labfile;
 
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParams;
 
 /**
  * Every host NIC's settings.
  *
- * @param cc     {@code none} or {@code dcqcn}
- * @param params DCQCN's parameters (mlx5's cc_params), the firmware's defaults unless changed
+ * @param cc            {@code none} or {@code dcqcn}
+ * @param params        DCQCN's parameters (mlx5's cc_params), the firmware's defaults unless changed
+ * @param pauseResponse how long the NIC takes to act on a received PFC XOFF ({@code pause-response};
+ *                      IEEE 802.3 31B.3.7's bound for the link speed unless given)
  */
-public record NicSpec(String cc, DcqcnParams params) {
+public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {
+    /** The NICs of a lab without a {@code nics:} section. */
+    public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE);
+
     public boolean dcqcn() {
         return "dcqcn".equals(cc);
     }

@@ -189,6 +189,7 @@ final class TopologyReader {
         if (nics.dcqcn()) {
             b.dcqcn(nics.params());
         }
+        b.pauseResponse(nics.pauseResponse());
         b.leaves((int) s.integer("leaves", 2, 1, 256));
         b.spines((int) s.integer("spines", 2, 1, 64));
         b.hostsPerLeaf((int) s.integer("hosts-per-leaf", 2, 1, 253));
@@ -237,6 +238,7 @@ final class TopologyReader {
         if (nics.dcqcn()) {
             b.dcqcn(nics.params());
         }
+        b.pauseResponse(nics.pauseResponse());
         b.k((int) s.integer("k", 4, 2, 64));
         b.linkGbps(gbps(s, "speed", 100));
         if (s.has("delay")) {
@@ -393,6 +395,7 @@ final class TopologyReader {
             if (nics.dcqcn()) {
                 b.dcqcn(nics.params());
             }
+            b.pauseResponse(nics.pauseResponse());
             return b.build();
         } catch (IllegalArgumentException e) {
             problems.add(loc, path, e.getMessage());

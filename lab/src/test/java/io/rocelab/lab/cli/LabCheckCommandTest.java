@@ -139,6 +139,18 @@ class LabCheckCommandTest {
     }
 
     @Test
+    void badPauseResponse() throws IOException {
+        oneMistake("negative-pause-response", GOOD.replace("duration: 1ms\n",
+                "duration: 1ms\nnics: {pause-response: -2us}\n"),
+            "3:24: nics.pause-response: '-2us' is negative; a pause response is ieee, quanta (394q), a time"
+                + " (2us, 500ns) or 0");
+        oneMistake("unit-pause-response", GOOD.replace("duration: 1ms\n",
+                "duration: 1ms\nnics: {pause-response: 2 parsecs}\n"),
+            "3:24: nics.pause-response: '2 parsecs' is not a pause response: ieee, quanta (394q), a time"
+                + " (2us, 500ns) or 0 (unknown unit 'parsecs')");
+    }
+
+    @Test
     void aCheckNamingWhatTheLabDoesNotHave() throws IOException {
         oneMistake("bad-check", GOOD.replace("flows.errors == 0", "flow(\"h9-h0\").errors == 0"),
             "15:12: expect[0].check: no flow 'h9-h0' (known: h1-h0)");

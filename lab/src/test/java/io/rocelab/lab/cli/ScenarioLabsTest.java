@@ -69,7 +69,7 @@ class ScenarioLabsTest {
             "twice the incast does not take more than the noisy tenant's weight",
             "the quiet tenant's p99 latency stays under 60 us, with the incast and with twice the incast",
             "the incast's pauses never stop the quiet tenant's NICs",
-            "in one shared class the quiet tenant gets less than a quarter of the link and twice the latency");
+            "in one shared class the quiet tenant gets less than a quarter of the link and about twice the latency");
     }
 
     @Test

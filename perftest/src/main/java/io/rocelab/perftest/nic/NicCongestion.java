@@ -1,5 +1,6 @@
 package io.rocelab.perftest.nic;
 
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
@@ -15,15 +16,18 @@ import java.util.Objects;
  *
  * <p>The notification point (CNPs for CE-marked packets, {@code np_*}) works whatever {@code --cc}
  * says, as mlx5's does; the reaction point ({@code rp_*}) is DCQCN's, so its parameters need
- * {@code --cc dcqcn}.
+ * {@code --cc dcqcn}. How long the NIC takes to act on a PFC pause its partner sends
+ * ({@code --pause-response}) is with them: IEEE 802.3 31B.3.7's bound for the link speed unless
+ * given.
  *
  * @param dcqcn            DCQCN sets each RC/UC QP's rate and the QPs' packets are ECN-capable
  * @param params           the DCQCN parameters (defaults unless {@code --cc-param} changed them)
  * @param pfcStormPriority the priority the NIC pauses without end, or -1 for no storm
+ * @param pauseResponse    how long the NIC takes to act on a received PFC XOFF
  */
-public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority) {
-    /** The default: no congestion control, DCQCN's default notification point, no storm. */
-    public static final NicCongestion NONE = new NicCongestion(false, DcqcnParams.defaults(), -1);
+public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse) {
+    /** The default: no congestion control, DCQCN's default notification point, no storm, the standard's response. */
+    public static final NicCongestion NONE = new NicCongestion(false, DcqcnParams.defaults(), -1, PauseResponse.IEEE);
 
     /** The help lines of the flags, under the tool's usage. */
     static final List<String> USAGE = List.of(
@@ -35,10 +39,15 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
             "  --pfc-storm PRIO              the NIC sends PFC pause frames for priority 0..7 without end (a rogue"
                     + " host's PFC storm), each refreshing the last before it runs out: its link partner holds its"
                     + " frames of that priority (the tools' traffic is on 0; on a busy machine a late refresh lets a"
-                    + " few through); with --in-process the server's NIC storms");
+                    + " few through); with --in-process the server's NIC storms",
+            "  --pause-response ieee|394q|2us|0  how long the NIC goes on sending a priority after a PFC pause for it"
+                    + " arrives (default ieee: IEEE 802.3 31B.3.7's bound for the link speed, 394 quanta of 512 bit"
+                    + " times, 2.018 us, at 100 Gb/s); quanta, a time (ns, us, ms) or 0 (stop after the frame on the"
+                    + " wire)");
 
     public NicCongestion {
         Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(pauseResponse, "pauseResponse");
         if (pfcStormPriority < -1 || pfcStormPriority > 7) {
             throw new IllegalArgumentException("pfcStormPriority must be -1..7: " + pfcStormPriority);
         }
@@ -50,9 +59,10 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
      * @param cc       {@code --cc}'s value, or null
      * @param ccParams each {@code --cc-param}'s value, in order
      * @param pfcStorm {@code --pfc-storm}'s value, or null
+     * @param pauseResponse {@code --pause-response}'s value, or null
      * @throws OptionException one line naming the bad flag or value
      */
-    static NicCongestion parse(String cc, List<String> ccParams, String pfcStorm) {
+    static NicCongestion parse(String cc, List<String> ccParams, String pfcStorm, String pauseResponse) {
         boolean dcqcn = false;
         if (cc != null) {
             dcqcn = switch (cc) {
@@ -81,16 +91,25 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
                 default -> throw new OptionException(" --pfc-storm wants a priority 0..7, got '" + pfcStorm + "'");
             };
         }
-        return new NicCongestion(dcqcn, params, storm);
+        PauseResponse response = PauseResponse.IEEE;
+        if (pauseResponse != null) {
+            try {
+                response = PauseResponse.parse(pauseResponse);
+            } catch (IllegalArgumentException e) {
+                throw new OptionException(" --pause-response: " + e.getMessage());
+            }
+        }
+        return new NicCongestion(dcqcn, params, storm, response);
     }
 
     /** The same NIC without the storm (the in-process client's). */
     NicCongestion withoutStorm() {
-        return new NicCongestion(dcqcn, params, -1);
+        return new NicCongestion(dcqcn, params, -1, pauseResponse);
     }
 
-    /** Sets the NIC's congestion control and its notification point's parameters. */
+    /** Sets the NIC's congestion control, its notification point's parameters and its pause response. */
     SoftNic.Builder configure(SoftNic.Builder b) {
+        b.pauseResponse(pauseResponse);
         if (dcqcn) {
             return b.dcqcn(params);
         }

@@ -46,6 +46,8 @@ import java.util.regex.Pattern;
  *   --cc dcqcn|none                the NIC's congestion control ({@link NicCongestion})
  *   --cc-param NAME=VALUE          a DCQCN parameter, mlx5's cc_params name (repeatable)
  *   --pfc-storm PRIO               the NIC pauses its partner's priority PRIO without end
+ *   --pause-response R             how long the NIC takes to act on a received PFC pause: ieee (the
+ *                                  default, IEEE 802.3 31B.3.7's bound for the link speed), 394q, 2us, 0
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
@@ -64,8 +66,8 @@ import java.util.regex.Pattern;
  *                   (in-process: the role's default)
  * @param capture    the pcapng to write ({@code --capture}), or null
  * @param captureFrames frames kept at each end of the run in the capture
- * @param congestion the NIC's congestion control and PFC storm ({@code --cc}, {@code --cc-param},
- *                   {@code --pfc-storm})
+ * @param congestion the NIC's congestion control, PFC storm and pause response ({@code --cc},
+ *                   {@code --cc-param}, {@code --pfc-storm}, {@code --pause-response})
  * @param rawIface   {@code --raw}'s value, the Linux interface the NIC owns (with {@code af_packet:} or
  *                   {@code pcap:} in front to choose the backend), or null
  * @param bond       {@code --bond}'s mode (both ports of the NIC bonded, RoCE LAG), or null
@@ -330,6 +332,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         String cc = null;
         List<String> ccParams = new ArrayList<>();
         String pfcStorm = null;
+        String pauseResponse = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--".equals(a)) {
@@ -494,6 +497,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 case "--pfc-storm":
                     pfcStorm = inline != null ? inline : value(args, ++i, name);
                     break;
+                case "--pause-response":
+                    pauseResponse = inline != null ? inline : value(args, ++i, name);
+                    break;
                 case "--psn-seed": {
                     String v = inline != null ? inline : value(args, ++i, name);
                     try {
@@ -558,7 +564,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         if (captureFrames != null && capture == null) {
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
-        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm);
+        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
                 captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2),
                 rest.toArray(new String[0]));

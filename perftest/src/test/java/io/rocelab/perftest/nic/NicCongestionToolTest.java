@@ -8,6 +8,7 @@ import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.capture.CaptureReader;
 import io.rocelab.codec.capture.CaptureRecord;
 import io.rocelab.codec.capture.PacketDirection;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParam;
 import io.rocelab.perftest.TestKind;
 import java.io.ByteArrayOutputStream;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --cc}, {@code --cc-param} and {@code --pfc-storm} on the tools, run as a user runs them:
- * the whole command line, {@code --in-process}.
+ * {@code --cc}, {@code --cc-param}, {@code --pfc-storm} and {@code --pause-response} on the tools, run
+ * as a user runs them: the whole command line, {@code --in-process}.
  */
 @Timeout(120)
 class NicCongestionToolTest {
@@ -153,13 +154,39 @@ class NicCongestionToolTest {
     }
 
     @Test
+    void pauseResponseReachesTheNicsSettings() {
+        assertEquals(PauseResponse.IEEE, NicOptions.split(new String[] {"--in-process"}).nic().congestion()
+            .pauseResponse(), "the standard's bound by default");
+        NicOptions nic = NicOptions.split(new String[] {"--in-process", "--pause-response", "394q"}).nic();
+        assertEquals(PauseResponse.ofQuanta(394), nic.congestion().pauseResponse());
+        assertEquals(PauseResponse.ofQuanta(394), nic.congestionFor(false).pauseResponse(), "the client's NIC too");
+        assertEquals(PauseResponse.ofNanos(0), NicOptions.split(new String[] {"--in-process", "--pause-response=0"})
+            .nic().congestion().pauseResponse());
+    }
+
+    /**
+     * A storm's pauses last 65535 quanta, 335 us at 100 Gb/s; a NIC that takes 1 ms to act on a
+     * pause finds each one's timer run out before it acts, so the storm holds nothing back: the
+     * client's NIC counts the pauses but no time paused. The flag reached the NIC the tool built.
+     */
+    @Test
+    void aResponseLongerThanThePauseTimeHoldsNothing() {
+        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--pfc-storm", "0",
+            "--pause-response", "1ms", "-W", "hw_counters/rx_prio0_pause,hw_counters/rx_prio0_pause_duration");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(counter(r.out(), "hw_counters/rx_prio0_pause") > 0, r.out());
+        assertEquals(0, counter(r.out(), "hw_counters/rx_prio0_pause_duration"), r.out());
+    }
+
+    @Test
     void mistakesAreOneLineNamingTheFlag() {
         String[][] bad = {
             {"--cc", "reno"}, {"--cc-param", "rp_bogus=1", "--cc", "dcqcn"}, {"--cc-param", "rp_ai_rate=fast",
                 "--cc", "dcqcn"}, {"--cc-param", "rp_ai_rate", "--cc", "dcqcn"}, {"--cc-param", "rp_gd=99", "--cc",
-                "dcqcn"}, {"--cc-param", "rp_ai_rate=10"}, {"--pfc-storm", "8"}, {"--pfc-storm", "high"}, {"--cc"}};
+                "dcqcn"}, {"--cc-param", "rp_ai_rate=10"}, {"--pfc-storm", "8"}, {"--pfc-storm", "high"}, {"--cc"},
+            {"--pause-response", "-2us"}, {"--pause-response", "2 parsecs"}, {"--pause-response", "2"}};
         String[] named = {"--cc", "rp_bogus", "rp_ai_rate", "rp_ai_rate", "rp_gd", "rp_ai_rate", "--pfc-storm",
-            "--pfc-storm", "--cc"};
+            "--pfc-storm", "--cc", "--pause-response", "--pause-response", "--pause-response"};
         for (int i = 0; i < bad.length; i++) {
             List<String> args = new ArrayList<>(List.of("--in-process", "-n", "10"));
             args.addAll(List.of(bad[i]));

@@ -2,6 +2,8 @@ package io.rocelab.nic.egress;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Pfc;
+import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.fabric.pfc.PauseTimers;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
@@ -27,10 +29,13 @@ import java.util.PriorityQueue;
  * looked at only when its time comes (the paced QPs by time, the paused ones by priority).
  *
  * <p>PFC at the host: a received PFC frame stops the priorities it names for its pause times, in
- * quanta of 512 bit times at the NIC's link speed; a zero time resumes at once. mlx5's counters
- * count it: {@code rx_prio<N>_pause} (PFC frames naming N, XOFF or XON), {@code rx_prio<N>_pause_duration}
- * (µs paused), {@code rx_prio<N>_pause_transition} (paused to resumed), {@code tx_prio<N>_pause} (PFC
- * frames sent).
+ * quanta of 512 bit times at the NIC's link speed, once the NIC's {@linkplain PauseResponse response
+ * time} has passed (by default IEEE 802.3 31B.3.7's bound for the speed: 394 quanta, 2.018 µs at
+ * 100 Gb/s): frames of a paused priority that start before then still go out. A zero time resumes
+ * at once ({@link PauseTimers} has the rules). mlx5's counters count it: {@code rx_prio<N>_pause}
+ * (PFC frames naming N, XOFF or XON), {@code rx_prio<N>_pause_duration} (µs paused, the response
+ * time not included), {@code rx_prio<N>_pause_transition} (paused to resumed),
+ * {@code tx_prio<N>_pause} (PFC frames sent).
  *
  * <p>Owner thread only. Nothing here may kick the transmitter from inside {@link #pull}: work added
  * while a pull runs (a completion that wakes another QP) is reported by {@link #nextReadyNanos} as
@@ -40,8 +45,8 @@ public final class NicEgress implements TransmitSource {
     private static final int PRIORITIES = Pfc.PRIORITIES;
 
     private final CounterSet<NicCounter> counters;
-    /** The speed PFC's quanta are counted at. */
-    private final long pfcBitsPerSecond;
+    /** The received pauses: which priorities are held, from when, until when. */
+    private final PauseTimers pauses;
     private final ArrayDeque<ByteBuf> macControl = new ArrayDeque<>();
     @SuppressWarnings("unchecked")
     private final ArrayDeque<ByteBuf>[] control = new ArrayDeque[PRIORITIES];
@@ -51,10 +56,6 @@ public final class NicEgress implements TransmitSource {
     private final ArrayDeque<EgressFlow>[] paused = new ArrayDeque[PRIORITIES];
     /** Bit p set: a flow waits for priority p's pause to end. */
     private int pausedNonEmpty;
-    private final long[] pausedUntil = new long[PRIORITIES];
-    private final long[] pausedNanos = new long[PRIORITIES];
-    /** Latest {@code pausedUntil} of any priority: before it nothing is paused. */
-    private long pauseHorizon = Long.MIN_VALUE;
     private final PriorityQueue<EgressFlow> paced =
         new PriorityQueue<>((a, b) -> Long.compare(a.pacedUntil, b.pacedUntil));
     /** The round robin: a circular list; {@code readyHead} goes next. */
@@ -63,14 +64,22 @@ public final class NicEgress implements TransmitSource {
     private boolean pulling;
     private boolean closed;
 
-    public NicEgress(CounterSet<NicCounter> counters, long pfcBitsPerSecond) {
+    /**
+     * @param pfcBitsPerSecond the speed PFC's quanta are counted at
+     * @param pauseResponse    how long the NIC takes to act on a received XOFF
+     */
+    public NicEgress(CounterSet<NicCounter> counters, long pfcBitsPerSecond, PauseResponse pauseResponse) {
         this.counters = counters;
-        this.pfcBitsPerSecond = pfcBitsPerSecond;
+        this.pauses = new PauseTimers(pfcBitsPerSecond, pauseResponse.nanosAt(pfcBitsPerSecond));
         for (int p = 0; p < PRIORITIES; p++) {
             control[p] = new ArrayDeque<>();
             paused[p] = new ArrayDeque<>();
-            pausedUntil[p] = Long.MIN_VALUE;
         }
+    }
+
+    /** @return how long this NIC takes to act on a received XOFF, in nanoseconds */
+    public long pauseResponseNanos() {
+        return pauses.responseNanos();
     }
 
     public void attach(Transmitter t) {
@@ -150,7 +159,7 @@ public final class NicEgress implements TransmitSource {
 
     /**
      * A PFC frame arrived: the priorities its class-enable vector names stop for its pause times
-     * (a zero time resumes).
+     * once the response time has passed (a zero time resumes at once).
      *
      * @param pfcOffset offset of the MAC control opcode
      */
@@ -160,50 +169,23 @@ public final class NicEgress implements TransmitSource {
             if ((cev & (1 << p)) == 0) {
                 continue;
             }
-            long countedMicros = pausedNanos[p] / 1_000;
-            int quanta = Pfc.quanta(frame, pfcOffset, p);
-            boolean wasPaused = pausedUntil[p] > now;
-            if (wasPaused) {
-                // the time not paused after all comes off the duration counted when it began
-                pausedNanos[p] -= pausedUntil[p] - now;
-            }
+            long countedMicros = pauses.pausedNanos(p) / 1_000;
             counters.increment(PfcCounters.rxPause(p));
-            if (quanta == 0) {
-                pausedUntil[p] = now;
-                if (wasPaused) {
-                    counters.increment(PfcCounters.rxTransition(p));
-                }
-            } else {
-                pausedUntil[p] = now + Pfc.quantaToNanos(quanta, pfcBitsPerSecond);
-                pausedNanos[p] += pausedUntil[p] - now;
-                pauseHorizon = Math.max(pauseHorizon, pausedUntil[p]);
+            if (pauses.receive(p, Pfc.quanta(frame, pfcOffset, p), now)) {
+                counters.increment(PfcCounters.rxTransition(p));
             }
-            counters.add(PfcCounters.rxPauseDuration(p), pausedNanos[p] / 1_000 - countedMicros);
+            counters.add(PfcCounters.rxPauseDuration(p), pauses.pausedNanos(p) / 1_000 - countedMicros);
         }
         kick();
     }
 
-    /** @return whether priority {@code p} is paused at {@code now} */
+    /** @return whether priority {@code p} is held by a received pause at {@code now} */
     public boolean isPaused(int p, long now) {
-        return pausedUntil[p] > now;
-    }
-
-    /** @return when priority {@code p}'s pause ends (in the past if it is not paused) */
-    long pausedUntilNanos(int p) {
-        return pausedUntil[p];
+        return pauses.paused(p, now);
     }
 
     private int pausedMask(long now) {
-        if (now >= pauseHorizon) {
-            return 0;
-        }
-        int mask = 0;
-        for (int p = 0; p < PRIORITIES; p++) {
-            if (pausedUntil[p] > now) {
-                mask |= 1 << p;
-            }
-        }
-        return mask;
+        return pauses.pausedMask(now);
     }
 
     // ---- TransmitSource ----
@@ -282,7 +264,7 @@ public final class NicEgress implements TransmitSource {
         int waiting = (pausedNonEmpty | controlNonEmpty) & pausedMask;
         for (int p = 0; p < PRIORITIES; p++) {
             if ((waiting & (1 << p)) != 0) {
-                t = Math.min(t, pausedUntil[p]);
+                t = Math.min(t, pauses.resumesAt(p));
             }
         }
         return t;

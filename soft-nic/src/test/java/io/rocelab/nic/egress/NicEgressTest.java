@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.rocelab.codec.header.Pfc;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -29,7 +30,8 @@ class NicEgressTest {
 
     private final VirtualTimeScheduler time = new VirtualTimeScheduler();
     private final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
-    private final NicEgress egress = new NicEgress(counters, RATE);
+    /** These tests are about what a pause holds and for how long: the NIC acts on it at once. */
+    private final NicEgress egress = new NicEgress(counters, RATE, PauseResponse.INSTANT);
     private final Wire wire = new Wire();
     private final Transmitter tx = new Transmitter(time, wire, RATE, egress);
 

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Pfc;
+import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.fabric.pfc.PauseTimers;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.Scheduler;
@@ -23,7 +25,10 @@ import java.util.ArrayDeque;
  *
  * <p>Why the port owns its transmitter: the link below only carries frames, so queues build up
  * here, in the switch's MMU, where PFC and ECN can see them, exactly as in an ASIC. PFC frames go
- * in a control queue ahead of data and are never paused (IEEE 802.1Qbb MAC control frames).
+ * in a control queue ahead of data and are never paused (IEEE 802.1Qbb MAC control frames). A
+ * received pause takes effect after IEEE 802.3 31B.3.7's response time for the port's speed (394
+ * quanta, 2.018 µs at 100 Gb/s; {@link PauseResponse#IEEE}), as an ASIC's MAC bound by the standard:
+ * frames that start before then still go out ({@link PauseTimers}).
  * Owner thread only.
  */
 public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
@@ -44,11 +49,10 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
     private final EtsScheduler ets;
     private final ArrayDeque<ByteBuf> control = new ArrayDeque<>();
     private final ArrayDeque<String> controlComments = new ArrayDeque<>();
-    private final long[] pausedUntil = new long[8];
+    /** The pauses the neighbour sent, per priority. */
+    private final PauseTimers pauses;
     private final long[] lastPauseRx = {Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2,
         Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2};
-    /** Latest {@code pausedUntil} of any priority: before it nothing is paused and no loop is needed. */
-    private long pauseHorizon = Long.MIN_VALUE;
     private final boolean[] ignorePause = new boolean[8];
     /** Bit q set: the watchdog has queue q ignore received pauses. */
     private int ignorePauseMask;
@@ -87,6 +91,8 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
         this.hooks = hooks;
         this.counters = counters;
         this.ets = new EtsScheduler(config.queues());
+        this.pauses = new PauseTimers(config.speedBitsPerSecond(),
+            PauseResponse.IEEE.nanosAt(config.speedBitsPerSecond()));
         for (int q = 0; q < 8; q++) {
             queues[q] = new PacketQueue();
             if (config.queues()[q].wred() != null) {
@@ -195,7 +201,8 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
 
     /**
      * A PFC frame arrived on this port: pause (or resume) the priorities it names for the times it
-     * gives, converted at this port's speed (802.1Qbb: quanta of 512 bit times).
+     * gives, converted at this port's speed (802.1Qbb: quanta of 512 bit times), from the port's
+     * response time on (a resume takes effect at once).
      *
      * @param frame the frame
      * @param pfcOffset offset of the MAC control body (opcode)
@@ -207,8 +214,7 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
             if ((cev & (1 << p)) != 0) {
                 counters.rxPfc[p]++;
                 int quanta = Pfc.quanta(frame, pfcOffset, p);
-                pausedUntil[p] = quanta == 0 ? now : now + Pfc.quantaToNanos(quanta, config.speedBitsPerSecond());
-                pauseHorizon = Math.max(pauseHorizon, pausedUntil[p]);
+                pauses.receive(p, quanta, now);
                 if (quanta != 0) {
                     lastPauseRx[p] = now;
                 }
@@ -219,7 +225,7 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
 
     /** @return true if a received PFC frame currently pauses priority {@code p} */
     public boolean priorityPaused(int p, long now) {
-        return pausedUntil[p] > now;
+        return pauses.paused(p, now);
     }
 
     /** @return true if queue {@code q} is held by a received pause (whether or not it is obeyed) */
@@ -229,12 +235,10 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
 
     /** @return bit q set if a received pause holds queue q now (whether or not it is obeyed) */
     private int pausedQueues(long now) {
-        if (now >= pauseHorizon) {
-            return 0;
-        }
+        int priorities = pauses.pausedMask(now);
         int mask = 0;
-        for (int p = 0; p < 8; p++) {
-            if (pausedUntil[p] > now) {
+        for (int p = 0; priorities != 0; p++, priorities >>>= 1) {
+            if ((priorities & 1) != 0) {
                 mask |= 1 << config.tcToQueue()[p];
             }
         }
@@ -409,8 +413,8 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
         for (int q = 0; q < 8; q++) {
             if (!queues[q].isEmpty() && !ignorePause[q]) {
                 for (int p = 0; p < 8; p++) {
-                    if (config.tcToQueue()[p] == q && pausedUntil[p] > now) {
-                        t = Math.min(t, pausedUntil[p]);
+                    if (config.tcToQueue()[p] == q && pauses.paused(p, now)) {
+                        t = Math.min(t, pauses.resumesAt(p));
                     }
                 }
             }

@@ -1,5 +1,6 @@
 package io.rocelab.topology.generate;
 
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
@@ -62,6 +63,7 @@ public record FatTree(Topology topology, int k) {
         private boolean ipv6;
         private int activeMtu = 4096;
         private DcqcnParams dcqcn;
+        private PauseResponse pauseResponse = PauseResponse.IEEE;
 
         private Builder() {
         }
@@ -72,6 +74,15 @@ public record FatTree(Topology topology, int k) {
          */
         public Builder dcqcn(DcqcnParams params) {
             dcqcn = params;
+            return this;
+        }
+
+        /**
+         * How long every host's NIC takes to act on a received PFC XOFF ({@link PauseResponse#IEEE},
+         * the standard's bound for its speed, by default).
+         */
+        public Builder pauseResponse(PauseResponse response) {
+            pauseResponse = java.util.Objects.requireNonNull(response, "response");
             return this;
         }
 
@@ -151,7 +162,8 @@ public record FatTree(Topology topology, int k) {
                     for (int j = 0; j < half; j++) {
                         String v6 = ipv6 ? "fd00:" + Integer.toHexString(p) + ":" + Integer.toHexString(e) + "::"
                             + Integer.toHexString(j + 2) : null;
-                        Host h = Plan.host(names.host(p, e, j), Plan.ipv4(p, e, j + 2), v6, activeMtu, dcqcn);
+                        Host h = Plan.host(names.host(p, e, j), Plan.ipv4(p, e, j + 2), v6, activeMtu, dcqcn,
+                            pauseResponse);
                         t.host(h).link(link(h.name(), edge(p, e) + ":" + Plan.port(j)));
                     }
                 }

@@ -1,6 +1,7 @@
 package io.rocelab.topology.generate;
 
 import io.rocelab.sw.config.SwitchConfigBuilder;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Topology;
@@ -75,6 +76,7 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
         private boolean ipv6;
         private int activeMtu = 4096;
         private DcqcnParams dcqcn;
+        private PauseResponse pauseResponse = PauseResponse.IEEE;
 
         private Builder() {
         }
@@ -85,6 +87,15 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
          */
         public Builder dcqcn(DcqcnParams params) {
             dcqcn = params;
+            return this;
+        }
+
+        /**
+         * How long every host's NIC takes to act on a received PFC XOFF ({@link PauseResponse#IEEE},
+         * the standard's bound for its speed, by default).
+         */
+        public Builder pauseResponse(PauseResponse response) {
+            pauseResponse = java.util.Objects.requireNonNull(response, "response");
             return this;
         }
 
@@ -202,7 +213,7 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
                 t.switchNode(leaf(i), leaf);
                 for (int j = 0; j < hostsPerLeaf; j++) {
                     String v6 = ipv6 ? "fd00:0:" + Integer.toHexString(i) + "::" + Integer.toHexString(j + 1) : null;
-                    Host h = Plan.host(names.host(i, j), Plan.ipv4(0, i, j + 1), v6, activeMtu, dcqcn);
+                    Host h = Plan.host(names.host(i, j), Plan.ipv4(0, i, j + 1), v6, activeMtu, dcqcn, pauseResponse);
                     t.host(h).link(Plan.cable(h.name(), leaf(i) + ":" + Plan.port(j), cableMeters));
                 }
             }

@@ -1,5 +1,6 @@
 package io.rocelab.topology.generate;
 
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.model.Host;
@@ -37,11 +38,13 @@ final class Plan {
 
     /**
      * @return a host at {@code ipv4} (and {@code ipv6} unless null), its MAC from the IPv4 address,
-     *         DCQCN on its NIC with {@code dcqcn} unless null
+     *         DCQCN on its NIC with {@code dcqcn} unless null, acting on a received pause after
+     *         {@code pauseResponse}
      */
-    static Host host(String name, int ipv4, String ipv6, int activeMtu, DcqcnParams dcqcn) {
+    static Host host(String name, int ipv4, String ipv6, int activeMtu, DcqcnParams dcqcn,
+                     PauseResponse pauseResponse) {
         Host.Builder b = Host.builder(name).ipv4(ipv4).mac(HOST_MAC_BASE | (ipv4 & 0xFFFF_FFFFL)).activeMtu(activeMtu)
-            .dcqcn(dcqcn);
+            .dcqcn(dcqcn).pauseResponse(pauseResponse);
         if (ipv6 != null) {
             b.ipv6(ipv6);
         }

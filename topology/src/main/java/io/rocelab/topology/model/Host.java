@@ -3,6 +3,7 @@ package io.rocelab.topology.model;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
+import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.BondMode;
 import io.rocelab.nic.Gid;
 import io.rocelab.nic.cc.DcqcnParams;
@@ -26,9 +27,12 @@ import java.util.Objects;
  * @param dcqcn                  the NIC's congestion control: DCQCN with these parameters (mlx5's
  *                               {@code cc_params}), or null for none (the default, rxe's wire bytes)
  * @param port2                  the NIC's second port, or null for a single-port NIC
+ * @param pauseResponse          how long the NIC takes to act on a received PFC XOFF
+ *                               ({@link PauseResponse#IEEE}, the standard's bound for its speed, unless set)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
-                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2) implements Node {
+                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse)
+    implements Node {
     /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
     /** The name of a dual-port host's second port, IBA port 2. */
@@ -41,6 +45,13 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     public Host {
         Objects.requireNonNull(name, "name");
         ipv6 = List.copyOf(ipv6);
+        pauseResponse = pauseResponse == null ? PauseResponse.IEEE : pauseResponse;
+    }
+
+    /** A host whose NIC acts on a received pause as the standard allows at its speed. */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2, PauseResponse.IEEE);
     }
 
     /** A single-port host. */
@@ -62,7 +73,8 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
 
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
-        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2);
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2,
+            pauseResponse);
     }
 
     /** @return 1, or 2 for a dual-port NIC */
@@ -144,6 +156,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private int pcp;
         private long linkSpeed;
         private DcqcnParams dcqcn;
+        private PauseResponse pauseResponse = PauseResponse.IEEE;
         private boolean dualPort;
         private long mac2 = -1;
         private int ipv4Port2;
@@ -228,6 +241,15 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         /** DCQCN on the NIC with {@code params} ({@code DcqcnParams.defaults()}: ConnectX's); null for none. */
         public Builder dcqcn(DcqcnParams params) {
             dcqcn = params;
+            return this;
+        }
+
+        /**
+         * How long the NIC takes to act on a received PFC XOFF ({@link PauseResponse#IEEE}, the
+         * standard's bound for its speed, by default).
+         */
+        public Builder pauseResponse(PauseResponse response) {
+            pauseResponse = Objects.requireNonNull(response, "response");
             return this;
         }
 
@@ -322,7 +344,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             } else if (lacpFast) {
                 throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
             }
-            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two);
+            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse);
         }
     }
 }
