@@ -1,0 +1,351 @@
+package io.rocelab.sw.routing;
+
+import io.rocelab.codec.routing.BgpMessage;
+import io.rocelab.codec.routing.Ipv4Prefix;
+import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.sw.config.BgpConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One eBGP session with a directly connected neighbour (RFC 4271), over the link of one port.
+ *
+ * <p>States, as FRR names them: Idle, Connect, OpenSent, OpenConfirm, Established (Active is not
+ * used: the transport is not modelled, see {@link io.rocelab.codec.routing.ControlFrame}). From Idle
+ * with the link up the session sends its OPEN (Connect, then OpenSent); an OPEN received in Idle or
+ * OpenSent is answered with KEEPALIVE (and our OPEN if not yet sent) and leads to OpenConfirm; a
+ * KEEPALIVE there to Established. Each side sending OPEN at once stands in for TCP's connection and
+ * the collision resolution of section 6.8. The hold time is the smaller of the two OPENs', the
+ * keepalive interval the smaller of ours and a third of it (FRR). A session that goes down (hold timer,
+ * NOTIFICATION, BFD, the link's carrier with fast-external-failover) drops its Adj-RIB-In and tries
+ * again after the connect-retry time ({@code timers connect}), or at once when the peer's OPEN comes.
+ *
+ * <p>Outbound: the Adj-RIB-Out and the changes not yet sent; withdrawals go at once, advertisements
+ * no more often than the MRAI ({@code advertisement-interval}), those that wait going in one batch.
+ */
+public final class BgpSession {
+    /** RFC 4271 section 8.2.2 states, FRR's spelling. */
+    public enum State { Idle, Connect, OpenSent, OpenConfirm, Established }
+
+    final BgpConfig.Neighbor neighbor;
+    final int port;
+    private final BgpSpeaker speaker;
+    private final Scheduler scheduler;
+    private final BgpConfig config;
+    State state = State.Idle;
+    /** The neighbour's MAC, learnt from its frames (no ARP is modelled); -1 until then: broadcast. */
+    long peerMac = -1;
+    /** TCP: our next sequence number and the peer's. */
+    long seq;
+    long ack;
+    private long negotiatedHoldNanos;
+    private long keepaliveNanos;
+    private Cancellable holdTimer;
+    private Cancellable keepaliveTimer;
+    private Cancellable connectRetryTimer;
+    private Cancellable mraiTimer;
+    private long lastAdvertisedNanos = Long.MIN_VALUE / 2;
+    /** Adj-RIB-In: each prefix's AS_PATH as received. */
+    final Map<Ipv4Prefix, List<Long>> adjRibIn = new HashMap<>();
+    /** Adj-RIB-Out: what the neighbour was last told. */
+    final Map<Ipv4Prefix, List<Long>> adjRibOut = new HashMap<>();
+    /** Changes not sent yet: a path, or an empty one to withdraw. */
+    private final Map<Ipv4Prefix, List<Long>> pending = new LinkedHashMap<>();
+    /** Bumped every time the session goes down: work queued before belongs to a dead session. */
+    int generation;
+    BfdSession bfd;
+    long msgSent;
+    long msgRcvd;
+    long updatesSent;
+    long updatesRcvd;
+    long upDownSinceNanos;
+    int established;
+    int drops;
+    String lastDownReason = "";
+
+    BgpSession(BgpSpeaker speaker, Scheduler scheduler, BgpConfig config, BgpConfig.Neighbor neighbor, int port) {
+        this.speaker = speaker;
+        this.scheduler = scheduler;
+        this.config = config;
+        this.neighbor = neighbor;
+        this.port = port;
+        this.seq = Integer.toUnsignedLong(neighbor.localAddr() * 0x9E3779B9);
+    }
+
+    /** Idle with the link up: open the session. */
+    void start() {
+        if (state != State.Idle || !neighbor.adminUp() || !speaker.linkUp(port)) {
+            return;
+        }
+        cancel(connectRetryTimer);
+        state = State.Connect;
+        sendOpen();
+        state = State.OpenSent;
+        connectRetryTimer = scheduler.schedule(config.connectRetryNanos(), this::connectRetryExpired);
+    }
+
+    private void connectRetryExpired() {
+        connectRetryTimer = null;
+        if (state == State.OpenSent || state == State.Connect) {
+            state = State.Idle;
+            start();
+        } else if (state == State.Idle) {
+            start();
+        }
+    }
+
+    private void sendOpen() {
+        speaker.send(this, new BgpMessage.Open(config.asn(), (int) (config.holdNanos() / 1_000_000_000L),
+            config.routerId()));
+    }
+
+    /** A message from the neighbour. */
+    void receive(BgpMessage m) {
+        msgRcvd++;
+        if (m instanceof BgpMessage.Open open) {
+            onOpen(open);
+        } else if (m instanceof BgpMessage.Keepalive) {
+            if (state == State.OpenConfirm) {
+                established();
+            } else if (state == State.Established) {
+                restartHoldTimer();
+            }
+        } else if (m instanceof BgpMessage.Update u) {
+            if (state == State.Established) {
+                updatesRcvd++;
+                restartHoldTimer();
+                speaker.received(this, u);
+            }
+        } else if (m instanceof BgpMessage.Notification n && state != State.Idle) {
+            down("received NOTIFICATION " + n.code() + "/" + n.subcode(), false);
+        }
+    }
+
+    private void onOpen(BgpMessage.Open open) {
+        if (state == State.Established || state == State.OpenConfirm) {
+            // the neighbour started over (it lost the session while we did not)
+            down("peer sent a new OPEN", false);
+        }
+        if (!neighbor.adminUp() || !speaker.linkUp(port)) {
+            return;
+        }
+        if (open.asn() != neighbor.peerAsn()) {
+            speaker.send(this, new BgpMessage.Notification(2, 2)); // OPEN error, bad peer AS
+            return;
+        }
+        if (state == State.Idle) {
+            sendOpen();
+        }
+        cancel(connectRetryTimer);
+        connectRetryTimer = null;
+        long peerHold = open.holdSeconds() * 1_000_000_000L;
+        negotiatedHoldNanos = Math.min(config.holdNanos(), peerHold);
+        keepaliveNanos = negotiatedHoldNanos == 0 ? 0 : Math.min(config.keepaliveNanos(), negotiatedHoldNanos / 3);
+        state = State.OpenConfirm;
+        speaker.send(this, new BgpMessage.Keepalive());
+        restartHoldTimer();
+    }
+
+    private void established() {
+        state = State.Established;
+        established++;
+        upDownSinceNanos = scheduler.nanoTime();
+        restartHoldTimer();
+        armKeepalive();
+        speaker.established(this);
+    }
+
+    private void armKeepalive() {
+        cancel(keepaliveTimer);
+        keepaliveTimer = keepaliveNanos == 0 ? null : scheduler.schedule(keepaliveNanos, () -> {
+            keepaliveTimer = null;
+            if (state == State.Established || state == State.OpenConfirm) {
+                speaker.send(this, new BgpMessage.Keepalive());
+                armKeepalive();
+            }
+        });
+    }
+
+    private void restartHoldTimer() {
+        cancel(holdTimer);
+        holdTimer = negotiatedHoldNanos == 0 ? null : scheduler.schedule(negotiatedHoldNanos, () -> {
+            holdTimer = null;
+            down("hold timer expired", true);
+        });
+    }
+
+    /**
+     * The session goes down: timers stop, the neighbour is told (a NOTIFICATION, if the link carries
+     * it), the speaker forgets what it learnt here, and it starts over after the connect-retry time.
+     *
+     * @param notify whether to send a NOTIFICATION (hold timer expired, or Cease)
+     */
+    void down(String why, boolean notify) {
+        if (state == State.Idle) {
+            return;
+        }
+        boolean wasEstablished = state == State.Established;
+        if (notify && speaker.linkUp(port)) {
+            speaker.send(this, why.startsWith("hold")
+                ? new BgpMessage.Notification(BgpMessage.HOLD_TIMER_EXPIRED, 0)
+                : new BgpMessage.Notification(BgpMessage.CEASE, 0));
+        }
+        state = State.Idle;
+        generation++;
+        lastDownReason = why;
+        cancel(holdTimer);
+        cancel(keepaliveTimer);
+        cancel(mraiTimer);
+        cancel(connectRetryTimer);
+        holdTimer = null;
+        keepaliveTimer = null;
+        mraiTimer = null;
+        pending.clear();
+        adjRibOut.clear();
+        lastAdvertisedNanos = Long.MIN_VALUE / 2;
+        List<Ipv4Prefix> lost = new ArrayList<>(adjRibIn.keySet());
+        adjRibIn.clear();
+        if (wasEstablished) {
+            drops++;
+            upDownSinceNanos = scheduler.nanoTime();
+        }
+        speaker.sessionDown(this, lost);
+        connectRetryTimer = scheduler.schedule(config.connectRetryNanos(), this::connectRetryExpired);
+    }
+
+    /** The speaker's best path for {@code prefix} changed: what to tell this neighbour. */
+    void enqueue(Ipv4Prefix prefix, List<Long> path) {
+        if (state != State.Established) {
+            return;
+        }
+        List<Long> told = adjRibOut.get(prefix);
+        if (path.isEmpty() ? told == null : path.equals(told)) {
+            pending.remove(prefix);
+            return;
+        }
+        pending.put(prefix, path);
+    }
+
+    /** Sends what may go now: withdrawals at once, advertisements when the MRAI allows. */
+    void flush() {
+        if (state != State.Established || pending.isEmpty()) {
+            return;
+        }
+        List<Ipv4Prefix> withdrawn = new ArrayList<>();
+        Map<List<Long>, List<Ipv4Prefix>> byPath = new LinkedHashMap<>();
+        for (Map.Entry<Ipv4Prefix, List<Long>> e : pending.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                withdrawn.add(e.getKey());
+            } else {
+                byPath.computeIfAbsent(e.getValue(), p -> new ArrayList<>()).add(e.getKey());
+            }
+        }
+        withdrawn.forEach(p -> {
+            pending.remove(p);
+            adjRibOut.remove(p);
+        });
+        long now = scheduler.nanoTime();
+        boolean mayAdvertise = config.mraiNanos() == 0 || now - lastAdvertisedNanos >= config.mraiNanos();
+        if (!withdrawn.isEmpty()) {
+            sendUpdate(new BgpMessage.Update(withdrawn, List.of(), 0, List.of()));
+        }
+        if (byPath.isEmpty()) {
+            return;
+        }
+        if (!mayAdvertise) {
+            if (mraiTimer == null) {
+                mraiTimer = scheduler.schedule(lastAdvertisedNanos + config.mraiNanos() - now, () -> {
+                    mraiTimer = null;
+                    flush();
+                });
+            }
+            return;
+        }
+        lastAdvertisedNanos = now;
+        for (Map.Entry<List<Long>, List<Ipv4Prefix>> e : byPath.entrySet()) {
+            e.getValue().forEach(p -> {
+                pending.remove(p);
+                adjRibOut.put(p, e.getKey());
+            });
+            sendUpdate(new BgpMessage.Update(List.of(), e.getKey(), neighbor.localAddr(), e.getValue()));
+        }
+    }
+
+    private void sendUpdate(BgpMessage.Update u) {
+        updatesSent++;
+        speaker.send(this, u);
+    }
+
+    private static void cancel(Cancellable c) {
+        if (c != null) {
+            c.cancel();
+        }
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public BgpConfig.Neighbor neighbor() {
+        return neighbor;
+    }
+
+    /** @return the port the session runs over */
+    public int port() {
+        return port;
+    }
+
+    public long messagesSent() {
+        return msgSent;
+    }
+
+    public long messagesReceived() {
+        return msgRcvd;
+    }
+
+    public long updatesSent() {
+        return updatesSent;
+    }
+
+    public long updatesReceived() {
+        return updatesRcvd;
+    }
+
+    /** @return prefixes in the Adj-RIB-In */
+    public int prefixesReceived() {
+        return adjRibIn.size();
+    }
+
+    /** @return when the session last came up or went down (FRR's Up/Down column) */
+    public long upDownSinceNanos() {
+        return upDownSinceNanos;
+    }
+
+    /** @return how often it left Established */
+    public int drops() {
+        return drops;
+    }
+
+    public String lastDownReason() {
+        return lastDownReason;
+    }
+
+    /** @return when an UPDATE that advertised last went to the neighbour (the MRAI counts from it) */
+    public long lastAdvertisedNanos() {
+        return lastAdvertisedNanos;
+    }
+
+    /** @return its BFD session, or null */
+    public BfdSession bfd() {
+        return bfd;
+    }
+
+    /** @return the hold time agreed with the neighbour */
+    public long holdNanos() {
+        return negotiatedHoldNanos;
+    }
+}
