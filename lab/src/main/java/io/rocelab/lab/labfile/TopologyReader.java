@@ -16,7 +16,7 @@ import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
 import io.rocelab.topology.qos.QosProfile;
-import io.rocelab.topology.route.EcmpRoutes;
+import io.rocelab.topology.route.Routing;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,6 +46,8 @@ final class TopologyReader {
     /** What the netns runner cannot lay out on veth pairs: mistakes only of a lab that runs in netns mode. */
     private final Problems netnsLimits = new Problems();
     private Section top;
+    /** {@code routing:} (top level): static ECMP routes or eBGP. */
+    private Routing routing = Routing.STATIC;
 
     private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
                            Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
@@ -79,7 +81,14 @@ final class TopologyReader {
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
                          Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits) {
+        return read(node, problems, sources, qos, nics, linuxHosts, rxeVms, netnsLimits, Routing.STATIC);
+    }
+
+    /** As above, the switches routing as {@code routing} says ({@code routing:}, read by {@link RoutingReader}). */
+    static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits, Routing routing) {
         TopologyReader r = new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms);
+        r.routing = routing;
         Topology t = r.read(node);
         netnsLimits.addAll(r.netnsLimits);
         return t;
@@ -123,7 +132,7 @@ final class TopologyReader {
             SwitchConfig c = s.config();
             b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
                 c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
-                c.pfcQuanta()));
+                c.pfcQuanta()).withBgp(c.bgp()));
         }
         t.links().forEach(b::link);
         if (t.qos() != null) {
@@ -170,7 +179,7 @@ final class TopologyReader {
         if (s == null || qos == null) {
             return null;
         }
-        LeafSpine.Builder b = LeafSpine.builder().qos(qos);
+        LeafSpine.Builder b = LeafSpine.builder().qos(qos).routing(routing);
         if (nics.dcqcn()) {
             b.dcqcn(nics.params());
         }
@@ -218,7 +227,7 @@ final class TopologyReader {
         if (s == null || qos == null) {
             return null;
         }
-        FatTree.Builder b = FatTree.builder().qos(qos);
+        FatTree.Builder b = FatTree.builder().qos(qos).routing(routing);
         if (nics.dcqcn()) {
             b.dcqcn(nics.params());
         }
@@ -267,7 +276,7 @@ final class TopologyReader {
     }
 
     private Topology explicit() {
-        Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+        Topology.Builder t = Topology.builder().routes(routing.filler());
         if (qos != null) {
             t.qos(qos);
         }
