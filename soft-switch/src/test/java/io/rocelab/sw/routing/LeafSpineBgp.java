@@ -67,7 +67,7 @@ final class LeafSpineBgp {
                 b.route(leaf0Static, "Ethernet8", MacAddress.toString(spineMac(1)));
             }
             b.tables().hostname("leaf" + i).mac(leafMac(i)).ecmpHashSeed(i + 1)
-                .bgp(config(65001 + i, ns, List.of("10.0." + i + ".0/24"), timers));
+                .bgp(config(65001 + i, Ipv4.parse("10.255.0." + (i + 1)), ns, List.of("10.0." + i + ".0/24"), timers));
             leaves[i] = new SoftSwitch(b.build(), time, ByteBufAllocator.DEFAULT, 10 + i);
         }
         for (int j = 0; j < 2; j++) {
@@ -78,7 +78,7 @@ final class LeafSpineBgp {
             }
             ConfigBuilder b = new ConfigBuilder(2, 100);
             b.tables().hostname("spine" + j).mac(spineMac(j)).ecmpHashSeed(5 + j)
-                .bgp(config(65100, ns, List.of(), timers));
+                .bgp(config(65100, Ipv4.parse("10.255.0." + (11 + j)), ns, List.of(), timers));
             spines[j] = new SoftSwitch(b.build(), time, ByteBufAllocator.DEFAULT, 20 + j);
         }
         for (int i = 0; i < 2; i++) {
@@ -105,8 +105,9 @@ final class LeafSpineBgp {
         return Ipv4.parse("10.1.0." + (2 * k + (spineSide ? 0 : 1)));
     }
 
-    private static BgpConfig config(long asn, List<BgpConfig.Neighbor> ns, List<String> networks, Timers t) {
-        return new BgpConfig(asn, (int) asn, t.keepalive(), t.hold(), BgpConfig.SONIC_CONNECT_NANOS, t.mrai(),
+    private static BgpConfig config(long asn, int routerId, List<BgpConfig.Neighbor> ns, List<String> networks,
+                                    Timers t) {
+        return new BgpConfig(asn, routerId, t.keepalive(), t.hold(), BgpConfig.SONIC_CONNECT_NANOS, t.mrai(),
             t.processing(), t.bfd(), t.fastFailover(), ns, networks);
     }
 
