@@ -116,13 +116,13 @@ public final class ConfigLoader {
 
     private SwitchConfigBuilder read(JsonNode root) {
         root.fieldNames().forEachRemaining(t -> {
-            if (!TABLES.contains(t)) {
+            if (!TABLES.contains(t) && !BgpTables.TABLES.contains(t)) {
                 problems.add("unknown table '" + t + "'");
             }
         });
         SwitchConfigBuilder b = new SwitchConfigBuilder();
         JsonNode meta = entry(root, "DEVICE_METADATA", "localhost");
-        checkKeys("DEVICE_METADATA|localhost", meta, "hostname", "mac");
+        checkKeys("DEVICE_METADATA|localhost", meta, "hostname", "mac", BgpTables.BGP_ASN);
         b.hostname(text(meta, "hostname", "switch"));
         b.mac(mac("DEVICE_METADATA|localhost", meta, "mac", 0x02_00_00_00_00_01L));
 
@@ -157,6 +157,7 @@ public final class ConfigLoader {
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
         checkKeys("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", "BIG_RED_SWITCH");
         b.pfcWdPollInterval(number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200));
+        BgpTables.read(root, b, problems);
         return b;
     }
 

@@ -16,9 +16,10 @@ import java.util.Map;
  *
  * <p>States, as FRR names them: Idle, Connect, OpenSent, OpenConfirm, Established (Active is not
  * used: the transport is not modelled, see {@link io.rocelab.codec.routing.ControlFrame}). From Idle
- * with the link up the session sends its OPEN (Connect, then OpenSent); an OPEN received in Idle or
- * OpenSent is answered with KEEPALIVE (and our OPEN if not yet sent) and leads to OpenConfirm; a
- * KEEPALIVE there to Established. Each side sending OPEN at once stands in for TCP's connection and
+ * with the link up the session sends its OPEN (Connect, then OpenSent, where it sends it again every
+ * second as TCP would retransmit it); an OPEN received in Idle or OpenSent is answered with KEEPALIVE
+ * (and our OPEN if not yet sent) and leads to OpenConfirm (there, an OPEN again is answered with ours
+ * and a KEEPALIVE: the peer missed them); a KEEPALIVE there to Established. Each side sending OPEN at once stands in for TCP's connection and
  * the collision resolution of section 6.8. The hold time is the smaller of the two OPENs', the
  * keepalive interval the smaller of ours and a third of it (FRR). A session that goes down (hold timer,
  * NOTIFICATION, BFD, the link's carrier with fast-external-failover) drops its Adj-RIB-In and tries
@@ -30,6 +31,9 @@ import java.util.Map;
 public final class BgpSession {
     /** RFC 4271 section 8.2.2 states, FRR's spelling. */
     public enum State { Idle, Connect, OpenSent, OpenConfirm, Established }
+
+    /** TCP's initial retransmission timeout (RFC 6298): 1 s. */
+    static final long RETRANSMIT_NANOS = 1_000_000_000L;
 
     final BgpConfig.Neighbor neighbor;
     final int port;
@@ -47,6 +51,7 @@ public final class BgpSession {
     private Cancellable holdTimer;
     private Cancellable keepaliveTimer;
     private Cancellable connectRetryTimer;
+    private Cancellable retransmitTimer;
     private Cancellable mraiTimer;
     private long lastAdvertisedNanos = Long.MIN_VALUE / 2;
     /** Adj-RIB-In: each prefix's AS_PATH as received. */
@@ -82,18 +87,32 @@ public final class BgpSession {
             return;
         }
         cancel(connectRetryTimer);
+        connectRetryTimer = null;
         state = State.Connect;
         sendOpen();
         state = State.OpenSent;
-        connectRetryTimer = scheduler.schedule(config.connectRetryNanos(), this::connectRetryExpired);
+        armRetransmit();
+    }
+
+    /**
+     * The transport's retransmission, which rocelab does not model segment by segment: while the
+     * session waits in OpenSent, its OPEN goes again every {@value #RETRANSMIT_NANOS} ns (TCP's
+     * initial RTO, RFC 6298), so that an OPEN lost to a peer not yet listening is made good.
+     */
+    private void armRetransmit() {
+        cancel(retransmitTimer);
+        retransmitTimer = scheduler.schedule(RETRANSMIT_NANOS, () -> {
+            retransmitTimer = null;
+            if (state == State.OpenSent && speaker.linkUp(port)) {
+                sendOpen();
+                armRetransmit();
+            }
+        });
     }
 
     private void connectRetryExpired() {
         connectRetryTimer = null;
-        if (state == State.OpenSent || state == State.Connect) {
-            state = State.Idle;
-            start();
-        } else if (state == State.Idle) {
+        if (state == State.Idle) {
             start();
         }
     }
@@ -126,7 +145,13 @@ public final class BgpSession {
     }
 
     private void onOpen(BgpMessage.Open open) {
-        if (state == State.Established || state == State.OpenConfirm) {
+        if (state == State.OpenConfirm) {
+            // the neighbour did not get our OPEN (it resends its own): ours again, and the KEEPALIVE
+            sendOpen();
+            speaker.send(this, new BgpMessage.Keepalive());
+            return;
+        }
+        if (state == State.Established) {
             // the neighbour started over (it lost the session while we did not)
             down("peer sent a new OPEN", false);
         }
@@ -141,7 +166,9 @@ public final class BgpSession {
             sendOpen();
         }
         cancel(connectRetryTimer);
+        cancel(retransmitTimer);
         connectRetryTimer = null;
+        retransmitTimer = null;
         long peerHold = open.holdSeconds() * 1_000_000_000L;
         negotiatedHoldNanos = Math.min(config.holdNanos(), peerHold);
         keepaliveNanos = negotiatedHoldNanos == 0 ? 0 : Math.min(config.keepaliveNanos(), negotiatedHoldNanos / 3);
@@ -201,6 +228,8 @@ public final class BgpSession {
         cancel(keepaliveTimer);
         cancel(mraiTimer);
         cancel(connectRetryTimer);
+        cancel(retransmitTimer);
+        retransmitTimer = null;
         holdTimer = null;
         keepaliveTimer = null;
         mraiTimer = null;

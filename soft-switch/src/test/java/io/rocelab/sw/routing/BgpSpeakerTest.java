@@ -195,6 +195,23 @@ class BgpSpeakerTest {
         assertEquals(1, g.size(), "the static route, to spine1 only");
     }
 
+    @Test
+    void anOpenLostOnTheWayIsSentAgainAsTcpWouldAndTheSessionComesUp() {
+        LeafSpineBgp f = new LeafSpineBgp(LeafSpineBgp.Timers.datacenter());
+        f.links[0][0].aToB().setFaults(FaultProfile.NONE.withLoss(1.0)); // leaf0's OPEN to spine0 is lost
+        f.time.runFor(300_000_000L);
+        BgpSession leafSide = f.leaves[0].bgp().session(f.leaves[0].port("Ethernet4"));
+        BgpSession spineSide = f.spines[0].bgp().session(f.spines[0].port("Ethernet0"));
+        assertEquals(BgpSession.State.OpenSent, spineSide.state(), "spine0 never heard leaf0's OPEN");
+        assertEquals(BgpSession.State.OpenConfirm, leafSide.state(), "leaf0 heard spine0's and answered");
+        f.links[0][0].aToB().setFaults(FaultProfile.NONE);
+        // spine0 sends its OPEN again (1 s after the first): leaf0, in OpenConfirm, answers with its own
+        f.time.runFor(1_000_000_000L);
+        assertEquals(BgpSession.State.Established, leafSide.state());
+        assertEquals(BgpSession.State.Established, spineSide.state());
+        assertNotNull(f.spines[0].bgp().locRib().get(RACK0));
+    }
+
     private static RouteChange last(SoftSwitch s, Ipv4Prefix p) {
         List<RouteChange> cs = s.bgp().changes().stream().filter(c -> c.prefix().equals(p)).toList();
         assertFalse(cs.isEmpty(), s.config().hostname() + " never programmed " + p);
