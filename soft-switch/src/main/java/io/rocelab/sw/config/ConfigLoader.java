@@ -75,7 +75,7 @@ public final class ConfigLoader {
     public static SwitchConfig parse(String json) {
         ConfigLoader loader = new ConfigLoader();
         SwitchConfigBuilder tables = loader.read(json);
-        SwitchConfig config = ConfigValidator.resolve(tables, loader.problems);
+        SwitchConfig config = tables.withBgp(ConfigValidator.resolve(tables, loader.problems), loader.problems);
         if (!loader.problems.isEmpty()) {
             throw new ConfigException(loader.problems);
         }

@@ -345,6 +345,15 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
+    /** {@code config} with this table's BGP speaker, checked against it (one line per mistake). */
+    SwitchConfig withBgp(SwitchConfig config, List<String> problems) {
+        if (config == null || bgp == null) {
+            return config;
+        }
+        bgp.check(config, problems);
+        return config.withBgp(bgp);
+    }
+
     /** @return the eBGP speaker given, or null */
     public BgpConfig bgp() {
         return bgp;
@@ -418,11 +427,7 @@ public final class SwitchConfigBuilder {
      */
     public SwitchConfig build() {
         List<String> problems = new ArrayList<>();
-        SwitchConfig config = ConfigValidator.resolve(this, problems);
-        if (config != null && bgp != null) {
-            bgp.check(config, problems);
-            config = config.withBgp(bgp);
-        }
+        SwitchConfig config = withBgp(ConfigValidator.resolve(this, problems), problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
