@@ -314,11 +314,13 @@ public final class Fabric implements AutoCloseable {
     /**
      * Pulls or replugs a link's cable (frames in flight are dropped and counted). Any thread.
      *
-     * <p>The switches' routes are static: a switch whose route over the link has other ECMP members
+     * <p>With static routes (the default): a switch whose route over the link has other ECMP members
      * re-hashes onto them at once (and back when the link returns); one whose only route crosses
-     * the link drops what it would send there. No routing protocol withdraws routes elsewhere, so
-     * cutting a leaf's uplink alone black-holes the traffic other leaves send through that spine;
-     * losing a whole spine (all its cables) is routed around everywhere.
+     * the link drops what it would send there. Nothing withdraws routes elsewhere, so cutting a leaf's
+     * uplink alone black-holes the traffic other leaves send through that spine; losing a whole spine
+     * (all its cables) is routed around everywhere. With eBGP ({@code Routing.bgp()}) the two ends'
+     * sessions go down with the carrier and the withdrawal reaches the other leaves, which route
+     * around the cut within a few processing times.
      */
     public void setLinkUp(String name, boolean up) {
         link(name).setUp(up);
