@@ -23,6 +23,7 @@ class RoutingLabTest {
         "the flows' traffic gap stays under the reroute plus one ACK timeout",
         "a silent failure is found by BFD within 3 ms (1 ms x 3) and every flow completes without error",
         "its gap is bounded by BFD's detection, the withdrawal and one ACK timeout",
+        "without BFD the hold timer finds it only after 2 to 3 s, long after the QPs' 8.6 ms retry budget",
     };
 
     private static final String SMALL = """

@@ -32,6 +32,12 @@ public final class BgpSession {
     /** RFC 4271 section 8.2.2 states, FRR's spelling. */
     public enum State { Idle, Connect, OpenSent, OpenConfirm, Established }
 
+    /**
+     * Prefixes in one UPDATE at most: five octets each keeps a message under RFC 4271's 4,096 bytes
+     * whatever the path.
+     */
+    static final int MAX_PREFIXES = 700;
+
     /** TCP's initial retransmission timeout (RFC 6298): 1 s. */
     static final long RETRANSMIT_NANOS = 1_000_000_000L;
 
@@ -279,8 +285,9 @@ public final class BgpSession {
         });
         long now = scheduler.nanoTime();
         boolean mayAdvertise = config.mraiNanos() == 0 || now - lastAdvertisedNanos >= config.mraiNanos();
-        if (!withdrawn.isEmpty()) {
-            sendUpdate(new BgpMessage.Update(withdrawn, List.of(), 0, List.of()));
+        for (int i = 0; i < withdrawn.size(); i += MAX_PREFIXES) {
+            sendUpdate(new BgpMessage.Update(withdrawn.subList(i, Math.min(withdrawn.size(), i + MAX_PREFIXES)),
+                List.of(), 0, List.of()));
         }
         if (byPath.isEmpty()) {
             return;
@@ -300,7 +307,11 @@ public final class BgpSession {
                 pending.remove(p);
                 adjRibOut.put(p, e.getKey());
             });
-            sendUpdate(new BgpMessage.Update(List.of(), e.getKey(), neighbor.localAddr(), e.getValue()));
+            List<Ipv4Prefix> nlri = e.getValue();
+            for (int i = 0; i < nlri.size(); i += MAX_PREFIXES) {
+                sendUpdate(new BgpMessage.Update(List.of(), e.getKey(), neighbor.localAddr(),
+                    nlri.subList(i, Math.min(nlri.size(), i + MAX_PREFIXES))));
+            }
         }
     }
 
