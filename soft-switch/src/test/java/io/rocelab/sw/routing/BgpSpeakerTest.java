@@ -212,6 +212,22 @@ class BgpSpeakerTest {
         assertNotNull(f.spines[0].bgp().locRib().get(RACK0));
     }
 
+    @Test
+    void aThousandPrefixesTravelInUpdatesOfAtMost700() {
+        List<String> many = new java.util.ArrayList<>();
+        for (int k = 0; k < 1000; k++) {
+            many.add("172.16." + (k / 250) + "." + (k % 250) + "/32");
+        }
+        LeafSpineBgp f = new LeafSpineBgp(LeafSpineBgp.Timers.datacenter(), null, many);
+        f.converge();
+        BgpSession toSpine0 = f.leaves[0].bgp().session(f.leaves[0].port("Ethernet4"));
+        // the rack and the thousand share one path: ceil(1001 / 700) = 2 UPDATEs, and one more for leaf1's
+        // rack learnt from spine1, offered back to spine0 (which refuses it: its own AS is in the path)
+        assertEquals(3, toSpine0.updatesSent());
+        assertEquals(1001, f.spines[0].bgp().session(f.spines[0].port("Ethernet0")).prefixesReceived());
+        assertEquals(1002, f.leaves[1].bgp().locRib().size(), "leaf0's 1001 and its own rack");
+    }
+
     private static RouteChange last(SoftSwitch s, Ipv4Prefix p) {
         List<RouteChange> cs = s.bgp().changes().stream().filter(c -> c.prefix().equals(p)).toList();
         assertFalse(cs.isEmpty(), s.config().hostname() + " never programmed " + p);

@@ -56,6 +56,11 @@ final class LeafSpineBgp {
 
     /** @param leaf0Static a prefix leaf0 also routes statically to spine1, or null */
     LeafSpineBgp(Timers timers, String leaf0Static) {
+        this(timers, leaf0Static, List.of());
+    }
+
+    /** @param leaf0Networks prefixes leaf0 originates besides its rack */
+    LeafSpineBgp(Timers timers, String leaf0Static, List<String> leaf0Networks) {
         for (int i = 0; i < 2; i++) {
             List<BgpConfig.Neighbor> ns = new ArrayList<>();
             for (int j = 0; j < 2; j++) {
@@ -67,7 +72,7 @@ final class LeafSpineBgp {
                 b.route(leaf0Static, "Ethernet8", MacAddress.toString(spineMac(1)));
             }
             b.tables().hostname("leaf" + i).mac(leafMac(i)).ecmpHashSeed(i + 1)
-                .bgp(config(65001 + i, Ipv4.parse("10.255.0." + (i + 1)), ns, List.of("10.0." + i + ".0/24"), timers));
+                .bgp(config(65001 + i, Ipv4.parse("10.255.0." + (i + 1)), ns, networks(i, leaf0Networks), timers));
             leaves[i] = new SoftSwitch(b.build(), time, ByteBufAllocator.DEFAULT, 10 + i);
         }
         for (int j = 0; j < 2; j++) {
@@ -89,6 +94,14 @@ final class LeafSpineBgp {
                 spines[j].attach(ConfigBuilder.name(i), links[i][j].portB());
             }
         }
+    }
+
+    private static List<String> networks(int leaf, List<String> extra) {
+        List<String> n = new ArrayList<>(List.of("10.0." + leaf + ".0/24"));
+        if (leaf == 0) {
+            n.addAll(extra);
+        }
+        return n;
     }
 
     static long leafMac(int i) {
