@@ -288,7 +288,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
-        if (bgp != null && ctx.ipVersion == 4 && bgp.trap(in, frame, ctx.l3Offset, ctx.l4Offset, ctx.l4Protocol)) {
+        if (bgp != null && ctx.ipVersion == 4
+                && bgp.trap(lags.interfaceOf(in), frame, ctx.l3Offset, ctx.l4Offset, ctx.l4Protocol)) {
             // BGP or BFD for this switch's address on the link: the control plane's, never forwarded
             frame.release();
             contexts.release(ctx);
@@ -376,12 +377,14 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     }
 
     /**
-     * A frame of the routing control plane (BGP, BFD) leaves by the port's control queue, as LACPDUs
-     * do: a cut cable loses it, a paused or congested data class does not hold it up (SONiC maps
+     * A frame of the routing control plane (BGP, BFD) leaves by the port's control queue (a port
+     * channel's: the member flow 0 hashes to), as LACPDUs do: a cut cable loses it, a paused or congested data class does not hold it up (SONiC maps
      * CS6 to a strict, lossless-free queue; rocelab gives it the port's control queue).
      */
-    private void sendControl(int port, ByteBuf frame, String comment) {
-        if (ports[port] == null || !ports[port].isUp()) {
+    private void sendControl(int iface, ByteBuf frame, String comment) {
+        LagGroup g = lags.group(iface);
+        int port = g == null ? iface : g.select(0);
+        if (port < 0 || ports[port] == null || !ports[port].isUp()) {
             frame.release();
             return;
         }
@@ -448,6 +451,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         forward.linkStateChanged();
         if (!changed) {
             return;
+        }
+        if (bgp != null) {
+            bgp.linkStateChanged(lag.iface(), lag.isUp());
         }
         if (mlag != null && mlag.isShared(lag.iface())) {
             mlag.localInterfaceChanged(lag.iface(), lag.isUp());

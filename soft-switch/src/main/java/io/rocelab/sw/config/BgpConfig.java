@@ -54,7 +54,7 @@ public record BgpConfig(long asn, int routerId, long keepaliveNanos, long holdNa
             problems.add("BGP: BFD needs an interval of at least 1 us and a multiplier of 1..255");
         }
         for (Neighbor n : neighbors) {
-            if (config.portIndex(n.port()) < 0) {
+            if (config.interfaceIndex(n.port()) < 0) {
                 problems.add("BGP_NEIGHBOR|" + io.rocelab.codec.header.Ipv4.toString(n.peerAddr())
                     + ": no port '" + n.port() + "' holds local_addr " + io.rocelab.codec.header.Ipv4.toString(n.localAddr()));
             }
@@ -75,7 +75,8 @@ public record BgpConfig(long asn, int routerId, long keepaliveNanos, long holdNa
     /**
      * One {@code BGP_NEIGHBOR|<ip>} entry: a session on the point-to-point link of {@code port}.
      *
-     * @param port      the local port the session runs over (the {@code INTERFACE} holding {@code localAddr})
+     * @param port      the local interface the session runs over, a port or a port channel (the
+     *                  {@code INTERFACE} holding {@code localAddr})
      * @param localAddr {@code local_addr}: this side's address on the link
      * @param peerAddr  the neighbour's address (the table's key)
      * @param peerAsn   {@code asn}

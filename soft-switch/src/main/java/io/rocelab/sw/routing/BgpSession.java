@@ -69,6 +69,8 @@ public final class BgpSession {
     /** Bumped every time the session goes down: work queued before belongs to a dead session. */
     int generation;
     BfdSession bfd;
+    /** The interface's carrier as last told (a port channel reports each member's change). */
+    boolean linkSeenUp;
     long msgSent;
     long msgRcvd;
     long updatesSent;

@@ -77,7 +77,7 @@ public final class BgpSpeaker {
     private boolean started;
 
     /**
-     * @param portNames      the switch's port names, by index
+     * @param portNames      the switch's interface names, by index: its ports, then its port channels
      * @param staticPrefixes the prefixes of the switch's static routes (they win over BGP's)
      * @param seed           seed of the BFD jitter
      */
@@ -124,12 +124,16 @@ public final class BgpSpeaker {
         }
     }
 
-    /** A port's carrier came or went. */
+    /** An interface's carrier came or went (a port's link, a port channel's members). */
     public void linkStateChanged(int port, boolean up) {
         if (!started || port >= byPort.length || byPort[port] == null) {
             return;
         }
         BgpSession s = byPort[port];
+        if (up == s.linkSeenUp) {
+            return;
+        }
+        s.linkSeenUp = up;
         if (up) {
             // on the next task: the far end's carrier comes up in the same instant, and a frame sent
             // before its side of the cable is up would be lost
@@ -156,8 +160,8 @@ public final class BgpSpeaker {
     }
 
     /**
-     * A frame that came in on {@code in}: if it is BGP or BFD addressed to this switch's address on
-     * that link, the speaker takes it (the caller releases it); anything else goes on.
+     * A frame that came in on interface {@code in} (a port channel's, if by one of its members): if it
+     * is BGP or BFD addressed to this switch's address on that link, the speaker takes it (the caller releases it); anything else goes on.
      *
      * @param l3 offset of the IPv4 header, {@code l4} of the transport header, {@code protocol} its type
      * @return whether the control plane took it

@@ -46,7 +46,9 @@ public final class SwitchFib implements Fib {
         for (RouteConfig r : config.routes()) {
             statics.add(new Ipv4Prefix(r.prefix(), r.length()));
         }
-        List<String> names = config.ports().stream().map(PortConfig::name).toList();
+        // interfaces: the ports, then the port channels (a session may run over either, as SONiC's T0-T1 do)
+        List<String> names = new java.util.ArrayList<>(config.ports().stream().map(PortConfig::name).toList());
+        config.portChannels().forEach(pc -> names.add(pc.name()));
         return new BgpSpeaker(config.hostname(), config.bgp(), names, config.routerMac(), scheduler, alloc, out,
             new SwitchFib(routes), statics, seed);
     }
