@@ -6,6 +6,7 @@ import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.routing.BgpSession;
 import io.rocelab.sw.routing.BgpSpeaker;
 import io.rocelab.sw.routing.RouteChange;
+import io.rocelab.sw.routing.RoutingViews;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.model.SwitchNode;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import java.util.Map;
  * A run's routing control plane: before the workload starts, the fabric runs until every eBGP
  * speaker has settled (sessions Established, BFD Up, nothing being processed or waiting to be sent,
  * and no route changed for a settling time), so that time 0 of the lab is a converged fabric; at the
- * end, each switch's route changes during the run become its totals and the report's routing timeline.
+ * end, each switch's route changes during the run become its totals and the report's routing timeline,
+ * followed by each switch's {@code show ip route} (small fabrics).
  * A fabric of static routes has nothing to wait for and nothing to report.
  */
 final class RoutingRecord implements AutoCloseable {
@@ -27,6 +29,8 @@ final class RoutingRecord implements AutoCloseable {
     static final long MAX_CONVERGENCE_NANOS = 30_000_000_000L;
     /** The report lists at most this many route changes per run. */
     static final int MAX_LISTED = 200;
+    /** The report shows each switch's routes at the end for fabrics of at most this many speakers. */
+    static final int MAX_TABLES = 8;
 
     private final List<String> speakers;
     private final long startNanos;
@@ -172,6 +176,15 @@ final class RoutingRecord implements AutoCloseable {
             }
             if (rows.size() > MAX_LISTED) {
                 md.append("\n(").append(rows.size() - MAX_LISTED).append(" more not listed)\n");
+            }
+        }
+        if (speakers.size() <= MAX_TABLES) {
+            md.append("\nRoutes at the end of the run (`show ip route`, FRR's codes):\n");
+            for (String s : speakers) {
+                String table = RoutingViews.ipRoute(fabric.softSwitch(s));
+                md.append("\n").append(s).append(":\n\n```\n")
+                    .append(table.substring(table.indexOf(System.lineSeparator() + System.lineSeparator()) + 2))
+                    .append("```\n");
             }
         }
         lines.add(md.toString().stripTrailing());

@@ -56,6 +56,9 @@ class RoutingLabTest {
             assertTrue(report.contains("eBGP converged before the workload started"), report);
             assertTrue(report.contains("| spine0 | 10.0.0.0/24 | (removed) |"), report);
             assertTrue(report.contains("| leaf1 | 10.0.0.0/24 | Ethernet12 |"), report);
+            // bgp's routes at the end: leaf1 reaches rack 0 by spine1 alone
+            assertTrue(report.contains("B>* 10.0.0.0/24 [20/0] via 10.254.0.6, Ethernet12, weight 1, 00:00:00\n"),
+                report);
         }
     }
 

@@ -28,7 +28,7 @@ public final class RoutingViews {
     private RoutingViews() {
     }
 
-    /** {@code show ip route}: connected /31s, static routes and BGP routes, by prefix. */
+    /** {@code show ip route}: connected /31s (of interfaces that are up), static routes and BGP routes, by prefix. */
     public static String ipRoute(SoftSwitch sw) {
         long now = sw.scheduler().nanoTime();
         BgpSpeaker bgp = sw.bgp();
@@ -36,6 +36,9 @@ public final class RoutingViews {
         if (bgp != null) {
             for (BgpSession s : bgp.sessions()) {
                 BgpConfig.Neighbor n = s.neighbor();
+                if (!sw.isUp(s.port())) {
+                    continue; // an interface that is down has no connected route
+                }
                 Ipv4Prefix p = new Ipv4Prefix(n.localAddr(), 31);
                 lines.computeIfAbsent(p, x -> new ArrayList<>()).add("C>* " + p + " is directly connected, " + n.port()
                     + ", " + age(now));

@@ -99,6 +99,9 @@ public final class BgpRoutes implements RouteFiller {
             int s = index.get(e.getKey());
             List<BgpConfig.Neighbor> neighbors = new ArrayList<>();
             for (Edge edge : edges.get(s)) {
+                if (!tables.containsKey(names.get(edge.to))) {
+                    continue; // a switch with a configuration of its own speaks BGP only if that says so
+                }
                 neighbors.add(new BgpConfig.Neighbor(edge.port, edge.localAddr, edge.peerAddr, asn[edge.to],
                     names.get(edge.to), true));
             }
