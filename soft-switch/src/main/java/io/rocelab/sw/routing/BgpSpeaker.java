@@ -321,6 +321,7 @@ public final class BgpSpeaker {
         int shortest = Integer.MAX_VALUE;
         List<BgpSession> via = new ArrayList<>();
         List<Long> path = null;
+        BgpSession from = null;
         for (BgpSession s : sessions) {
             List<Long> candidate = s.state == BgpSession.State.Established ? s.adjRibIn.get(p) : null;
             if (candidate == null) {
@@ -330,12 +331,14 @@ public final class BgpSpeaker {
                 shortest = candidate.size();
                 via.clear();
                 path = null;
+                from = null;
             }
             if (candidate.size() == shortest) {
                 via.add(s);
                 // the path advertised on: the neighbour with the lowest address (a stable tie-break)
-                if (path == null || Integer.compareUnsigned(s.neighbor.peerAddr(), via.get(0).neighbor.peerAddr()) <= 0) {
+                if (from == null || Integer.compareUnsigned(s.neighbor.peerAddr(), from.neighbor.peerAddr()) < 0) {
                     path = candidate;
+                    from = s;
                 }
             }
         }
