@@ -187,6 +187,11 @@ final class RoutingRecord implements AutoCloseable {
                     .append("```\n");
             }
         }
+        long last = rows.isEmpty() ? -1 : Long.parseLong(rows.get(rows.size() - 1)[0]) - epochNanos;
+        lines.add("routing: eBGP " + (converged ? "converged " + Quantity.formatNanos(Math.max(0, lastChangeNanos
+            - startNanos)) + " after the fabric came up" : "had not converged when the workload started") + "; "
+            + rows.size() + " route change" + (rows.size() == 1 ? "" : "s") + " during the run"
+            + (last < 0 ? "" : ", the last at " + Quantity.formatNanos(last)));
         lines.add(md.toString().stripTrailing());
         return lines;
     }
