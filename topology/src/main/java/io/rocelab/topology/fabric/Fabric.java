@@ -338,6 +338,47 @@ public final class Fabric implements AutoCloseable {
         l.bToA().setFaults(bToA);
     }
 
+    /**
+     * Virtual time: runs until the switches' eBGP speakers have converged: each has settled (sessions
+     * Established, BFD Up, nothing being processed or waiting to be sent) and no route changed for 1 ms
+     * (UPDATEs may be on a wire while every speaker is idle). A fabric of static routes is converged at
+     * once.
+     *
+     * @return how long it took, or -1 if it had not converged within {@code maxNanos}
+     */
+    public long awaitRouting(long maxNanos) {
+        long start = virtualTime().nanoTime();
+        while (virtualTime().nanoTime() - start < maxNanos) {
+            long left = maxNanos - (virtualTime().nanoTime() - start);
+            if (!runUntil(this::routingSettled, left)) {
+                return -1;
+            }
+            long before = routeChanges();
+            runFor(1_000_000L);
+            if (routeChanges() == before && routingSettled()) {
+                return virtualTime().nanoTime() - start;
+            }
+        }
+        return -1;
+    }
+
+    private boolean routingSettled() {
+        for (SoftSwitch sw : switches.values()) {
+            if (sw.bgp() != null && !sw.bgp().converged()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long routeChanges() {
+        long n = 0;
+        for (SoftSwitch sw : switches.values()) {
+            n += sw.bgp() == null ? 0 : sw.bgp().changes().size();
+        }
+        return n;
+    }
+
     /** Virtual time: runs {@code nanos} of it. */
     public void runFor(long nanos) {
         virtualTime().runFor(nanos);
