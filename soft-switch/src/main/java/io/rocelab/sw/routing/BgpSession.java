@@ -52,6 +52,10 @@ public final class BgpSession {
     /** TCP: our next sequence number and the peer's. */
     long seq;
     long ack;
+    /** Whether {@link #ack} holds the peer's next sequence number (a segment came). */
+    boolean ackValid;
+    /** Gaps in the peer's sequence numbers while Established: its messages lost on the wire. */
+    long segmentsLost;
     private long negotiatedHoldNanos;
     private long keepaliveNanos;
     private Cancellable holdTimer;
@@ -355,6 +359,15 @@ public final class BgpSession {
 
     public long updatesReceived() {
         return updatesRcvd;
+    }
+
+    /**
+     * @return gaps found in the neighbour's TCP sequence while Established: messages it sent that
+     *         never arrived (rocelab sends each message once, in one segment; a lost UPDATE is not
+     *         sent again, a lost KEEPALIVE is covered by the next, as the hold timer allows)
+     */
+    public long segmentsLost() {
+        return segmentsLost;
     }
 
     /** @return prefixes in the Adj-RIB-In */

@@ -177,7 +177,13 @@ public final class BgpSpeaker {
             s.peerMac = Ethernet.src(frame, start);
             int payload = l4 + ((frame.getUnsignedByte(l4 + 12) >>> 4) * 4);
             int end = l3 + Ipv4.totalLength(frame, l3);
-            s.ack = (Integer.toUnsignedLong(frame.getInt(l4 + 4)) + (end - payload)) & 0xFFFF_FFFFL;
+            long seq = Integer.toUnsignedLong(frame.getInt(l4 + 4));
+            if (s.ackValid && seq != s.ack && s.state == BgpSession.State.Established) {
+                // a segment before this one never arrived: one-segment-per-message, no retransmission
+                s.segmentsLost++;
+            }
+            s.ack = (seq + (end - payload)) & 0xFFFF_FFFFL;
+            s.ackValid = true;
             while (payload + BgpMessage.HEADER <= end) {
                 BgpMessage m;
                 try {

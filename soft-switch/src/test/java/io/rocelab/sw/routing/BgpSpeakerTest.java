@@ -228,6 +228,20 @@ class BgpSpeakerTest {
         assertEquals(1002, f.leaves[1].bgp().locRib().size(), "leaf0's 1001 and its own rack");
     }
 
+    @Test
+    void aLostMessageIsCountedFromTheGapInTheSequenceNumbers() {
+        LeafSpineBgp f = new LeafSpineBgp(LeafSpineBgp.Timers.datacenter());
+        f.converge();
+        BgpSession spineSide = f.spines[0].bgp().session(f.spines[0].port("Ethernet0"));
+        assertEquals(0, spineSide.segmentsLost());
+        f.links[0][0].aToB().setFaults(FaultProfile.NONE.withLoss(1.0));
+        f.time.runFor(3_500_000_000L); // one KEEPALIVE (every 3 s) lost, less than the 9 s hold time
+        f.links[0][0].aToB().setFaults(FaultProfile.NONE);
+        f.time.runFor(3_000_000_000L);
+        assertEquals(BgpSession.State.Established, spineSide.state());
+        assertEquals(1, spineSide.segmentsLost());
+    }
+
     private static RouteChange last(SoftSwitch s, Ipv4Prefix p) {
         List<RouteChange> cs = s.bgp().changes().stream().filter(c -> c.prefix().equals(p)).toList();
         assertFalse(cs.isEmpty(), s.config().hostname() + " never programmed " + p);
