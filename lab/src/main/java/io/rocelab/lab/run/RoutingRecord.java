@@ -120,7 +120,7 @@ final class RoutingRecord implements AutoCloseable {
                 data.total(Kind.SWITCH, s, "route_withdrawals", 0);
                 data.total(Kind.SWITCH, s, "bgp_session_downs", 0);
                 data.total(Kind.SWITCH, s, "last_route_change", 0);
-                data.total(Kind.SWITCH, s, "bgp_messages_lost", 0);
+                data.total(Kind.SWITCH, s, "bgp_retransmissions", 0);
             }
             return lines;
         }
@@ -138,7 +138,7 @@ final class RoutingRecord implements AutoCloseable {
             List<RouteChange> mine = new ArrayList<>();
             long withdrawals = 0;
             long downs = 0;
-            long lost = 0;
+            long resent = 0;
             if (bgp != null) {
                 Map<io.rocelab.codec.routing.Ipv4Prefix, Integer> hops = new LinkedHashMap<>();
                 for (RouteChange c : bgp.changes()) {
@@ -153,14 +153,14 @@ final class RoutingRecord implements AutoCloseable {
                 }
                 for (BgpSession session : bgp.sessions()) {
                     downs += session.drops();
-                    lost += session.segmentsLost();
+                    resent += session.retransmissions();
                 }
             }
             during.put(s, mine);
             data.total(Kind.SWITCH, s, "route_changes", mine.size());
             data.total(Kind.SWITCH, s, "route_withdrawals", withdrawals);
             data.total(Kind.SWITCH, s, "bgp_session_downs", downs);
-            data.total(Kind.SWITCH, s, "bgp_messages_lost", lost);
+            data.total(Kind.SWITCH, s, "bgp_retransmissions", resent);
             data.total(Kind.SWITCH, s, "last_route_change",
                 mine.isEmpty() ? 0 : (mine.get(mine.size() - 1).nanos() - epochNanos) / 1e9);
         }

@@ -88,8 +88,8 @@ public final class Schema {
         sw.put("route_withdrawals", new Attribute(Type.NUMBER, null,
             "of those, routes removed or left with fewer next hops"));
         sw.put("bgp_session_downs", new Attribute(Type.NUMBER, null, "times one of its BGP sessions left Established"));
-        sw.put("bgp_messages_lost", new Attribute(Type.NUMBER, null,
-            "BGP messages its neighbours sent it that never arrived (gaps in their TCP sequence; not resent)"));
+        sw.put("bgp_retransmissions", new Attribute(Type.NUMBER, null,
+            "BGP segments its sessions sent again, not acknowledged within the retransmission timeout"));
         sw.put("last_route_change", new Attribute(Type.NUMBER, null,
             "seconds from the run's start to its last route change (0 if none)"));
     }

@@ -14,9 +14,9 @@ import io.rocelab.codec.header.Udp;
  * (RFC 5881 section 5 and the generalized TTL security of RFC 5082), checksums right, so that
  * Wireshark decodes them as BGP and BFD.
  *
- * <p>TCP: one message per segment with PSH|ACK, sequence numbers advancing by the bytes sent and the
- * acknowledgement echoing the peer's; no handshake, window or retransmission is modelled (a lost
- * segment is lost, which the hold timer notices as TCP's give-up would).
+ * <p>TCP: one message per segment with PSH|ACK (or a pure ACK), sequence numbers advancing by the
+ * bytes sent and the acknowledgement echoing the peer's; the speaker resends what is not
+ * acknowledged (no handshake or window is modelled).
  */
 public final class ControlFrame {
     /** RFC 4271 section 8: BGP listens on TCP port 179. */
@@ -32,13 +32,14 @@ public final class ControlFrame {
     }
 
     /**
-     * @return a frame holding a TCP segment with {@code message} (a BGP message) as payload
+     * @return a frame holding a TCP segment with {@code message} (a BGP message) as payload, or a pure
+     *         acknowledgement if {@code message} is null
      */
     public static ByteBuf bgp(ByteBufAllocator alloc, long dstMac, long srcMac, int src, int dst, int srcPort,
                               int dstPort, long seq, long ack, BgpMessage message) {
         ByteBuf b = alloc.buffer(TCP_PAYLOAD + 128);
         b.writerIndex(TCP_PAYLOAD);
-        int payload = BgpMessage.write(message, b);
+        int payload = message == null ? 0 : BgpMessage.write(message, b);
         int l3 = Ethernet.LENGTH;
         int l4 = l3 + Ipv4.MIN_LENGTH;
         Ethernet.write(b, 0, dstMac, srcMac, EtherType.IPV4);

@@ -25,6 +25,11 @@ import java.util.Map;
  * NOTIFICATION, BFD, the link's carrier with fast-external-failover) drops its Adj-RIB-In and tries
  * again after the connect-retry time ({@code timers connect}), or at once when the peer's OPEN comes.
  *
+ * <p>Transport, once Established: what TCP does for BGP, per message: each message is a segment, kept
+ * until acknowledged and resent (go-back-N) when not acknowledged within the retransmission timeout
+ * (200 ms, Linux's minimum, doubling); the receiver takes segments in order only, acknowledges with
+ * its next segment or a pure ACK 40 ms later (delayed ACK), and at once on a duplicate or a gap.
+ *
  * <p>Outbound: the Adj-RIB-Out and the changes not yet sent; withdrawals go at once, advertisements
  * no more often than the MRAI ({@code advertisement-interval}), those that wait going in one batch.
  */
@@ -37,6 +42,15 @@ public final class BgpSession {
      * whatever the path.
      */
     static final int MAX_PREFIXES = 700;
+
+    /** Linux's smallest TCP retransmission timeout (TCP_RTO_MIN): 200 ms, doubled on each expiry. */
+    static final long RTO_MIN_NANOS = 200_000_000L;
+    /** Linux's delayed ACK (TCP_DELACK_MIN... up to 40 ms): a lone segment is acknowledged this late. */
+    static final long DELAYED_ACK_NANOS = 40_000_000L;
+
+    /** A message sent while Established and not yet acknowledged. */
+    private record Unacked(long seq, int length, BgpMessage message) {
+    }
 
     /** TCP's initial retransmission timeout (RFC 6298): 1 s. */
     static final long RETRANSMIT_NANOS = 1_000_000_000L;
@@ -54,8 +68,13 @@ public final class BgpSession {
     long ack;
     /** Whether {@link #ack} holds the peer's next sequence number (a segment came). */
     boolean ackValid;
-    /** Gaps in the peer's sequence numbers while Established: its messages lost on the wire. */
+    /** Gaps in the peer's sequence numbers while Established: its messages lost on the wire (and resent). */
     long segmentsLost;
+    private final java.util.ArrayDeque<Unacked> unacked = new java.util.ArrayDeque<>();
+    private Cancellable rtoTimer;
+    private long rtoNanos = RTO_MIN_NANOS;
+    private Cancellable delayedAck;
+    long retransmissions;
     private long negotiatedHoldNanos;
     private long keepaliveNanos;
     private Cancellable holdTimer;
@@ -242,6 +261,12 @@ public final class BgpSession {
         cancel(connectRetryTimer);
         cancel(retransmitTimer);
         retransmitTimer = null;
+        cancel(rtoTimer);
+        rtoTimer = null;
+        cancel(delayedAck);
+        delayedAck = null;
+        unacked.clear();
+        rtoNanos = RTO_MIN_NANOS;
         holdTimer = null;
         keepaliveTimer = null;
         mraiTimer = null;
@@ -256,6 +281,71 @@ public final class BgpSession {
         }
         speaker.sessionDown(this, lost);
         connectRetryTimer = scheduler.schedule(config.connectRetryNanos(), this::connectRetryExpired);
+    }
+
+    // ---- the transport: what TCP would do for BGP's messages once the session is up ----
+
+    /** A message went out at {@code seq}: kept until acknowledged, resent if not in time. */
+    void sent(long seq, int length, BgpMessage m) {
+        unacked.add(new Unacked(seq, length, m));
+        if (rtoTimer == null) {
+            armRto();
+        }
+    }
+
+    /** The neighbour acknowledges every byte before {@code ackNumber}. */
+    void acknowledged(long ackNumber) {
+        boolean progress = false;
+        while (!unacked.isEmpty()) {
+            Unacked u = unacked.peek();
+            if ((int) (ackNumber - (u.seq + u.length)) < 0) {
+                break;
+            }
+            unacked.poll();
+            progress = true;
+        }
+        if (progress) {
+            rtoNanos = RTO_MIN_NANOS;
+            cancel(rtoTimer);
+            rtoTimer = null;
+            if (!unacked.isEmpty()) {
+                armRto();
+            }
+        }
+    }
+
+    private void armRto() {
+        rtoTimer = scheduler.schedule(rtoNanos, () -> {
+            rtoTimer = null;
+            if (state != State.Established || unacked.isEmpty()) {
+                return;
+            }
+            // go-back-N: everything not acknowledged, in order, at its own sequence numbers
+            for (Unacked u : unacked) {
+                retransmissions++;
+                speaker.transmit(this, u.message, u.seq);
+            }
+            rtoNanos = Math.min(rtoNanos * 2, 60_000_000_000L);
+            armRto();
+        });
+    }
+
+    /** New data came in order: acknowledge it with the next segment, or a pure ACK a little later. */
+    void dataReceived() {
+        if (delayedAck == null && state == State.Established) {
+            delayedAck = scheduler.schedule(DELAYED_ACK_NANOS, () -> {
+                delayedAck = null;
+                if (state == State.Established && speaker.linkUp(port)) {
+                    speaker.sendAck(this);
+                }
+            });
+        }
+    }
+
+    /** A segment went out: it carries our acknowledgement. */
+    void ackSent() {
+        cancel(delayedAck);
+        delayedAck = null;
     }
 
     /** The speaker's best path for {@code prefix} changed: what to tell this neighbour. */
@@ -362,12 +452,16 @@ public final class BgpSession {
     }
 
     /**
-     * @return gaps found in the neighbour's TCP sequence while Established: messages it sent that
-     *         never arrived (rocelab sends each message once, in one segment; a lost UPDATE is not
-     *         sent again, a lost KEEPALIVE is covered by the next, as the hold timer allows)
+     * @return gaps found in the neighbour's TCP sequence while Established: messages it sent that did
+     *         not arrive in order (dropped here, resent by the neighbour)
      */
     public long segmentsLost() {
         return segmentsLost;
+    }
+
+    /** @return segments sent again because the neighbour had not acknowledged them in time */
+    public long retransmissions() {
+        return retransmissions;
     }
 
     /** @return prefixes in the Adj-RIB-In */

@@ -178,12 +178,23 @@ public final class BgpSpeaker {
             int payload = l4 + ((frame.getUnsignedByte(l4 + 12) >>> 4) * 4);
             int end = l3 + Ipv4.totalLength(frame, l3);
             long seq = Integer.toUnsignedLong(frame.getInt(l4 + 4));
-            if (s.ackValid && seq != s.ack && s.state == BgpSession.State.Established) {
-                // a segment before this one never arrived: one-segment-per-message, no retransmission
-                s.segmentsLost++;
+            s.acknowledged(Integer.toUnsignedLong(frame.getInt(l4 + 8)));
+            int length = end - payload;
+            if (length == 0) {
+                return true; // a pure ACK
             }
-            s.ack = (seq + (end - payload)) & 0xFFFF_FFFFL;
+            if (s.state == BgpSession.State.Established && s.ackValid && seq != s.ack) {
+                // a duplicate (resent before our ACK came) or a segment after a lost one: dropped, and
+                // our ACK says what we wait for (go-back-N: the peer resends from there)
+                if ((int) (seq - s.ack) > 0) {
+                    s.segmentsLost++;
+                }
+                sendAck(s);
+                return true;
+            }
+            s.ack = (seq + length) & 0xFFFF_FFFFL;
             s.ackValid = true;
+            s.dataReceived();
             while (payload + BgpMessage.HEADER <= end) {
                 BgpMessage m;
                 try {
@@ -212,17 +223,37 @@ public final class BgpSpeaker {
 
     void send(BgpSession s, BgpMessage m) {
         s.msgSent++;
+        long start = s.seq;
+        int length = transmit(s, m, start);
+        s.seq = (start + length) & 0xFFFF_FFFFL;
+        if (s.state == BgpSession.State.Established) {
+            s.sent(start, length, m);
+        }
+    }
+
+    /** A pure acknowledgement of what came from the neighbour. */
+    void sendAck(BgpSession s) {
+        transmit(s, null, s.seq);
+    }
+
+    /**
+     * One TCP segment holding {@code m} (null: none, a pure ACK) at sequence number {@code seq}.
+     *
+     * @return the payload's length
+     */
+    int transmit(BgpSession s, BgpMessage m, long seq) {
         int local = s.neighbor.localAddr();
         int peer = s.neighbor.peerAddr();
         // the lower address listens on 179 and the higher one connected from an ephemeral port
         int ephemeral = 49152 + (Math.max(local, peer) & 0x3FFF);
         boolean listener = Integer.compareUnsigned(local, peer) < 0;
         ByteBuf frame = ControlFrame.bgp(alloc, s.peerMac < 0 ? MacAddress.BROADCAST : s.peerMac, routerMac, local,
-            peer, listener ? ControlFrame.BGP_PORT : ephemeral, listener ? ephemeral : ControlFrame.BGP_PORT, s.seq,
+            peer, listener ? ControlFrame.BGP_PORT : ephemeral, listener ? ephemeral : ControlFrame.BGP_PORT, seq,
             s.ack, m);
-        s.seq = (s.seq + frame.getUnsignedShort(Ethernet.LENGTH + Ipv4.TOTAL_LENGTH) - Ipv4.MIN_LENGTH - 20)
-            & 0xFFFF_FFFFL;
-        out.send(s.port, frame, "BGP " + m.getClass().getSimpleName().toUpperCase());
+        s.ackSent();
+        int length = frame.getUnsignedShort(Ethernet.LENGTH + Ipv4.TOTAL_LENGTH) - Ipv4.MIN_LENGTH - 20;
+        out.send(s.port, frame, m == null ? "BGP (TCP ACK)" : "BGP " + m.getClass().getSimpleName().toUpperCase());
+        return length;
     }
 
     private void sendBfd(BgpSession s, BfdPacket p) {
