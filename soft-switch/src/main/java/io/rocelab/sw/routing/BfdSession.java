@@ -158,6 +158,11 @@ public final class BfdSession {
         }
     }
 
+    /** @return My Discriminator: FRR's session id */
+    public int discriminator() {
+        return myDiscriminator;
+    }
+
     /** @return RFC 5880's state, {@link BfdPacket#UP} etc. */
     public int state() {
         return state;

@@ -114,6 +114,24 @@ public final class RoutingViews {
         return b.toString();
     }
 
+    /** FRR's {@code show bfd peers brief}: each session's discriminator, addresses and state. */
+    public static String bfdPeersBrief(SoftSwitch sw) {
+        BgpSpeaker bgp = sw.bgp();
+        List<BgpSession> withBfd = new ArrayList<>();
+        if (bgp != null) {
+            bgp.sessions().stream().filter(x -> x.bfd() != null).forEach(withBfd::add);
+        }
+        String format = "%-10s %-40s %-40s %-15s" + NL;
+        StringBuilder b = new StringBuilder("Session count: " + withBfd.size() + NL);
+        b.append(String.format(Locale.ROOT, format, "SessionId", "LocalAddress", "PeerAddress", "Status"));
+        b.append(String.format(Locale.ROOT, format, "=========", "============", "===========", "======"));
+        for (BgpSession s : withBfd) {
+            b.append(String.format(Locale.ROOT, format, s.bfd().discriminator(), Ipv4.toString(s.neighbor().localAddr()),
+                Ipv4.toString(s.neighbor().peerAddr()), s.bfd().isUp() ? "up" : s.bfd().state() == 2 ? "init" : "down"));
+        }
+        return b.toString();
+    }
+
     /** FRR's uptime: hh:mm:ss under a day. */
     static String age(long nanos) {
         long s = Math.max(0, nanos) / 1_000_000_000L;

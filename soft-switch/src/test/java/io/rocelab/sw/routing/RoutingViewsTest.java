@@ -51,4 +51,18 @@ class RoutingViewsTest {
         assertTrue(down.matches("10\\.1\\.0\\.6 +4 +65100 +\\d+ +\\d+ +0 +0 +0 +00:00:01 +Idle +spine1"), down);
         assertEquals("Total number of neighbors 2", lines.get(lines.size() - 1));
     }
+
+    @Test
+    void showBfdPeersBriefListsEachSessionAndItsState() {
+        LeafSpineBgp f = new LeafSpineBgp(LeafSpineBgp.Timers.datacenter().withBfd(new io.rocelab.sw.config.BgpConfig.Bfd(
+            1_000_000L, 3)));
+        f.converge();
+        f.links[1][1].aToB().setFaults(io.rocelab.fabric.link.FaultProfile.NONE.withLoss(1.0));
+        f.time.runFor(10_000_000L);
+        List<String> lines = RoutingViews.bfdPeersBrief(f.leaves[1]).lines().toList();
+        assertEquals("Session count: 2", lines.get(0));
+        assertTrue(lines.get(1).matches("SessionId +LocalAddress +PeerAddress +Status *"), lines.get(1));
+        assertTrue(lines.get(3).matches("1 +10\\.1\\.0\\.5 +10\\.1\\.0\\.4 +up *"), lines.get(3));
+        assertTrue(lines.get(4).matches("2 +10\\.1\\.0\\.7 +10\\.1\\.0\\.6 +down *"), lines.get(4));
+    }
 }
