@@ -131,7 +131,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         for (Route6Config r : config.routes6()) {
             routes6.add(r.prefixHigh(), r.prefixLow(), r.length(), group(config, r.nextHops()));
         }
-        this.bgp = config.bgp() == null ? null : SwitchFib.speaker(config, routes, scheduler, alloc,
+        this.bgp = config.bgp() == null ? null : SwitchFib.speaker(config, routes, routes6, scheduler, alloc,
             new io.rocelab.sw.routing.ControlPlane() {
                 @Override
                 public boolean isUp(int port) {

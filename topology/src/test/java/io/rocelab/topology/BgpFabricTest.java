@@ -111,6 +111,31 @@ class BgpFabricTest {
         }
     }
 
+    @Test
+    void ipv6RacksAreLearntOverMpBgpAndCarryAWrite() {
+        LeafSpine ls = LeafSpine.builder().leaves(2).spines(2).ipv6(true).routing(Routing.bgp()).build();
+        assertEquals(List.of("10.0.0.0/24", "fd00::/64"), ls.topology().switchNode("leaf0").config().bgp().networks());
+        assertEquals(0, ls.topology().switchNode("spine0").config().routes6().size(), "no static IPv6 fabric routes");
+        try (Fabric f = Fabric.virtualTime(ls.topology(), 5)) {
+            assertTrue(f.awaitRouting(1_000_000_000L) > 0);
+            BgpSpeaker.Best best = f.softSwitch("leaf1").bgp().locRib().get(io.rocelab.codec.routing.Ipv6Prefix.parse(
+                "fd00::/64"));
+            assertNotNull(best);
+            assertEquals(2, best.via().size(), "over both spines");
+            Verbs v = new Verbs(f, QosProfiles.LOSSLESS.roceTrafficClass());
+            List<Verbs.Write> writes = List.of(v.new Write("h0", "h2", 20_000, 1, true), v.new Write("h2", "h0", 20_000, 2,
+                true));
+            writes.get(0).post(1);
+            writes.get(1).post(2);
+            assertTrue(f.runUntil(() -> {
+                v.pollAll();
+                return v.completions().size() == 2;
+            }, 10_000_000L));
+            assertTrue(v.completions().stream().allMatch(WorkCompletion::isSuccess), v.completions()::toString);
+            assertTrue(writes.stream().allMatch(Verbs.Write::arrived));
+        }
+    }
+
     private static long asn(FatTree ft, String sw) {
         return ft.topology().switchNode(sw).config().bgp().asn();
     }

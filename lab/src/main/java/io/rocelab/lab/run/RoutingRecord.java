@@ -140,7 +140,7 @@ final class RoutingRecord implements AutoCloseable {
             long downs = 0;
             long resent = 0;
             if (bgp != null) {
-                Map<io.rocelab.codec.routing.Ipv4Prefix, Integer> hops = new LinkedHashMap<>();
+                Map<io.rocelab.codec.routing.RoutePrefix, Integer> hops = new LinkedHashMap<>();
                 for (RouteChange c : bgp.changes()) {
                     int before = hops.getOrDefault(c.prefix(), 0);
                     if (c.nanos() >= epochNanos) {

@@ -34,6 +34,7 @@ public final class ShowCommands {
             "ports", SwitchDaemon::portAttachments));
         m.put("ip route", d -> d.onOwner(() -> RoutingViews.ipRoute(d.softSwitch())));
         m.put("ip bgp summary", d -> d.onOwner(() -> RoutingViews.bgpSummary(d.softSwitch())));
+        m.put("ipv6 route", d -> d.onOwner(() -> RoutingViews.ipv6Route(d.softSwitch())));
         m.put("bfd peers brief", d -> d.onOwner(() -> RoutingViews.bfdPeersBrief(d.softSwitch())));
         return Map.copyOf(m);
     }
@@ -41,7 +42,7 @@ public final class ShowCommands {
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
         "pfcwd stats", "priority-group watermark [shared|headroom]", "buffer_pool watermark", "fdb counters",
-        "interfaces portchannel", "ports", "ip route", "ip bgp summary", "bfd peers brief");
+        "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief");
 
     private ShowCommands() {
     }

@@ -11,7 +11,7 @@ import java.util.List;
  * <p>What is encoded: OPEN with the four-octet AS number capability (RFC 6793; a speaker whose AS
  * does not fit two octets puts AS_TRANS 23456 in My Autonomous System), so AS_PATH carries four-octet
  * AS numbers as between two "NEW" speakers; UPDATE with withdrawn routes, ORIGIN (IGP), AS_PATH (one
- * AS_SEQUENCE) and NEXT_HOP, and IPv4 NLRI; NOTIFICATION with code and subcode. Other path attributes
+ * AS_SEQUENCE) and NEXT_HOP, and IPv4 NLRI, IPv6 NLRI in MP_REACH_NLRI / MP_UNREACH_NLRI (RFC 4760); NOTIFICATION with code and subcode. Other path attributes
  * and capabilities are skipped when decoding. Stateless: the codec holds wire formats only.
  */
 public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, BgpMessage.Notification,
@@ -44,12 +44,13 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
     }
 
     /**
-     * @param withdrawn prefixes no longer reachable through the sender
+     * @param withdrawn prefixes no longer reachable through the sender (IPv6 ones in MP_UNREACH_NLRI)
      * @param asPath    the AS_SEQUENCE, the sender's own AS first (empty when only withdrawing)
-     * @param nextHop   NEXT_HOP (0 when only withdrawing)
-     * @param nlri      prefixes reachable through the sender with this path
+     * @param nextHop   NEXT_HOP (0 when only withdrawing); IPv6 NLRI get it IPv4-mapped in
+     *                  MP_REACH_NLRI ({@code ::ffff:a.b.c.d}, the session being IPv4)
+     * @param nlri      prefixes reachable through the sender with this path (IPv6 ones in MP_REACH_NLRI)
      */
-    record Update(List<Ipv4Prefix> withdrawn, List<Long> asPath, int nextHop, List<Ipv4Prefix> nlri)
+    record Update(List<RoutePrefix> withdrawn, List<Long> asPath, int nextHop, List<RoutePrefix> nlri)
             implements BgpMessage {
         public Update {
             withdrawn = List.copyOf(withdrawn);
@@ -100,16 +101,20 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
             b.writeByte(65);
             b.writeByte(4);
             b.writeInt((int) o.asn());
-    } else if (m instanceof Update u) {
-            b.writeShort(prefixBytes(u.withdrawn()));
-            u.withdrawn().forEach(p -> writePrefix(b, p));
-            if (u.nlri().isEmpty()) {
-                b.writeShort(0);
-            } else {
-                int asPathLength = 2 + 4 * u.asPath().size();
-                b.writeShort(4 + 3 + asPathLength + 3 + 4 + (asPathLength > 255 ? 1 : 0));
+        } else if (m instanceof Update u) {
+            List<RoutePrefix> withdrawn4 = u.withdrawn().stream().filter(p -> !p.v6()).toList();
+            List<RoutePrefix> withdrawn6 = u.withdrawn().stream().filter(RoutePrefix::v6).toList();
+            List<RoutePrefix> nlri4 = u.nlri().stream().filter(p -> !p.v6()).toList();
+            List<RoutePrefix> nlri6 = u.nlri().stream().filter(RoutePrefix::v6).toList();
+            b.writeShort(prefixBytes(withdrawn4));
+            withdrawn4.forEach(p -> writePrefix(b, p));
+            int attrLengthAt = b.writerIndex();
+            b.writeShort(0);
+            int attrStart = b.writerIndex();
+            if (!u.nlri().isEmpty()) {
                 // ORIGIN: well-known mandatory, transitive (flags 0x40), IGP
                 b.writeByte(0x40).writeByte(1).writeByte(1).writeByte(0);
+                int asPathLength = 2 + 4 * u.asPath().size();
                 if (asPathLength > 255) {
                     b.writeByte(0x50).writeByte(2).writeShort(asPathLength);
                 } else {
@@ -117,12 +122,29 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
                 }
                 b.writeByte(2).writeByte(u.asPath().size());
                 u.asPath().forEach(a -> b.writeInt(a.intValue()));
-                b.writeByte(0x40).writeByte(3).writeByte(4).writeInt(u.nextHop());
-                u.nlri().forEach(p -> writePrefix(b, p));
+                if (!nlri4.isEmpty()) {
+                    b.writeByte(0x40).writeByte(3).writeByte(4).writeInt(u.nextHop());
+                }
             }
-    } else if (m instanceof Notification n) {
+            if (!nlri6.isEmpty()) {
+                // MP_REACH_NLRI (RFC 4760 3): optional non-transitive, extended length
+                b.writeByte(0x90).writeByte(14).writeShort(5 + 16 + prefixBytes(nlri6));
+                b.writeShort(2).writeByte(1).writeByte(16);
+                b.writeLong(0).writeInt(0xFFFF).writeInt(u.nextHop());
+                b.writeByte(0);
+                nlri6.forEach(p -> writePrefix(b, p));
+            }
+            if (!withdrawn6.isEmpty()) {
+                // MP_UNREACH_NLRI (RFC 4760 4)
+                b.writeByte(0x90).writeByte(15).writeShort(3 + prefixBytes(withdrawn6));
+                b.writeShort(2).writeByte(1);
+                withdrawn6.forEach(p -> writePrefix(b, p));
+            }
+            b.setShort(attrLengthAt, b.writerIndex() - attrStart);
+            nlri4.forEach(p -> writePrefix(b, p));
+        } else if (m instanceof Notification n) {
             b.writeByte(n.code());
-                b.writeByte(n.subcode());
+            b.writeByte(n.subcode());
         }
         int length = b.writerIndex() - start;
         b.setShort(lengthAt, length);
@@ -174,12 +196,13 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
             }
             case UPDATE -> {
                 int wlen = b.getUnsignedShort(p);
-                List<Ipv4Prefix> withdrawn = readPrefixes(b, p + 2, p + 2 + wlen);
+                List<RoutePrefix> withdrawn = new ArrayList<>(readPrefixes(b, p + 2, p + 2 + wlen, false));
                 int q = p + 2 + wlen;
                 int alen = b.getUnsignedShort(q);
                 q += 2;
                 int attrEnd = q + alen;
                 List<Long> path = new ArrayList<>();
+                List<RoutePrefix> nlri6 = new ArrayList<>();
                 int nextHop = 0;
                 while (q < attrEnd) {
                     int flags = b.getUnsignedByte(q);
@@ -197,10 +220,20 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
                         }
                     } else if (atype == 3) {
                         nextHop = b.getInt(v);
+                    } else if (atype == 14 && b.getUnsignedShort(v) == 2) {
+                        int nhLen = b.getUnsignedByte(v + 3);
+                        if (nhLen >= 16 && nextHop == 0) {
+                            nextHop = b.getInt(v + 4 + 12); // IPv4-mapped
+                        }
+                        nlri6.addAll(readPrefixes(b, v + 4 + nhLen + 1, v + vlen, true));
+                    } else if (atype == 15 && b.getUnsignedShort(v) == 2) {
+                        withdrawn.addAll(readPrefixes(b, v + 3, v + vlen, true));
                     }
                     q = v + vlen;
                 }
-                yield new Update(withdrawn, path, nextHop, readPrefixes(b, attrEnd, end));
+                List<RoutePrefix> nlri = new ArrayList<>(readPrefixes(b, attrEnd, end, false));
+                nlri.addAll(nlri6);
+                yield new Update(withdrawn, path, nextHop, nlri);
             }
             case NOTIFICATION -> new Notification(b.getUnsignedByte(p), b.getUnsignedByte(p + 1));
             case KEEPALIVE -> new Keepalive();
@@ -208,33 +241,52 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
         };
     }
 
-    private static int prefixBytes(List<Ipv4Prefix> prefixes) {
+    private static int prefixBytes(List<RoutePrefix> prefixes) {
         int n = 0;
-        for (Ipv4Prefix p : prefixes) {
+        for (RoutePrefix p : prefixes) {
             n += 1 + (p.length() + 7) / 8;
         }
         return n;
     }
 
-    /** RFC 4271 section 4.3: the length in bits, then just enough octets to hold the prefix. */
-    private static void writePrefix(ByteBuf b, Ipv4Prefix p) {
+    /** RFC 4271 section 4.3 (and RFC 4760 section 5): the length in bits, then just enough octets. */
+    private static void writePrefix(ByteBuf b, RoutePrefix p) {
         b.writeByte(p.length());
-        for (int i = 0; i < (p.length() + 7) / 8; i++) {
-            b.writeByte(p.address() >>> (24 - 8 * i));
+        int bytes = (p.length() + 7) / 8;
+        if (p instanceof Ipv4Prefix v4) {
+            for (int i = 0; i < bytes; i++) {
+                b.writeByte(v4.address() >>> (24 - 8 * i));
+            }
+        } else {
+            b.writeBytes(((Ipv6Prefix) p).bytes(), 0, bytes);
         }
     }
 
-    private static List<Ipv4Prefix> readPrefixes(ByteBuf b, int from, int to) {
-        List<Ipv4Prefix> out = new ArrayList<>();
+    private static List<RoutePrefix> readPrefixes(ByteBuf b, int from, int to, boolean v6) {
+        List<RoutePrefix> out = new ArrayList<>();
         int q = from;
         while (q < to) {
             int len = b.getUnsignedByte(q);
             int bytes = (len + 7) / 8;
-            int a = 0;
-            for (int i = 0; i < bytes; i++) {
-                a |= b.getUnsignedByte(q + 1 + i) << (24 - 8 * i);
+            if (v6) {
+                long high = 0;
+                long low = 0;
+                for (int i = 0; i < 16; i++) {
+                    long octet = i < bytes ? b.getUnsignedByte(q + 1 + i) : 0;
+                    if (i < 8) {
+                        high = high << 8 | octet;
+                    } else {
+                        low = low << 8 | octet;
+                    }
+                }
+                out.add(new Ipv6Prefix(high, low, len));
+            } else {
+                int a = 0;
+                for (int i = 0; i < bytes; i++) {
+                    a |= b.getUnsignedByte(q + 1 + i) << (24 - 8 * i);
+                }
+                out.add(new Ipv4Prefix(a, len));
             }
-            out.add(new Ipv4Prefix(a, len));
             q += 1 + bytes;
         }
         return out;

@@ -9,7 +9,7 @@ import io.rocelab.codec.header.Ipv4;
  * @param address network address, host bits zero
  * @param length  0..32
  */
-public record Ipv4Prefix(int address, int length) implements Comparable<Ipv4Prefix> {
+public record Ipv4Prefix(int address, int length) implements RoutePrefix {
     public Ipv4Prefix {
         if (length < 0 || length > 32) {
             throw new IllegalArgumentException("prefix length " + length);
@@ -34,13 +34,6 @@ public record Ipv4Prefix(int address, int length) implements Comparable<Ipv4Pref
     /** @return whether {@code ip} is in this prefix */
     public boolean contains(int ip) {
         return (ip & mask(length)) == address;
-    }
-
-    /** Longest first, then by address: the order FRR's {@code show ip route} does not use, but a reader scans. */
-    @Override
-    public int compareTo(Ipv4Prefix o) {
-        int c = Integer.compareUnsigned(address, o.address);
-        return c != 0 ? c : Integer.compare(length, o.length);
     }
 
     @Override

@@ -65,6 +65,24 @@ class RoutingCodecTest {
     }
 
     @Test
+    void ipv6PrefixesTravelInMpReachAndMpUnreachNlri() {
+        BgpMessage.Update u = new BgpMessage.Update(List.of(Ipv6Prefix.parse("fd00:0:2::/64")), List.of(65100L),
+            Ipv4.parse("10.254.0.0"), List.of(Ipv4Prefix.parse("10.0.0.0/24"), Ipv6Prefix.parse("fd00::/64")));
+        byte[] b = bytes(u);
+        assertEquals(u, BgpMessage.read(Unpooled.wrappedBuffer(b), 0));
+        String hex = ByteBufUtil.hexDump(b);
+        // MP_REACH_NLRI: flags 0x90, type 14, length 30: AFI 2, SAFI 1, a 16-byte next hop (::ffff:10.254.0.0),
+        // reserved 0, fd00::/64 in 8 octets
+        assertTrue(hex.contains("900e001e" + "000201" + "10" + "00000000000000000000ffff0afe0000" + "00"
+            + "40fd00000000000000"), hex);
+        // MP_UNREACH_NLRI: type 15, AFI 2, SAFI 1, fd00:0:2::/64
+        assertTrue(hex.contains("900f000c" + "000201" + "40fd00000000020000"), hex);
+        assertEquals("fd00:0:2::/64", Ipv6Prefix.parse("fd00:0:2::1/64").toString());
+        assertEquals("::/0", new Ipv6Prefix(0, 0, 0).toString());
+        assertEquals("fd00::1:0:0:1/128", Ipv6Prefix.parse("fd00:0:0:0:1:0:0:1").toString());
+    }
+
+    @Test
     void aNotificationCarriesItsCodeAndSubcode() {
         BgpMessage.Notification n = new BgpMessage.Notification(BgpMessage.HOLD_TIMER_EXPIRED, 0);
         assertEquals("ffffffffffffffffffffffffffffffff0015030400", ByteBufUtil.hexDump(bytes(n)));

@@ -72,7 +72,7 @@ public final class BgpTables {
                 }
             }
         }
-        b.routes.keySet().stream().filter(p -> !p.contains(":")).forEach(networks::add);
+        networks.addAll(b.routes.keySet());
         long keepalive = -1;
         long hold = -1;
         List<BgpConfig.Neighbor> list = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.rocelab.sw.routing;
 
 import io.rocelab.codec.routing.BgpMessage;
-import io.rocelab.codec.routing.Ipv4Prefix;
+import io.rocelab.codec.routing.RoutePrefix;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.sw.config.BgpConfig;
@@ -84,11 +84,11 @@ public final class BgpSession {
     private Cancellable mraiTimer;
     private long lastAdvertisedNanos = Long.MIN_VALUE / 2;
     /** Adj-RIB-In: each prefix's AS_PATH as received. */
-    final Map<Ipv4Prefix, List<Long>> adjRibIn = new HashMap<>();
+    final Map<RoutePrefix, List<Long>> adjRibIn = new HashMap<>();
     /** Adj-RIB-Out: what the neighbour was last told. */
-    final Map<Ipv4Prefix, List<Long>> adjRibOut = new HashMap<>();
+    final Map<RoutePrefix, List<Long>> adjRibOut = new HashMap<>();
     /** Changes not sent yet: a path, or an empty one to withdraw. */
-    private final Map<Ipv4Prefix, List<Long>> pending = new LinkedHashMap<>();
+    private final Map<RoutePrefix, List<Long>> pending = new LinkedHashMap<>();
     /** Bumped every time the session goes down: work queued before belongs to a dead session. */
     int generation;
     BfdSession bfd;
@@ -273,7 +273,7 @@ public final class BgpSession {
         pending.clear();
         adjRibOut.clear();
         lastAdvertisedNanos = Long.MIN_VALUE / 2;
-        List<Ipv4Prefix> lost = new ArrayList<>(adjRibIn.keySet());
+        List<RoutePrefix> lost = new ArrayList<>(adjRibIn.keySet());
         adjRibIn.clear();
         if (wasEstablished) {
             drops++;
@@ -349,7 +349,7 @@ public final class BgpSession {
     }
 
     /** The speaker's best path for {@code prefix} changed: what to tell this neighbour. */
-    void enqueue(Ipv4Prefix prefix, List<Long> path) {
+    void enqueue(RoutePrefix prefix, List<Long> path) {
         if (state != State.Established) {
             return;
         }
@@ -366,9 +366,9 @@ public final class BgpSession {
         if (state != State.Established || pending.isEmpty()) {
             return;
         }
-        List<Ipv4Prefix> withdrawn = new ArrayList<>();
-        Map<List<Long>, List<Ipv4Prefix>> byPath = new LinkedHashMap<>();
-        for (Map.Entry<Ipv4Prefix, List<Long>> e : pending.entrySet()) {
+        List<RoutePrefix> withdrawn = new ArrayList<>();
+        Map<List<Long>, List<RoutePrefix>> byPath = new LinkedHashMap<>();
+        for (Map.Entry<RoutePrefix, List<Long>> e : pending.entrySet()) {
             if (e.getValue().isEmpty()) {
                 withdrawn.add(e.getKey());
             } else {
@@ -398,12 +398,12 @@ public final class BgpSession {
             return;
         }
         lastAdvertisedNanos = now;
-        for (Map.Entry<List<Long>, List<Ipv4Prefix>> e : byPath.entrySet()) {
+        for (Map.Entry<List<Long>, List<RoutePrefix>> e : byPath.entrySet()) {
             e.getValue().forEach(p -> {
                 pending.remove(p);
                 adjRibOut.put(p, e.getKey());
             });
-            List<Ipv4Prefix> nlri = e.getValue();
+            List<RoutePrefix> nlri = e.getValue();
             for (int i = 0; i < nlri.size(); i += MAX_PREFIXES) {
                 sendUpdate(new BgpMessage.Update(List.of(), e.getKey(), neighbor.localAddr(),
                     nlri.subList(i, Math.min(nlri.size(), i + MAX_PREFIXES))));

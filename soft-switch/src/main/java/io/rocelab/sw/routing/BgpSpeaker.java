@@ -8,7 +8,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.routing.BfdPacket;
 import io.rocelab.codec.routing.BgpMessage;
 import io.rocelab.codec.routing.ControlFrame;
-import io.rocelab.codec.routing.Ipv4Prefix;
+import io.rocelab.codec.routing.RoutePrefix;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.sw.config.BgpConfig;
 import java.util.ArrayList;
@@ -64,12 +64,12 @@ public final class BgpSpeaker {
     private final ByteBufAllocator alloc;
     private final ControlPlane out;
     private final Fib fib;
-    private final Set<Ipv4Prefix> staticPrefixes;
+    private final Set<RoutePrefix> staticPrefixes;
     private final List<BgpSession> sessions = new ArrayList<>();
     private final BgpSession[] byPort;
-    private final Set<Ipv4Prefix> networks = new TreeSet<>();
-    private final TreeMap<Ipv4Prefix, Best> locRib = new TreeMap<>();
-    private final Map<Ipv4Prefix, List<Fib.NextHop>> installed = new HashMap<>();
+    private final Set<RoutePrefix> networks = new TreeSet<>();
+    private final TreeMap<RoutePrefix, Best> locRib = new TreeMap<>();
+    private final Map<RoutePrefix, List<Fib.NextHop>> installed = new HashMap<>();
     private final List<RouteChange> changes = new ArrayList<>();
     private long busyUntil;
     private long lastChangeNanos = -1;
@@ -82,7 +82,7 @@ public final class BgpSpeaker {
      * @param seed           seed of the BFD jitter
      */
     public BgpSpeaker(String hostname, BgpConfig config, List<String> portNames, long routerMac, Scheduler scheduler,
-                      ByteBufAllocator alloc, ControlPlane out, Fib fib, Set<Ipv4Prefix> staticPrefixes, long seed) {
+                      ByteBufAllocator alloc, ControlPlane out, Fib fib, Set<RoutePrefix> staticPrefixes, long seed) {
         this.hostname = hostname;
         this.config = config;
         this.portNames = List.copyOf(portNames);
@@ -93,7 +93,7 @@ public final class BgpSpeaker {
         this.fib = fib;
         this.staticPrefixes = Set.copyOf(staticPrefixes);
         this.byPort = new BgpSession[portNames.size()];
-        config.networks().forEach(n -> networks.add(Ipv4Prefix.parse(n)));
+        config.networks().forEach(n -> networks.add(RoutePrefix.parse(n)));
         int discriminator = 1;
         for (BgpConfig.Neighbor n : config.neighbors()) {
             int port = portNames.indexOf(n.port());
@@ -106,7 +106,7 @@ public final class BgpSpeaker {
             sessions.add(s);
             byPort[port] = s;
         }
-        for (Ipv4Prefix p : networks) {
+        for (RoutePrefix p : networks) {
             locRib.put(p, new Best(List.of(), List.of(), true));
         }
     }
@@ -277,8 +277,8 @@ public final class BgpSpeaker {
             if (s.generation != generation) {
                 return;
             }
-            Set<Ipv4Prefix> touched = new HashSet<>();
-            for (Ipv4Prefix p : u.withdrawn()) {
+            Set<RoutePrefix> touched = new HashSet<>();
+            for (RoutePrefix p : u.withdrawn()) {
                 if (s.adjRibIn.remove(p) != null) {
                     touched.add(p);
                 }
@@ -287,13 +287,13 @@ public final class BgpSpeaker {
                 if (u.asPath().contains(config.asn())) {
                     // RFC 4271 section 9.1.2: a route whose AS_PATH holds our AS is not used (loop)
                     updatesDiscarded++;
-                    for (Ipv4Prefix p : u.nlri()) {
+                    for (RoutePrefix p : u.nlri()) {
                         if (s.adjRibIn.remove(p) != null) {
                             touched.add(p);
                         }
                     }
                 } else {
-                    for (Ipv4Prefix p : u.nlri()) {
+                    for (RoutePrefix p : u.nlri()) {
                         s.adjRibIn.put(p, u.asPath());
                         touched.add(p);
                     }
@@ -304,13 +304,13 @@ public final class BgpSpeaker {
     }
 
     void established(BgpSession s) {
-        for (Map.Entry<Ipv4Prefix, Best> e : locRib.entrySet()) {
+        for (Map.Entry<RoutePrefix, Best> e : locRib.entrySet()) {
             s.enqueue(e.getKey(), advertised(e.getValue()));
         }
         s.flush();
     }
 
-    void sessionDown(BgpSession s, List<Ipv4Prefix> lost) {
+    void sessionDown(BgpSession s, List<RoutePrefix> lost) {
         if (lost.isEmpty()) {
             return;
         }
@@ -325,10 +325,10 @@ public final class BgpSpeaker {
     }
 
     /** The decision process for {@code prefixes}: Loc-RIB, FIB, and what each neighbour is to be told. */
-    private void decide(Set<Ipv4Prefix> prefixes) {
-        List<Ipv4Prefix> sorted = new ArrayList<>(prefixes);
+    private void decide(Set<RoutePrefix> prefixes) {
+        List<RoutePrefix> sorted = new ArrayList<>(prefixes);
         Collections.sort(sorted);
-        for (Ipv4Prefix p : sorted) {
+        for (RoutePrefix p : sorted) {
             if (networks.contains(p)) {
                 continue;
             }
@@ -354,7 +354,7 @@ public final class BgpSpeaker {
         }
     }
 
-    private Best best(Ipv4Prefix p) {
+    private Best best(RoutePrefix p) {
         int shortest = Integer.MAX_VALUE;
         List<BgpSession> via = new ArrayList<>();
         List<Long> path = null;
@@ -386,7 +386,7 @@ public final class BgpSpeaker {
         return new Best(path, List.copyOf(via), false);
     }
 
-    private void program(Ipv4Prefix p, Best best) {
+    private void program(RoutePrefix p, Best best) {
         if (staticPrefixes.contains(p)) {
             return;
         }
@@ -450,12 +450,12 @@ public final class BgpSpeaker {
     }
 
     /** @return the Loc-RIB: originated and learnt prefixes with their best paths */
-    public Map<Ipv4Prefix, Best> locRib() {
+    public Map<RoutePrefix, Best> locRib() {
         return Collections.unmodifiableMap(locRib);
     }
 
     /** @return whether {@code prefix}'s BGP route is in the FIB (not shadowed by a static route) */
-    public boolean inFib(Ipv4Prefix prefix) {
+    public boolean inFib(RoutePrefix prefix) {
         return installed.containsKey(prefix);
     }
 

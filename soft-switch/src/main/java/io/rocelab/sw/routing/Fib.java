@@ -1,6 +1,6 @@
 package io.rocelab.sw.routing;
 
-import io.rocelab.codec.routing.Ipv4Prefix;
+import io.rocelab.codec.routing.RoutePrefix;
 import java.util.List;
 
 /**
@@ -13,8 +13,8 @@ public interface Fib {
     }
 
     /** Installs or replaces {@code prefix}'s route. */
-    void install(Ipv4Prefix prefix, List<NextHop> hops);
+    void install(RoutePrefix prefix, List<NextHop> hops);
 
     /** Removes {@code prefix}'s route. */
-    void remove(Ipv4Prefix prefix);
+    void remove(RoutePrefix prefix);
 }

@@ -1,6 +1,6 @@
 package io.rocelab.sw.routing;
 
-import io.rocelab.codec.routing.Ipv4Prefix;
+import io.rocelab.codec.routing.RoutePrefix;
 import java.util.List;
 
 /**
@@ -10,7 +10,7 @@ import java.util.List;
  * @param prefix   the route
  * @param nextHops the ports it now leaves by ({@code Ethernet8}), empty when removed
  */
-public record RouteChange(long nanos, Ipv4Prefix prefix, List<String> nextHops) {
+public record RouteChange(long nanos, RoutePrefix prefix, List<String> nextHops) {
     public RouteChange {
         nextHops = List.copyOf(nextHops);
     }

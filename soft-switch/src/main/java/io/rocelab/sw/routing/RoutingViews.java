@@ -2,6 +2,9 @@ package io.rocelab.sw.routing;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.routing.Ipv4Prefix;
+import io.rocelab.codec.routing.Ipv6Prefix;
+import io.rocelab.codec.routing.RoutePrefix;
+import io.rocelab.sw.config.Route6Config;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.config.BgpConfig;
 import io.rocelab.sw.config.RouteConfig;
@@ -30,10 +33,19 @@ public final class RoutingViews {
 
     /** {@code show ip route}: connected /31s (of interfaces that are up), static routes and BGP routes, by prefix. */
     public static String ipRoute(SoftSwitch sw) {
+        return routes(sw, false);
+    }
+
+    /** {@code show ipv6 route}: static routes and BGP routes (MP-BGP), by prefix. */
+    public static String ipv6Route(SoftSwitch sw) {
+        return routes(sw, true);
+    }
+
+    private static String routes(SoftSwitch sw, boolean v6) {
         long now = sw.scheduler().nanoTime();
         BgpSpeaker bgp = sw.bgp();
-        Map<Ipv4Prefix, List<String>> lines = new TreeMap<>();
-        if (bgp != null) {
+        Map<RoutePrefix, List<String>> lines = new TreeMap<>();
+        if (bgp != null && !v6) {
             for (BgpSession s : bgp.sessions()) {
                 BgpConfig.Neighbor n = s.neighbor();
                 if (!sw.isUp(s.port())) {
@@ -44,26 +56,35 @@ public final class RoutingViews {
                     + ", " + age(now));
             }
         }
-        for (RouteConfig r : sw.config().routes()) {
-            Ipv4Prefix p = new Ipv4Prefix(r.prefix(), r.length());
-            List<String> out = lines.computeIfAbsent(p, x -> new ArrayList<>());
-            String head = "S>* " + p + " [" + BgpSpeaker.DISTANCE_STATIC + "/0]";
-            for (int i = 0; i < r.nextHops().size(); i++) {
-                out.add((i == 0 ? head : "  *" + " ".repeat(head.length() - 3)) + " is directly connected, "
-                    + r.nextHops().get(i).port() + ", weight 1, " + age(now));
+        Map<RoutePrefix, List<RouteConfig.NextHop>> statics = new TreeMap<>();
+        if (v6) {
+            for (Route6Config r : sw.config().routes6()) {
+                statics.put(new Ipv6Prefix(r.prefixHigh(), r.prefixLow(), r.length()), r.nextHops());
+            }
+        } else {
+            for (RouteConfig r : sw.config().routes()) {
+                statics.put(new Ipv4Prefix(r.prefix(), r.length()), r.nextHops());
             }
         }
+        statics.forEach((p, hops) -> {
+            List<String> out = lines.computeIfAbsent(p, x -> new ArrayList<>());
+            String head = "S>* " + p + " [" + BgpSpeaker.DISTANCE_STATIC + "/0]";
+            for (int i = 0; i < hops.size(); i++) {
+                out.add((i == 0 ? head : "  *" + " ".repeat(head.length() - 3)) + " is directly connected, "
+                    + hops.get(i).port() + ", weight 1, " + age(now));
+            }
+        });
         if (bgp != null) {
-            Map<Ipv4Prefix, RouteChange> since = new TreeMap<>();
+            Map<RoutePrefix, RouteChange> since = new TreeMap<>();
             for (RouteChange c : bgp.changes()) {
                 since.put(c.prefix(), c);
             }
-            for (Map.Entry<Ipv4Prefix, BgpSpeaker.Best> e : bgp.locRib().entrySet()) {
+            for (Map.Entry<RoutePrefix, BgpSpeaker.Best> e : bgp.locRib().entrySet()) {
                 BgpSpeaker.Best best = e.getValue();
-                if (best.local()) {
+                if (best.local() || e.getKey().v6() != v6) {
                     continue;
                 }
-                Ipv4Prefix p = e.getKey();
+                RoutePrefix p = e.getKey();
                 boolean fib = bgp.inFib(p);
                 RouteChange c = since.get(p);
                 String when = age(c == null ? now : now - c.nanos());
@@ -72,7 +93,7 @@ public final class RoutingViews {
                 for (int i = 0; i < best.via().size(); i++) {
                     BgpSession s = best.via().get(i);
                     out.add((i == 0 ? head : (fib ? "  *" : "   ") + " ".repeat(head.length() - 3)) + " via "
-                        + Ipv4.toString(s.neighbor().peerAddr()) + ", " + s.neighbor().port()
+                        + (v6 ? "::ffff:" : "") + Ipv4.toString(s.neighbor().peerAddr()) + ", " + s.neighbor().port()
                         + (fib ? ", weight 1, " : ", inactive, ") + when);
                 }
             }

@@ -1,6 +1,7 @@
 package io.rocelab.topology.route;
 
 import io.rocelab.codec.header.Ipv4;
+import io.rocelab.codec.routing.Ipv6Prefix;
 import io.rocelab.sw.config.BgpConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.model.Host;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
 /**
  * eBGP on every switch-to-switch link, as RFC 7938 lays out a datacenter (section 5.2) and SONiC's
  * T0/T1 configurations number it: the switches start with their hosts' routes only ({@code STATIC_ROUTE}
- * /32s, IPv6 routes stay static, see {@link EcmpRoutes#EcmpRoutes(boolean)}) and learn the rest.
+ * /32s and /128s, see {@link EcmpRoutes#EcmpRoutes(boolean)}) and learn the rest, IPv6 too (MP-BGP over
+ * the IPv4 sessions).
  *
  * <p>ASNs (section 5.2.1): every switch with hosts (a leaf, a fat tree's edge) its own, 65001 on (4-byte
  * private ASNs from 4200000000 past 98 of them); the top tier (spines, cores) one, 65100; a tier in
@@ -29,8 +31,8 @@ import java.util.TreeSet;
  *
  * <p>Addresses: link k between two switches is 10.254.x.y/31, the upper tier's end (or the link's
  * first end between equals) the even address, as SONiC's T1 configuration gives the T1 side; each
- * switch's router ID is 10.255.x.y. Every switch originates its rack: the /24 its hosts share
- * if it holds all of that /24's hosts, else their /32s.
+ * switch's router ID is 10.255.x.y. Every switch originates its rack: the /24 (IPv6: /64) its hosts
+ * share if it holds all of that prefix's hosts, else their /32s (/128s).
  */
 public final class BgpRoutes implements RouteFiller {
     /** 10.254.0.0/16: the fabric links' /31s. */
@@ -65,9 +67,11 @@ public final class BgpRoutes implements RouteFiller {
         int n = names.size();
         List<List<Edge>> edges = new ArrayList<>();
         List<List<Integer>> local = new ArrayList<>();
+        List<List<String>> local6 = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             edges.add(new ArrayList<>());
             local.add(new ArrayList<>());
+            local6.add(new ArrayList<>());
         }
         List<Link> fabricLinks = new ArrayList<>();
         for (Link l : links) {
@@ -77,8 +81,10 @@ public final class BgpRoutes implements RouteFiller {
                 fabricLinks.add(l);
             } else if (a != null && hostsByName.containsKey(l.b().node())) {
                 local.get(a).add(hostsByName.get(l.b().node()).ipv4Of(l.b().port()));
+                local6.get(a).addAll(hostsByName.get(l.b().node()).ipv6Of(l.b().port()));
             } else if (b != null && hostsByName.containsKey(l.a().node())) {
                 local.get(b).add(hostsByName.get(l.a().node()).ipv4Of(l.a().port()));
+                local6.get(b).addAll(hostsByName.get(l.a().node()).ipv6Of(l.a().port()));
             }
         }
         int[] tier = tiers(n, local, fabricLinks, index);
@@ -95,6 +101,7 @@ public final class BgpRoutes implements RouteFiller {
         }
         long[] asn = asns(n, tier, edges);
         List<Set<String>> networks = networks(n, local);
+        List<Set<String>> networks6 = networks6(n, local6);
         for (Map.Entry<String, SwitchConfigBuilder> e : tables.entrySet()) {
             int s = index.get(e.getKey());
             List<BgpConfig.Neighbor> neighbors = new ArrayList<>();
@@ -107,7 +114,7 @@ public final class BgpRoutes implements RouteFiller {
             }
             e.getValue().bgp(new BgpConfig(asn[s], ROUTER_ID_BASE + s + 1, routing.keepaliveNanos(), routing.holdNanos(),
                 BgpConfig.SONIC_CONNECT_NANOS, routing.mraiNanos(), routing.processingNanos(), routing.bfd(), true,
-                neighbors, List.copyOf(networks.get(s))));
+                neighbors, concat(networks.get(s), networks6.get(s))));
         }
     }
 
@@ -172,6 +179,38 @@ public final class BgpRoutes implements RouteFiller {
             }
         }
         return asn;
+    }
+
+    private static List<String> concat(Set<String> a, Set<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Each switch's IPv6 rack: the /64 of its hosts where it holds all of that /64's hosts, else their /128s. */
+    private static List<Set<String>> networks6(int n, List<List<String>> local6) {
+        Map<Ipv6Prefix, Integer> owner = new HashMap<>();
+        for (int s = 0; s < n; s++) {
+            for (String a : local6.get(s)) {
+                int me = s;
+                owner.merge(rack6(a), s, (x, y) -> x == me ? x : -1);
+            }
+        }
+        List<Set<String>> out = new ArrayList<>();
+        for (int s = 0; s < n; s++) {
+            Set<String> mine = new LinkedHashSet<>();
+            for (String a : local6.get(s)) {
+                Ipv6Prefix rack = rack6(a);
+                mine.add(owner.get(rack) == s ? rack.toString() : Ipv6Prefix.parse(a).toString());
+            }
+            out.add(mine);
+        }
+        return out;
+    }
+
+    private static Ipv6Prefix rack6(String address) {
+        Ipv6Prefix p = Ipv6Prefix.parse(address);
+        return new Ipv6Prefix(p.high(), p.low(), 64);
     }
 
     /** Each switch's rack: the /24 of its hosts where it holds all of that /24's hosts, else their /32s. */

@@ -28,7 +28,7 @@ import java.util.Map;
  * A route the tables already have (same prefix text) is left as it is.
  */
 public final class EcmpRoutes implements RouteFiller {
-    private final boolean ipv4Fabric;
+    private final boolean fabric;
 
     /** Every route, IPv4 and IPv6. */
     public EcmpRoutes() {
@@ -36,11 +36,11 @@ public final class EcmpRoutes implements RouteFiller {
     }
 
     /**
-     * @param ipv4Fabric false: IPv4 host routes only, the routes between racks being a routing protocol's
-     *                   ({@link BgpRoutes}); IPv6 routes all static either way
+     * @param fabric false: host routes only (IPv4 and IPv6), the routes between racks being a routing
+     *               protocol's ({@link BgpRoutes})
      */
-    public EcmpRoutes(boolean ipv4Fabric) {
-        this.ipv4Fabric = ipv4Fabric;
+    public EcmpRoutes(boolean fabric) {
+        this.fabric = fabric;
     }
 
     /** Rack prefixes: hosts share an IPv4 /24 and an IPv6 /64. */
@@ -162,7 +162,7 @@ public final class EcmpRoutes implements RouteFiller {
                 }
             }
             List<Entry> routes = new ArrayList<>(own);
-            for (boolean v6 : ipv4Fabric ? new boolean[] {false, true} : new boolean[] {true}) {
+            for (boolean v6 : fabric ? new boolean[] {false, true} : new boolean[0]) {
                 List<Entry> family = entries.stream().filter(x -> x.prefix.v6() == v6).toList();
                 List<Entry> table = new ArrayList<>(withDefault(aggregate(family, own, hostsPerPod, v6 ? POD6 : POD4), v6));
                 table.sort(LONGEST_FIRST);
