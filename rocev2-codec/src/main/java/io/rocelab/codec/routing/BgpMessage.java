@@ -8,7 +8,8 @@ import java.util.List;
  * BGP-4 messages (RFC 4271 section 4) as they travel inside a TCP segment: the 19-byte header (16
  * bytes of ones as the marker, length, type) and OPEN, UPDATE, NOTIFICATION or KEEPALIVE.
  *
- * <p>What is encoded: OPEN with the four-octet AS number capability (RFC 6793; a speaker whose AS
+ * <p>What is encoded: OPEN with the multiprotocol capabilities for IPv4 and IPv6 unicast (RFC 4760)
+ * and the four-octet AS number capability (RFC 6793; a speaker whose AS
  * does not fit two octets puts AS_TRANS 23456 in My Autonomous System), so AS_PATH carries four-octet
  * AS numbers as between two "NEW" speakers; UPDATE with withdrawn routes, ORIGIN (IGP), AS_PATH (one
  * AS_SEQUENCE) and NEXT_HOP, and IPv4 NLRI, IPv6 NLRI in MP_REACH_NLRI / MP_UNREACH_NLRI (RFC 4760); NOTIFICATION with code and subcode. Other path attributes
@@ -94,10 +95,13 @@ public sealed interface BgpMessage permits BgpMessage.Open, BgpMessage.Update, B
             b.writeShort(o.asn() > 0xFFFF ? AS_TRANS : (int) o.asn());
             b.writeShort(o.holdSeconds());
             b.writeInt(o.bgpIdentifier());
-            // one Capabilities parameter (type 2) holding the four-octet AS capability (code 65)
-            b.writeByte(8);
+            // one Capabilities parameter (type 2, RFC 5492): multiprotocol (code 1, RFC 4760) IPv4 and IPv6
+            // unicast, and the four-octet AS (code 65, RFC 6793)
+            b.writeByte(20);
             b.writeByte(2);
-            b.writeByte(6);
+            b.writeByte(18);
+            b.writeByte(1).writeByte(4).writeShort(1).writeByte(0).writeByte(1);
+            b.writeByte(1).writeByte(4).writeShort(2).writeByte(0).writeByte(1);
             b.writeByte(65);
             b.writeByte(4);
             b.writeInt((int) o.asn());

@@ -41,9 +41,9 @@ class RoutingCodecTest {
     @Test
     void theOpenFieldsAreWhereRfc4271PutsThem() {
         byte[] b = bytes(new BgpMessage.Open(65100, 9, Ipv4.parse("10.255.0.1")));
-        assertEquals(19 + 10 + 8, b.length);
-        assertEquals("ffffffffffffffffffffffffffffffff" + "0025" + "01" + "04" + "fe4c" + "0009" + "0aff0001" + "08"
-            + "02" + "06" + "41" + "04" + "0000fe4c", ByteBufUtil.hexDump(b));
+        assertEquals(19 + 10 + 20, b.length);
+        assertEquals("ffffffffffffffffffffffffffffffff" + "0031" + "01" + "04" + "fe4c" + "0009" + "0aff0001" + "14"
+            + "02" + "12" + "0104" + "00010001" + "0104" + "00020001" + "41" + "04" + "0000fe4c", ByteBufUtil.hexDump(b));
     }
 
     @Test

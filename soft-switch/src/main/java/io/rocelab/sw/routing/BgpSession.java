@@ -12,18 +12,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One eBGP session with a directly connected neighbour (RFC 4271), over the link of one port.
+ * One eBGP session with a directly connected neighbour (RFC 4271), over one interface: a port or a
+ * port channel.
  *
  * <p>States, as FRR names them: Idle, Connect, OpenSent, OpenConfirm, Established (Active is not
- * used: the transport is not modelled, see {@link io.rocelab.codec.routing.ControlFrame}). From Idle
- * with the link up the session sends its OPEN (Connect, then OpenSent, where it sends it again every
- * second as TCP would retransmit it); an OPEN received in Idle or OpenSent is answered with KEEPALIVE
- * (and our OPEN if not yet sent) and leads to OpenConfirm (there, an OPEN again is answered with ours
- * and a KEEPALIVE: the peer missed them); a KEEPALIVE there to Established. Each side sending OPEN at once stands in for TCP's connection and
- * the collision resolution of section 6.8. The hold time is the smaller of the two OPENs', the
- * keepalive interval the smaller of ours and a third of it (FRR). A session that goes down (hold timer,
- * NOTIFICATION, BFD, the link's carrier with fast-external-failover) drops its Adj-RIB-In and tries
- * again after the connect-retry time ({@code timers connect}), or at once when the peer's OPEN comes.
+ * used: TCP's handshake is not modelled, see {@link io.rocelab.codec.routing.ControlFrame}). From
+ * Idle with the link up the session sends its OPEN (Connect, then OpenSent, where it sends it again
+ * every second as TCP would retransmit it); an OPEN received in Idle or OpenSent is answered with
+ * KEEPALIVE (and our OPEN if not yet sent) and leads to OpenConfirm (there, an OPEN again is answered
+ * with ours and a KEEPALIVE: the peer missed them); a KEEPALIVE there to Established. Each side
+ * sending OPEN at once stands in for TCP's connection and the collision resolution of section 6.8.
+ * The hold time is the smaller of the two OPENs', the keepalive interval the smaller of ours and a
+ * third of it (FRR). A session that goes down (hold timer, NOTIFICATION, BFD, the link's carrier with
+ * fast-external-failover) drops its Adj-RIB-In and tries again after the connect-retry time
+ * ({@code timers connect}), or at once when the peer's OPEN comes.
  *
  * <p>Transport, once Established: what TCP does for BGP, per message: each message is a segment, kept
  * until acknowledged and resent (go-back-N) when not acknowledged within the retransmission timeout
@@ -45,7 +47,7 @@ public final class BgpSession {
 
     /** Linux's smallest TCP retransmission timeout (TCP_RTO_MIN): 200 ms, doubled on each expiry. */
     static final long RTO_MIN_NANOS = 200_000_000L;
-    /** Linux's delayed ACK (TCP_DELACK_MIN... up to 40 ms): a lone segment is acknowledged this late. */
+    /** Linux's shortest delayed ACK (TCP_DELACK_MIN, 40 ms): a lone segment is acknowledged this late. */
     static final long DELAYED_ACK_NANOS = 40_000_000L;
 
     /** A message sent while Established and not yet acknowledged. */
