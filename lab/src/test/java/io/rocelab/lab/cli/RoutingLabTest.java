@@ -51,7 +51,7 @@ class RoutingLabTest {
                 assertTrue(run.out().contains("PASS  " + claim), "seed " + seed + ": " + claim + " in\n" + run.out());
             }
             assertFalse(run.out().contains("FAIL"), run.out());
-            assertTrue(run.out().contains("  bgp: routing: eBGP converged 250.139us after the fabric came up; 3 route "
+            assertTrue(run.out().contains("  bgp: routing: eBGP converged 250.140us after the fabric came up; 3 route "
                 + "changes during the run, the last at 400.034us\n"), run.out());
             String report = Files.readString(out.resolve("report.md"));
             assertTrue(report.contains("### Routing"), report);
