@@ -42,6 +42,8 @@ import io.rocelab.sw.pipeline.TaskClock;
 import io.rocelab.sw.pipeline.ParseStage;
 import io.rocelab.sw.pipeline.VlanStage;
 import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.routing.BgpSpeaker;
+import io.rocelab.sw.routing.SwitchFib;
 import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
@@ -90,6 +92,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final SwitchLacp lacp;
     private final MlagPeer mlag;
     private final PeerLinkRules peerRules;
+    /** The eBGP speaker, or null: static routes only. */
+    private final BgpSpeaker bgp;
     private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
 
@@ -127,6 +131,18 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         for (Route6Config r : config.routes6()) {
             routes6.add(r.prefixHigh(), r.prefixLow(), r.length(), group(config, r.nextHops()));
         }
+        this.bgp = config.bgp() == null ? null : SwitchFib.speaker(config, routes, routes6, scheduler, alloc,
+            new io.rocelab.sw.routing.ControlPlane() {
+                @Override
+                public boolean isUp(int port) {
+                    return SoftSwitch.this.isUp(port);
+                }
+
+                @Override
+                public void send(int port, ByteBuf frame, String comment) {
+                    sendControl(port, frame, comment);
+                }
+            }, seed);
         FlowletTable flowlets = config.flowletTimeoutNanos() > 0 ? new FlowletTable(config.flowletTimeoutNanos()) : null;
         this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, routes6, flowlets,
             this, lags);
@@ -179,6 +195,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         }
         forward.linkStateChanged();
         watchdog.start();
+        if (bgp != null) {
+            // once every port of the switch (and, on a shared loop, of its neighbours) is attached
+            scheduler.execute(bgp::start);
+        }
     }
 
     /**
@@ -268,6 +288,13 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
+        if (bgp != null && ctx.ipVersion == 4
+                && bgp.trap(lags.interfaceOf(in), frame, ctx.l3Offset, ctx.l4Offset, ctx.l4Protocol)) {
+            // BGP or BFD for this switch's address on the link: the control plane's, never forwarded
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
         LagGroup lag = lags.groupOfPort(in);
         if (lag != null && !lag.collecting(in)) {
             dropped(ctx, DropReason.LAG_NOT_COLLECTING);
@@ -349,6 +376,21 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         egress[ctx.egressPort].enqueue(ctx, ctx.arrivalNanos);
     }
 
+    /**
+     * A frame of the routing control plane (BGP, BFD) leaves by the port's control queue (a port
+     * channel's: the member flow 0 hashes to), as LACPDUs do: a cut cable loses it, a paused or congested data class does not hold it up (SONiC maps
+     * CS6 to a strict, lossless-free queue; rocelab gives it the port's control queue).
+     */
+    private void sendControl(int iface, ByteBuf frame, String comment) {
+        LagGroup g = lags.group(iface);
+        int port = g == null ? iface : g.select(0);
+        if (port < 0 || ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        egress[port].sendControl(frame, comment);
+    }
+
     /** An LACPDU leaves by the port's control queue, never paused, as PFC does. */
     private void sendLacp(int port, ByteBuf frame) {
         if (ports[port] == null || !ports[port].isUp()) {
@@ -395,6 +437,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         if (mlag != null && port == mlag.peerLink()) {
             mlag.peerLinkChanged(up);
         }
+        if (bgp != null) {
+            bgp.linkStateChanged(port, up);
+        }
     }
 
     /**
@@ -406,6 +451,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         forward.linkStateChanged();
         if (!changed) {
             return;
+        }
+        if (bgp != null) {
+            bgp.linkStateChanged(lag.iface(), lag.isUp());
         }
         if (mlag != null && mlag.isShared(lag.iface())) {
             mlag.localInterfaceChanged(lag.iface(), lag.isUp());
@@ -589,6 +637,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     /** @return this switch's half of its MLAG domain, or null: owner thread only */
     public MlagPeer mlag() {
         return mlag;
+    }
+
+    /** @return the eBGP speaker, or null (static routes only): owner thread only */
+    public BgpSpeaker bgp() {
+        return bgp;
     }
 
     /** @return the LACP actor on {@code port}, or null (no LACP port channel there): owner thread only */

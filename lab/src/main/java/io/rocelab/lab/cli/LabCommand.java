@@ -319,7 +319,8 @@ public final class LabCommand implements Runnable {
                 w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%s)%n", label,
                     Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9,
                     run.events() >= 0 ? run.events() + " events" : "live");
-                run.notes().forEach(n -> w.println("  " + label + n));
+                // a note of several lines (the routing section) is for the report alone
+                run.notes().stream().filter(n -> !n.contains("\n")).forEach(n -> w.println("  " + label + n));
                 w.flush();
             }
             List<LabReport.Outcome> outcomes = LabChecks.evaluate(lab, results);

@@ -32,10 +32,10 @@ import java.util.regex.Pattern;
 public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
-        "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep");
+        "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY);
     /** What a variant or a sweep may change. */
     static final List<String> VARIANT_KEYS = List.of("duration", "seed", "topology", "qos", "nics", "flows",
-        "background", "events", "probes", "capture");
+        "background", "events", "probes", "capture", RoutingReader.KEY);
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
     /** Variant names are identifiers: expectations start with them ({@code lossy.switch.drops}). */
     private static final Pattern VARIANT = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
@@ -250,8 +250,9 @@ public final class LabReader {
         Map<String, Loc> linux = new LinkedHashMap<>();
         Map<String, Loc> vms = new LinkedHashMap<>();
         Problems netnsLimits = new Problems();
+        io.rocelab.topology.route.Routing routing = RoutingReader.read(top);
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux, vms, netnsLimits, notes) : null;
+            profile[0], nics, linux, vms, netnsLimits, notes, routing) : null;
         if (modes.contains(Mode.NETNS)) {
             problems.addAll(netnsLimits);
         }

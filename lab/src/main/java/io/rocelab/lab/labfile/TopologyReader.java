@@ -17,7 +17,7 @@ import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
 import io.rocelab.topology.qos.QosProfile;
-import io.rocelab.topology.route.EcmpRoutes;
+import io.rocelab.topology.route.Routing;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,6 +49,8 @@ final class TopologyReader {
     /** What a switch's own config_db carries that rocelab leaves alone: notes, not mistakes. */
     private final Problems notes = new Problems();
     private Section top;
+    /** {@code routing:} (top level): static ECMP routes or eBGP. */
+    private Routing routing = Routing.STATIC;
 
     private TopologyReader(Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
                            Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms) {
@@ -82,18 +84,21 @@ final class TopologyReader {
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
                          Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits) {
-        return read(node, problems, sources, qos, nics, linuxHosts, rxeVms, netnsLimits, new Problems());
+        return read(node, problems, sources, qos, nics, linuxHosts, rxeVms, netnsLimits, new Problems(), Routing.STATIC);
     }
 
     /**
      * As {@link #read(YNode, Problems, LabSources, QosProfile, NicSpec, Map, Map, Problems)}, and
      *
-     * @param notes filled with what a switch's own config_db carries that rocelab does not model (its
-     *              ignored tables in one line, a port that is admin down), at the switch's {@code config}
+     * @param notes   filled with what a switch's own config_db carries that rocelab does not model (its
+     *                ignored tables in one line, a port that is admin down), at the switch's {@code config}
+     * @param routing how the switches route ({@code routing:}, read by {@link RoutingReader})
      */
     static Topology read(YNode node, Problems problems, LabSources sources, QosProfile qos, NicSpec nics,
-                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits, Problems notes) {
+                         Map<String, Loc> linuxHosts, Map<String, Loc> rxeVms, Problems netnsLimits, Problems notes,
+                         Routing routing) {
         TopologyReader r = new TopologyReader(problems, sources, qos, nics, linuxHosts, rxeVms);
+        r.routing = routing;
         Topology t = r.read(node);
         netnsLimits.addAll(r.netnsLimits);
         notes.addAll(r.notes);
@@ -138,7 +143,7 @@ final class TopologyReader {
             SwitchConfig c = s.config();
             b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
                 c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
-                c.pfcQuanta()));
+                c.pfcQuanta()).withBgp(c.bgp()));
         }
         t.links().forEach(b::link);
         if (t.qos() != null) {
@@ -185,7 +190,7 @@ final class TopologyReader {
         if (s == null || qos == null) {
             return null;
         }
-        LeafSpine.Builder b = LeafSpine.builder().qos(qos);
+        LeafSpine.Builder b = LeafSpine.builder().qos(qos).routing(routing);
         if (nics.dcqcn()) {
             b.dcqcn(nics.params());
         }
@@ -234,7 +239,7 @@ final class TopologyReader {
         if (s == null || qos == null) {
             return null;
         }
-        FatTree.Builder b = FatTree.builder().qos(qos);
+        FatTree.Builder b = FatTree.builder().qos(qos).routing(routing);
         if (nics.dcqcn()) {
             b.dcqcn(nics.params());
         }
@@ -284,7 +289,7 @@ final class TopologyReader {
     }
 
     private Topology explicit() {
-        Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+        Topology.Builder t = Topology.builder().routes(routing.filler());
         if (qos != null) {
             t.qos(qos);
         }

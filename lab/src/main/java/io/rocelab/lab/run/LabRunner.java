@@ -105,6 +105,7 @@ public final class LabRunner {
         try (clock;
              Fabric fabric = clock.start(run.topology(), run.seed());
              AutoCloseable attached = clock.attach(fabric);
+             RoutingRecord routing = RoutingRecord.converge(clock, fabric);
              Workload workload = Workload.start(fabric, all, run.seed());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
              Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
@@ -133,9 +134,9 @@ public final class LabRunner {
             }
             List<FlowResult> results = new ArrayList<>(workload.results());
             results.addAll(programs.results());
-            clock.onFabric(fabric, () -> {
+            List<String> routingLines = clock.onFabric(fabric, () -> {
                 probes.finish(results);
-                return null;
+                return routing.finish(fabric, data, epoch);
             });
             Set<String> named = new HashSet<>();
             flows.forEach(f -> named.add(f.name()));
@@ -143,7 +144,7 @@ public final class LabRunner {
             List<FlowResult> mine = results.stream().filter(r -> named.contains(r.name())).toList();
             List<FlowResult> rest = results.stream().filter(r -> !named.contains(r.name())).toList();
             result = new LabRun(data, mine, rest, timeline.applied(), clock.events(fabric), System.nanoTime() - wall,
-                null, 0, List.of());
+                null, 0, routingLines);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -159,7 +160,13 @@ public final class LabRunner {
         }
         return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
             result.wallNanos(), tap[0] == null ? null : captureFile, tap[0] == null ? 0 : tap[0].written(),
-            clock.notes());
+            notes(result.notes(), clock.notes()));
+    }
+
+    private static List<String> notes(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** Taps the capture's ports into one bounded pcapng: the first frames of each, and the switches' decisions. */

@@ -56,6 +56,22 @@ interface RunClock extends AutoCloseable {
     /** Lets the fabric run until {@code atNanos} on its own clock. */
     void runUntil(Fabric fabric, long atNanos);
 
+    /**
+     * Lets the fabric run until {@code done} holds (read where {@link #onFabric} reads) or its clock
+     * reaches {@code deadlineNanos}. Live: checked every millisecond.
+     */
+    default void runUntil(Fabric fabric, java.util.function.BooleanSupplier done, long deadlineNanos) {
+        Topology t = fabric.topology();
+        String node = !t.switches().isEmpty() ? t.switches().get(0).name() : t.hosts().get(0).name();
+        while (!onFabric(fabric, done::getAsBoolean)) {
+            long now = onFabric(fabric, () -> fabric.scheduler(node).nanoTime());
+            if (now >= deadlineNanos) {
+                return;
+            }
+            runUntil(fabric, Math.min(deadlineNanos, now + 1_000_000L));
+        }
+    }
+
     /** Runs {@code what} where it may read and change every node of the fabric, and waits for it. */
     <T> T onFabric(Fabric fabric, Callable<T> what);
 
@@ -84,6 +100,14 @@ interface RunClock extends AutoCloseable {
         @Override
         public void runUntil(Fabric fabric, long atNanos) {
             fabric.virtualTime().runUntil(atNanos);
+        }
+
+        @Override
+        public void runUntil(Fabric fabric, java.util.function.BooleanSupplier done, long deadlineNanos) {
+            long now = fabric.virtualTime().nanoTime();
+            if (deadlineNanos > now) {
+                fabric.runUntil(done, deadlineNanos - now);
+            }
         }
 
         @Override

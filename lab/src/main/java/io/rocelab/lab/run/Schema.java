@@ -83,6 +83,15 @@ public final class Schema {
         sw.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
         sw.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
         sw.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));
+        sw.put("route_changes", new Attribute(Type.NUMBER, null,
+            "routes its BGP speaker programmed, replaced or removed during the run (routing: bgp; else 0)"));
+        sw.put("route_withdrawals", new Attribute(Type.NUMBER, null,
+            "of those, routes removed or left with fewer next hops"));
+        sw.put("bgp_session_downs", new Attribute(Type.NUMBER, null, "times one of its BGP sessions left Established"));
+        sw.put("bgp_retransmissions", new Attribute(Type.NUMBER, null,
+            "BGP segments its sessions sent again, not acknowledged within the retransmission timeout"));
+        sw.put("last_route_change", new Attribute(Type.NUMBER, null,
+            "seconds from the run's start to its last route change (0 if none)"));
     }
 
     private Schema() {

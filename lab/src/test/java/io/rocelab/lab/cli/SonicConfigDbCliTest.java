@@ -33,9 +33,9 @@ class SonicConfigDbCliTest {
     static final Path BROADCOM = SONIC.resolve("arista-7060cx-32s-t1.json");
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** What the shipped Mellanox file carries that rocelab does not model. */
-    private static final String MELLANOX_IGNORED = "ignored (not modelled): ACL_TABLE, BGP_DEVICE_GLOBAL, BGP_NEIGHBOR, "
+    private static final String MELLANOX_IGNORED = "ignored (not modelled): ACL_TABLE, BGP_DEVICE_GLOBAL, "
         + "BUFFER_PORT_EGRESS_PROFILE_LIST, BUFFER_PORT_INGRESS_PROFILE_LIST, CRM, DEVICE_NEIGHBOR, "
-        + "DEVICE_NEIGHBOR_METADATA, DNS_NAMESERVER, FEATURE, FLEX_COUNTER_TABLE, INTERFACE, LOOPBACK_INTERFACE, "
+        + "DEVICE_NEIGHBOR_METADATA, DNS_NAMESERVER, FEATURE, FLEX_COUNTER_TABLE, "
         + "MAP_PFC_PRIORITY_TO_QUEUE, MGMT_INTERFACE, MGMT_PORT, NTP_SERVER, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP, "
         + "SYSLOG_SERVER, TELEMETRY, VERSIONS";
 

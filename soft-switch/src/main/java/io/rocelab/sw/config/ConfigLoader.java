@@ -104,7 +104,7 @@ public final class ConfigLoader {
     public static LoadedConfig read(String json) {
         ConfigLoader loader = new ConfigLoader();
         SwitchConfigBuilder tables = loader.readTables(json);
-        SwitchConfig config = ConfigValidator.resolve(tables, loader.problems);
+        SwitchConfig config = tables.withBgp(ConfigValidator.resolve(tables, loader.problems), loader.problems);
         if (!loader.problems.isEmpty()) {
             throw new ConfigException(loader.problems);
         }
@@ -185,6 +185,10 @@ public final class ConfigLoader {
         JsonNode wdGlobal = entry(root, "PFC_WD", "GLOBAL");
         checkKeys("PFC_WD|GLOBAL", wdGlobal, SonicTables.PFC_WD_GLOBAL);
         b.pfcWdPollInterval(number("PFC_WD|GLOBAL", wdGlobal, "POLL_INTERVAL", 200));
+        for (String table : BgpTables.TABLES) {
+            forEach(root, table, (key, e) -> checkFields(table, key, e));
+        }
+        BgpTables.read(root, b, problems);
         return b;
     }
 

@@ -97,6 +97,13 @@ public final class SonicTables {
         FIELDS.put("MCLAG_DOMAIN", Set.of("source_ip", "peer_ip", "peer_link", "keepalive_interval", "session_timeout",
             "mclag_interface", "system_mac"));
         FIELDS.put("MCLAG_INTERFACE", Set.of("if_type"));
+        // read by BgpTables for the eBGP speaker: sonic-bgp-neighbor.yang, sonic-interface.yang and
+        // sonic-loopback-interface.yang (an interface's own entry and its address entries, Ethernet0|10.0.0.0/31)
+        FIELDS.put("BGP_NEIGHBOR", Set.of("asn", "name", "local_addr", "holdtime", "keepalive", "admin_status",
+            "nhopself", "rrclient", "peer_addr"));
+        FIELDS.put("INTERFACE", Set.of("vrf_name", "nat_zone", "mpls", "ipv6_use_link_local_only", "mac_addr",
+            "loopback_action", "scope", "family", "secondary"));
+        FIELDS.put("LOOPBACK_INTERFACE", Set.of("vrf_name", "nat_zone", "admin_status", "scope", "family"));
     }
 
     /**

@@ -28,11 +28,28 @@ import java.util.Map;
  *                              default 0xFFFF as switch ASICs do)
  * @param portChannels          {@code PORTCHANNEL} with {@code PORTCHANNEL_MEMBER}, in file order
  * @param mclag                 {@code MCLAG_DOMAIN}, or null
+ * @param bgp                   the eBGP speaker ({@code DEVICE_METADATA bgp_asn}, {@code BGP_NEIGHBOR}), or null for
+ *                              static routes only
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
-                           int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag) {
+                           int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp) {
+
+    /** A configuration without a BGP speaker. */
+    public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
+                        List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
+                        List<PortChannelConfig> portChannels, McLagConfig mclag) {
+        this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
+            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, null);
+    }
+
+    /** @return this configuration with {@code speaker} as its BGP speaker (null: none) */
+    public SwitchConfig withBgp(BgpConfig speaker) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker);
+    }
 
     /** A configuration without port channels or MLAG. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,

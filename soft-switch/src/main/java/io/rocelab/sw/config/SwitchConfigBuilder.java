@@ -175,6 +175,8 @@ public final class SwitchConfigBuilder {
     final Map<String, McLagDomain> mclagDomains = new LinkedHashMap<>();
     /** {@code MCLAG_INTERFACE} keys, {@code 1|PortChannel0001}. */
     final List<String> mclagInterfaces = new ArrayList<>();
+    /** The eBGP speaker, or null: static routes only. */
+    BgpConfig bgp;
 
     /** {@code DEVICE_METADATA|localhost hostname} */
     public SwitchConfigBuilder hostname(String name) {
@@ -337,6 +339,26 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
+    /** The eBGP speaker ({@code DEVICE_METADATA bgp_asn}, {@code BGP_NEIGHBOR}, timers); null: static routes only. */
+    public SwitchConfigBuilder bgp(BgpConfig speaker) {
+        bgp = speaker;
+        return this;
+    }
+
+    /** {@code config} with this table's BGP speaker, checked against it (one line per mistake). */
+    SwitchConfig withBgp(SwitchConfig config, List<String> problems) {
+        if (config == null || bgp == null) {
+            return config;
+        }
+        bgp.check(config, problems);
+        return config.withBgp(bgp);
+    }
+
+    /** @return the eBGP speaker given, or null */
+    public BgpConfig bgp() {
+        return bgp;
+    }
+
     /** {@code VLAN|name vlanid}; SONiC names VLAN 100 {@code Vlan100}. */
     public SwitchConfigBuilder vlan(String name, long vlanId) {
         vlans.put(name, vlanId);
@@ -405,7 +427,7 @@ public final class SwitchConfigBuilder {
      */
     public SwitchConfig build() {
         List<String> problems = new ArrayList<>();
-        SwitchConfig config = ConfigValidator.resolve(this, problems);
+        SwitchConfig config = withBgp(ConfigValidator.resolve(this, problems), problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }

@@ -28,9 +28,11 @@ public final class FlowletTable {
         int slot = (int) (hash & (SIZE - 1));
         boolean known = used[slot] && keys[slot] == hash;
         int member;
-        if (known && now - lastSeen[slot] < timeoutNanos && view.isUp(group.port(members[slot]))) {
+        if (known && now - lastSeen[slot] < timeoutNanos && members[slot] >= 0 && members[slot] < group.size()
+                && view.isUp(group.port(members[slot]))) {
             member = members[slot];
         } else if (known) {
+            // (a member index of a group the control plane has since replaced is simply re-chosen)
             member = group.leastLoaded(hash, view);
             if (member != members[slot]) {
                 moves++;

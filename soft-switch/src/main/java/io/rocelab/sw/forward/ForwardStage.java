@@ -224,6 +224,11 @@ public final class ForwardStage {
         routes6.invalidateGroups();
     }
 
+    /** @return the IPv4 route table (static routes, and those a routing protocol programs): owner thread only */
+    public RouteTable routes() {
+        return routes;
+    }
+
     /** @return the flowlet table, or null */
     public FlowletTable flowlets() {
         return flowlets;

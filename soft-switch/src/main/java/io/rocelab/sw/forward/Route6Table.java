@@ -27,6 +27,27 @@ public final class Route6Table {
         routes = building.toArray(new Route[0]);
     }
 
+    /** Removes the route for exactly this prefix, if there is one (a withdrawn BGP route). */
+    public void remove(long high, long low, int length) {
+        long hm = Prefix6.highMask(length);
+        long lm = Prefix6.lowMask(length);
+        if (building.removeIf(r -> r.length == length && r.high == (high & hm) && r.low == (low & lm))) {
+            routes = building.toArray(new Route[0]);
+        }
+    }
+
+    /** @return the group of exactly this prefix, or null */
+    public EcmpGroup exact(long high, long low, int length) {
+        long hm = Prefix6.highMask(length);
+        long lm = Prefix6.lowMask(length);
+        for (Route r : routes) {
+            if (r.length == length && r.high == (high & hm) && r.low == (low & lm)) {
+                return r.group;
+            }
+        }
+        return null;
+    }
+
     /** Link state changed: every group recomputes its live members on its next lookup. */
     public void invalidateGroups() {
         for (Route r : routes) {

@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * IPv4 longest-prefix match. Routes are kept longest first and scanned in order: lab route
- * tables have tens of entries, and the scan allocates nothing.
+ * tables have tens of entries, and the scan allocates nothing. Static routes are added when the
+ * switch is built; a routing protocol adds, replaces and removes its own at run time, on the owner
+ * thread (each change builds a new array, which the data path picks up on its next lookup).
  */
 public final class RouteTable {
     private record Route(int prefix, int mask, int length, EcmpGroup group) {
@@ -22,6 +24,25 @@ public final class RouteTable {
         building.add(new Route(prefix & mask, mask, length, group));
         building.sort(Comparator.comparingInt(Route::length).reversed());
         routes = building.toArray(new Route[0]);
+    }
+
+    /** Removes the route for exactly this prefix, if there is one (a withdrawn BGP route). */
+    public void remove(int prefix, int length) {
+        int mask = length == 0 ? 0 : -1 << (32 - length);
+        if (building.removeIf(r -> r.length == length && r.prefix == (prefix & mask))) {
+            routes = building.toArray(new Route[0]);
+        }
+    }
+
+    /** @return the group of exactly this prefix, or null */
+    public EcmpGroup exact(int prefix, int length) {
+        int mask = length == 0 ? 0 : -1 << (32 - length);
+        for (Route r : routes) {
+            if (r.length == length && r.prefix == (prefix & mask)) {
+                return r.group;
+            }
+        }
+        return null;
     }
 
     /** Link state changed: every group recomputes its live members on its next lookup. */

@@ -314,11 +314,13 @@ public final class Fabric implements AutoCloseable {
     /**
      * Pulls or replugs a link's cable (frames in flight are dropped and counted). Any thread.
      *
-     * <p>The switches' routes are static: a switch whose route over the link has other ECMP members
+     * <p>With static routes (the default): a switch whose route over the link has other ECMP members
      * re-hashes onto them at once (and back when the link returns); one whose only route crosses
-     * the link drops what it would send there. No routing protocol withdraws routes elsewhere, so
-     * cutting a leaf's uplink alone black-holes the traffic other leaves send through that spine;
-     * losing a whole spine (all its cables) is routed around everywhere.
+     * the link drops what it would send there. Nothing withdraws routes elsewhere, so cutting a leaf's
+     * uplink alone black-holes the traffic other leaves send through that spine; losing a whole spine
+     * (all its cables) is routed around everywhere. With eBGP ({@code Routing.bgp()}) the two ends'
+     * sessions go down with the carrier and the withdrawal reaches the other leaves, which route
+     * around the cut within a few processing times.
      */
     public void setLinkUp(String name, boolean up) {
         link(name).setUp(up);
@@ -334,6 +336,47 @@ public final class Fabric implements AutoCloseable {
         InProcessLink l = link(name);
         l.aToB().setFaults(aToB);
         l.bToA().setFaults(bToA);
+    }
+
+    /**
+     * Virtual time: runs until the switches' eBGP speakers have converged: each has settled (sessions
+     * Established, BFD Up, nothing being processed or waiting to be sent) and no route changed for 1 ms
+     * (UPDATEs may be on a wire while every speaker is idle). A fabric of static routes is converged at
+     * once.
+     *
+     * @return how long it took, or -1 if it had not converged within {@code maxNanos}
+     */
+    public long awaitRouting(long maxNanos) {
+        long start = virtualTime().nanoTime();
+        while (virtualTime().nanoTime() - start < maxNanos) {
+            long left = maxNanos - (virtualTime().nanoTime() - start);
+            if (!runUntil(this::routingSettled, left)) {
+                return -1;
+            }
+            long before = routeChanges();
+            runFor(1_000_000L);
+            if (routeChanges() == before && routingSettled()) {
+                return virtualTime().nanoTime() - start;
+            }
+        }
+        return -1;
+    }
+
+    private boolean routingSettled() {
+        for (SoftSwitch sw : switches.values()) {
+            if (sw.bgp() != null && !sw.bgp().converged()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long routeChanges() {
+        long n = 0;
+        for (SoftSwitch sw : switches.values()) {
+            n += sw.bgp() == null ? 0 : sw.bgp().changes().size();
+        }
+        return n;
     }
 
     /** Virtual time: runs {@code nanos} of it. */

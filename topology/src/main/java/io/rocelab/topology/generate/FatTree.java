@@ -8,6 +8,7 @@ import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
 import io.rocelab.topology.qos.QosProfile;
 import io.rocelab.topology.route.EcmpRoutes;
+import io.rocelab.topology.route.Routing;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,6 +65,7 @@ public record FatTree(Topology topology, int k) {
         private int activeMtu = 4096;
         private DcqcnParams dcqcn;
         private PauseResponse pauseResponse = PauseResponse.IEEE;
+        private Routing routing = Routing.STATIC;
 
         private Builder() {
         }
@@ -126,6 +128,15 @@ public record FatTree(Topology topology, int k) {
             return this;
         }
 
+        /**
+         * How the switches route: {@link Routing#STATIC} (the default, ECMP static routes over every
+         * shortest path, {@link EcmpRoutes}) or eBGP ({@link Routing#bgp()}).
+         */
+        public Builder routing(Routing r) {
+            routing = java.util.Objects.requireNonNull(r, "routing");
+            return this;
+        }
+
         public Builder activeMtu(int bytes) {
             activeMtu = bytes;
             return this;
@@ -149,7 +160,7 @@ public record FatTree(Topology topology, int k) {
             int half = k / 2;
             long[] ports = new long[k];
             Arrays.fill(ports, linkGbps * 1000);
-            Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+            Topology.Builder t = Topology.builder().routes(routing.filler());
             if (qosProfile != null) {
                 t.qos(qosProfile);
             } else {

@@ -8,6 +8,7 @@ import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.model.TopologyException;
 import io.rocelab.topology.qos.QosProfile;
 import io.rocelab.topology.route.EcmpRoutes;
+import io.rocelab.topology.route.Routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -77,6 +78,7 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
         private int activeMtu = 4096;
         private DcqcnParams dcqcn;
         private PauseResponse pauseResponse = PauseResponse.IEEE;
+        private Routing routing = Routing.STATIC;
 
         private Builder() {
         }
@@ -155,6 +157,15 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
             return this;
         }
 
+        /**
+         * How the switches route: {@link Routing#STATIC} (the default, ECMP static routes over every
+         * shortest path, {@link EcmpRoutes}) or eBGP ({@link Routing#bgp()}).
+         */
+        public Builder routing(Routing r) {
+            routing = java.util.Objects.requireNonNull(r, "routing");
+            return this;
+        }
+
         public Builder activeMtu(int bytes) {
             activeMtu = bytes;
             return this;
@@ -194,7 +205,7 @@ public record LeafSpine(Topology topology, int leaves, int spines, int hostsPerL
             if (!problems.isEmpty()) {
                 throw new TopologyException(problems);
             }
-            Topology.Builder t = Topology.builder().routes(new EcmpRoutes());
+            Topology.Builder t = Topology.builder().routes(routing.filler());
             if (qosProfile != null) {
                 t.qos(qosProfile);
             } else {

@@ -28,6 +28,21 @@ import java.util.Map;
  * A route the tables already have (same prefix text) is left as it is.
  */
 public final class EcmpRoutes implements RouteFiller {
+    private final boolean fabric;
+
+    /** Every route, IPv4 and IPv6. */
+    public EcmpRoutes() {
+        this(true);
+    }
+
+    /**
+     * @param fabric false: host routes only (IPv4 and IPv6), the routes between racks being a routing
+     *               protocol's ({@link BgpRoutes})
+     */
+    public EcmpRoutes(boolean fabric) {
+        this.fabric = fabric;
+    }
+
     /** Rack prefixes: hosts share an IPv4 /24 and an IPv6 /64. */
     static final int RACK4 = 24;
     static final int RACK6 = 64;
@@ -147,7 +162,7 @@ public final class EcmpRoutes implements RouteFiller {
                 }
             }
             List<Entry> routes = new ArrayList<>(own);
-            for (boolean v6 : new boolean[] {false, true}) {
+            for (boolean v6 : fabric ? new boolean[] {false, true} : new boolean[0]) {
                 List<Entry> family = entries.stream().filter(x -> x.prefix.v6() == v6).toList();
                 List<Entry> table = new ArrayList<>(withDefault(aggregate(family, own, hostsPerPod, v6 ? POD6 : POD4), v6));
                 table.sort(LONGEST_FIRST);
