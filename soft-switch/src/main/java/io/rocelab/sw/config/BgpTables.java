@@ -50,7 +50,9 @@ public final class BgpTables {
         for (Iterator<String> it = root.path("INTERFACE").fieldNames(); it.hasNext(); ) {
             String key = it.next();
             String[] parts = key.split("\\|");
-            if (parts.length == 2) {
+            // an IPv6 address (a /126 beside the /31, as SONiC's T1 files number links) holds no session:
+            // the speaker's sessions are IPv4, and IPv6 prefixes ride on them (MP-BGP)
+            if (parts.length == 2 && !parts[1].contains(":")) {
                 try {
                     addresses.put(interfaceAddress(parts[1]), parts[0]);
                 } catch (IllegalArgumentException e) {
