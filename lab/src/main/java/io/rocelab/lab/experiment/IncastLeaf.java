@@ -3,18 +3,22 @@ package io.rocelab.lab.experiment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.config.SwitchConfig;
 
 /**
  * The SONiC-shaped configuration of the incast's leaf: ports Ethernet0 (the receiver) and Ethernet4,
- * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 (PFC on priority 3,
- * per-PG XOFF at {@value #XOFF_BYTES} bytes with the headroom the cable needs), DSCP 48 (CNPs) in TC
- * 6 served strictly, WRED/ECN on queue 3 with the experiment's Kmin/Kmax/Pmax.
+ * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 with PFC on priority 3
+ * and the buffers of a Mellanox SN2700 (SONiC's {@code buffers_defaults_t1.j2}:
+ * {@code ingress_lossless_pool} of 3302912 shared bytes per 32 ports, mode dynamic; the lossless PG
+ * the SN2700 profile of the speed and the {@value #CABLE_METRES} m cable, {@code pg_profile_lookup.ini},
+ * dynamic_th 0), DSCP 48 (CNPs) in TC 6 served strictly, WRED/ECN on queue 3 with the experiment's
+ * Kmin/Kmax/Pmax.
  */
 final class IncastLeaf {
     static final String ROUTER_MAC = "02:00:00:00:00:fe";
-    /** PFC XOFF threshold of each lossless PG: well above an ECN-converged share of the queue. */
-    static final long XOFF_BYTES = 200_000;
+    /** SN2700 T1's {@code ingress_lossless_pool}, shared bytes per 32 ports. */
+    static final long POOL_BYTES = 3_302_912;
     static final int CABLE_METRES = 200;
     static final int MTU = 9100;
 
@@ -51,13 +55,13 @@ final class IncastLeaf {
         }
         root.putObject("PORT_QOS_MAP").putObject(all).put("dscp_to_tc_map", "AZURE").put("tc_to_pg_map", "AZURE")
             .put("tc_to_queue_map", "AZURE").put("pfc_enable", "3");
-        long headroom = ConfigLoader.requiredHeadroom(spec.linkGbps() * 1_000_000_000L, CABLE_METRES, MTU);
-        root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool").put("size", String.valueOf(64L << 20))
-            .put("type", "ingress").put("mode", "dynamic");
+        long speed = spec.linkGbps() * 1_000_000_000L;
+        HeadroomModel.Headroom h = HeadroomModel.SN2700_LOOKUP.compute(speed, CABLE_METRES, MTU);
+        root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool")
+            .put("size", String.valueOf(POOL_BYTES * ((ports + 31) / 32))).put("type", "ingress").put("mode", "dynamic");
         ObjectNode profiles = root.putObject("BUFFER_PROFILE");
-        profiles.putObject("pg_lossless").put("pool", "ingress_lossless_pool").put("size", "0")
-            .put("xoff", String.valueOf(XOFF_BYTES)).put("xon", String.valueOf(XOFF_BYTES - 2 * MTU))
-            .put("headroom", String.valueOf(headroom));
+        profiles.putObject("pg_lossless").put("pool", "ingress_lossless_pool").put("size", String.valueOf(h.size()))
+            .put("xon", String.valueOf(h.xon())).put("xoff", String.valueOf(h.xoff())).put("dynamic_th", "0");
         profiles.putObject("ingress_lossy").put("pool", "ingress_lossless_pool").put("size", "0")
             .put("dynamic_th", "3");
         ObjectNode bufferPg = root.putObject("BUFFER_PG");
