@@ -28,10 +28,12 @@ import java.util.List;
  * own, one profile of {@code size = xon + xoff} for every port (the Mellanox layout). Every one of
  * them has {@code dynamic_th} {@code losslessDynamicTh}.
  *
- * <p>The pool is per switch, as on a real one: {@code poolBytes} shared bytes for every
- * {@value #PORTS_PER_POOL} ports (the SN2700 has 32 ports and 3302912 shared bytes in
- * {@code ingress_lossless_pool}); a soft switch with more ports gets that much again for each 32
- * or part of it, as if it were built of SN2700s.
+ * <p>The pools are per switch, as on a real one: {@code poolBytes} shared bytes for every
+ * {@value #PORTS_PER_POOL} ports in {@code ingress_lossless_pool}, and as much in
+ * {@code ingress_lossy_pool} for the lossy PGs (the SN2700 T1 template's two ingress pools of
+ * 3302912 shared bytes for its 32 ports), so that a lossless incast filling its pool leaves the
+ * lossy class its own; a soft switch with more ports gets that much again for each 32 or part of
+ * it, as if it were built of SN2700s.
  *
  * @param name              what a topology calls it
  * @param pfcPriority       the priority with PFC on, -1 for none (a lossy fabric)
@@ -44,7 +46,7 @@ import java.util.List;
  * @param losslessDynamicTh {@code dynamic_th} of the lossless PG
  * @param dynamicHeadroom   {@code headroom_type dynamic}: the switch works each port's headroom out
  * @param lossyDynamicTh    {@code dynamic_th} of the lossy PGs
- * @param poolBytes         shared bytes of {@code ingress_lossless_pool} per {@value #PORTS_PER_POOL} ports
+ * @param poolBytes         shared bytes of each ingress pool per {@value #PORTS_PER_POOL} ports
  * @param ecnMinThreshold   RoCE queue's {@code green_min_threshold}, bytes (Kmin)
  * @param ecnMaxThreshold   its {@code green_max_threshold}, bytes (Kmax)
  * @param ecnMaxProbability its {@code green_drop_probability} as a fraction (Pmax)
@@ -60,6 +62,8 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
     /** The table entries' names. */
     public static final String MAP = "AZURE";
     public static final String POOL = "ingress_lossless_pool";
+    /** The lossy PGs' pool, beside the lossless one (as the SN2700 T1 template has it). */
+    public static final String LOSSY_POOL = "ingress_lossy_pool";
     /** The lossless profile's name when the fabric gives its own xoff, or a dynamic headroom. */
     public static final String LOSSLESS_PG_PROFILE = "pg_lossless_profile";
     public static final String LOSSY_PG_PROFILE = "ingress_lossy_profile";
@@ -152,8 +156,9 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
         t.dscpToTcMap(MAP, dscp).tcToPriorityGroupMap(MAP, tcToPg).tcToQueueMap(MAP, tcToQueue);
         t.portQosMap(all, lossless() ? SwitchConfigBuilder.PortQosMap.dscp(MAP, MAP, MAP, pfcPriority)
             : SwitchConfigBuilder.PortQosMap.dscp(MAP, MAP, MAP));
-        t.bufferPool(POOL, poolBytes * ((ports.size() + PORTS_PER_POOL - 1) / PORTS_PER_POOL));
-        t.bufferProfile(BufferProfile.lossy(LOSSY_PG_PROFILE, POOL, 0, lossyDynamicTh));
+        long pool = poolBytes * ((ports.size() + PORTS_PER_POOL - 1) / PORTS_PER_POOL);
+        t.bufferPool(POOL, pool).bufferPool(LOSSY_POOL, pool);
+        t.bufferProfile(BufferProfile.lossy(LOSSY_PG_PROFILE, LOSSY_POOL, 0, lossyDynamicTh));
         if (!lossless()) {
             t.bufferPg(all + "|" + roceTc, LOSSY_PG_PROFILE);
         } else if (dynamicHeadroom) {
