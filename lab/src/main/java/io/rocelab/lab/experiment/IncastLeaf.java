@@ -12,7 +12,7 @@ import io.rocelab.sw.config.SwitchConfig;
  * and the buffers of a Mellanox SN2700 (SONiC's {@code buffers_defaults_t1.j2}:
  * {@code ingress_lossless_pool} of 3302912 shared bytes per 32 ports, mode dynamic; the lossless PG
  * the SN2700 profile of the speed and the {@value #CABLE_METRES} m cable, {@code pg_profile_lookup.ini},
- * dynamic_th 0), DSCP 48 (CNPs) in TC 6 served strictly, WRED/ECN on queue 3 with the experiment's
+ * dynamic_th 0 unless the spec says otherwise), DSCP 48 (CNPs) in TC 6 served strictly, WRED/ECN on queue 3 with the experiment's
  * Kmin/Kmax/Pmax.
  */
 final class IncastLeaf {
@@ -23,6 +23,18 @@ final class IncastLeaf {
     static final int MTU = 9100;
 
     private IncastLeaf() {
+    }
+
+    /**
+     * @return the bytes a sender's PG holds when it pauses with all {@code senders} PGs at their share:
+     *         its reserved bytes and 2^n/(1 + senders 2^n) of the pool ({@code dynamic_th} n)
+     */
+    static long pausePointBytes(IncastSpec spec) {
+        HeadroomModel.Headroom h = HeadroomModel.SN2700_LOOKUP.compute(spec.linkGbps() * 1_000_000_000L, CABLE_METRES,
+            MTU);
+        double alpha = Math.pow(2, spec.pgDynamicTh());
+        long pool = POOL_BYTES * ((spec.senders() + 1 + 31) / 32);
+        return h.size() - h.xoff() + (long) (alpha * pool / (1 + spec.senders() * alpha));
     }
 
     static String portName(int i) {
@@ -61,7 +73,8 @@ final class IncastLeaf {
             .put("size", String.valueOf(POOL_BYTES * ((ports + 31) / 32))).put("type", "ingress").put("mode", "dynamic");
         ObjectNode profiles = root.putObject("BUFFER_PROFILE");
         profiles.putObject("pg_lossless").put("pool", "ingress_lossless_pool").put("size", String.valueOf(h.size()))
-            .put("xon", String.valueOf(h.xon())).put("xoff", String.valueOf(h.xoff())).put("dynamic_th", "0");
+            .put("xon", String.valueOf(h.xon())).put("xoff", String.valueOf(h.xoff()))
+            .put("dynamic_th", String.valueOf(spec.pgDynamicTh()));
         profiles.putObject("ingress_lossy").put("pool", "ingress_lossless_pool").put("size", "0")
             .put("dynamic_th", "3");
         ObjectNode bufferPg = root.putObject("BUFFER_PG");

@@ -135,7 +135,7 @@ class LabCheckCommandTest {
                 + "SN2700 profile of its speed and cable");
         oneMistake("bad-headroom-type", GOOD.replace("duration: 1ms\n",
                 "duration: 1ms\nqos: {pfc: {headroom-type: auto}}\n"),
-            "3:29: qos.pfc.headroom-type: the headroom type is static or dynamic (SONiC's headroom_type), not 'auto'");
+            "3:28: qos.pfc.headroom-type: the headroom type is static or dynamic (SONiC's headroom_type), not 'auto'");
         oneMistake("bad-poll", GOOD.replace("duration: 1ms\n",
                 "duration: 1ms\nqos: {watchdog: {detection: 1ms, poll: 500us}}\n"),
             "3:40: qos.watchdog.poll: the watchdog polls every whole number of milliseconds (SONiC's POLL_INTERVAL), "
