@@ -60,6 +60,14 @@ class IncastTest {
         assertTrue(lab.sw.mmu().poolWatermark(0) <= POOL, "buffer above its limit");
         assertEquals(0, lab.sw.mmu().poolUsed(0), "buffer drained");
         assertTrue(receivedInWindow * 8.0 / 1_000_000 > 90, "the bottleneck stays busy while senders are paused");
+        // SONiC's views of the same numbers: the senders' PG 3 shared and headroom watermarks
+        String shared = SonicViews.pgWatermark(lab.sw, false, false);
+        String headroom = SonicViews.pgWatermark(lab.sw, true, false);
+        assertTrue(shared.startsWith("Ingress shared pool occupancy per PG:\n") && headroom.startsWith(
+            "Ingress headroom per PG:\n"), shared + headroom);
+        String row = headroom.lines().filter(l -> l.trim().startsWith(ConfigBuilder.name(1) + " ")).findFirst().orElseThrow();
+        assertEquals(String.valueOf(lab.sw.mmu().pg(1, 3).headroomWatermark()), row.trim().split("\\s+")[4], headroom);
+        assertTrue(SonicViews.bufferPoolWatermark(lab.sw, false).contains(" " + lab.sw.mmu().poolWatermark(0) + "\n"));
     }
 
     @ParameterizedTest(name = "{0}:1 lossy")

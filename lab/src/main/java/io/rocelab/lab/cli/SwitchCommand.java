@@ -181,7 +181,9 @@ public final class SwitchCommand implements Callable<Integer> {
     /** {@code rocelab switch show WORDS...} */
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = {"Print a running switch's view, as SONiC's show does: interfaces counters, pfc counters,"
-                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters, interfaces portchannel;"
+                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom],"
+                + " priority-group persistent-watermark shared|headroom, buffer_pool watermark,"
+                + " buffer_pool persistent-watermark, headroom-pool watermark, fdb counters, interfaces portchannel;"
                 + " ports (rocelab's: each port's attachment and its own counters, drops at the socket included)."})
     static final class Show implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "WORDS", description = "e.g. pfc counters")

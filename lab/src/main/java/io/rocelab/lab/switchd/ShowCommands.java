@@ -1,5 +1,6 @@
 package io.rocelab.lab.switchd;
 
+import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.SonicViews;
 import java.util.List;
 import java.util.Locale;
@@ -9,31 +10,45 @@ import java.util.function.Function;
 /**
  * SONiC's {@code show} and {@code sonic-clear} commands for a running {@link SwitchDaemon}: the
  * words after {@code show} name a view ({@code pfc counters}, {@code queue counters},
- * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark},
- * {@code buffer_pool watermark}, {@code fdb counters}, {@code interfaces portchannel} (teamshow's
+ * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark shared|headroom},
+ * {@code priority-group persistent-watermark shared|headroom}, {@code buffer_pool watermark},
+ * {@code buffer_pool persistent-watermark}, {@code headroom-pool watermark} (read from the MMU on the
+ * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
  * table with rocelab's LACP detail under it), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does.
  */
 public final class ShowCommands {
     /** The views, by the words SONiC's CLI uses for them. */
-    private static final Map<String, Function<SwitchDaemon, String>> VIEWS = Map.of(
-        "interfaces counters", d -> SonicViews.interfaceCounters(d.counters()),
-        "pfc counters", d -> SonicViews.pfcCounters(d.counters()),
-        "queue counters", d -> SonicViews.queueCounters(d.counters()),
-        "pfcwd stats", d -> SonicViews.pfcwdStats(d.counters()),
-        "priority-group watermark", ShowCommands::watermarks,
-        "buffer_pool watermark", ShowCommands::watermarks,
-        "fdb counters", d -> SonicViews.crmFdb(d.counters()),
-        "interfaces portchannel", ShowCommands::portChannels,
-        "ports", SwitchDaemon::portAttachments);
+    private static final Map<String, Function<SwitchDaemon, String>> VIEWS = Map.ofEntries(
+        Map.entry("interfaces counters", d -> SonicViews.interfaceCounters(d.counters())),
+        Map.entry("pfc counters", d -> SonicViews.pfcCounters(d.counters())),
+        Map.entry("queue counters", d -> SonicViews.queueCounters(d.counters())),
+        Map.entry("pfcwd stats", d -> SonicViews.pfcwdStats(d.counters())),
+        Map.entry("priority-group watermark", onSwitch(sw -> SonicViews.watermarks(sw))),
+        Map.entry("priority-group watermark shared", onSwitch(sw -> SonicViews.pgWatermark(sw, false, false))),
+        Map.entry("priority-group watermark headroom", onSwitch(sw -> SonicViews.pgWatermark(sw, true, false))),
+        Map.entry("priority-group persistent-watermark shared", onSwitch(sw -> SonicViews.pgWatermark(sw, false, true))),
+        Map.entry("priority-group persistent-watermark headroom", onSwitch(sw -> SonicViews.pgWatermark(sw, true, true))),
+        Map.entry("buffer_pool watermark", onSwitch(sw -> SonicViews.bufferPoolWatermark(sw, false))),
+        Map.entry("buffer_pool persistent-watermark", onSwitch(sw -> SonicViews.bufferPoolWatermark(sw, true))),
+        Map.entry("headroom-pool watermark", onSwitch(sw -> SonicViews.headroomPoolWatermark(sw))),
+        Map.entry("fdb counters", d -> SonicViews.crmFdb(d.counters())),
+        Map.entry("interfaces portchannel", ShowCommands::portChannels),
+        Map.entry("ports", SwitchDaemon::portAttachments));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
-        "pfcwd stats", "priority-group watermark [shared|headroom]", "buffer_pool watermark", "fdb counters",
+        "pfcwd stats", "priority-group watermark [shared|headroom]", "priority-group persistent-watermark shared|headroom",
+        "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark", "fdb counters",
         "interfaces portchannel", "ports");
 
     private ShowCommands() {
+    }
+
+    /** A view of the switch's MMU, read on the switch's thread. */
+    private static Function<SwitchDaemon, String> onSwitch(Function<SoftSwitch, String> view) {
+        return d -> d.onOwner(() -> view.apply(d.softSwitch()));
     }
 
     /**
@@ -43,10 +58,6 @@ public final class ShowCommands {
      */
     public static String show(SwitchDaemon daemon, List<String> words) {
         String key = String.join(" ", words).toLowerCase(Locale.ROOT).strip();
-        if (key.startsWith("priority-group watermark") && List.of("", " shared", " headroom")
-            .contains(key.substring("priority-group watermark".length()))) {
-            key = "priority-group watermark";
-        }
         Function<SwitchDaemon, String> view = VIEWS.get(key);
         if (view == null) {
             throw new IllegalArgumentException("show " + String.join(" ", words) + ": unknown; try one of: "
@@ -72,8 +83,4 @@ public final class ShowCommands {
         return d.onOwner(() -> SonicViews.portChannels(d.softSwitch()));
     }
 
-    /** The watermarks are read from the MMU, on the switch's thread. */
-    private static String watermarks(SwitchDaemon d) {
-        return d.onOwner(() -> SonicViews.watermarks(d.softSwitch()));
-    }
 }
