@@ -10,6 +10,8 @@ import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.Trust;
 import io.rocelab.sw.config.BufferPool;
+import io.rocelab.sw.config.BufferProfile;
+import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.config.ConfigValidator;
 import io.rocelab.sw.config.ConfigWriter;
 import io.rocelab.sw.config.RouteConfig;
@@ -251,6 +253,34 @@ class ConfigValidationTest {
         b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("dynamic_th", "0");
         ConfigException two = assertThrows(ConfigException.class, b::build);
         assertEquals(2, two.problems().size(), two.getMessage());
+    }
+
+    @Test
+    void aNullProfileOrADynamicHeadroomIsWorkedOutFromThePortsPhysics() {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        b.root().withObject("/BUFFER_PG/Ethernet0|3").put("profile", "NULL");
+        b.root().putObject("CABLE_LENGTH").putObject("AZURE").put("Ethernet0", "40m").put("Ethernet4", "300m");
+        b.root().withObject("/BUFFER_PROFILE").putObject("pg_dynamic").put("pool", "ingress_pool")
+            .put("headroom_type", "dynamic").put("dynamic_th", "-1");
+        b.root().withObject("/BUFFER_PG/Ethernet4|3").put("profile", "pg_dynamic");
+        b.root().withObject("/BUFFER_POOL/ingress_pool").put("xoff", "1000000");
+        SwitchConfig c = b.build();
+        BufferProfile p0 = c.ports().get(0).pgProfiles()[3];
+        BufferProfile p4 = c.ports().get(1).pgProfiles()[3];
+        long g100 = 100_000_000_000L;
+        assertEquals("pg_lossless_100000_40m_profile", p0.name(), "SONiC buffermgrd's name");
+        assertEquals(HeadroomModel.SPECTRUM_DYNAMIC.compute(g100, 40, 9100), new HeadroomModel.Headroom(p0.size(),
+            p0.xon(), p0.xoff()));
+        assertEquals(0, p0.dynamicTh(), "DEFAULT_LOSSLESS_BUFFER_PARAMETER's dynamic_th");
+        assertEquals(HeadroomModel.SPECTRUM_DYNAMIC.compute(g100, 300, 9100).xoff(), p4.xoff());
+        assertEquals(-1, p4.dynamicTh());
+        assertTrue(p4.xoff() > p0.xoff() + 60_000, "260 m more of cable both ways");
+        assertEquals(1_000_000, c.pools().get("ingress_pool").xoff(), "the shared headroom pool");
+        // the tables round-trip through config_db JSON
+        SwitchConfigBuilder t = ConfigLoader.tables(b.json());
+        SwitchConfig again = ConfigLoader.parse(ConfigWriter.toJson(t));
+        assertEquals(c.ports(), again.ports());
+        assertEquals(c.pools(), again.pools());
     }
 
     @Test
