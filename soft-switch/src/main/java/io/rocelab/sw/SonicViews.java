@@ -211,6 +211,30 @@ public final class SonicViews {
         return (headroom ? "Ingress headroom per PG:\n" : "Ingress shared pool occupancy per PG:\n") + table(header, rows);
     }
 
+    /**
+     * {@code show priority-group drop counters}: per port and PG the frames the MMU refused
+     * ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS}: a lossy PG over its share, a lossless
+     * one whose headroom was spent), as pg-drop prints them.
+     */
+    public static String pgDropCounters(SoftSwitch sw) {
+        Mmu mmu = sw.mmu();
+        String[] header = new String[9];
+        header[0] = "Port";
+        for (int g = 0; g < 8; g++) {
+            header[g + 1] = "PG" + g;
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (int i = 0; i < sw.config().ports().size(); i++) {
+            String[] row = new String[9];
+            row[0] = sw.config().ports().get(i).name();
+            for (int g = 0; g < 8; g++) {
+                row[g + 1] = String.valueOf(mmu.pg(i, g).drops());
+            }
+            rows.add(row);
+        }
+        return "Ingress PG dropped packets:\n" + table(header, rows);
+    }
+
     /** A table as SONiC's tabulate prints it: right-aligned columns, a dashed rule under the header. */
     private static String table(String[] header, List<String[]> rows) {
         int[] w = new int[header.length];

@@ -95,5 +95,17 @@ class IncastTest {
         assertEquals(sent, received + bufferFull, "every frame is either delivered or counted as dropped");
         assertEquals(0, pfc, "no PFC for a lossy class");
         assertTrue(lab.sw.mmu().poolWatermark(0) <= POOL);
+        // show priority-group drop counters: the senders' PGs refused them
+        long pgDrops = 0;
+        for (int p = 0; p <= n; p++) {
+            for (int g = 0; g < 8; g++) {
+                pgDrops += lab.sw.mmu().pg(p, g).drops();
+            }
+        }
+        assertEquals(bufferFull, pgDrops, "each tail drop is counted at its PG");
+        String view = SonicViews.pgDropCounters(lab.sw);
+        assertTrue(view.startsWith("Ingress PG dropped packets:\n"), view);
+        String row = view.lines().filter(l -> l.trim().startsWith(ConfigBuilder.name(1) + " ")).findFirst().orElseThrow();
+        assertEquals(String.valueOf(lab.sw.mmu().pg(1, 0).drops()), row.trim().split("\\s+")[1], view);
     }
 }

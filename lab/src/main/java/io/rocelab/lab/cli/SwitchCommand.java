@@ -183,7 +183,8 @@ public final class SwitchCommand implements Callable<Integer> {
             description = {"Print a running switch's view, as SONiC's show does: interfaces counters, pfc counters,"
                 + " queue counters, pfcwd stats, priority-group watermark [shared|headroom],"
                 + " priority-group persistent-watermark shared|headroom, buffer_pool watermark,"
-                + " buffer_pool persistent-watermark, headroom-pool watermark, fdb counters, interfaces portchannel;"
+                + " buffer_pool persistent-watermark, headroom-pool watermark, priority-group drop counters, fdb counters,"
+                + " interfaces portchannel;"
                 + " ports (rocelab's: each port's attachment and its own counters, drops at the socket included)."})
     static final class Show implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "WORDS", description = "e.g. pfc counters")

@@ -12,7 +12,8 @@ import java.util.function.Function;
  * words after {@code show} name a view ({@code pfc counters}, {@code queue counters},
  * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark shared|headroom},
  * {@code priority-group persistent-watermark shared|headroom}, {@code buffer_pool watermark},
- * {@code buffer_pool persistent-watermark}, {@code headroom-pool watermark} (read from the MMU on the
+ * {@code buffer_pool persistent-watermark}, {@code headroom-pool watermark},
+ * {@code priority-group drop counters} (read from the MMU on the
  * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
  * table with rocelab's LACP detail under it), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
@@ -33,6 +34,7 @@ public final class ShowCommands {
         Map.entry("buffer_pool watermark", onSwitch(sw -> SonicViews.bufferPoolWatermark(sw, false))),
         Map.entry("buffer_pool persistent-watermark", onSwitch(sw -> SonicViews.bufferPoolWatermark(sw, true))),
         Map.entry("headroom-pool watermark", onSwitch(sw -> SonicViews.headroomPoolWatermark(sw))),
+        Map.entry("priority-group drop counters", onSwitch(sw -> SonicViews.pgDropCounters(sw))),
         Map.entry("fdb counters", d -> SonicViews.crmFdb(d.counters())),
         Map.entry("interfaces portchannel", ShowCommands::portChannels),
         Map.entry("ports", SwitchDaemon::portAttachments));
@@ -40,7 +42,8 @@ public final class ShowCommands {
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
         "pfcwd stats", "priority-group watermark [shared|headroom]", "priority-group persistent-watermark shared|headroom",
-        "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark", "fdb counters",
+        "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
+        "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports");
 
     private ShowCommands() {

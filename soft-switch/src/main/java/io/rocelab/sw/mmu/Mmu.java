@@ -117,6 +117,7 @@ public final class Mmu {
         int queue = ctx.egressPort * 8 + ctx.queue;
         BufferProfile qp = queueProfiles[queue];
         if (qp != null && queueBytes[queue] + len > limit(qp, pool)) {
+            pg.drops++;
             return DropReason.BUFFER_FULL;
         }
         if (pg.reservedUsed + len <= pg.reserved) {
@@ -125,6 +126,7 @@ public final class Mmu {
         } else if (pg.sharedUsed + len <= sharedLimit(prof, pool) && pool.sharedUsed + len <= pool.shared) {
             chargeShared(ctx, pg, pool, len);
         } else {
+            pg.drops++;
             return DropReason.BUFFER_FULL;
         }
         charged(pg, queue, len);
@@ -153,6 +155,7 @@ public final class Mmu {
             pg.persistentHeadroomWatermark = Math.max(pg.persistentHeadroomWatermark, pg.headroomUsed);
         } else {
             pg.headroomDrops++;
+            pg.drops++;
             return DropReason.HEADROOM_EXHAUSTED;
         }
         charged(pg, ctx.egressPort * 8 + ctx.queue, len);

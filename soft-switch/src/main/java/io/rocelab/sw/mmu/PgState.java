@@ -22,6 +22,7 @@ public final class PgState {
     long persistentHeadroomWatermark;
     boolean xoffSent;
     long xoffCount;
+    long drops;
     long headroomDrops;
 
     /** The profile's numbers (0 without one), and whether it is lossless, read on every admission. */
@@ -88,6 +89,16 @@ public final class PgState {
     /** @return the XOFFs this PG asked for */
     public long xoffCount() {
         return xoffCount;
+    }
+
+    /** @return frames the MMU refused for this PG ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS}) */
+    public long drops() {
+        return drops;
+    }
+
+    /** @return the most bytes held since the switch started */
+    public long persistentWatermark() {
+        return persistentWatermark;
     }
 
     /** @return frames dropped because the headroom was spent */

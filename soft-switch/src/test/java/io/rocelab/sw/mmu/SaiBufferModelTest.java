@@ -98,6 +98,7 @@ class SaiBufferModelTest {
         assertEquals(sharedLimit + 50_176, drop, FRAME, "drop point");
         assertEquals(30_720, pg.headroomUsed(), "the whole headroom (xoff) was used before the drop");
         assertEquals(1, pg.headroomDrops());
+        assertEquals(1, pg.drops(), "the PG's drop counter counts it");
         assertEquals(pg.sharedUsed(), mmu.poolUsed(0), "the pool counts only its shared part");
         // XON at xon (no xon_offset): only once the PG is back to its xon bytes
         while (!signals.toString().contains("xon1")) {
