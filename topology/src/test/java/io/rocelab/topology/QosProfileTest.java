@@ -86,9 +86,11 @@ class QosProfileTest {
         SwitchConfig leaf = ls.topology().switchNode("leaf0").config();
         assertEquals(QosProfiles.SN2700_POOL, leaf.pools().get(QosProfile.POOL).size(), "16 ports: one SN2700's pool");
         BufferProfile pg = leaf.ports().get(0).pgProfiles()[3];
-        // pg_profile_lookup.ini: 100000 40m 58368 19456 38912
+        // buffermgrd's profile for 100G over 40 m on Spectrum-1: the IEEE response included
         assertEquals("pg_lossless_100000_40m_profile", pg.name());
-        assertEquals(List.of(58_368L, 19_456L, 38_912L, 0), List.of(pg.size(), pg.xon(), pg.xoff(), pg.dynamicTh()));
+        assertEquals(List.of(99_328L, 18_432L, 80_896L, 0), List.of(pg.size(), pg.xon(), pg.xoff(), pg.dynamicTh()));
+        assertTrue(pg.xoff() > HeadroomModel.SN2700_LOOKUP.compute(100_000_000_000L, 40, 9100).xoff() + 25_216,
+            "more than the static lookup's 38912 by the 25216 bytes of the peer's response");
         assertEquals(1_048_576, leaf.ports().get(0).queues()[3].wred().green().minThreshold(), "AZURE_LOSSLESS");
         new SoftSwitch(leaf, new VirtualTimeScheduler(), ByteBufAllocator.DEFAULT, 1); // the MMU takes it
 

@@ -11,7 +11,7 @@ import io.rocelab.sw.config.SwitchConfig;
  * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 with PFC on priority 3
  * and the buffers of a Mellanox SN2700 (SONiC's {@code buffers_defaults_t1.j2}:
  * {@code ingress_lossless_pool} of 3302912 shared bytes per 32 ports, mode dynamic; the lossless PG
- * the SN2700 profile of the speed and the {@value #CABLE_METRES} m cable, {@code pg_profile_lookup.ini},
+ * the profile SONiC's buffer manager works out for the speed and the {@value #CABLE_METRES} m cable,
  * dynamic_th 0 unless the spec says otherwise), DSCP 48 (CNPs) in TC 6 served strictly, WRED/ECN on queue 3 with the experiment's
  * Kmin/Kmax/Pmax.
  */
@@ -30,7 +30,7 @@ final class IncastLeaf {
      *         its reserved bytes and 2^n/(1 + senders 2^n) of the pool ({@code dynamic_th} n)
      */
     static long pausePointBytes(IncastSpec spec) {
-        HeadroomModel.Headroom h = HeadroomModel.SN2700_LOOKUP.compute(spec.linkGbps() * 1_000_000_000L, CABLE_METRES,
+        HeadroomModel.Headroom h = HeadroomModel.SPECTRUM_DYNAMIC.compute(spec.linkGbps() * 1_000_000_000L, CABLE_METRES,
             MTU);
         double alpha = Math.pow(2, spec.pgDynamicTh());
         long pool = POOL_BYTES * ((spec.senders() + 1 + 31) / 32);
@@ -68,7 +68,7 @@ final class IncastLeaf {
         root.putObject("PORT_QOS_MAP").putObject(all).put("dscp_to_tc_map", "AZURE").put("tc_to_pg_map", "AZURE")
             .put("tc_to_queue_map", "AZURE").put("pfc_enable", "3");
         long speed = spec.linkGbps() * 1_000_000_000L;
-        HeadroomModel.Headroom h = HeadroomModel.SN2700_LOOKUP.compute(speed, CABLE_METRES, MTU);
+        HeadroomModel.Headroom h = HeadroomModel.SPECTRUM_DYNAMIC.compute(speed, CABLE_METRES, MTU);
         root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool")
             .put("size", String.valueOf(POOL_BYTES * ((ports + 31) / 32))).put("type", "ingress").put("mode", "dynamic");
         ObjectNode profiles = root.putObject("BUFFER_PROFILE");

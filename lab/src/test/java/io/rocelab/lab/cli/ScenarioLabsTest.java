@@ -149,7 +149,7 @@ class ScenarioLabsTest {
     void aHeadroomForTheWrongCableDropsAndTheRightOneDoesNot() {
         runAllPass("pfc-headroom", "headroom",
             "every variant pauses the senders",
-            "a headroom sized for 5 m drops frames in the lossless class on 400 m cables",
+            "a headroom sized for 5 m drops frames in the lossless class on 1 km cables",
             "the headroom for the real cable loses nothing, static or dynamic",
             "the flows complete their messages without error completions in every variant");
     }

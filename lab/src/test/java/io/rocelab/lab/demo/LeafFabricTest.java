@@ -112,8 +112,8 @@ class LeafFabricTest {
         try (InputStream in = LeafFabric.class.getResourceAsStream(LeafFabric.CONFIG_RESOURCE)) {
             json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        String pausing = json.replace("\"xon\": \"19456\"", "\"xon\": \"0\"")
-            .replace("\"size\": \"50176\"", "\"size\": \"0\"").replace("\"dynamic_th\": \"0\"", "\"static_th\": \"1\"");
+        String pausing = json.replace("\"xon\": \"18432\"", "\"xon\": \"0\"")
+            .replace("\"size\": \"91136\"", "\"size\": \"0\"").replace("\"dynamic_th\": \"0\"", "\"static_th\": \"1\"");
         assertNotEquals(json, pausing, "the demo's lossless profile changed: update this test");
         return ConfigLoader.parse(pausing);
     }

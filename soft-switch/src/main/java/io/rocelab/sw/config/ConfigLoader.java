@@ -457,6 +457,14 @@ public final class ConfigLoader {
         });
     }
 
+    /**
+     * @return the smallest headroom ({@code xoff}) a lossless PG may have; see
+     *         {@link ConfigValidator#requiredHeadroom}
+     */
+    public static long requiredHeadroom(long speedBitsPerSecond, int cableMeters, int mtu) {
+        return ConfigValidator.requiredHeadroom(speedBitsPerSecond, cableMeters, mtu);
+    }
+
     // ---- helpers ----
 
     private interface EntryVisitor {

@@ -20,13 +20,17 @@ import java.util.List;
  * {@code pg_lossless_100000_5m_profile}, ...).
  *
  * <p>The lossless PG's profile, in SAI's reading ({@link BufferProfile}): by default
- * ({@code xoff < 0}) each port gets the profile SONiC's static buffer template gives a Mellanox
- * SN2700 for its speed and cable length ({@code pg_profile_lookup.ini}, reproduced by
- * {@link HeadroomModel#SN2700_LOOKUP}: 100G over 5 m is size 50176, xon 19456, xoff 30720), named
- * as SONiC names it; with {@code dynamicHeadroom} one {@code headroom_type dynamic} profile that the
- * switch works out per port ({@link HeadroomModel#SPECTRUM_DYNAMIC}); with an {@code xoff} of its
- * own, one profile of {@code size = xon + xoff} for every port (the Mellanox layout). Every one of
- * them has {@code dynamic_th} {@code losslessDynamicTh}.
+ * ({@code xoff < 0}) each port gets the profile SONiC's buffer manager works out for an SN2700 port
+ * of its speed and cable length ({@code buffer_headroom_mellanox.lua} with Spectrum-1's figures,
+ * {@link HeadroomModel#SPECTRUM_DYNAMIC}: 100G over 5 m is size 91136, xon 18432, xoff 72704),
+ * written as a static profile named as SONiC names it ({@code pg_lossless_100000_5m_profile}). Its
+ * headroom covers a NIC that takes as long to stop as IEEE 802.3 allows (394 pause quanta at 100G);
+ * the older static {@code pg_profile_lookup.ini} (xoff 30720 at 100G over 5 m,
+ * {@link HeadroomModel#SN2700_LOOKUP}) assumes a 3.8 KiB response and loses frames to such a NIC,
+ * and stays the validator's minimum. With {@code dynamicHeadroom} one {@code headroom_type dynamic}
+ * profile that the switch works out per port (the same numbers); with an {@code xoff} of its own,
+ * one profile of {@code size = xon + xoff} for every port (the Mellanox layout). Every one of them
+ * has {@code dynamic_th} {@code losslessDynamicTh}.
  *
  * <p>The pools are per switch, as on a real one: {@code poolBytes} shared bytes for every
  * {@value #PORTS_PER_POOL} ports in {@code ingress_lossless_pool}, and as much in
@@ -171,7 +175,7 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
             for (String port : ports) {
                 long speed = t.port(port).speedMbps() * 1_000_000L;
                 int cable = t.cableLengthOf(port) >= 0 ? t.cableLengthOf(port) : DEFAULT_CABLE_METERS;
-                HeadroomModel.Headroom h = HeadroomModel.SN2700_LOOKUP.compute(speed, cable, t.port(port).mtu());
+                HeadroomModel.Headroom h = HeadroomModel.SPECTRUM_DYNAMIC.compute(speed, cable, t.port(port).mtu());
                 String profile = HeadroomModel.profileName(speed, cable);
                 t.bufferProfile(BufferProfile.lossless(profile, POOL, h.size(), h.xon(), h.xoff(), losslessDynamicTh));
                 t.bufferPg(port + "|" + roceTc, profile);
