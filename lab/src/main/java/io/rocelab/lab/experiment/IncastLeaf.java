@@ -30,8 +30,7 @@ final class IncastLeaf {
      *         its reserved bytes and 2^n/(1 + senders 2^n) of the pool ({@code dynamic_th} n)
      */
     static long pausePointBytes(IncastSpec spec) {
-        HeadroomModel.Headroom h = HeadroomModel.SPECTRUM_DYNAMIC.compute(spec.linkGbps() * 1_000_000_000L, CABLE_METRES,
-            MTU);
+        HeadroomModel.Headroom h = HeadroomModel.sn2700(spec.linkGbps() * 1_000_000_000L, CABLE_METRES, MTU);
         double alpha = Math.pow(2, spec.pgDynamicTh());
         long pool = POOL_BYTES * ((spec.senders() + 1 + 31) / 32);
         return h.size() - h.xoff() + (long) (alpha * pool / (1 + spec.senders() * alpha));
@@ -68,7 +67,7 @@ final class IncastLeaf {
         root.putObject("PORT_QOS_MAP").putObject(all).put("dscp_to_tc_map", "AZURE").put("tc_to_pg_map", "AZURE")
             .put("tc_to_queue_map", "AZURE").put("pfc_enable", "3");
         long speed = spec.linkGbps() * 1_000_000_000L;
-        HeadroomModel.Headroom h = HeadroomModel.SPECTRUM_DYNAMIC.compute(speed, CABLE_METRES, MTU);
+        HeadroomModel.Headroom h = HeadroomModel.sn2700(speed, CABLE_METRES, MTU);
         root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool")
             .put("size", String.valueOf(POOL_BYTES * ((ports + 31) / 32))).put("type", "ingress").put("mode", "dynamic");
         ObjectNode profiles = root.putObject("BUFFER_PROFILE");

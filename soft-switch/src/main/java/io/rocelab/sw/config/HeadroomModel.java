@@ -89,6 +89,18 @@ public record HeadroomModel(int cellSize, double pipelineLatency, double macPhyD
         };
     }
 
+    /**
+     * The headroom rocelab gives an SN2700 port by default: {@link #SPECTRUM_DYNAMIC}'s, which covers
+     * a NIC that takes as long to stop as IEEE 802.3 allows, and never less than the static
+     * {@link #SN2700_LOOKUP}'s (the validator's minimum), which is larger at low speeds and small MTUs,
+     * where the pause quanta are few (2 at 1G) and the lookup assumes 3.8 KiB and a 9100-byte MTU.
+     */
+    public static Headroom sn2700(long speedBitsPerSecond, int cableMeters, int mtu) {
+        Headroom dynamic = SPECTRUM_DYNAMIC.compute(speedBitsPerSecond, cableMeters, mtu);
+        Headroom lookup = SN2700_LOOKUP.compute(speedBitsPerSecond, cableMeters, mtu);
+        return dynamic.xoff() >= lookup.xoff() ? dynamic : lookup;
+    }
+
     /** @return SONiC buffermgrd's name for the lossless profile of a speed and cable */
     public static String profileName(long speedBitsPerSecond, int cableMeters) {
         return "pg_lossless_" + speedBitsPerSecond / 1_000_000L + "_" + cableMeters + "m_profile";

@@ -33,5 +33,10 @@ class HeadroomModelTest {
         assertEquals(118, HeadroomModel.pauseQuanta(40_000));
         assertEquals(80, HeadroomModel.pauseQuanta(25_000));
         assertEquals("pg_lossless_100000_5m_profile", HeadroomModel.profileName(G100, 5));
+        // the default: the dynamic model's at 100G, never below the static lookup's (2 quanta at 1G)
+        assertEquals(h, HeadroomModel.sn2700(G100, 5, 9100));
+        long g1 = 1_000_000_000L;
+        assertTrue(HeadroomModel.SPECTRUM_DYNAMIC.compute(g1, 5, 1500).xoff() < ConfigValidator.requiredHeadroom(g1, 5, 1500));
+        assertEquals(ConfigValidator.requiredHeadroom(g1, 5, 1500), HeadroomModel.sn2700(g1, 5, 1500).xoff());
     }
 }

@@ -27,7 +27,8 @@ import java.util.List;
  * headroom covers a NIC that takes as long to stop as IEEE 802.3 allows (394 pause quanta at 100G);
  * the older static {@code pg_profile_lookup.ini} (xoff 30720 at 100G over 5 m,
  * {@link HeadroomModel#SN2700_LOOKUP}) assumes a 3.8 KiB response and loses frames to such a NIC,
- * and stays the validator's minimum. With {@code dynamicHeadroom} one {@code headroom_type dynamic}
+ * and stays the validator's minimum, which the profile never goes below ({@link HeadroomModel#sn2700}:
+ * at 1G, with 2 pause quanta, the lookup's is the larger). With {@code dynamicHeadroom} one {@code headroom_type dynamic}
  * profile that the switch works out per port (the same numbers); with an {@code xoff} of its own,
  * one profile of {@code size = xon + xoff} for every port (the Mellanox layout). Every one of them
  * has {@code dynamic_th} {@code losslessDynamicTh}.
@@ -175,7 +176,7 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
             for (String port : ports) {
                 long speed = t.port(port).speedMbps() * 1_000_000L;
                 int cable = t.cableLengthOf(port) >= 0 ? t.cableLengthOf(port) : DEFAULT_CABLE_METERS;
-                HeadroomModel.Headroom h = HeadroomModel.SPECTRUM_DYNAMIC.compute(speed, cable, t.port(port).mtu());
+                HeadroomModel.Headroom h = HeadroomModel.sn2700(speed, cable, t.port(port).mtu());
                 String profile = HeadroomModel.profileName(speed, cable);
                 t.bufferProfile(BufferProfile.lossless(profile, POOL, h.size(), h.xon(), h.xoff(), losslessDynamicTh));
                 t.bufferPg(port + "|" + roceTc, profile);
