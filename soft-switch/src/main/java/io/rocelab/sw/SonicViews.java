@@ -10,6 +10,8 @@ import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Text views of a switch's counters laid out like SONiC's CLI, so that what a lab shows reads the
@@ -144,24 +146,116 @@ public final class SonicViews {
         return sb.toString();
     }
 
-    /** @return {@code show buffer_pool watermark} and {@code show priority-group watermark shared/headroom} */
+    /**
+     * @return {@code show buffer_pool watermark}, {@code show priority-group watermark shared} and
+     *         {@code show priority-group watermark headroom} one after the other
+     */
     public static String watermarks(SoftSwitch sw) {
+        return bufferPoolWatermark(sw, false) + "\n" + pgWatermark(sw, false, false) + "\n" + pgWatermark(sw, true, false);
+    }
+
+    /**
+     * {@code show buffer_pool watermark} ({@code persistent-watermark}): each pool's most shared
+     * bytes held ({@code SAI_BUFFER_POOL_STAT_WATERMARK_BYTES}), as SONiC's watermarkstat prints it.
+     */
+    public static String bufferPoolWatermark(SoftSwitch sw, boolean persistent) {
         Mmu mmu = sw.mmu();
-        StringBuilder sb = new StringBuilder("Shared pool maximum occupancy:\n");
+        List<String[]> rows = new ArrayList<>();
         for (int p = 0; p < mmu.poolCount(); p++) {
-            sb.append(String.format("%20s  %12d bytes of %d%n", mmu.poolName(p), mmu.poolWatermark(p), mmu.poolSize(p)));
+            rows.add(new String[] {mmu.poolName(p),
+                String.valueOf(persistent ? mmu.poolPersistentWatermark(p) : mmu.poolWatermark(p))});
         }
-        sb.append("Ingress priority group watermark (bytes), headroom in brackets:\n");
-        sb.append(String.format("%11s", "Port"));
+        return "Shared pool maximum occupancy:\n" + table(new String[] {"Pool", "Bytes"}, rows);
+    }
+
+    /**
+     * {@code show headroom-pool watermark}: the most bytes each pool's shared headroom pool
+     * ({@code BUFFER_POOL xoff}) held ({@code SAI_BUFFER_POOL_STAT_XOFF_ROOM_WATERMARK_BYTES}).
+     */
+    public static String headroomPoolWatermark(SoftSwitch sw) {
+        Mmu mmu = sw.mmu();
+        List<String[]> rows = new ArrayList<>();
+        for (int p = 0; p < mmu.poolCount(); p++) {
+            if (mmu.poolHeadroom(p) > 0) {
+                rows.add(new String[] {mmu.poolName(p), String.valueOf(mmu.poolHeadroomWatermark(p))});
+            }
+        }
+        return "Headroom pool maximum occupancy:\n" + table(new String[] {"Pool", "Bytes"}, rows);
+    }
+
+    /**
+     * {@code show priority-group watermark shared|headroom} ({@code persistent-watermark}): per port
+     * and PG, the most bytes held in the shared pool
+     * ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES}) or in the headroom
+     * ({@code XOFF_ROOM_WATERMARK_BYTES}), as watermarkstat prints them.
+     */
+    public static String pgWatermark(SoftSwitch sw, boolean headroom, boolean persistent) {
+        Mmu mmu = sw.mmu();
+        String[] header = new String[9];
+        header[0] = "Port";
         for (int g = 0; g < 8; g++) {
-            sb.append(String.format("  %14s", "PG" + g));
+            header[g + 1] = "PG" + g;
         }
-        sb.append('\n');
+        List<String[]> rows = new ArrayList<>();
         for (int i = 0; i < sw.config().ports().size(); i++) {
-            sb.append(String.format("%11s", sw.config().ports().get(i).name()));
+            String[] row = new String[9];
+            row[0] = sw.config().ports().get(i).name();
             for (int g = 0; g < 8; g++) {
                 PgState pg = mmu.pg(i, g);
-                sb.append(String.format("  %14s", pg.watermark() + "[" + pg.headroomWatermark() + "]"));
+                long v = headroom ? (persistent ? pg.persistentHeadroomWatermark() : pg.headroomWatermark())
+                    : (persistent ? pg.persistentSharedWatermark() : pg.sharedWatermark());
+                row[g + 1] = String.valueOf(v);
+            }
+            rows.add(row);
+        }
+        return (headroom ? "Ingress headroom per PG:\n" : "Ingress shared pool occupancy per PG:\n") + table(header, rows);
+    }
+
+    /**
+     * {@code show priority-group drop counters}: per port and PG the frames the MMU refused
+     * ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS}: a lossy PG over its share, a lossless
+     * one whose headroom was spent), as pg-drop prints them.
+     */
+    public static String pgDropCounters(SoftSwitch sw) {
+        Mmu mmu = sw.mmu();
+        String[] header = new String[9];
+        header[0] = "Port";
+        for (int g = 0; g < 8; g++) {
+            header[g + 1] = "PG" + g;
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (int i = 0; i < sw.config().ports().size(); i++) {
+            String[] row = new String[9];
+            row[0] = sw.config().ports().get(i).name();
+            for (int g = 0; g < 8; g++) {
+                row[g + 1] = String.valueOf(mmu.pg(i, g).drops());
+            }
+            rows.add(row);
+        }
+        return "Ingress PG dropped packets:\n" + table(header, rows);
+    }
+
+    /** A table as SONiC's tabulate prints it: right-aligned columns, a dashed rule under the header. */
+    private static String table(String[] header, List<String[]> rows) {
+        int[] w = new int[header.length];
+        for (int c = 0; c < header.length; c++) {
+            w[c] = header[c].length();
+            for (String[] r : rows) {
+                w[c] = Math.max(w[c], r[c].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int c = 0; c < header.length; c++) {
+            sb.append(c == 0 ? "" : "  ").append(" ".repeat(w[c] - header[c].length())).append(header[c]);
+        }
+        sb.append('\n');
+        for (int c = 0; c < header.length; c++) {
+            sb.append(c == 0 ? "" : "  ").append("-".repeat(w[c]));
+        }
+        sb.append('\n');
+        for (String[] r : rows) {
+            for (int c = 0; c < header.length; c++) {
+                sb.append(c == 0 ? "" : "  ").append(" ".repeat(w[c] - r[c].length())).append(r[c]);
             }
             sb.append('\n');
         }

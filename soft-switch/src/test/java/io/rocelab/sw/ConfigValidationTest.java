@@ -9,7 +9,9 @@ import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.Trust;
+import io.rocelab.sw.config.BufferPool;
 import io.rocelab.sw.config.BufferProfile;
+import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.config.ConfigValidator;
 import io.rocelab.sw.config.ConfigWriter;
 import io.rocelab.sw.config.RouteConfig;
@@ -54,12 +56,24 @@ class ConfigValidationTest {
             Arguments.of("bad TC in map", (Consumer<ObjectNode>) r ->
                 r.withObject("/DSCP_TO_TC_MAP/AZURE").put("26", "9"),
                 "DSCP_TO_TC_MAP|AZURE: value '9' for key 26 is not a traffic class or queue (0-7)"),
-            Arguments.of("xon >= xoff", (Consumer<ObjectNode>) r ->
-                r.withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "30000"),
-                "BUFFER_PROFILE|pg_lossless: xon (30000) must be below xoff (30000)"),
+            Arguments.of("rocelab's old headroom key", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/pg_lossless").put("headroom", "8388608"),
+                "BUFFER_PROFILE|pg_lossless: 'headroom' is no SONiC key: 'xoff' is the headroom"),
+            Arguments.of("both thresholds", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/pg_lossless").put("dynamic_th", "0"),
+                "BUFFER_PROFILE|pg_lossless: give dynamic_th or static_th, not both"),
+            Arguments.of("xon without a headroom", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/lossy").put("xon", "1000"),
+                "BUFFER_PROFILE|lossy: 'xon'/'xon_offset' without 'xoff'"),
+            Arguments.of("dynamic headroom with numbers", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/pg_lossless").put("headroom_type", "dynamic"),
+                "BUFFER_PROFILE|pg_lossless: headroom_type dynamic works size, xon and xoff out for each port"),
+            Arguments.of("bad headroom_type", (Consumer<ObjectNode>) r ->
+                r.withObject("/BUFFER_PROFILE/pg_lossless").put("headroom_type", "auto"),
+                "BUFFER_PROFILE|pg_lossless: headroom_type must be 'static' or 'dynamic', not 'auto'"),
             Arguments.of("headroom too small for the cable", (Consumer<ObjectNode>) r ->
                 r.putObject("CABLE_LENGTH").putObject("AZURE").put("Ethernet0", "300m"),
-                "BUFFER_PG|Ethernet0|3: headroom of profile 'pg_lossless' is 24000 bytes but 100 Gb/s over 300 m"),
+                "BUFFER_PG|Ethernet0|3: the headroom (xoff) of profile 'pg_lossless' is 40000 bytes but 100 Gb/s over 300 m"),
             Arguments.of("unknown map bound to a port", (Consumer<ObjectNode>) r ->
                 r.withObject("/PORT_QOS_MAP/Ethernet0").put("dscp_to_tc_map", "AZUR"),
                 "PORT_QOS_MAP|Ethernet0: dscp_to_tc_map 'AZUR' is not in DSCP_TO_TC_MAP"),
@@ -141,12 +155,12 @@ class ConfigValidationTest {
 
     static Stream<Arguments> builderMistakes() {
         return Stream.of(
-            Arguments.of("xon >= xoff", (Consumer<SwitchConfigBuilder>) t -> t.bufferProfile(
-                new BufferProfile("pg_lossless", "ingress_pool", 0, 30_000, 30_000, 24_000, -1, Integer.MIN_VALUE)),
-                "BUFFER_PROFILE|pg_lossless: xon (30000) must be below xoff (30000)"),
+            Arguments.of("headroom beyond the shared headroom pool", (Consumer<SwitchConfigBuilder>) t -> t.bufferPool(
+                new BufferPool("ingress_pool", 8_000_000, BufferPool.Mode.DYNAMIC, 20_000)),
+                "BUFFER_PROFILE|pg_lossless: xoff (40000) exceeds the shared headroom pool of 'ingress_pool'"),
             Arguments.of("headroom too small for the cable", (Consumer<SwitchConfigBuilder>) t ->
                 t.cableLength("Ethernet0", 300),
-                "BUFFER_PG|Ethernet0|3: headroom of profile 'pg_lossless' is 24000 bytes but 100 Gb/s over 300 m"),
+                "BUFFER_PG|Ethernet0|3: the headroom (xoff) of profile 'pg_lossless' is 40000 bytes but 100 Gb/s over 300 m"),
             Arguments.of("unknown map bound to a port", (Consumer<SwitchConfigBuilder>) t ->
                 t.portQosMap("Ethernet0", SwitchConfigBuilder.PortQosMap.dscp("AZUR", null, null, 3)),
                 "PORT_QOS_MAP|Ethernet0: dscp_to_tc_map 'AZUR' is not in DSCP_TO_TC_MAP"),
@@ -225,10 +239,10 @@ class ConfigValidationTest {
         ConfigException text = assertThrows(ConfigException.class, () -> ConfigLoader.tables(b.json()));
         assertEquals(List.of("PORT|Ethernet0: unknown key 'sped' (did you mean 'speed'?)"), text.problems());
         ((ObjectNode) b.root().get("PORT").get("Ethernet0")).remove("sped");
-        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
+        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("dynamic_th", "0");
         SwitchConfigBuilder later = ConfigLoader.tables(b.json());
         ConfigException semantic = assertThrows(ConfigException.class, later::build);
-        assertTrue(semantic.problems().get(0).startsWith("BUFFER_PROFILE|pg_lossless: xon (40000) must be below xoff"));
+        assertTrue(semantic.problems().get(0).startsWith("BUFFER_PROFILE|pg_lossless: give dynamic_th or static_th"));
     }
 
     @Test
@@ -238,17 +252,43 @@ class ConfigValidationTest {
         ConfigBuilder b = new ConfigBuilder(2, 100);
         b.root().putObject("FOO"); // a table rocelab does not model: ignored, not a mistake
         b.root().withObject("/PORT/Ethernet0").put("mtu_", "9100");
-        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("xon", "40000");
+        b.root().withObject("/BUFFER_PROFILE/pg_lossless").put("dynamic_th", "0");
         ConfigException two = assertThrows(ConfigException.class, b::build);
         assertEquals(2, two.problems().size(), two.getMessage());
     }
 
     @Test
-    void aPoolTooSmallForTheHeadroomIsRefusedByTheSwitch() {
-        SwitchConfig c = new ConfigBuilder(8, 100).pool(100_000).build();
-        ConfigException e = assertThrows(ConfigException.class,
-            () -> new SoftSwitch(c, new io.rocelab.fabric.time.VirtualTimeScheduler(),
-                io.netty.buffer.ByteBufAllocator.DEFAULT, 1));
-        assertTrue(e.getMessage().startsWith("BUFFER_POOL|ingress_pool: size 100000 is smaller than"), e.getMessage());
+    void aNullProfileOrADynamicHeadroomIsWorkedOutFromThePortsPhysics() {
+        ConfigBuilder b = new ConfigBuilder(2, 100);
+        b.root().withObject("/BUFFER_PG/Ethernet0|3").put("profile", "NULL");
+        b.root().putObject("CABLE_LENGTH").putObject("AZURE").put("Ethernet0", "40m").put("Ethernet4", "300m");
+        b.root().withObject("/BUFFER_PROFILE").putObject("pg_dynamic").put("pool", "ingress_pool")
+            .put("headroom_type", "dynamic").put("dynamic_th", "-1");
+        b.root().withObject("/BUFFER_PG/Ethernet4|3").put("profile", "pg_dynamic");
+        b.root().withObject("/BUFFER_POOL/ingress_pool").put("xoff", "1000000");
+        SwitchConfig c = b.build();
+        BufferProfile p0 = c.ports().get(0).pgProfiles()[3];
+        BufferProfile p4 = c.ports().get(1).pgProfiles()[3];
+        long g100 = 100_000_000_000L;
+        assertEquals("pg_lossless_100000_40m_profile", p0.name(), "SONiC buffermgrd's name");
+        assertEquals(HeadroomModel.SPECTRUM_DYNAMIC.compute(g100, 40, 9100), new HeadroomModel.Headroom(p0.size(),
+            p0.xon(), p0.xoff()));
+        assertEquals(0, p0.dynamicTh(), "DEFAULT_LOSSLESS_BUFFER_PARAMETER's dynamic_th");
+        assertEquals(HeadroomModel.SPECTRUM_DYNAMIC.compute(g100, 300, 9100).xoff(), p4.xoff());
+        assertEquals(-1, p4.dynamicTh());
+        assertTrue(p4.xoff() > p0.xoff() + 60_000, "260 m more of cable both ways");
+        assertEquals(1_000_000, c.pools().get("ingress_pool").xoff(), "the shared headroom pool");
+        // the tables round-trip through config_db JSON
+        SwitchConfigBuilder t = ConfigLoader.tables(b.json());
+        SwitchConfig again = ConfigLoader.parse(ConfigWriter.toJson(t));
+        assertEquals(c.ports(), again.ports());
+        assertEquals(c.pools(), again.pools());
+    }
+
+    @Test
+    void aStaticThresholdBeyondThePoolsSharedSizeIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> new ConfigBuilder(8, 100).pool(20_000).build());
+        assertEquals(List.of("BUFFER_PROFILE|pg_lossless: static_th (30000) exceeds the shared size of pool "
+            + "'ingress_pool' (20000)"), e.problems());
     }
 }

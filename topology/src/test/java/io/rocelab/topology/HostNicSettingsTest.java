@@ -43,7 +43,8 @@ class HostNicSettingsTest {
             .qos(QosProfiles.LOSSLESS.withEcn(20_000, 200_000, 0.2)).build();
         List<Flow> flows = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            flows.add(Flow.builder("f" + i, "h" + i, "h4").durationNanos(2_000 * US).build());
+            // 8 QPs of 8 x 64 KiB each: 4 MiB in flight a sender, more than its PG's share of the 3.3 MB pool
+            flows.add(Flow.builder("f" + i, "h" + i, "h4").durationNanos(2_000 * US).qps(8).build());
         }
         try (Fabric f = Fabric.virtualTime(ls.topology(), 9)) {
             Workload w = Workload.start(f, flows, 9);

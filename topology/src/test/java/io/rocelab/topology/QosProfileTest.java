@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBufAllocator;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.sw.SoftSwitch;
+import io.rocelab.sw.config.BufferProfile;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
@@ -19,6 +21,7 @@ import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.qos.QosProfile;
 import io.rocelab.topology.qos.QosProfiles;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The QoS profiles, named once for a fabric, written into every switch. */
@@ -78,12 +81,36 @@ class QosProfileTest {
     }
 
     @Test
-    void thePoolReservesEveryLosslessPortsHeadroom() {
-        LeafSpine ls = LeafSpine.builder().leaves(1).spines(1).hostsPerLeaf(15).build();
+    void losslessIsAnSn2700WithEachPortsProfileForItsSpeedAndCable() {
+        LeafSpine ls = LeafSpine.builder().leaves(1).spines(1).hostsPerLeaf(15).cableMeters(40).build();
         SwitchConfig leaf = ls.topology().switchNode("leaf0").config();
-        QosProfile q = QosProfiles.LOSSLESS;
-        assertEquals(16 * q.headroom() + q.sharedPoolBytes(), leaf.pools().get(QosProfile.POOL));
+        assertEquals(QosProfiles.SN2700_POOL, leaf.pools().get(QosProfile.POOL).size(), "16 ports: one SN2700's pool");
+        BufferProfile pg = leaf.ports().get(0).pgProfiles()[3];
+        // buffermgrd's profile for 100G over 40 m on Spectrum-1: the IEEE response included
+        assertEquals("pg_lossless_100000_40m_profile", pg.name());
+        assertEquals(List.of(99_328L, 18_432L, 80_896L, 0), List.of(pg.size(), pg.xon(), pg.xoff(), pg.dynamicTh()));
+        assertTrue(pg.xoff() > HeadroomModel.SN2700_LOOKUP.compute(100_000_000_000L, 40, 9100).xoff() + 25_216,
+            "more than the static lookup's 38912 by the 25216 bytes of the peer's response");
+        assertEquals(1_048_576, leaf.ports().get(0).queues()[3].wred().green().minThreshold(), "AZURE_LOSSLESS");
         new SoftSwitch(leaf, new VirtualTimeScheduler(), ByteBufAllocator.DEFAULT, 1); // the MMU takes it
+
+        LeafSpine big = LeafSpine.builder().leaves(1).spines(1).hostsPerLeaf(40).build();
+        assertEquals(2 * QosProfiles.SN2700_POOL,
+            big.topology().switchNode("leaf0").config().pools().get(QosProfile.POOL).size(), "41 ports: two pools' worth");
+    }
+
+    @Test
+    void aLabCanGiveItsOwnHeadroomOrAskForADynamicOne() {
+        SwitchConfig own = QosProfiles.LOSSLESS.withLosslessPg(19_456, 100_000, -2, false)
+            .applyTo(new SwitchConfigBuilder().port("Ethernet0", 100_000, 9100)).build();
+        BufferProfile p = own.ports().get(0).pgProfiles()[3];
+        assertEquals(List.of(119_456L, 19_456L, 100_000L, -2), List.of(p.size(), p.xon(), p.xoff(), p.dynamicTh()));
+        SwitchConfig dynamic = QosProfiles.LOSSLESS.withLosslessPg(0, -1, 0, true)
+            .applyTo(new SwitchConfigBuilder().port("Ethernet0", 100_000, 9100).cableLength("Ethernet0", 300)).build();
+        BufferProfile d = dynamic.ports().get(0).pgProfiles()[3];
+        assertEquals(HeadroomModel.SPECTRUM_DYNAMIC.compute(100_000_000_000L, 300, 9100).xoff(), d.xoff(),
+            "worked out by the switch from its cable");
+        assertEquals("pg_lossless_100000_300m_profile", d.name());
     }
 
     @Test

@@ -64,6 +64,10 @@ public final class ExperimentCommand implements Runnable {
         @Option(names = "--ecn-pmax", defaultValue = "20", description = "WRED/ECN Pmax, % (default ${DEFAULT-VALUE})")
         int pmax;
 
+        @Option(names = "--pg-dynamic-th", defaultValue = "0", description = "dynamic_th of the lossless PGs: each "
+            + "pauses at 2^N times the pool's free bytes (default ${DEFAULT-VALUE}, the SN2700's; lower pauses sooner)")
+        int pgDynamicTh;
+
         @Option(names = "--late-start-us", defaultValue = "0", description = "sender 1 starts this late")
         long lateStartUs;
 
@@ -97,7 +101,7 @@ public final class ExperimentCommand implements Runnable {
             IncastSpec s;
             try {
                 s = new IncastSpec(senders, linkGbps, dcqcn, params, durationUs, sampleUs, 65_536, 8, kmin, kmax, pmax,
-                    lateStartUs, earlyStopUs, seed);
+                    lateStartUs, earlyStopUs, seed, pgDynamicTh);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
             }

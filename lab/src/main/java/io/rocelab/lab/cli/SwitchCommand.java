@@ -207,7 +207,10 @@ public final class SwitchCommand implements Callable<Integer> {
     /** {@code rocelab switch show WORDS...} */
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = {"Print a running switch's view, as SONiC's show does: interfaces counters, pfc counters,"
-                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom], buffer_pool watermark, fdb counters, interfaces portchannel;"
+                + " queue counters, pfcwd stats, priority-group watermark [shared|headroom],"
+                + " priority-group persistent-watermark shared|headroom, buffer_pool watermark,"
+                + " buffer_pool persistent-watermark, headroom-pool watermark, priority-group drop counters, fdb counters,"
+                + " interfaces portchannel;"
                 + " ip route, ipv6 route (FRR's), ip bgp summary, bfd peers brief (with bgp_asn and BGP_NEIGHBOR in the config);"
                 + " ports (rocelab's: each port's attachment and its own counters, drops at the socket included)."})
     static final class Show implements Callable<Integer> {

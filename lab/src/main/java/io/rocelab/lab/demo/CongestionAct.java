@@ -23,6 +23,12 @@ final class CongestionAct {
     /** Sample times of the rate table, microseconds. */
     private static final double[] TABLE_US = {0, 10, 20, 50, 100, 200, 500, 1000, 2000, 3000};
     private static final long DURATION_US = 3_000;
+    /**
+     * The senders' PGs pause at 1/16 of the leaf's free pool (some 180 KB), so that the first burst
+     * shows PFC too: two senders' windows (1 MiB) never fill the SN2700's half of the pool, and
+     * on it the act would show ECN and CNPs alone.
+     */
+    private static final int PG_DYNAMIC_TH = -4;
 
     private final PrintStream out;
     private final CaptureWriter capture;
@@ -39,7 +45,7 @@ final class CongestionAct {
             + " WRITEs), DCQCN on the NICs, in virtual time (" + DURATION_US + " us)");
         out.println("   watch: the queue to host-b fills; the leaf pauses the senders (PFC) and marks ECN CE; host-b"
             + " sends CNPs; the senders' rates are cut and recover to a share each; PFC stops");
-        IncastSpec spec = IncastSpec.defaults(2, true).withDuration(DURATION_US);
+        IncastSpec spec = IncastSpec.defaults(2, true).withDuration(DURATION_US).withPgDynamicTh(PG_DYNAMIC_TH);
         long epoch = System.currentTimeMillis() * 1_000_000L;
         Object[] done = lab.onLeaf(() -> {
             IncastExperiment e = IncastExperiment.create(spec);

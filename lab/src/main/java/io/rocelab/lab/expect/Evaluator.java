@@ -21,7 +21,7 @@ import java.util.function.DoubleBinaryOperator;
  */
 public final class Evaluator {
     private static final List<String> FUNCTIONS = List.of("mean", "max", "min", "last", "delta", "sum", "count",
-        "jain", "abs");
+        "jain", "abs", "first");
     private final Metrics metrics;
 
     public Evaluator(Metrics metrics) {
@@ -232,6 +232,7 @@ public final class Evaluator {
             case "count" -> new Value.Num(v instanceof Value.Many m ? m.items().size()
                 : v instanceof Value.Entities es ? es.names().size() : 1);
             case "abs" -> new Value.Num(Math.abs(number(v)));
+            case "first" -> new Value.Num(first(v));
             case "sum" -> {
                 double s = 0;
                 for (Value i : items(v)) {
@@ -262,6 +263,28 @@ public final class Evaluator {
             }
             default -> new Value.Num(over(c.name(), v, from, to));
         };
+    }
+
+    /**
+     * {@code first(counter)}: the time, in seconds, of the first sample at which the counter had
+     * counted anything (of several, the earliest); infinity if it never did. So a claim can order
+     * events: {@code first(nic.cnps_sent) < first(switch.pfc_tx)}.
+     */
+    private static double first(Value v) {
+        if (v instanceof Value.Many m) {
+            double r = Double.POSITIVE_INFINITY;
+            for (Value i : m.items()) {
+                r = Math.min(r, first(i));
+            }
+            return r;
+        }
+        if (v instanceof Value.Counter k) {
+            if (k.series() == null) {
+                throw new ExpressionException(k.name() + " was not sampled over time: add its probe to probes.sample");
+            }
+            return k.series().firstAbove(0);
+        }
+        throw new ExpressionException("first() takes a counter, e.g. first(switch.pfc_tx), not " + describe(v));
     }
 
     /** {@code flow("a")} or {@code flows("a-*")}: the named ones of a kind. */

@@ -29,6 +29,16 @@ public record Series(double[] timesSeconds, double[] values) {
         return Arrays.copyOf(out, n);
     }
 
+    /** @return the time of the first sample above {@code threshold}, infinity if none */
+    public double firstAbove(double threshold) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] > threshold) {
+                return timesSeconds[i];
+            }
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
     /** @return the last value sampled at or before {@code t}, or {@code otherwise} */
     public double at(double t, double otherwise) {
         double v = otherwise;

@@ -2,25 +2,38 @@ package io.rocelab.lab.experiment;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.config.SwitchConfig;
 
 /**
  * The SONiC-shaped configuration of the incast's leaf: ports Ethernet0 (the receiver) and Ethernet4,
- * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 (PFC on priority 3,
- * per-PG XOFF at {@value #XOFF_BYTES} bytes with the headroom the cable and the senders' pause response
- * need), DSCP 48 (CNPs) in TC
- * 6 served strictly, WRED/ECN on queue 3 with the experiment's Kmin/Kmax/Pmax.
+ * Ethernet8, ... (the senders) at the link speed; DSCP 26 in the lossless TC 3 with PFC on priority 3
+ * and the buffers of a Mellanox SN2700 (SONiC's {@code buffers_defaults_t1.j2}:
+ * {@code ingress_lossless_pool} of 3302912 shared bytes per 32 ports, mode dynamic; the lossless PG
+ * the profile SONiC's buffer manager works out for the speed and the {@value #CABLE_METRES} m cable,
+ * dynamic_th 0 unless the spec says otherwise), DSCP 48 (CNPs) in TC 6 served strictly, WRED/ECN on queue 3 with the experiment's
+ * Kmin/Kmax/Pmax.
  */
 final class IncastLeaf {
     static final String ROUTER_MAC = "02:00:00:00:00:fe";
-    /** PFC XOFF threshold of each lossless PG: well above an ECN-converged share of the queue. */
-    static final long XOFF_BYTES = 200_000;
+    /** SN2700 T1's {@code ingress_lossless_pool}, shared bytes per 32 ports. */
+    static final long POOL_BYTES = 3_302_912;
     static final int CABLE_METRES = 200;
     static final int MTU = 9100;
 
     private IncastLeaf() {
+    }
+
+    /**
+     * @return the bytes a sender's PG holds when it pauses with all {@code senders} PGs at their share:
+     *         its reserved bytes and 2^n/(1 + senders 2^n) of the pool ({@code dynamic_th} n)
+     */
+    static long pausePointBytes(IncastSpec spec) {
+        HeadroomModel.Headroom h = HeadroomModel.sn2700(spec.linkGbps() * 1_000_000_000L, CABLE_METRES, MTU);
+        double alpha = Math.pow(2, spec.pgDynamicTh());
+        long pool = POOL_BYTES * ((spec.senders() + 1 + 31) / 32);
+        return h.size() - h.xoff() + (long) (alpha * pool / (1 + spec.senders() * alpha));
     }
 
     static String portName(int i) {
@@ -53,17 +66,14 @@ final class IncastLeaf {
         }
         root.putObject("PORT_QOS_MAP").putObject(all).put("dscp_to_tc_map", "AZURE").put("tc_to_pg_map", "AZURE")
             .put("tc_to_queue_map", "AZURE").put("pfc_enable", "3");
-        // the cable's bytes and those the sender's NIC sends before it acts on the pause (IEEE 802.3
-        // 31B.3.7's response, SONiC's peer response: 25,216 bytes at 100 Gb/s); without the latter
-        // the first burst's pauses lose frames
         long speed = spec.linkGbps() * 1_000_000_000L;
-        long headroom = ConfigLoader.requiredHeadroom(speed, CABLE_METRES, MTU) + PauseResponse.IEEE.bytesAt(speed);
-        root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool").put("size", String.valueOf(64L << 20))
-            .put("type", "ingress").put("mode", "dynamic");
+        HeadroomModel.Headroom h = HeadroomModel.sn2700(speed, CABLE_METRES, MTU);
+        root.putObject("BUFFER_POOL").putObject("ingress_lossless_pool")
+            .put("size", String.valueOf(POOL_BYTES * ((ports + 31) / 32))).put("type", "ingress").put("mode", "dynamic");
         ObjectNode profiles = root.putObject("BUFFER_PROFILE");
-        profiles.putObject("pg_lossless").put("pool", "ingress_lossless_pool").put("size", "0")
-            .put("xoff", String.valueOf(XOFF_BYTES)).put("xon", String.valueOf(XOFF_BYTES - 2 * MTU))
-            .put("headroom", String.valueOf(headroom));
+        profiles.putObject("pg_lossless").put("pool", "ingress_lossless_pool").put("size", String.valueOf(h.size()))
+            .put("xon", String.valueOf(h.xon())).put("xoff", String.valueOf(h.xoff()))
+            .put("dynamic_th", String.valueOf(spec.pgDynamicTh()));
         profiles.putObject("ingress_lossy").put("pool", "ingress_lossless_pool").put("size", "0")
             .put("dynamic_th", "3");
         ObjectNode bufferPg = root.putObject("BUFFER_PG");

@@ -351,20 +351,32 @@ public final class LabReader {
             }
         }
         if (s.has("pfc")) {
-            Section f = s.section("pfc", "xon", "xoff");
+            Section f = s.section("pfc", "xon", "xoff", "dynamic-th", "headroom-type");
             if (f != null) {
                 if (!p.lossless()) {
                     s.mistake("pfc", "PFC thresholds need a lossless profile; '" + name + "' has no PFC");
                 }
-                long xoff = f.bytes("xoff", p.xoff());
-                long xon = f.bytes("xon", f.has("xoff") ? Math.max(0, xoff - (p.xoff() - p.xon())) : p.xon());
-                if (xon >= xoff) {
-                    f.mistake("xon", "XON " + xon + " B must be below XOFF " + xoff + " B");
+                String type = f.string("headroom-type", "static");
+                if (!type.equals("static") && !type.equals("dynamic")) {
+                    f.mistake("headroom-type", "the headroom type is static or dynamic (SONiC's headroom_type), not '"
+                        + type + "'");
                 }
-                p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(), p.cnpTc(), xon, xoff,
-                    p.headroom(), p.lossyDynamicTh(), p.sharedPoolBytes(), p.minPoolBytes(), p.ecnMinThreshold(),
-                    p.ecnMaxThreshold(), p.ecnMaxProbability(), p.lossyWeight(), p.roceWeight(), p.watchdog(),
-                    p.watchdogPollMillis());
+                boolean dynamic = type.equals("dynamic");
+                if (dynamic && (f.has("xoff") || f.has("xon"))) {
+                    f.mistake("headroom-type", "a dynamic headroom is worked out from each port's speed and cable: "
+                        + "give no xon or xoff with it");
+                }
+                long xoff = f.has("xoff") ? f.bytes("xoff", 0) : p.xoff();
+                long xon = f.bytes("xon", p.xon());
+                if (f.has("xon") && !f.has("xoff") && !dynamic) {
+                    f.mistake("xon", "xon goes with an xoff (the headroom) of your own; without one each port "
+                        + "takes the SN2700 profile of its speed and cable");
+                }
+                if (f.has("xoff") && xoff <= 0) {
+                    f.mistake("xoff", "the headroom (xoff) must be above zero");
+                }
+                int th = (int) f.integer("dynamic-th", p.losslessDynamicTh(), -8, 8);
+                p = p.withLosslessPg(xon, xoff, th, dynamic);
             }
         }
         boolean wdOff = false;
@@ -401,10 +413,7 @@ public final class LabReader {
                             w.mistake("poll", "the watchdog polls every whole number of milliseconds (SONiC's "
                                 + "POLL_INTERVAL), e.g. 1ms: " + w.text("poll"));
                         } else {
-                            p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(),
-                                p.cnpTc(), p.xon(), p.xoff(), p.headroom(), p.lossyDynamicTh(), p.sharedPoolBytes(),
-                                p.minPoolBytes(), p.ecnMinThreshold(), p.ecnMaxThreshold(), p.ecnMaxProbability(),
-                                p.lossyWeight(), p.roceWeight(), p.watchdog(), (int) (poll / 1_000_000L));
+                            p = p.withWatchdogPoll(poll / 1_000_000L);
                         }
                     }
                 }
@@ -425,10 +434,7 @@ public final class LabReader {
         }
         if (s.has("lossy-dynamic-th")) {
             int th = (int) s.integer("lossy-dynamic-th", p.lossyDynamicTh(), -8, 8);
-            p = new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(), p.cnpTc(), p.xon(),
-                p.xoff(), p.headroom(), th, p.sharedPoolBytes(), p.minPoolBytes(), p.ecnMinThreshold(),
-                p.ecnMaxThreshold(), p.ecnMaxProbability(), p.lossyWeight(), p.roceWeight(), p.watchdog(),
-                p.watchdogPollMillis());
+            p = p.withLossyDynamicTh(th);
         }
         out[0] = p;
         return new QosSpec(name, kmin, kmax, pmax, wdOff, wd, lossyW, roceW);

@@ -1,5 +1,6 @@
 package io.rocelab.lab.switchd;
 
+import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.SonicViews;
 import io.rocelab.sw.routing.RoutingViews;
 import java.util.List;
@@ -10,41 +11,53 @@ import java.util.function.Function;
 /**
  * SONiC's {@code show} and {@code sonic-clear} commands for a running {@link SwitchDaemon}: the
  * words after {@code show} name a view ({@code pfc counters}, {@code queue counters},
- * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark},
- * {@code buffer_pool watermark}, {@code fdb counters}, {@code interfaces portchannel} (teamshow's
- * table with rocelab's LACP detail under it), {@code ip route} (FRR's) and {@code ip bgp summary}
- * (SONiC's), and rocelab's {@code ports}: each port's
+ * {@code interfaces counters}, {@code pfcwd stats}, {@code priority-group watermark shared|headroom},
+ * {@code priority-group persistent-watermark shared|headroom}, {@code buffer_pool watermark},
+ * {@code buffer_pool persistent-watermark}, {@code headroom-pool watermark},
+ * {@code priority-group drop counters} (read from the MMU on the
+ * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
+ * table with rocelab's LACP detail under it), {@code ip route} and {@code ipv6 route} (FRR's),
+ * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does.
  */
 public final class ShowCommands {
     /** The views, by the words SONiC's CLI uses for them. */
-    private static final Map<String, Function<SwitchDaemon, String>> VIEWS = views();
-
-    private static Map<String, Function<SwitchDaemon, String>> views() {
-        Map<String, Function<SwitchDaemon, String>> m = new java.util.HashMap<>(Map.of(
-            "interfaces counters", d -> SonicViews.interfaceCounters(d.counters()),
-            "pfc counters", d -> SonicViews.pfcCounters(d.counters()),
-            "queue counters", d -> SonicViews.queueCounters(d.counters()),
-            "pfcwd stats", d -> SonicViews.pfcwdStats(d.counters()),
-            "priority-group watermark", ShowCommands::watermarks,
-            "buffer_pool watermark", ShowCommands::watermarks,
-            "fdb counters", d -> SonicViews.crmFdb(d.counters()),
-            "interfaces portchannel", ShowCommands::portChannels,
-            "ports", SwitchDaemon::portAttachments));
-        m.put("ip route", d -> d.onOwner(() -> RoutingViews.ipRoute(d.softSwitch())));
-        m.put("ip bgp summary", d -> d.onOwner(() -> RoutingViews.bgpSummary(d.softSwitch())));
-        m.put("ipv6 route", d -> d.onOwner(() -> RoutingViews.ipv6Route(d.softSwitch())));
-        m.put("bfd peers brief", d -> d.onOwner(() -> RoutingViews.bfdPeersBrief(d.softSwitch())));
-        return Map.copyOf(m);
-    }
+    private static final Map<String, Function<SwitchDaemon, String>> VIEWS = Map.ofEntries(
+        Map.entry("interfaces counters", d -> SonicViews.interfaceCounters(d.counters())),
+        Map.entry("pfc counters", d -> SonicViews.pfcCounters(d.counters())),
+        Map.entry("queue counters", d -> SonicViews.queueCounters(d.counters())),
+        Map.entry("pfcwd stats", d -> SonicViews.pfcwdStats(d.counters())),
+        Map.entry("priority-group watermark", onSwitch(sw -> SonicViews.watermarks(sw))),
+        Map.entry("priority-group watermark shared", onSwitch(sw -> SonicViews.pgWatermark(sw, false, false))),
+        Map.entry("priority-group watermark headroom", onSwitch(sw -> SonicViews.pgWatermark(sw, true, false))),
+        Map.entry("priority-group persistent-watermark shared", onSwitch(sw -> SonicViews.pgWatermark(sw, false, true))),
+        Map.entry("priority-group persistent-watermark headroom", onSwitch(sw -> SonicViews.pgWatermark(sw, true, true))),
+        Map.entry("buffer_pool watermark", onSwitch(sw -> SonicViews.bufferPoolWatermark(sw, false))),
+        Map.entry("buffer_pool persistent-watermark", onSwitch(sw -> SonicViews.bufferPoolWatermark(sw, true))),
+        Map.entry("headroom-pool watermark", onSwitch(sw -> SonicViews.headroomPoolWatermark(sw))),
+        Map.entry("priority-group drop counters", onSwitch(sw -> SonicViews.pgDropCounters(sw))),
+        Map.entry("fdb counters", d -> SonicViews.crmFdb(d.counters())),
+        Map.entry("interfaces portchannel", ShowCommands::portChannels),
+        Map.entry("ports", SwitchDaemon::portAttachments),
+        Map.entry("ip route", d -> d.onOwner(() -> RoutingViews.ipRoute(d.softSwitch()))),
+        Map.entry("ip bgp summary", d -> d.onOwner(() -> RoutingViews.bgpSummary(d.softSwitch()))),
+        Map.entry("ipv6 route", d -> d.onOwner(() -> RoutingViews.ipv6Route(d.softSwitch()))),
+        Map.entry("bfd peers brief", d -> d.onOwner(() -> RoutingViews.bfdPeersBrief(d.softSwitch()))));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
-        "pfcwd stats", "priority-group watermark [shared|headroom]", "buffer_pool watermark", "fdb counters",
+        "pfcwd stats", "priority-group watermark [shared|headroom]", "priority-group persistent-watermark shared|headroom",
+        "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
+        "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief");
 
     private ShowCommands() {
+    }
+
+    /** A view of the switch's MMU, read on the switch's thread. */
+    private static Function<SwitchDaemon, String> onSwitch(Function<SoftSwitch, String> view) {
+        return d -> d.onOwner(() -> view.apply(d.softSwitch()));
     }
 
     /**
@@ -54,10 +67,6 @@ public final class ShowCommands {
      */
     public static String show(SwitchDaemon daemon, List<String> words) {
         String key = String.join(" ", words).toLowerCase(Locale.ROOT).strip();
-        if (key.startsWith("priority-group watermark") && List.of("", " shared", " headroom")
-            .contains(key.substring("priority-group watermark".length()))) {
-            key = "priority-group watermark";
-        }
         Function<SwitchDaemon, String> view = VIEWS.get(key);
         if (view == null) {
             throw new IllegalArgumentException("show " + String.join(" ", words) + ": unknown; try one of: "
@@ -83,8 +92,4 @@ public final class ShowCommands {
         return d.onOwner(() -> SonicViews.portChannels(d.softSwitch()));
     }
 
-    /** The watermarks are read from the MMU, on the switch's thread. */
-    private static String watermarks(SwitchDaemon d) {
-        return d.onOwner(() -> SonicViews.watermarks(d.softSwitch()));
-    }
 }

@@ -130,8 +130,12 @@ class LabCheckCommandTest {
 
     @Test
     void badPfcThresholdsAndWatchdogPoll() throws IOException {
-        oneMistake("bad-xon", GOOD.replace("duration: 1ms\n", "duration: 1ms\nqos: {pfc: {xon: 40KB, xoff: 30KB}}\n"),
-            "3:18: qos.pfc.xon: XON 40000 B must be below XOFF 30000 B");
+        oneMistake("bad-xon", GOOD.replace("duration: 1ms\n", "duration: 1ms\nqos: {pfc: {xon: 40KB}}\n"),
+            "3:18: qos.pfc.xon: xon goes with an xoff (the headroom) of your own; without one each port takes the "
+                + "SN2700 profile of its speed and cable");
+        oneMistake("bad-headroom-type", GOOD.replace("duration: 1ms\n",
+                "duration: 1ms\nqos: {pfc: {headroom-type: auto}}\n"),
+            "3:28: qos.pfc.headroom-type: the headroom type is static or dynamic (SONiC's headroom_type), not 'auto'");
         oneMistake("bad-poll", GOOD.replace("duration: 1ms\n",
                 "duration: 1ms\nqos: {watchdog: {detection: 1ms, poll: 500us}}\n"),
             "3:40: qos.watchdog.poll: the watchdog polls every whole number of milliseconds (SONiC's POLL_INTERVAL), "

@@ -1,6 +1,7 @@
 package io.rocelab.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.lab.run.ShippedLabs;
@@ -130,6 +131,27 @@ class ScenarioLabsTest {
             "reconnecting after 1 ms, its REQ is lost and the transfer waits for rdma_cm's REQ timeout");
         String report = Files.readString(tmp.resolve("reconnect").resolve("report.md"));
         assertTrue(report.contains("IBV_WC_RETRY_EXC_ERR=1"), report);
+    }
+
+    @Test
+    void sonicDefaultsMarkEcnBeforeTheyPause() throws IOException {
+        runAllPass("ecn-before-pfc", "ecn-before-pfc",
+            "the leaf marks ECN and the receiver sends CNPs before the first pause",
+            "no pause in the second half",
+            "the senders share the link fairly in the second half",
+            "nothing is dropped");
+        // the lab sets no threshold of its own: the defaults are what is tested
+        String lab = shipped("ecn-before-pfc");
+        assertFalse(lab.contains("ecn:") || lab.contains("pfc:") || lab.contains("cc-params"), lab);
+    }
+
+    @Test
+    void aHeadroomForTheWrongCableDropsAndTheRightOneDoesNot() {
+        runAllPass("pfc-headroom", "headroom",
+            "every variant pauses the senders",
+            "a headroom sized for 5 m drops frames in the lossless class on 1 km cables",
+            "the headroom for the real cable loses nothing, static or dynamic",
+            "the flows complete their messages without error completions in every variant");
     }
 
     @Test

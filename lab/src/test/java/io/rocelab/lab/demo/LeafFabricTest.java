@@ -106,14 +106,14 @@ class LeafFabricTest {
         return new Run(r, bytes.toString(StandardCharsets.UTF_8));
     }
 
-    /** The demo's leaf with the lossless priority group's XOFF at 1 byte: every RoCE frame pauses host-a. */
+    /** The demo's leaf with the lossless PG's shared limit at 1 byte (static_th) and nothing reserved: every RoCE frame pauses host-a. */
     private static SwitchConfig pausingOnTheFirstFrame() throws Exception {
         String json;
         try (InputStream in = LeafFabric.class.getResourceAsStream(LeafFabric.CONFIG_RESOURCE)) {
             json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         String pausing = json.replace("\"xon\": \"18432\"", "\"xon\": \"0\"")
-            .replace("\"xoff\": \"36864\"", "\"xoff\": \"1\"");
+            .replace("\"size\": \"91136\"", "\"size\": \"0\"").replace("\"dynamic_th\": \"0\"", "\"static_th\": \"1\"");
         assertNotEquals(json, pausing, "the demo's lossless profile changed: update this test");
         return ConfigLoader.parse(pausing);
     }

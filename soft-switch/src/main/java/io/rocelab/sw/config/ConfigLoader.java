@@ -22,7 +22,7 @@ import java.util.function.ToIntFunction;
  * Reads a SONiC {@code config_db.json}-shaped switch configuration and checks that it can work.
  *
  * <p>Why one loader that collects problems: a lab user edits a long JSON file; every mistake (an
- * unknown key, a map with a DSCP of 64, {@code xon >= xoff}, headroom that a 300 m cable would
+ * unknown key, a map with a DSCP of 64, a headroom ({@code xoff}) that a 300 m cable would
  * overrun) becomes one line naming the table and key, and all of them are reported at once in a
  * {@link ConfigException}. The loader reads the text into a {@link SwitchConfigBuilder} and reports
  * what only text can get wrong (a field SONiC's schema does not give the table, a value that is not
@@ -207,7 +207,9 @@ public final class ConfigLoader {
             if (!mode.equals("static") && !mode.equals("dynamic")) {
                 problems.add(where + ": mode must be 'static' or 'dynamic', not '" + mode + "'");
             }
-            b.bufferPool(key, size);
+            long xoff = number(where, e, "xoff", 0);
+            b.bufferPool(new BufferPool(key, size, mode.equals("static") ? BufferPool.Mode.STATIC
+                : BufferPool.Mode.DYNAMIC, xoff));
         });
     }
 
@@ -237,22 +239,33 @@ public final class ConfigLoader {
         });
     }
 
+    /** {@code BUFFER_PROFILE}: SAI's fields; {@code headroom_type dynamic} leaves size/xon/xoff to each port's physics. */
     private void profiles(JsonNode root, SwitchConfigBuilder b) {
         forEach(root, "BUFFER_PROFILE", (name, e) -> {
             String where = "BUFFER_PROFILE|" + name;
-            checkKeys(where, e, "pool", "size", "xon", "xoff", "headroom", "static_th", "dynamic_th", "xon_offset");
+            if (e.has("headroom")) {
+                problems.add(where + ": 'headroom' is no SONiC key: 'xoff' is the headroom (SAI_BUFFER_PROFILE_ATTR_XOFF_TH), "
+                    + "and XOFF is sent when the PG reaches its dynamic_th/static_th share of the pool");
+            }
+            checkKeys(where, e, "pool", "size", "xon", "xoff", "headroom", "static_th", "dynamic_th", "xon_offset",
+                "headroom_type");
             String pool = stripRef(text(e, "pool", ""));
             long size = number(where, e, "size", 0);
             long xon = number(where, e, "xon", 0);
             long xoff = number(where, e, "xoff", 0);
-            long headroom = number(where, e, "headroom", 0);
+            long xonOffset = number(where, e, "xon_offset", 0);
             long staticTh = number(where, e, "static_th", -1);
             long dynamicTh = e.has("dynamic_th") ? number(where, e, "dynamic_th", 0) : Integer.MIN_VALUE;
             if (dynamicTh != Integer.MIN_VALUE && (dynamicTh < -8 || dynamicTh > 8)) {
                 problems.add(where + ": dynamic_th " + dynamicTh + " is out of range [-8, 8]");
                 dynamicTh = 0;
             }
-            b.bufferProfile(new BufferProfile(name, pool, size, xon, xoff, headroom, staticTh, (int) dynamicTh));
+            String headroomType = text(e, "headroom_type", "static");
+            if (!headroomType.equals("static") && !headroomType.equals("dynamic")) {
+                problems.add(where + ": headroom_type must be 'static' or 'dynamic', not '" + headroomType + "'");
+            }
+            b.bufferProfile(new BufferProfile(name, pool, size, xon, xoff, xonOffset, staticTh, (int) dynamicTh,
+                headroomType.equals("dynamic")));
         });
     }
 
@@ -502,7 +515,8 @@ public final class ConfigLoader {
     }
 
     /**
-     * @return the smallest headroom that guarantees no loss; see {@link ConfigValidator#requiredHeadroom}
+     * @return the smallest headroom ({@code xoff}) a lossless PG may have; see
+     *         {@link ConfigValidator#requiredHeadroom}
      */
     public static long requiredHeadroom(long speedBitsPerSecond, int cableMeters, int mtu) {
         return ConfigValidator.requiredHeadroom(speedBitsPerSecond, cableMeters, mtu);

@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
  * Checks a switch configuration held as SONiC tables ({@link SwitchConfigBuilder}) and resolves it
  * into a {@link SwitchConfig}: every reference by name (a map bound to a port, a profile of a PG, a
  * scheduler of a queue, a route's port) must exist, every number must be in its range, and the
- * buffers must be able to work (xon below xoff, headroom for the cable, PFC only on a PG with a
- * lossless profile). Each mistake is one line naming the table and key, as SONiC writes them; all
+ * buffers must be able to work (a headroom, {@code xoff}, for the cable, thresholds of the pool's
+ * mode, PFC only on a PG with a lossless profile). Each mistake is one line naming the table and key, as SONiC writes them; all
  * of them are collected, so that a user fixes everything in one pass.
  *
  * <p>Both ways of making a configuration go through here: {@link SwitchConfigBuilder#build()} and
@@ -25,10 +25,10 @@ import java.util.stream.Collectors;
  * a value that is not a number, a name that is not one of an enumeration's).
  */
 public final class ConfigValidator {
-    /** Wire overhead per frame: FCS, preamble, SFD, inter-packet gap (IEEE 802.3). */
-    private static final int WIRE_OVERHEAD = 24;
-    /** A PFC frame on the wire: 60 bytes padded plus overhead. */
-    private static final int PFC_WIRE_BYTES = 84;
+    /** SONiC's name for the PG profile of the dynamic buffer model ({@code BUFFER_PG ... profile NULL}). */
+    public static final String DYNAMIC_PG_PROFILE = "NULL";
+    /** The pool SONiC's dynamic model puts lossless PGs in. */
+    private static final String LOSSLESS_POOL = "ingress_lossless_pool";
     private static final int DEFAULT_CABLE_METERS = 5;
     private static final long MS = 1_000_000L;
 
@@ -67,7 +67,10 @@ public final class ConfigValidator {
         range(sw, "flowlet_timeout", t.flowletTimeoutMicros, 0, 10_000_000);
         range(sw, "pfc_quanta", t.pfcQuanta, 1, 0xFFFF);
         range("PFC_WD|GLOBAL", "POLL_INTERVAL", t.pfcWdPollMillis, 1, 60_000);
-        t.pools.forEach((name, size) -> range("BUFFER_POOL|" + name, "size", size, 1, Long.MAX_VALUE));
+        t.pools.forEach((name, pool) -> {
+            range("BUFFER_POOL|" + name, "size", pool.size(), 1, Long.MAX_VALUE);
+            range("BUFFER_POOL|" + name, "xoff", pool.xoff(), 0, Long.MAX_VALUE);
+        });
         maps("DSCP_TO_TC_MAP", t.dscpToTc, 64, 7, "a traffic class or queue (0-7)");
         maps("DOT1P_TO_TC_MAP", t.dot1pToTc, 8, 7, "a traffic class or queue (0-7)");
         maps("TC_TO_PRIORITY_GROUP_MAP", t.tcToPg, 8, 7, "a traffic class or queue (0-7)");
@@ -293,26 +296,33 @@ public final class ConfigValidator {
         range(where, "size", p.size(), 0, Long.MAX_VALUE);
         range(where, "xon", p.xon(), 0, Long.MAX_VALUE);
         range(where, "xoff", p.xoff(), 0, Long.MAX_VALUE);
-        range(where, "headroom", p.headroom(), 0, Long.MAX_VALUE);
+        range(where, "xon_offset", p.xonOffset(), 0, Long.MAX_VALUE);
         range(where, "static_th", p.staticTh(), -1, Long.MAX_VALUE);
         if (p.hasDynamicTh()) {
             range(where, "dynamic_th", p.dynamicTh(), -8, 8);
         }
-        if (p.xoff() > 0) {
-            if (p.xon() >= p.xoff()) {
-                problems.add(where + ": xon (" + p.xon() + ") must be below xoff (" + p.xoff()
-                    + "), or pause and resume would flap");
-            }
-            if (p.headroom() <= 0) {
-                problems.add(where + ": a lossless profile (xoff set) needs 'headroom' bytes for what is in flight after XOFF");
-            }
-        } else if (p.xon() > 0 || p.headroom() > 0) {
-            problems.add(where + ": 'xon'/'headroom' without 'xoff': a lossless profile needs all three");
+        if (p.hasDynamicTh() && p.staticTh() >= 0) {
+            problems.add(where + ": give dynamic_th or static_th, not both");
         }
-        Long size = t.pools.get(pool);
-        if (size != null && size != SwitchConfigBuilder.UNSET && p.size() + p.xoff() + p.headroom() > size) {
-            problems.add(where + ": size + xoff + headroom (" + (p.size() + p.xoff() + p.headroom())
-                + ") exceeds pool '" + pool + "' (" + size + ")");
+        BufferPool bp = t.pools.get(pool);
+        if (bp != null && bp.mode() == BufferPool.Mode.STATIC && p.hasDynamicTh()) {
+            problems.add(where + ": dynamic_th on pool '" + pool + "', which is in mode static: give static_th");
+        }
+        if (p.dynamicHeadroom()) {
+            if (p.size() != 0 || p.xon() != 0 || p.xoff() != 0) {
+                problems.add(where + ": headroom_type dynamic works size, xon and xoff out for each port; give none of them");
+            }
+        } else if (p.xoff() == 0 && (p.xon() > 0 || p.xonOffset() > 0)) {
+            problems.add(where + ": 'xon'/'xon_offset' without 'xoff': only a lossless profile, one with a headroom "
+                + "(xoff), sends XOFF and XON");
+        }
+        if (bp != null && bp.size() != SwitchConfigBuilder.UNSET && p.staticTh() > bp.size()) {
+            problems.add(where + ": static_th (" + p.staticTh() + ") exceeds the shared size of pool '" + pool
+                + "' (" + bp.size() + ")");
+        }
+        if (bp != null && bp.sharedHeadroom() && p.xoff() > bp.xoff()) {
+            problems.add(where + ": xoff (" + p.xoff() + ") exceeds the shared headroom pool of '" + pool + "' (xoff "
+                + bp.xoff() + "): the PG could never use its headroom");
         }
     }
 
@@ -419,8 +429,8 @@ public final class ConfigValidator {
         WredProfile[][] qWred = new WredProfile[n][8];
         SchedulerConfig[][] qSched = new SchedulerConfig[n][8];
         perPortIndex("BUFFER_PG", t.bufferPgs, names, (where, port, idx, profile) -> {
-            BufferProfile p = t.profiles.get(profile);
-            if (p == null) {
+            BufferProfile p = DYNAMIC_PG_PROFILE.equals(profile) ? nullProfile(where) : t.profiles.get(profile);
+            if (p == null && !DYNAMIC_PG_PROFILE.equals(profile)) {
                 problems.add(where + ": profile '" + profile + "' is not in BUFFER_PROFILE");
             }
             pgs[port][idx] = p;
@@ -521,6 +531,12 @@ public final class ConfigValidator {
             }
             long speed = e.speedMbps() * 1_000_000L;
             BufferProfile[] pg = pgs[i];
+            for (int g = 0; g < 8; g++) {
+                if (pg[g] != null && pg[g].dynamicHeadroom()) {
+                    pg[g] = pg[g].withHeadroom(HeadroomModel.profileName(speed, cable),
+                        HeadroomModel.SPECTRUM_DYNAMIC.compute(speed, cable, mtu));
+                }
+            }
             for (int p = 0; p < 8; p++) {
                 if ((pfcMask & (1 << p)) == 0 || !validMap(tcPg, 7)) {
                     continue;
@@ -528,13 +544,13 @@ public final class ConfigValidator {
                 BufferProfile prof = pg[tcPg[p]];
                 if (prof == null || !prof.lossless()) {
                     problems.add("PORT_QOS_MAP|" + name + ": priority " + p + " has PFC enabled but BUFFER_PG|" + name
-                        + "|" + tcPg[p] + " has no lossless profile (with xon/xoff/headroom)");
-                } else {
+                        + "|" + tcPg[p] + " has no lossless profile (one with a headroom, xoff, or headroom_type dynamic)");
+                } else if (!prof.dynamicHeadroom()) {
                     long need = requiredHeadroom(speed, cable, mtu);
-                    if (prof.headroom() < need) {
-                        problems.add("BUFFER_PG|" + name + "|" + tcPg[p] + ": headroom of profile '" + prof.name()
-                            + "' is " + prof.headroom() + " bytes but " + e.speedMbps() / 1000 + " Gb/s over " + cable
-                            + " m of cable needs at least " + need + " bytes");
+                    if (prof.xoff() < need) {
+                        problems.add("BUFFER_PG|" + name + "|" + tcPg[p] + ": the headroom (xoff) of profile '"
+                            + prof.name() + "' is " + prof.xoff() + " bytes but " + e.speedMbps() / 1000 + " Gb/s over "
+                            + cable + " m of cable needs at least " + need + " bytes (SONiC's headroom formula)");
                     }
                 }
             }
@@ -594,20 +610,35 @@ public final class ConfigValidator {
     }
 
     /**
-     * The bytes that keep arriving after a PG decides to pause: the XOFF may wait behind one frame
-     * on our transmitter, crosses the cable, the peer finishes the frame it is sending, and what the
-     * peer sent meanwhile is still on the cable: 2 × cable delay × rate + 2 × (MTU + overhead) + the
-     * PFC frame itself.
+     * The smallest headroom ({@code xoff}) a lossless PG may have: SONiC's headroom formula
+     * ({@link HeadroomModel}) with the parameters behind the Mellanox SN2700's shipped
+     * {@code pg_profile_lookup.ini} ({@link HeadroomModel#SN2700_LOOKUP}): the bytes on the cable
+     * both ways, the peer's response, an MTU, at the worst cell occupancy. It is what a shipped
+     * static profile gives (30720 at 100G over 5 m), so a profile below it is below what SONiC
+     * would configure.
      *
      * @param speedBitsPerSecond port speed
      * @param cableMeters        cable length
-     * @param mtu                largest frame
-     * @return the smallest headroom that guarantees no loss
+     * @param mtu                the port's MTU (the lookup's own 9100 is used)
+     * @return the smallest headroom SONiC would give the PG
      */
     public static long requiredHeadroom(long speedBitsPerSecond, int cableMeters, int mtu) {
-        long cableBytes = (cableMeters * ConfigLoader.NANOS_PER_METRE * speedBitsPerSecond + 7_999_999_999L)
-            / 8_000_000_000L;
-        return 2 * cableBytes + 2L * (mtu + WIRE_OVERHEAD) + PFC_WIRE_BYTES;
+        return HeadroomModel.SN2700_LOOKUP.compute(speedBitsPerSecond, cableMeters, mtu).xoff();
+    }
+
+    /**
+     * {@code BUFFER_PG ... profile NULL}: SONiC's dynamic buffer model, a lossless PG whose headroom
+     * buffermgrd works out from the port's speed, cable and MTU, in {@code ingress_lossless_pool}
+     * (else the first pool) with {@code dynamic_th 0} ({@code DEFAULT_LOSSLESS_BUFFER_PARAMETER}).
+     */
+    private BufferProfile nullProfile(String where) {
+        String pool = t.pools.containsKey(LOSSLESS_POOL) ? LOSSLESS_POOL
+            : t.pools.keySet().stream().findFirst().orElse(null);
+        if (pool == null) {
+            problems.add(where + ": profile NULL (dynamic headroom) needs a BUFFER_POOL to draw from");
+            return null;
+        }
+        return BufferProfile.dynamicHeadroom(DYNAMIC_PG_PROFILE, pool, 0);
     }
 
     private void routes(List<RouteConfig> routes, List<Route6Config> routes6) {

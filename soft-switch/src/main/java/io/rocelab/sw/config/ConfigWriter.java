@@ -45,12 +45,15 @@ public final class ConfigWriter {
         portQos(root, t);
         if (!t.pools.isEmpty()) {
             ObjectNode pools = root.putObject("BUFFER_POOL");
-            t.pools.forEach((name, size) -> {
+            t.pools.forEach((name, pool) -> {
                 ObjectNode e = pools.putObject(name);
-                if (size != SwitchConfigBuilder.UNSET) {
-                    e.put("size", str(size));
+                if (pool.size() != SwitchConfigBuilder.UNSET) {
+                    e.put("size", str(pool.size()));
                 }
-                e.put("type", "ingress").put("mode", "dynamic");
+                e.put("type", "ingress").put("mode", pool.mode() == BufferPool.Mode.STATIC ? "static" : "dynamic");
+                if (pool.xoff() != 0) {
+                    e.put("xoff", str(pool.xoff()));
+                }
             });
         }
         profiles(root, t);
@@ -168,9 +171,16 @@ public final class ConfigWriter {
         t.profiles.forEach((name, b) -> {
             ObjectNode e = p.putObject(name);
             putIf(e, "pool", b.pool());
-            e.put("size", str(b.size()));
-            if (b.xoff() != 0 || b.xon() != 0 || b.headroom() != 0) {
-                e.put("xon", str(b.xon())).put("xoff", str(b.xoff())).put("headroom", str(b.headroom()));
+            if (b.dynamicHeadroom()) {
+                e.put("headroom_type", "dynamic");
+            } else {
+                e.put("size", str(b.size()));
+            }
+            if (b.xoff() != 0 || b.xon() != 0) {
+                e.put("xon", str(b.xon())).put("xoff", str(b.xoff()));
+            }
+            if (b.xonOffset() != 0) {
+                e.put("xon_offset", str(b.xonOffset()));
             }
             if (b.staticTh() != -1) {
                 e.put("static_th", str(b.staticTh()));

@@ -19,7 +19,7 @@ import java.util.Map;
  * @param fdbTableSize          entries the FDB holds at most (rocelab extension {@code SWITCH|switch fdb_table_size},
  *                              the ASIC's {@code SAI_SWITCH_ATTR_FDB_TABLE_SIZE}, which SONiC does not configure;
  *                              default {@value ConfigLoader#DEFAULT_FDB_TABLE_SIZE})
- * @param pools                 {@code BUFFER_POOL} sizes in bytes
+ * @param pools                 {@code BUFFER_POOL} entries by name
  * @param ports                 in file order; index = port number
  * @param routes                {@code STATIC_ROUTE}, IPv4 prefixes
  * @param routes6               {@code STATIC_ROUTE}, IPv6 prefixes
@@ -32,13 +32,13 @@ import java.util.Map;
  *                              static routes only
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
-                           long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
+                           long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
                            int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp) {
 
     /** A configuration without a BGP speaker. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
-                        long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                         List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
                         List<PortChannelConfig> portChannels, McLagConfig mclag) {
         this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
@@ -53,7 +53,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
 
     /** A configuration without port channels or MLAG. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
-                        long fdbAgingNanos, int fdbTableSize, Map<String, Long> pools, List<PortConfig> ports,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                         List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta) {
         this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
             routes6, pfcWdPollNanos, pfcQuanta, List.of(), null);

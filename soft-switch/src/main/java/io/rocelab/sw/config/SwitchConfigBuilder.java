@@ -158,7 +158,7 @@ public final class SwitchConfigBuilder {
     final Map<String, int[]> tcToDot1p = new LinkedHashMap<>();
     final Map<String, int[]> dscpToColor = new LinkedHashMap<>();
     final Map<String, PortQosMap> portQos = new LinkedHashMap<>();
-    final Map<String, Long> pools = new LinkedHashMap<>();
+    final Map<String, BufferPool> pools = new LinkedHashMap<>();
     final Map<String, BufferProfile> profiles = new LinkedHashMap<>();
     final Map<String, String> bufferPgs = new LinkedHashMap<>();
     final Map<String, String> bufferQueues = new LinkedHashMap<>();
@@ -285,9 +285,14 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
-    /** {@code BUFFER_POOL|name size} in bytes. */
+    /** {@code BUFFER_POOL|name size} in bytes: a dynamic pool without a shared headroom pool. */
     public SwitchConfigBuilder bufferPool(String name, long sizeBytes) {
-        pools.put(name, sizeBytes);
+        return bufferPool(BufferPool.dynamic(name, sizeBytes));
+    }
+
+    /** {@code BUFFER_POOL|pool.name()}. */
+    public SwitchConfigBuilder bufferPool(BufferPool pool) {
+        pools.put(pool.name(), pool);
         return this;
     }
 
@@ -414,6 +419,17 @@ public final class SwitchConfigBuilder {
     /** @return whether {@code CABLE_LENGTH} gives a length for {@code port} */
     public boolean hasCableLength(String port) {
         return cableLengths.values().stream().anyMatch(m -> m.containsKey(port));
+    }
+
+    /** @return the {@code PORT} entry of {@code name}, or null */
+    public Port port(String name) {
+        return ports.get(name);
+    }
+
+    /** @return the {@code CABLE_LENGTH} of {@code port} in metres, or -1 when none is given */
+    public int cableLengthOf(String port) {
+        return cableLengths.values().stream().filter(m -> m.containsKey(port)).map(m -> m.get(port)).findFirst()
+            .orElse(-1);
     }
 
     /** @return the port names, in port order */

@@ -1,7 +1,7 @@
 package io.rocelab.sw.mmu;
 
+import io.rocelab.sw.config.BufferPool;
 import io.rocelab.sw.config.BufferProfile;
-import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.pipeline.DropReason;
@@ -12,33 +12,54 @@ import java.util.Map;
 
 /**
  * The memory management unit: buffer admission and accounting, kept apart from forwarding (as in
- * bmv2's traffic manager and the ns-3 RDMA switch MMU).
+ * bmv2's traffic manager and the ns-3 RDMA switch MMU), in SAI's buffer model ({@code saibuffer.h}).
  *
- * <p>Every frame is charged to its ingress port's priority group, first to the PG's reserved
- * bytes ({@code size}), then to the shared part of its pool. A lossless PG (IEEE 802.1Qbb) asks
- * for XOFF when it holds {@code xoff} bytes or the shared pool is exhausted, then keeps absorbing
- * into its own {@code headroom} (carved out of the pool at start, so it is always there) what the
- * cable still delivers; it asks for XON when it drains to {@code xon}. A lossy PG tail-drops when
- * the pool, its {@code static_th}/{@code dynamic_th}, or its egress queue's {@code BUFFER_QUEUE}
- * cap would be exceeded. The total held never exceeds the pool size.
+ * <p>Every frame is charged to its ingress port's priority group: first to the PG's reserved bytes
+ * ({@link BufferProfile#reservedBytes()}), then to the shared part of its pool, up to the PG's
+ * shared limit: {@code dynamic_th} n lets it hold 2^n times the pool's free shared bytes
+ * ({@code SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH}), {@code static_th} a fixed number of bytes, and
+ * a profile with neither is bounded by the pool alone. A lossless PG (IEEE 802.1Qbb) asks for XOFF
+ * when its shared use reaches that limit and keeps taking what still arrives into its headroom, at
+ * most {@code xoff} bytes ({@code SAI_BUFFER_PROFILE_ATTR_XOFF_TH}), from the pool's shared
+ * headroom pool ({@code BUFFER_POOL xoff}) when the pool has one, else from its own; it drops only
+ * when the headroom is spent ({@link DropReason#HEADROOM_EXHAUSTED}). It asks for XON when its use
+ * falls to {@code max(xon, limit - xon_offset)} ({@code SAI_BUFFER_PROFILE_ATTR_XON_TH},
+ * {@code XON_OFFSET_TH}; the limit is its reserved bytes plus its shared limit; without an
+ * {@code xon_offset}, {@code xon}). So a PG pauses at {@code reservedBytes + shared limit} and drops
+ * {@code xoff} bytes later, as sonic-mgmt's QoS tests expect of Mellanox and Broadcom switches
+ * ({@code tests/qos/files/mellanox/qos_param_generator.py}: {@code pkts_num_trig_pfc = shared + xon
+ * + hysteresis}, {@code pkts_num_trig_ingr_drp = shared + size}).
+ *
+ * <p>Pool accounting: a pool's {@code size} is its shared part. Reserved bytes and private
+ * headroom are set aside outside it (as on SONiC's Mellanox static configurations, whose pool sizes
+ * are what remains once each port's reserved and headroom buffers are taken), so they never eat
+ * into what the PGs share; a shared headroom pool is counted on its own. A lossy PG tail-drops when
+ * the pool, its shared limit, or its egress queue's {@code BUFFER_QUEUE} cap would be exceeded.
  */
 public final class Mmu {
     /** One buffer pool's numbers side by side: admission reads and writes them together. */
     private static final class Pool {
         final String name;
-        final long size;
-        /** The size less every PG's reserved bytes and headroom. */
-        long shared;
+        /** The shared bytes. */
+        final long shared;
+        /** The shared headroom pool, 0 for none. */
+        final long headroomPool;
         long sharedUsed;
-        long totalUsed;
+        long headroomPoolUsed;
         long watermark;
+        long headroomPoolWatermark;
+        long persistentWatermark;
+        long persistentHeadroomPoolWatermark;
 
-        Pool(String name, long size) {
+        Pool(String name, long shared, long headroomPool) {
             this.name = name;
-            this.size = size;
-            this.shared = size;
+            this.shared = shared;
+            this.headroomPool = headroomPool;
         }
     }
+
+    /** A pool size for a switch whose configuration has none (a test's bare switch): 64 MiB. */
+    private static final long DEFAULT_POOL = 64L << 20;
 
     private final Pool[] pools;
     /** Per ingress port and PG, at {@code port * 8 + pg}. */
@@ -51,19 +72,19 @@ public final class Mmu {
     /**
      * @param config the switch configuration
      * @param signal where pause decisions go
-     * @throws ConfigException if the reserved and headroom bytes do not fit in their pool
      */
     public Mmu(SwitchConfig config, PfcSignal signal) {
         this.signal = signal;
-        Map<String, Long> sizes = config.pools();
-        List<String> names = new ArrayList<>(sizes.keySet());
+        Map<String, BufferPool> configured = config.pools();
+        List<String> names = new ArrayList<>(configured.keySet());
         if (names.isEmpty()) {
             names.add("default");
         }
         int n = names.size();
         pools = new Pool[n];
         for (int i = 0; i < n; i++) {
-            pools[i] = new Pool(names.get(i), sizes.getOrDefault(names.get(i), 64L << 20));
+            BufferPool bp = configured.get(names.get(i));
+            pools[i] = bp == null ? new Pool(names.get(i), DEFAULT_POOL, 0) : new Pool(bp.name(), bp.size(), bp.xoff());
         }
         int ports = config.ports().size();
         pgs = new PgState[ports * 8];
@@ -75,22 +96,8 @@ public final class Mmu {
                 BufferProfile prof = pc.pgProfiles()[g];
                 int pool = prof == null ? 0 : Math.max(0, names.indexOf(prof.pool()));
                 pgs[p * 8 + g] = new PgState(prof, pool);
-                if (prof != null) {
-                    pools[pool].shared -= prof.size() + prof.headroom();
-                }
                 queueProfiles[p * 8 + g] = pc.queues()[g].buffer();
             }
-        }
-        List<String> problems = new ArrayList<>();
-        for (Pool pool : pools) {
-            if (pool.shared < 0) {
-                problems.add("BUFFER_POOL|" + pool.name + ": size " + pool.size
-                    + " is smaller than the reserved size + headroom of the PGs in BUFFER_PG ("
-                    + (pool.size - pool.shared) + ")");
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
         }
     }
 
@@ -110,62 +117,90 @@ public final class Mmu {
         int queue = ctx.egressPort * 8 + ctx.queue;
         BufferProfile qp = queueProfiles[queue];
         if (qp != null && queueBytes[queue] + len > limit(qp, pool)) {
+            pg.drops++;
             return DropReason.BUFFER_FULL;
         }
-        if (prof != null && pg.used() + len > limit(prof, pool) + pg.size) {
-            return DropReason.BUFFER_FULL;
-        }
-        if (prof != null && pg.reservedUsed + len <= pg.size) {
+        if (pg.reservedUsed + len <= pg.reserved) {
             pg.reservedUsed += len;
             ctx.chargedReserved = len;
-        } else if (pool.sharedUsed + len <= pool.shared) {
-            pg.sharedUsed += len;
-            pool.sharedUsed += len;
-            ctx.chargedShared = len;
+        } else if (pg.sharedUsed + len <= sharedLimit(prof, pool) && pool.sharedUsed + len <= pool.shared) {
+            chargeShared(ctx, pg, pool, len);
         } else {
+            pg.drops++;
             return DropReason.BUFFER_FULL;
         }
-        charged(pg, pool, queue, len);
+        charged(pg, queue, len);
         return null;
     }
 
     private DropReason admitLossless(PacketContext ctx, PgState pg, Pool pool, int len) {
-        if (pg.reservedUsed + len <= pg.size) {
+        long limit = sharedLimit(pg.profile, pool);
+        if (pg.reservedUsed + len <= pg.reserved) {
             pg.reservedUsed += len;
             ctx.chargedReserved = len;
-        } else if (!pg.xoffSent && pg.used() + len <= pg.xoff && pool.sharedUsed + len <= pool.shared) {
-            pg.sharedUsed += len;
-            pool.sharedUsed += len;
-            ctx.chargedShared = len;
-        } else if (pg.headroomUsed + len <= pg.headroom) {
+        } else if (!pg.xoffSent && pg.sharedUsed + len <= limit && pool.sharedUsed + len <= pool.shared) {
+            chargeShared(ctx, pg, pool, len);
+        } else if (pg.headroomUsed + len <= pg.xoff
+            && (pool.headroomPool == 0 || pool.headroomPoolUsed + len <= pool.headroomPool)) {
             pg.headroomUsed += len;
+            if (pool.headroomPool > 0) {
+                pg.headroomFromPool += len;
+                pool.headroomPoolUsed += len;
+                pool.headroomPoolWatermark = Math.max(pool.headroomPoolWatermark, pool.headroomPoolUsed);
+                pool.persistentHeadroomPoolWatermark = Math.max(pool.persistentHeadroomPoolWatermark,
+                    pool.headroomPoolUsed);
+            }
             ctx.chargedHeadroom = len;
             pg.headroomWatermark = Math.max(pg.headroomWatermark, pg.headroomUsed);
+            pg.persistentHeadroomWatermark = Math.max(pg.persistentHeadroomWatermark, pg.headroomUsed);
         } else {
+            pg.headroomDrops++;
+            pg.drops++;
             return DropReason.HEADROOM_EXHAUSTED;
         }
-        charged(pg, pool, ctx.egressPort * 8 + ctx.queue, len);
-        if (!pg.xoffSent && (pg.used() >= pg.xoff || ctx.chargedHeadroom > 0)) {
+        charged(pg, ctx.egressPort * 8 + ctx.queue, len);
+        if (!pg.xoffSent && (ctx.chargedHeadroom > 0 || pg.sharedUsed >= sharedLimit(pg.profile, pool))) {
             pg.xoffSent = true;
+            pg.xoffCount++;
             signal.xoff(ctx.ingressPort, ctx.priorityGroup);
         }
         return null;
     }
 
-    private void charged(PgState pg, Pool pool, int queue, int len) {
-        pool.totalUsed += len;
-        pool.watermark = Math.max(pool.watermark, pool.totalUsed);
+    private static void chargeShared(PacketContext ctx, PgState pg, Pool pool, int len) {
+        pg.sharedUsed += len;
+        pool.sharedUsed += len;
+        ctx.chargedShared = len;
+        pg.sharedWatermark = Math.max(pg.sharedWatermark, pg.sharedUsed);
+        pg.persistentSharedWatermark = Math.max(pg.persistentSharedWatermark, pg.sharedUsed);
+        pool.watermark = Math.max(pool.watermark, pool.sharedUsed);
+        pool.persistentWatermark = Math.max(pool.persistentWatermark, pool.sharedUsed);
+    }
+
+    private void charged(PgState pg, int queue, int len) {
         pg.watermark = Math.max(pg.watermark, pg.used());
+        pg.persistentWatermark = Math.max(pg.persistentWatermark, pg.used());
         queueBytes[queue] += len;
     }
 
-    /** SONiC dynamic threshold: 2^alpha × free shared bytes; else the static threshold; else no cap. */
+    /**
+     * The PG's shared limit: SONiC's dynamic threshold, 2^{@code dynamic_th} times the pool's free
+     * shared bytes; else its {@code static_th}; else the pool's shared size.
+     */
+    private static long sharedLimit(BufferProfile p, Pool pool) {
+        if (p == null) {
+            return pool.shared;
+        }
+        return limit(p, pool);
+    }
+
+    /** SONiC dynamic threshold: 2^alpha × free shared bytes; else the static threshold; else the pool. */
     private static long limit(BufferProfile p, Pool pool) {
         if (p.hasDynamicTh()) {
             long free = Math.max(0, pool.shared - pool.sharedUsed);
             return p.dynamicTh() >= 0 ? free << p.dynamicTh() : free >> -p.dynamicTh();
         }
-        return p.staticTh() >= 0 ? p.staticTh() : Long.MAX_VALUE / 4;
+        return p.staticTh() >= 0 ? p.staticTh() : pool.shared;
     }
 
     /**
@@ -182,17 +217,32 @@ public final class Mmu {
         long fromHeadroom = Math.min(pg.headroomUsed, left);
         pg.headroomUsed -= fromHeadroom;
         left -= fromHeadroom;
+        if (pg.headroomFromPool > pg.headroomUsed) {
+            long back = pg.headroomFromPool - pg.headroomUsed;
+            pg.headroomFromPool -= back;
+            pool.headroomPoolUsed -= back;
+        }
         long fromShared = Math.min(pg.sharedUsed, left);
         pg.sharedUsed -= fromShared;
         pool.sharedUsed -= fromShared;
         left -= fromShared;
         pg.reservedUsed -= Math.min(pg.reservedUsed, left);
-        pool.totalUsed -= ctx.length;
         queueBytes[ctx.egressPort * 8 + ctx.queue] -= ctx.length;
-        if (pg.xoffSent && pg.used() <= pg.xon) {
+        if (pg.xoffSent && pg.used() <= xonThreshold(pg, pool)) {
             pg.xoffSent = false;
             signal.xon(ctx.ingressPort, ctx.priorityGroup);
         }
+    }
+
+    /**
+     * SAI's XON condition: total use {@code <= max(XON_TH, total limit - XON_OFFSET_TH)}, the total
+     * limit being the reserved bytes plus the shared limit at this moment; without an offset, XON_TH.
+     */
+    private static long xonThreshold(PgState pg, Pool pool) {
+        if (pg.xonOffset <= 0) {
+            return pg.xon;
+        }
+        return Math.max(pg.xon, pg.reserved + sharedLimit(pg.profile, pool) - pg.xonOffset);
     }
 
     /** @return the PG of an ingress port */
@@ -214,16 +264,52 @@ public final class Mmu {
     }
 
     public long poolSize(int pool) {
-        return pools[pool].size;
+        return pools[pool].shared;
     }
 
-    /** @return bytes held from the pool, reserved and headroom included */
+    /** @return shared bytes of the pool ({@code BUFFER_POOL size}) */
+    public long poolShared(int pool) {
+        return pools[pool].shared;
+    }
+
+    /** @return the pool's shared headroom pool ({@code BUFFER_POOL xoff}), 0 for none */
+    public long poolHeadroom(int pool) {
+        return pools[pool].headroomPool;
+    }
+
+    /** @return shared bytes the PGs hold from the pool now */
     public long poolUsed(int pool) {
-        return pools[pool].totalUsed;
+        return pools[pool].sharedUsed;
     }
 
-    /** @return the most bytes the pool ever held */
+    /** @return bytes held from the shared headroom pool now */
+    public long poolHeadroomUsed(int pool) {
+        return pools[pool].headroomPoolUsed;
+    }
+
+    /** @return the most shared bytes the pool held ({@code SAI_BUFFER_POOL_STAT_WATERMARK_BYTES}) */
     public long poolWatermark(int pool) {
         return pools[pool].watermark;
+    }
+
+    /** @return the most bytes its shared headroom pool held ({@code SAI_BUFFER_POOL_STAT_XOFF_ROOM_WATERMARK_BYTES}) */
+    public long poolHeadroomWatermark(int pool) {
+        return pools[pool].headroomPoolWatermark;
+    }
+
+    /** @return the pool's watermark since the switch started ({@code show buffer_pool persistent-watermark}) */
+    public long poolPersistentWatermark(int pool) {
+        return pools[pool].persistentWatermark;
+    }
+
+    /** Starts the watermarks of every pool and PG again ({@code sonic-clear ... watermark}); persistent ones stay. */
+    public void clearWatermarks() {
+        for (Pool p : pools) {
+            p.watermark = p.sharedUsed;
+            p.headroomPoolWatermark = p.headroomPoolUsed;
+        }
+        for (PgState pg : pgs) {
+            pg.clearWatermarks();
+        }
     }
 }

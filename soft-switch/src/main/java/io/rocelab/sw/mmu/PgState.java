@@ -12,24 +12,37 @@ public final class PgState {
     long reservedUsed;
     long sharedUsed;
     long headroomUsed;
+    /** Of {@link #headroomUsed}, the bytes taken from the pool's shared headroom pool. */
+    long headroomFromPool;
     long watermark;
+    long sharedWatermark;
     long headroomWatermark;
+    long persistentWatermark;
+    long persistentSharedWatermark;
+    long persistentHeadroomWatermark;
     boolean xoffSent;
+    long xoffCount;
+    long drops;
+    long headroomDrops;
 
     /** The profile's numbers (0 without one), and whether it is lossless, read on every admission. */
     final long size;
+    /** Bytes charged before the shared pool ({@link BufferProfile#reservedBytes()}). */
+    final long reserved;
+    /** The headroom: {@code xoff}. */
     final long xoff;
     final long xon;
-    final long headroom;
+    final long xonOffset;
     final boolean lossless;
 
     PgState(BufferProfile profile, int pool) {
         this.profile = profile;
         this.pool = pool;
         this.size = profile == null ? 0 : profile.size();
+        this.reserved = profile == null ? 0 : profile.reservedBytes();
         this.xoff = profile == null ? 0 : profile.xoff();
         this.xon = profile == null ? 0 : profile.xon();
-        this.headroom = profile == null ? 0 : profile.headroom();
+        this.xonOffset = profile == null ? 0 : profile.xonOffset();
         this.lossless = profile != null && profile.lossless();
     }
 
@@ -38,14 +51,59 @@ public final class PgState {
         return reservedUsed + sharedUsed + headroomUsed;
     }
 
+    /** @return bytes held in the shared pool */
+    public long sharedUsed() {
+        return sharedUsed;
+    }
+
+    /** @return bytes held in the headroom */
+    public long headroomUsed() {
+        return headroomUsed;
+    }
+
     /** @return the most bytes ever held */
     public long watermark() {
         return watermark;
     }
 
-    /** @return the most headroom bytes ever held */
+    /** @return the most shared bytes ever held ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES}) */
+    public long sharedWatermark() {
+        return sharedWatermark;
+    }
+
+    /** @return the most headroom bytes ever held ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES}) */
     public long headroomWatermark() {
         return headroomWatermark;
+    }
+
+    /** @return the most shared bytes held since the switch started ({@code show priority-group persistent-watermark shared}) */
+    public long persistentSharedWatermark() {
+        return persistentSharedWatermark;
+    }
+
+    /** @return the most headroom bytes held since the switch started */
+    public long persistentHeadroomWatermark() {
+        return persistentHeadroomWatermark;
+    }
+
+    /** @return the XOFFs this PG asked for */
+    public long xoffCount() {
+        return xoffCount;
+    }
+
+    /** @return frames the MMU refused for this PG ({@code SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS}) */
+    public long drops() {
+        return drops;
+    }
+
+    /** @return the most bytes held since the switch started */
+    public long persistentWatermark() {
+        return persistentWatermark;
+    }
+
+    /** @return frames dropped because the headroom was spent */
+    public long headroomDrops() {
+        return headroomDrops;
     }
 
     /** @return true while an XOFF is outstanding for this PG */
@@ -56,5 +114,12 @@ public final class PgState {
     /** @return the profile, or null for a PG with nothing configured */
     public BufferProfile profile() {
         return profile;
+    }
+
+    /** Starts the (non-persistent) watermarks again, as {@code sonic-clear priority-group watermark}. */
+    void clearWatermarks() {
+        watermark = used();
+        sharedWatermark = sharedUsed;
+        headroomWatermark = headroomUsed;
     }
 }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 class HeadroomReleaseTest {
     private static final int FRAME = 4_000;
-    /** The test kit's lossless profile: XOFF 30,000, XON 15,000, headroom 24,000 bytes. */
-    private static final long XOFF = 30_000;
-    private static final long HEADROOM = 24_000;
+    /** The test kit's lossless profile: XOFF at 30,000 shared bytes (static_th), XON 15,000, headroom (xoff) 40,000 bytes. */
+    private static final long PAUSE_AT = 30_000;
+    private static final long HEADROOM = 40_000;
 
     private final List<String> signals = new ArrayList<>();
     private final Mmu mmu = new Mmu(new ConfigBuilder(2, 100).build(), new PfcSignal() {
@@ -71,7 +71,7 @@ class HeadroomReleaseTest {
         assertEquals(3, queue.size(), "12,000 B left: three of the frames the headroom took");
         assertEquals(0, pg.headroomUsed, "the headroom was emptied first");
         // the next episode: up to XOFF again, then a full headroom's worth of frames still on the cable
-        while (pg.used() + FRAME <= XOFF) {
+        while (pg.used() + FRAME <= PAUSE_AT) {
             arrive(1);
         }
         arrive(1);

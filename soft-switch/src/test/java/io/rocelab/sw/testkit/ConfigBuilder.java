@@ -50,9 +50,11 @@ public final class ConfigBuilder {
             tables.portQosMap(name(i), SwitchConfigBuilder.PortQosMap.dscp("AZURE", null, null, 3));
         }
         tables.bufferPool("ingress_pool", 8_000_000)
-            .bufferProfile(new BufferProfile("pg_lossless", "ingress_pool", 0, 15_000, 30_000, 24_000, -1,
-                Integer.MIN_VALUE))
-            .bufferProfile(new BufferProfile("lossy", "ingress_pool", 0, 0, 0, 0, -1, 0));
+            // lossless: XOFF once it holds 30,000 shared bytes (static_th), 40,000 bytes of headroom (xoff: enough
+            // for 400G over 5 m by SONiC's formula), XON at 15,000
+            .bufferProfile(new BufferProfile("pg_lossless", "ingress_pool", 0, 15_000, 40_000, 0, 30_000,
+                Integer.MIN_VALUE, false))
+            .bufferProfile(BufferProfile.lossy("lossy", "ingress_pool", 0, 0));
         for (int i = 0; i < ports; i++) {
             tables.bufferPg(name(i) + "|3", "pg_lossless").bufferPg(name(i) + "|0-2", "lossy");
         }
@@ -90,7 +92,7 @@ public final class ConfigBuilder {
 
     /** Puts every egress queue {@code q} under a lossy cap of {@code staticTh} bytes. */
     public ConfigBuilder queueCap(int q, long staticTh) {
-        tables().bufferProfile(new BufferProfile("egress_cap", "ingress_pool", 0, 0, 0, 0, staticTh, Integer.MIN_VALUE));
+        tables().bufferProfile(new BufferProfile("egress_cap", "ingress_pool", 0, 0, 0, 0, staticTh, Integer.MIN_VALUE, false));
         for (int i = 0; i < ports; i++) {
             tables.bufferQueue(name(i) + "|" + q, "egress_cap");
         }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.pfc.PauseResponse;
-import io.rocelab.sw.config.ConfigLoader;
+import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.topology.generate.LeafSpine;
 import io.rocelab.topology.model.Topology;
@@ -18,9 +18,11 @@ import org.junit.jupiter.api.Test;
 /**
  * What a lossless PG's headroom must hold: the bytes on the cable and those the paused NIC sends
  * before it acts on the pause (IEEE 802.3 31B.3.7's response, SONiC's peer response). A 4:1 incast
- * at 100 Gb/s over 5 m: a headroom sized for the cable alone loses frames once the NICs take the
- * standard's 2 us to stop, holds with NICs that stop at once, and holds with the response's
- * 25,216 bytes added.
+ * at 100 Gb/s over 5 m whose PGs pause early ({@code dynamic_th} -4): the SN2700's static
+ * {@code pg_lossless_100000_5m_profile} (xoff 30720, sized for a peer that answers within 3.8 KiB)
+ * loses frames once the NICs take the standard's 2 us to stop, holds with NICs that stop at once,
+ * and the headroom SONiC's dynamic model works out with the IEEE quanta (the {@code lossless}
+ * profile's default) holds with the 2 us.
  */
 class HeadroomAndPauseResponseTest {
     private static final long MS = 1_000_000;
@@ -28,19 +30,13 @@ class HeadroomAndPauseResponseTest {
     private static final int CABLE_METRES = 5;
     /** The leaf-spine generator's switch port MTU. */
     private static final int SWITCH_MTU = 9100;
-
-    private static QosProfile headroom(long bytes) {
-        QosProfile p = QosProfiles.LOSSLESS;
-        return new QosProfile(p.name(), p.pfcPriority(), p.roceDscp(), p.roceTc(), p.cnpDscp(), p.cnpTc(), p.xon(),
-            p.xoff(), bytes, p.lossyDynamicTh(), p.sharedPoolBytes(), p.minPoolBytes(), p.ecnMinThreshold(),
-            p.ecnMaxThreshold(), p.ecnMaxProbability(), p.lossyWeight(), p.roceWeight(), null,
-            p.watchdogPollMillis());
-    }
+    /** A PG share small enough that four senders' windows make the leaf pause them. */
+    private static final int DYNAMIC_TH = -4;
 
     /** @return the leaf's lossless drops for lack of headroom in a 4:1 incast */
-    private static long headroomDrops(long headroomBytes, PauseResponse nics) {
+    private static long headroomDrops(QosProfile qos, PauseResponse nics) {
         Topology t = LeafSpine.builder().leaves(1).spines(1).hostsPerLeaf(5).cableMeters(CABLE_METRES)
-            .qos(headroom(headroomBytes)).pauseResponse(nics).build().topology();
+            .qos(qos.withWatchdog(null)).pauseResponse(nics).build().topology();
         try (Fabric f = Fabric.virtualTime(t, 1)) {
             List<Flow> flows = List.of("h1", "h2", "h3", "h4").stream()
                 .map(h -> Flow.builder(h, h, "h0").messages(40).window(8).ackTimeout(8).build()).toList();
@@ -56,15 +52,17 @@ class HeadroomAndPauseResponseTest {
     }
 
     @Test
-    void aHeadroomForTheCableAloneLosesFramesToTheNicsResponse() {
-        long cable = ConfigLoader.requiredHeadroom(SPEED, CABLE_METRES, SWITCH_MTU);
-        long response = PauseResponse.IEEE.bytesAt(SPEED);
-        assertEquals(25_216, response);
-        long lost = headroomDrops(cable, PauseResponse.IEEE);
-        System.out.printf("4:1 incast, headroom %d B (cable only): %d frames lost with the NICs' 2 us response%n",
-            cable, lost);
-        assertTrue(lost > 0, "the 2 us the NICs go on overflow the headroom");
-        assertEquals(0, headroomDrops(cable, PauseResponse.INSTANT), "NICs that stop at once fit the cable's headroom");
-        assertEquals(0, headroomDrops(cable + response, PauseResponse.IEEE), "cable and response together hold");
+    void theStaticProfileLosesFramesToTheNicsResponseAndTheWorkedOutOneDoesNot() {
+        HeadroomModel.Headroom lookup = HeadroomModel.SN2700_LOOKUP.compute(SPEED, CABLE_METRES, SWITCH_MTU);
+        assertEquals(new HeadroomModel.Headroom(50_176, 19_456, 30_720), lookup, "pg_profile_lookup.ini's 100G 5m");
+        assertEquals(25_216, PauseResponse.IEEE.bytesAt(SPEED));
+        QosProfile staticProfile = QosProfiles.LOSSLESS.withLosslessPg(lookup.xon(), lookup.xoff(), DYNAMIC_TH, false);
+        QosProfile workedOut = QosProfiles.LOSSLESS.withLosslessPg(QosProfiles.LOSSLESS.xon(), -1, DYNAMIC_TH, false);
+        long lost = headroomDrops(staticProfile, PauseResponse.IEEE);
+        System.out.printf("4:1 incast, static headroom %d B: %d frames lost with the NICs' 2 us response%n",
+            lookup.xoff(), lost);
+        assertTrue(lost > 0, "the 2 us the NICs go on overflow the static headroom");
+        assertEquals(0, headroomDrops(staticProfile, PauseResponse.INSTANT), "NICs that stop at once fit it");
+        assertEquals(0, headroomDrops(workedOut, PauseResponse.IEEE), "the worked-out headroom holds the response");
     }
 }

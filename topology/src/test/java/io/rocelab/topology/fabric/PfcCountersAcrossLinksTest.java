@@ -29,9 +29,10 @@ class PfcCountersAcrossLinksTest {
     void everyPfcFrameSentIsCountedOnceAtEachEnd() {
         var topology = LeafSpine.builder().leaves(2).spines(1).hostsPerLeaf(2).build().topology();
         try (Fabric f = Fabric.virtualTime(topology, 1)) {
-            Workload w = Workload.start(f, List.of(Flow.builder("a", "h0", "h3").messages(300).build(),
-                Flow.builder("b", "h1", "h3").messages(300).build(),
-                Flow.builder("c", "h2", "h3").messages(300).build()), 1);
+            // 8 QPs of 8 x 64 KiB a flow: 4 MiB in flight, more than a PG's share of a leaf's 3.3 MB pool
+            Workload w = Workload.start(f, List.of(Flow.builder("a", "h0", "h3").messages(300).qps(8).build(),
+                Flow.builder("b", "h1", "h3").messages(300).qps(8).build(),
+                Flow.builder("c", "h2", "h3").messages(300).qps(8).build()), 1);
             assertTrue(f.runUntil(w::finished, 100 * MS), "the incast completes");
             f.runFor(1 * MS); // the last resumes land: nothing in flight on any cable
             long switchToSwitch = 0;

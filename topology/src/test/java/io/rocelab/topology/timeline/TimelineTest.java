@@ -10,6 +10,8 @@ import io.rocelab.fabric.link.LinkCounter;
 import io.rocelab.nic.NicCounter;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.generate.LeafSpine;
+import io.rocelab.topology.qos.QosProfile;
+import io.rocelab.topology.qos.QosProfiles;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowProgress;
 import io.rocelab.topology.workload.FlowResult;
@@ -110,7 +112,11 @@ class TimelineTest {
      */
     @Test
     void aPfcStormStallsThePausedPriority() {
-        try (Fabric f = fabric(3)) {
+        // each lossless PG pauses at 1/128 of the free pool (some 45 KB), not the SN2700's half: the
+        // pause reaches h0 within microseconds of the storm, before the victim's 512 KiB have crossed
+        QosProfile shallow = QosProfiles.LOSSLESS.withLosslessPg(QosProfiles.LOSSLESS.xon(), -1, -7, false);
+        try (Fabric f = Fabric.virtualTime(LeafSpine.builder().leaves(2).spines(2).hostsPerLeaf(2).qos(shallow).build()
+            .topology(), 3)) {
             Workload w = Workload.start(f, List.of(Flow.builder("victim", "h0", "h3").build(),
                 Flow.builder("other-priority", "h1", "h2").dscp(0).build()), 3);
             Timeline t = Timeline.schedule(List.of(new Event(100 * US, new PfcStorm("h3", 3, true)),
