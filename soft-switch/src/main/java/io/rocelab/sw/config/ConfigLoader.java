@@ -321,13 +321,6 @@ public final class ConfigLoader {
         });
     }
 
-    /**
-     * {@code BUFFER_PG|Ethernet0|3-4 {"profile": "NULL"}}: with {@code buffer_model: dynamic}, SONiC's
-     * buffermgrd works out the lossless profile from the port's speed and cable
-     * ({@code doc/qos/dynamically-headroom-calculation.md}).
-     */
-    private static final String DYNAMIC_PROFILE = "NULL";
-
     private void ports(JsonNode root, SwitchConfigBuilder b) {
         List<String> down = new ArrayList<>();
         List<String> asymmetric = new ArrayList<>();
@@ -362,14 +355,8 @@ public final class ConfigLoader {
         }));
         forEach(root, "BUFFER_PG", (key, e) -> {
             checkFields("BUFFER_PG", key, e);
-            String profile = stripRef(text(e, "profile", ""));
-            if (profile.equals(DYNAMIC_PROFILE)) {
-                problems.add("BUFFER_PG|" + key + ": profile NULL is SONiC's dynamic buffer model (buffermgrd computes"
-                    + " the lossless profile); rocelab reads the traditional model's: name a profile of BUFFER_PROFILE, as"
-                    + " pg_profile_lookup.ini gives it");
-            } else {
-                b.bufferPg(key, profile);
-            }
+            // "NULL" (SONiC's dynamic buffer model) is worked out per port by the validator, as buffermgrd does
+            b.bufferPg(key, stripRef(text(e, "profile", "")));
         });
         forEach(root, "BUFFER_QUEUE", (key, e) -> {
             checkFields("BUFFER_QUEUE", key, e);

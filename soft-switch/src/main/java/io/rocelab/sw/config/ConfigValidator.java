@@ -544,7 +544,7 @@ public final class ConfigValidator {
                 BufferProfile prof = pg[tcPg[p]];
                 if (prof == null || !prof.lossless()) {
                     problems.add("PORT_QOS_MAP|" + name + ": priority " + p + " has PFC enabled but BUFFER_PG|" + name
-                        + "|" + tcPg[p] + " has no lossless profile (one with a headroom, xoff, or headroom_type dynamic)");
+                        + "|" + tcPg[p] + " has no lossless profile (one with an xoff, the headroom, or headroom_type dynamic)");
                 } else if (!prof.dynamicHeadroom()) {
                     long need = requiredHeadroom(speed, cable, mtu);
                     if (prof.xoff() < need) {
