@@ -1,0 +1,218 @@
+package io.rocelab.lab.report;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The flows' rates as a person reads them: what each flow puts on the wire, averaged over a
+ * sliding window long enough to be smooth, with its congestion control's rate (DCQCN's Rc) dashed
+ * beside it; with many flows, a band from the slowest to the fastest, their median, and the two
+ * flows at the band's edges by name.
+ *
+ * <p>Why a window: a flow's completions come in whole work requests (a 64 KiB message at 100 Gb/s
+ * is 5.2 us), and even its frames on the wire come one MTU at a time, so per probe interval a flow
+ * at a fair share of 6 Gb/s reads 0 or 52 Gb/s. The window holds {@link #WIRE_WINDOW_BYTES} at the
+ * flows' mean rate (frames of 4 KiB: 32 of them, a sample then moves by a few percent), at least one
+ * probe interval and at most a tenth of the run; a trailing mean, so a change shows up to one window
+ * late. Without a wire counter (real programs, the live UDP endpoint) the completed bytes stand in,
+ * over a window of {@link #COMPLETION_WINDOW_BYTES}.
+ */
+public final class FlowRatePlot {
+    /** Bytes a flow at the mean rate sends in the smoothing window, wire counter. */
+    public static final long WIRE_WINDOW_BYTES = 128 * 1024;
+    /** Bytes a flow at the mean rate completes in the smoothing window: several messages. */
+    public static final long COMPLETION_WINDOW_BYTES = 1024 * 1024;
+    /** Above this many flows: a band, the median and the edge flows instead of a line each. */
+    public static final int MAX_LINES = 6;
+
+    private FlowRatePlot() {
+    }
+
+    /**
+     * One flow's samples, bit/s per probe interval.
+     *
+     * @param completed completed bytes' rate (always there)
+     * @param wire      the rate its QPs put on the wire, or null if unknown
+     * @param cc        its congestion control's rate, or null if none runs
+     */
+    public record Flow(String name, double[] completed, double[] wire, double[] cc) {
+        public Flow {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(completed, "completed");
+        }
+
+        /** @return what the plot smooths: the wire rate if known and ever non-zero, else completions */
+        double[] offered() {
+            return wire != null && Arrays.stream(wire).anyMatch(v -> v > 0) ? wire : completed;
+        }
+    }
+
+    /**
+     * The window, in samples, of {@link #smooth}: the time the flows' mean rate takes to send (or
+     * complete) the window's bytes, in whole probe intervals, at least 1, at most a tenth of the samples.
+     */
+    public static int windowSamples(double[] timesUs, List<Flow> flows) {
+        int n = timesUs.length;
+        if (n < 2 || flows.isEmpty()) {
+            return 1;
+        }
+        boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
+        double sum = 0;
+        for (Flow f : flows) {
+            sum += mean(timesUs, f.offered(), 0);
+        }
+        double meanBps = sum / flows.size();
+        double intervalUs = timesUs[n - 1] / n;
+        if (!(meanBps > 0) || !(intervalUs > 0)) {
+            return 1;
+        }
+        double windowUs = (wire ? WIRE_WINDOW_BYTES : COMPLETION_WINDOW_BYTES) * 8 / meanBps * 1e6;
+        int w = (int) Math.ceil(windowUs / intervalUs - 1e-9);
+        return Math.max(1, Math.min(w, Math.max(1, n / 10)));
+    }
+
+    /**
+     * The trailing mean of {@code rate} over {@code window} samples, each weighted by its interval:
+     * at sample i, the bits of samples i-window+1..i over their time (fewer at the start).
+     */
+    public static double[] smooth(double[] timesUs, double[] rate, int window) {
+        int n = rate.length;
+        double[] out = new double[n];
+        double[] bits = new double[n + 1];
+        double[] time = new double[n + 1];
+        for (int i = 0; i < n; i++) {
+            double dt = timesUs[i] - (i == 0 ? 0 : timesUs[i - 1]);
+            double v = Double.isFinite(rate[i]) ? rate[i] : 0;
+            bits[i + 1] = bits[i] + v * dt;
+            time[i + 1] = time[i] + dt;
+        }
+        for (int i = 0; i < n; i++) {
+            int from = Math.max(0, i + 1 - window);
+            double t = time[i + 1] - time[from];
+            out[i] = t > 0 ? (bits[i + 1] - bits[from]) / t : 0;
+        }
+        return out;
+    }
+
+    /**
+     * The plot of {@code flows}' rates in Gb/s over a run of {@code durationUs}.
+     *
+     * @param timesUs the probe's sample times, us
+     */
+    public static TimePlot of(double[] timesUs, double durationUs, List<Flow> flows) {
+        int window = windowSamples(timesUs, flows);
+        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs);
+        double[] x = new double[timesUs.length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = timesUs[i] / unit.us();
+        }
+        double windowUs = timesUs.length < 2 ? 0 : window * (timesUs[timesUs.length - 1] / timesUs.length);
+        boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
+        boolean anyCc = flows.stream().anyMatch(f -> f.cc() != null);
+        List<double[]> smoothed = new ArrayList<>();
+        for (Flow f : flows) {
+            smoothed.add(gbps(smooth(timesUs, f.offered(), window)));
+        }
+        List<TimePlot.Line> lines = new ArrayList<>();
+        if (flows.size() <= MAX_LINES) {
+            for (int i = 0; i < flows.size(); i++) {
+                Flow f = flows.get(i);
+                lines.add(new TimePlot.Line(f.name(), x, smoothed.get(i), null, TimePlot.Style.SOLID, i));
+                if (f.cc() != null) {
+                    lines.add(new TimePlot.Line(f.name() + " CC rate", x, gbps(f.cc()), null, TimePlot.Style.DASHED,
+                        i));
+                }
+            }
+        } else {
+            int n = x.length;
+            double[] lo = new double[n];
+            double[] med = new double[n];
+            double[] hi = new double[n];
+            double[] col = new double[flows.size()];
+            for (int t = 0; t < n; t++) {
+                for (int f = 0; f < col.length; f++) {
+                    col[f] = smoothed.get(f)[t];
+                }
+                Arrays.sort(col);
+                lo[t] = col[0];
+                hi[t] = col[col.length - 1];
+                med[t] = median(col);
+            }
+            lines.add(new TimePlot.Line("min to max of " + flows.size() + " flows", x, hi, lo, TimePlot.Style.BAND, 0));
+            lines.add(new TimePlot.Line("median", x, med, null, TimePlot.Style.SOLID, 1));
+            if (anyCc) {
+                lines.add(new TimePlot.Line("median CC rate", x, gbps(medianOf(flows, n)), null, TimePlot.Style.DASHED,
+                    1));
+            }
+            // the flows at the band's edges over the second half: what a band alone would hide
+            double half = durationUs / 2;
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < flows.size(); i++) {
+                order.add(i);
+            }
+            order.sort(Comparator.comparingDouble(i -> mean(timesUs, flows.get(i).offered(), half)));
+            int low = order.get(0);
+            int high = order.get(order.size() - 1);
+            lines.add(new TimePlot.Line(flows.get(high).name() + " (fastest)", x, smoothed.get(high), null,
+                TimePlot.Style.SOLID, 2));
+            lines.add(new TimePlot.Line(flows.get(low).name() + " (slowest)", x, smoothed.get(low), null,
+                TimePlot.Style.SOLID, 3));
+        }
+        String title = String.format(Locale.ROOT, "Per-flow rate %s, mean over a sliding %s%s",
+            wire ? "on the wire" : "completed", duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
+        return new TimePlot(title, Axis.time(durationUs), Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
+    }
+
+    private static double[] medianOf(List<Flow> flows, int n) {
+        double[] out = new double[n];
+        List<double[]> cc = flows.stream().map(Flow::cc).filter(Objects::nonNull).toList();
+        double[] col = new double[cc.size()];
+        for (int t = 0; t < n; t++) {
+            int k = 0;
+            for (double[] c : cc) {
+                if (Double.isFinite(c[t])) {
+                    col[k++] = c[t];
+                }
+            }
+            double[] v = Arrays.copyOf(col, k);
+            Arrays.sort(v);
+            out[t] = k == 0 ? Double.NaN : median(v);
+        }
+        return out;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** Mean rate from {@code fromUs} on, weighted by interval. */
+    private static double mean(double[] timesUs, double[] rate, double fromUs) {
+        double bits = 0;
+        double time = 0;
+        for (int i = 0; i < rate.length; i++) {
+            double dt = timesUs[i] - (i == 0 ? 0 : timesUs[i - 1]);
+            if (timesUs[i] > fromUs && Double.isFinite(rate[i])) {
+                bits += rate[i] * dt;
+                time += dt;
+            }
+        }
+        return time > 0 ? bits / time : 0;
+    }
+
+    private static double[] gbps(double[] bps) {
+        double[] out = new double[bps.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = bps[i] / 1e9;
+        }
+        return out;
+    }
+
+    private static String duration(double us) {
+        return io.rocelab.lab.labfile.Quantity.formatNanos(Math.round(us * 1e3));
+    }
+}
