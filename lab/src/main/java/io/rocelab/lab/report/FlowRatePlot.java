@@ -14,18 +14,26 @@ import java.util.Objects;
  * flows at the band's edges by name.
  *
  * <p>Why a window: a flow's completions come in whole work requests (a 64 KiB message at 100 Gb/s
- * is 5.2 us), and even its frames on the wire come one MTU at a time, so per probe interval a flow
- * at a fair share of 6 Gb/s reads 0 or 52 Gb/s. The window holds {@link #WIRE_WINDOW_BYTES} at the
- * flows' mean rate (frames of 4 KiB: 32 of them, a sample then moves by a few percent), at least one
- * probe interval and at most a tenth of the run; a trailing mean, so a change shows up to one window
- * late. Without a wire counter (real programs, the live UDP endpoint) the completed bytes stand in,
- * over a window of {@link #COMPLETION_WINDOW_BYTES}.
+ * is 5.2 us), and even its frames on the wire come one MTU at a time and in bursts (PFC pauses, a
+ * transmitter shared with other QPs), so per probe interval a flow at a fair share of 6 Gb/s reads
+ * 0 or 52 Gb/s. The window ({@link #windowSamples}) holds at least {@link #WIRE_WINDOW_BYTES} at the
+ * flows' mean rate and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
+ * until the typical flow reads steadily over the run's second half (if none does, the flows really
+ * move and the shortest window shows how); a trailing mean, so a change
+ * shows up to one window late, and the title says how long it is. Without a wire counter (real
+ * programs, the live UDP endpoint) the completed bytes stand in, over at least
+ * {@link #COMPLETION_WINDOW_BYTES}.
  */
 public final class FlowRatePlot {
     /** Bytes a flow at the mean rate sends in the smoothing window, wire counter. */
     public static final long WIRE_WINDOW_BYTES = 128 * 1024;
     /** Bytes a flow at the mean rate completes in the smoothing window: several messages. */
     public static final long COMPLETION_WINDOW_BYTES = 1024 * 1024;
+    /**
+     * The typical flow's typical move from one sample to the next, of its mean, that reads as steady:
+     * below the 20 % a reader takes for a change.
+     */
+    public static final double STEADY = 0.15;
     /** Above this many flows: a band, the median and the edge flows instead of a line each. */
     public static final int MAX_LINES = 6;
 
@@ -52,8 +60,11 @@ public final class FlowRatePlot {
     }
 
     /**
-     * The window, in samples, of {@link #smooth}: the time the flows' mean rate takes to send (or
-     * complete) the window's bytes, in whole probe intervals, at least 1, at most a tenth of the samples.
+     * The window, in samples, of {@link #smooth}: the shortest of 1, 2, 5, 10, 20, 50 ... probe
+     * intervals, at least the time the flows' mean rate takes to send (or complete) the window's
+     * bytes, in which the typical flow reads steadily over the run's second half: the median over
+     * the flows of the 90th percentile of its sample-to-sample moves is under {@link #STEADY} of its
+     * mean. At most a tenth of the samples; if no window up to that reads steady, the shortest.
      */
     public static int windowSamples(double[] timesUs, List<Flow> flows) {
         int n = timesUs.length;
@@ -70,9 +81,59 @@ public final class FlowRatePlot {
         if (!(meanBps > 0) || !(intervalUs > 0)) {
             return 1;
         }
+        int most = Math.max(1, n / 10);
         double windowUs = (wire ? WIRE_WINDOW_BYTES : COMPLETION_WINDOW_BYTES) * 8 / meanBps * 1e6;
-        int w = (int) Math.ceil(windowUs / intervalUs - 1e-9);
-        return Math.max(1, Math.min(w, Math.max(1, n / 10)));
+        int least = Math.min(most, Math.max(1, (int) Math.ceil(windowUs / intervalUs - 1e-9)));
+        return least == most || unsteadiness(timesUs, flows, least) < STEADY ? least
+            : smallestSteady(timesUs, flows, least, most);
+    }
+
+    /**
+     * The first of 1, 2, 5, 10, 20, 50 ... samples above {@code least} that reads steady; if none
+     * does, the flows really move (a lossy incast's bursts and timeouts): {@code least}, which shows how.
+     */
+    private static int smallestSteady(double[] timesUs, List<Flow> flows, int least, int most) {
+        for (long scale = 1; scale <= most; scale *= 10) {
+            for (int m : new int[] {1, 2, 5}) {
+                long w = m * scale;
+                if (w > least && w <= most && unsteadiness(timesUs, flows, (int) w) < STEADY) {
+                    return (int) w;
+                }
+            }
+        }
+        return least;
+    }
+
+    /**
+     * The median over the flows (those sending in the second half) of the 90th percentile of the
+     * smoothed rate's sample-to-sample moves over the second half, relative to the flow's mean there.
+     */
+    static double unsteadiness(double[] timesUs, List<Flow> flows, int window) {
+        int n = timesUs.length;
+        int from = n / 2 + 1;
+        List<Double> perFlow = new ArrayList<>();
+        for (Flow f : flows) {
+            double[] s = smooth(timesUs, f.offered(), window);
+            double mean = 0;
+            for (int i = from - 1; i < n; i++) {
+                mean += s[i];
+            }
+            mean /= n - from + 1;
+            if (!(mean > 0) || n - from < 2) {
+                continue;
+            }
+            double[] moves = new double[n - from];
+            for (int i = from; i < n; i++) {
+                moves[i - from] = Math.abs(s[i] - s[i - 1]) / mean;
+            }
+            Arrays.sort(moves);
+            perFlow.add(moves[(int) Math.floor(0.9 * (moves.length - 1))]);
+        }
+        if (perFlow.isEmpty()) {
+            return 0;
+        }
+        double[] v = perFlow.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return median(v);
     }
 
     /**
