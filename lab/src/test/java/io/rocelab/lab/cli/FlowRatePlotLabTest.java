@@ -65,6 +65,36 @@ class FlowRatePlotLabTest {
         assertEquals(100, p.y().max(), "up to the CC rate's 100 Gb/s");
     }
 
+    /** A READ flow's data leaves the destination: its wire bytes are its responders' READ responses. */
+    @Test
+    void aReadFlowsWireBytesAreItsResponsesAndNoCcRunsWithoutIt() throws IOException {
+        Path lab = tmp.resolve("read.yaml");
+        Files.writeString(lab, """
+            name: read
+            duration: 500us
+            topology:
+              leaf-spine: {leaves: 1, spines: 1, hosts-per-leaf: 2, host-speed: 100G}
+            flows:
+              - {name: r, from: h1, to: h0, verb: read, size: 64KiB}
+            probes: {interval: 10us}
+            """);
+        Path out = tmp.resolve("read");
+        CliRun run = CliRun.of("lab", "run", lab.toString(), "--out", out.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        List<String> rows = Files.readAllLines(out.resolve("flow-rate.csv"));
+        assertEquals("time_us,rate_r_gbps,wire_r_gbps", rows.get(0), "no CC column where none runs");
+        double completed = 0;
+        double wire = 0;
+        for (String r : rows.subList(1, rows.size())) {
+            String[] c = r.split(",");
+            completed += Double.parseDouble(c[1]);
+            wire += Double.parseDouble(c[2]);
+        }
+        assertTrue(completed > 0, "the flow moved data");
+        assertTrue(wire >= completed * 0.95 && wire <= completed * 1.2,
+            "on the wire: its data and headers, " + wire + " against " + completed + " completed");
+    }
+
     /** The largest relative move from one sample to the next over the second half. */
     private static double largestMove(double[] y) {
         double worst = 0;
