@@ -3,15 +3,18 @@ package io.rocelab.lab.report;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
  * The flows' rates as a person reads them: what each flow puts on the wire, averaged over a
  * sliding window long enough to be smooth, with its congestion control's rate (DCQCN's Rc) dashed
- * beside it; with many flows, a band from the slowest to the fastest, their median, and the two
- * flows at the band's edges by name.
+ * beside it; with many flows, per lab flow (its sources' flows, {@code incast-h1} ...) a band from
+ * the slowest to the fastest, their median, and the two flows at the band's edges by name.
  *
  * <p>Why a window: a flow's completions come in whole work requests (a 64 KiB message at 100 Gb/s
  * is 5.2 us), and even its frames on the wire come one MTU at a time and in bursts (PFC pauses, a
@@ -34,7 +37,10 @@ public final class FlowRatePlot {
      * below the 20 % a reader takes for a change.
      */
     public static final double STEADY = 0.15;
-    /** Above this many flows: a band, the median and the edge flows instead of a line each. */
+    /**
+     * Above this many flows: each lab flow of three or more a band, its median and its edge flows
+     * instead of a line each.
+     */
     public static final int MAX_LINES = 6;
 
     private FlowRatePlot() {
@@ -65,8 +71,18 @@ public final class FlowRatePlot {
      * bytes, in which the typical flow reads steadily over the run's second half: the median over
      * the flows of the 90th percentile of its sample-to-sample moves is under {@link #STEADY} of its
      * mean. At most a tenth of the samples; if no window up to that reads steady, the shortest.
+     * Found for each lab flow's flows ({@link #groups}) apart, the longest of them: a quiet tenant's
+     * slow flows read as steadily as the noisy ones.
      */
     public static int windowSamples(double[] timesUs, List<Flow> flows) {
+        int w = 1;
+        for (List<Integer> g : groups(flows)) {
+            w = Math.max(w, windowOf(timesUs, g.stream().map(flows::get).toList()));
+        }
+        return w;
+    }
+
+    private static int windowOf(double[] timesUs, List<Flow> flows) {
         int n = timesUs.length;
         if (n < 2 || flows.isEmpty()) {
             return 1;
@@ -179,53 +195,86 @@ public final class FlowRatePlot {
             smoothed.add(gbps(smooth(timesUs, f.offered(), window)));
         }
         List<TimePlot.Line> lines = new ArrayList<>();
-        if (flows.size() <= MAX_LINES) {
-            for (int i = 0; i < flows.size(); i++) {
-                Flow f = flows.get(i);
-                lines.add(new TimePlot.Line(f.name(), x, smoothed.get(i), null, TimePlot.Style.SOLID, i));
-                if (f.cc() != null) {
-                    lines.add(new TimePlot.Line(f.name() + " CC rate", x, gbps(f.cc()), null, TimePlot.Style.DASHED,
-                        i));
+        int colour = 0;
+        for (List<Integer> group : groups(flows)) {
+            if (flows.size() <= MAX_LINES || group.size() <= 2) {
+                for (int i : group) {
+                    Flow f = flows.get(i);
+                    lines.add(new TimePlot.Line(f.name(), x, smoothed.get(i), null, TimePlot.Style.SOLID, colour));
+                    if (f.cc() != null) {
+                        lines.add(new TimePlot.Line(f.name() + " CC rate", x, gbps(f.cc()), null,
+                            TimePlot.Style.DASHED, colour));
+                    }
+                    colour++;
                 }
+            } else {
+                band(lines, timesUs, x, durationUs, flows, smoothed, group, colour);
+                colour += 3;
             }
-        } else {
-            int n = x.length;
-            double[] lo = new double[n];
-            double[] med = new double[n];
-            double[] hi = new double[n];
-            double[] col = new double[flows.size()];
-            for (int t = 0; t < n; t++) {
-                for (int f = 0; f < col.length; f++) {
-                    col[f] = smoothed.get(f)[t];
-                }
-                Arrays.sort(col);
-                lo[t] = col[0];
-                hi[t] = col[col.length - 1];
-                med[t] = median(col);
-            }
-            lines.add(new TimePlot.Line("min to max of " + flows.size() + " flows", x, hi, lo, TimePlot.Style.BAND, 0));
-            lines.add(new TimePlot.Line("median", x, med, null, TimePlot.Style.SOLID, 1));
-            if (anyCc) {
-                lines.add(new TimePlot.Line("median CC rate", x, gbps(medianOf(flows, n)), null, TimePlot.Style.DASHED,
-                    1));
-            }
-            // the flows at the band's edges over the second half: what a band alone would hide
-            double half = durationUs / 2;
-            List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < flows.size(); i++) {
-                order.add(i);
-            }
-            order.sort(Comparator.comparingDouble(i -> mean(timesUs, flows.get(i).offered(), half)));
-            int low = order.get(0);
-            int high = order.get(order.size() - 1);
-            lines.add(new TimePlot.Line(flows.get(high).name() + " (fastest)", x, smoothed.get(high), null,
-                TimePlot.Style.SOLID, 2));
-            lines.add(new TimePlot.Line(flows.get(low).name() + " (slowest)", x, smoothed.get(low), null,
-                TimePlot.Style.SOLID, 3));
         }
         String title = String.format(Locale.ROOT, "Per-flow rate %s, mean over a sliding %s%s",
             wire ? "on the wire" : "completed", duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
         return new TimePlot(title, Axis.time(durationUs), Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
+    }
+
+    /**
+     * The flows of one lab flow ({@code incast} from {@code h[1-16]}: {@code incast-h1} ...), in the
+     * order they come: a name's part before its last '-', where two or more flows share it.
+     */
+    static List<List<Integer>> groups(List<Flow> flows) {
+        Map<String, Integer> count = new HashMap<>();
+        for (Flow f : flows) {
+            count.merge(prefix(f.name()), 1, Integer::sum);
+        }
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < flows.size(); i++) {
+            String p = prefix(flows.get(i).name());
+            groups.computeIfAbsent(count.get(p) >= 2 ? p : "\u0000" + flows.get(i).name(), k -> new ArrayList<>()).add(i);
+        }
+        return new ArrayList<>(groups.values());
+    }
+
+    private static String prefix(String name) {
+        int dash = name.lastIndexOf('-');
+        return dash > 0 ? name.substring(0, dash) : name;
+    }
+
+    /** A group's band (min to max), median, median CC rate, and its fastest and slowest flows by name. */
+    private static void band(List<TimePlot.Line> lines, double[] timesUs, double[] x, double durationUs,
+                             List<Flow> all, List<double[]> smoothed, List<Integer> group, int colour) {
+        int n = x.length;
+        String name = prefix(all.get(group.get(0)).name());
+        double[] lo = new double[n];
+        double[] med = new double[n];
+        double[] hi = new double[n];
+        double[] col = new double[group.size()];
+        for (int t = 0; t < n; t++) {
+            for (int k = 0; k < col.length; k++) {
+                col[k] = smoothed.get(group.get(k))[t];
+            }
+            Arrays.sort(col);
+            lo[t] = col[0];
+            hi[t] = col[col.length - 1];
+            med[t] = median(col);
+        }
+        List<Flow> flows = group.stream().map(all::get).toList();
+        lines.add(new TimePlot.Line(name + ": " + group.size() + " flows, min to max", x, hi, lo,
+            TimePlot.Style.BAND, colour));
+        lines.add(new TimePlot.Line(name + ": median", x, med, null, TimePlot.Style.SOLID, colour));
+        if (flows.stream().anyMatch(f -> f.cc() != null)) {
+            lines.add(new TimePlot.Line(name + ": median CC rate", x, gbps(medianOf(flows, n)), null,
+                TimePlot.Style.DASHED, colour));
+        }
+        // the flows at the band's edges over the second half: what a band alone would hide
+        double half = durationUs / 2;
+        List<Integer> order = new ArrayList<>(group);
+        order.sort(Comparator.comparingDouble(i -> mean(timesUs, all.get(i).offered(), half)));
+        int low = order.get(0);
+        int high = order.get(order.size() - 1);
+        lines.add(new TimePlot.Line(all.get(high).name() + " (fastest)", x, smoothed.get(high), null,
+            TimePlot.Style.SOLID, colour + 1));
+        lines.add(new TimePlot.Line(all.get(low).name() + " (slowest)", x, smoothed.get(low), null,
+            TimePlot.Style.SOLID, colour + 2));
     }
 
     private static double[] medianOf(List<Flow> flows, int n) {

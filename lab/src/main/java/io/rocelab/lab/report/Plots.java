@@ -32,7 +32,6 @@ public final class Plots {
         new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
         new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
     };
-    private static final Color BAND = new Color(0x1f, 0x77, 0xb4, 0x40);
 
     private Plots() {
     }
@@ -81,8 +80,9 @@ public final class Plots {
                     }
                     s = chart.addSeries(l.name(), px, py);
                     s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
-                    s.setFillColor(BAND);
-                    s.setLineColor(BAND);
+                    Color band = new Color(c.getRed(), c.getGreen(), c.getBlue(), 0x40);
+                    s.setFillColor(band);
+                    s.setLineColor(band);
                 }
                 case STEP -> {
                     double[][] xy = steps(l.x(), l.y());

@@ -106,19 +106,39 @@ class FlowRatePlotTest {
                 constant(bps)));
         }
         TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, flows);
-        assertEquals(List.of("min to max of 16 flows", "median", "median CC rate", "incast-h4 (fastest)",
-            "incast-h8 (slowest)"), p.names());
-        TimePlot.Line band = p.line("min to max of 16 flows");
+        assertEquals(List.of("incast: 16 flows, min to max", "incast: median", "incast: median CC rate",
+            "incast-h4 (fastest)", "incast-h8 (slowest)"), p.names());
+        TimePlot.Line band = p.line("incast: 16 flows, min to max");
         assertEquals(TimePlot.Style.BAND, band.style());
         int last = SAMPLES - 1;
         assertEquals(9, band.y()[last], 9 * 0.05);
         assertEquals(4, band.low()[last], 4 * 0.05);
-        TimePlot.Line median = p.line("median");
+        TimePlot.Line median = p.line("incast: median");
         assertEquals(6.25, median.y()[last], 6.25 * 0.05);
         assertTrue(largestMove(median.y()) < 0.2, "the median moves by " + largestMove(median.y()));
         assertTrue(largestMove(p.line("incast-h8 (slowest)").y()) < 0.2);
-        assertEquals(TimePlot.Style.DASHED, p.line("median CC rate").style());
+        assertEquals(TimePlot.Style.DASHED, p.line("incast: median CC rate").style());
+        assertEquals(band.colour(), median.colour(), "the median in its band's colour");
         assertRoundAxes(p);
+    }
+
+    /** Two tenants: the eight noisy flows a band, the two quiet ones a line each, so neither hides the other. */
+    @Test
+    void eachLabFlowOfManyIsItsOwnBandAndSmallOnesStayLines() {
+        List<FlowRatePlot.Flow> flows = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            flows.add(new FlowRatePlot.Flow("noisy-h" + i, completions(11e9, i / 8.0), wire(11e9, i / 8.0), null));
+        }
+        flows.add(new FlowRatePlot.Flow("quiet-h17", completions(1e9, 0), wire(1e9, 0), null));
+        flows.add(new FlowRatePlot.Flow("quiet-h18", completions(1e9, 0.5), wire(1e9, 0.5), null));
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, flows);
+        assertEquals(List.of("noisy: 8 flows, min to max", "noisy: median"), p.names().subList(0, 2));
+        assertEquals(List.of("quiet-h17", "quiet-h18"), p.names().subList(4, 6));
+        assertEquals(1, p.line("quiet-h17").y()[SAMPLES - 1], 0.1 * 1);
+        assertTrue(largestMove(p.line("quiet-h17").y()) < 0.2, "moves by " + largestMove(p.line("quiet-h17").y()));
+        assertEquals(List.of(List.of(0), List.of(1)),
+            FlowRatePlot.groups(List.of(new FlowRatePlot.Flow("h1-h0", new double[0], null, null),
+                new FlowRatePlot.Flow("h2-h0", new double[0], null, null))), "flows of their own stay apart");
     }
 
     @Test
