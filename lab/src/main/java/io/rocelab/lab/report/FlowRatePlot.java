@@ -20,7 +20,7 @@ import java.util.Objects;
  * is 5.2 us), and even its frames on the wire come one MTU at a time and in bursts (PFC pauses, a
  * transmitter shared with other QPs), so per probe interval a flow at a fair share of 6 Gb/s reads
  * 0 or 52 Gb/s. The window ({@link #windowSamples}) holds at least {@link #WIRE_WINDOW_BYTES} at the
- * flows' mean rate and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
+ * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
  * until the typical flow reads steadily over the run's second half (if none does, the flows really
  * move and the shortest window shows how); a trailing mean, so a change
  * shows up to one window late, and the title says how long it is. Without a wire counter (real
@@ -67,8 +67,8 @@ public final class FlowRatePlot {
 
     /**
      * The window, in samples, of {@link #smooth}: the shortest of 1, 2, 5, 10, 20, 50 ... probe
-     * intervals, at least the time the flows' mean rate takes to send (or complete) the window's
-     * bytes, in which the typical flow reads steadily over the run's second half: the median over
+     * intervals, at least the time the flows' mean rate while they send (the samples they sent in)
+     * takes to send (or complete) the window's bytes, in which the typical flow reads steadily over the run's second half: the median over
      * the flows of the 90th percentile of its sample-to-sample moves is under {@link #STEADY} of its
      * mean. At most a tenth of the samples; if no window up to that reads steady, the shortest.
      * Found for each lab flow's flows ({@link #groups}) apart, the longest of them: a quiet tenant's
@@ -90,7 +90,7 @@ public final class FlowRatePlot {
         boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
         double sum = 0;
         for (Flow f : flows) {
-            sum += mean(timesUs, f.offered(), 0);
+            sum += activeMean(f.offered());
         }
         double meanBps = sum / flows.size();
         double intervalUs = timesUs[n - 1] / n;
@@ -298,6 +298,19 @@ public final class FlowRatePlot {
     private static double median(double[] sorted) {
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The mean of the samples at which the flow sent: its rate while it sends, not while it waits. */
+    private static double activeMean(double[] rate) {
+        double sum = 0;
+        int n = 0;
+        for (double v : rate) {
+            if (v > 0) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? 0 : sum / n;
     }
 
     /** Mean rate from {@code fromUs} on, weighted by interval. */

@@ -155,6 +155,26 @@ class FlowRatePlotTest {
         }
     }
 
+    /**
+     * A flow that sends for 1 ms of a 10 ms run and then waits (a failed link, a deadlock): the window
+     * is sized by its rate while it sends, so the plot shows it at that rate, not smeared over the run.
+     */
+    @Test
+    void aFlowThatStopsIsDrawnAtTheRateItSentAt() {
+        double[] w = wire(50e9, 0);
+        double[] c = completions(50e9, 0);
+        for (int i = 100; i < SAMPLES; i++) {
+            w[i] = 0;
+            c[i] = 0;
+        }
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", c, w, null)));
+        double[] y = p.line("f").y();
+        assertEquals(50, y[90], 50 * 0.05, "at its rate while it sends");
+        assertEquals(0, y[150], "and stopped half a millisecond later");
+        // 128 KiB at 50 Gb/s is 21 us: three probe intervals, not a tenth of the run
+        assertTrue(p.title().contains("sliding 30us"), p.title());
+    }
+
     /** The trailing window: the bits of the last samples over their time, fewer at the start. */
     @Test
     void smoothingIsTheTrailingMeanOverTheWindow() {
