@@ -88,6 +88,8 @@ public final class QueuePair {
     private long rateLimit;
     /** When the notification point last sent a CNP for this QP. */
     private long lastCnpAt = Long.MIN_VALUE;
+    /** Frame bytes the QP's send side has put on the wire (requests, retransmissions, READ responses). */
+    private long bytesSent;
 
     QueuePair(SoftNic nic, ProtectionDomain pd, QpType type, int qpn, CompletionQueue sendCq,
               CompletionQueue recvCq, QpCaps caps, SharedReceiveQueue srq) {
@@ -724,6 +726,26 @@ public final class QueuePair {
         return nic.call(this::rate);
     }
 
+    /**
+     * The bytes of the frames the QP has handed to its port so far: its requests, retransmissions
+     * and READ responses, Ethernet header to FCS (what {@code tx_bytes} counts, per QP), whatever the
+     * outcome. A reading for probes: the rate a QP puts on the wire is its difference over time.
+     * Frames written in place in a UDP endpoint's send buffer (live mode) are not counted. Any thread (on the owner thread at once).
+     */
+    public long bytesSent() {
+        return nic.call(() -> bytesSent);
+    }
+
+    /**
+     * The rate the QP's congestion control allows now, in bit/s (DCQCN's current rate Rc), or NaN
+     * when none runs (the NIC's {@code cc} is {@code none}, a UD QP, or before RTS). Unlike
+     * {@link #currentRateBitsPerSecond()} the QP's own rate limit does not enter. Any thread.
+     */
+    public double congestionRateBitsPerSecond() {
+        return nic.call(() -> cc == null || cc instanceof io.rocelab.nic.cc.NoCongestionControl
+            ? Double.NaN : cc.rateBitsPerSecond());
+    }
+
     /** The QP's congestion control (owner thread), or null before RTS and for UD QPs. */
     CongestionControl congestionControl() {
         return cc;
@@ -829,6 +851,7 @@ public final class QueuePair {
         }
 
         private void sent(long now, int frameBytes) {
+            bytesSent += frameBytes;
             if (cc != null) {
                 cc.onBytesSent(now, frameBytes);
                 if (cc.nextTimerNanos() < ccTimerAt) {

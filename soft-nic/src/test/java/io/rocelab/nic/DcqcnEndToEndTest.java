@@ -195,6 +195,32 @@ class DcqcnEndToEndTest {
         }
     }
 
+    /**
+     * A QP's bytes sent are the bytes of the RoCE frames its link carried (what the lab's flow-rate
+     * plot draws), and its congestion rate is DCQCN's Rc; without congestion control, NaN.
+     */
+    @Test
+    void aQpCountsTheFrameBytesItSentAndReportsItsCongestionRate() {
+        try (Pair p = new Pair(true, DCQCN)) {
+            p.write(50);
+            time.runFor(1_000_000);
+            long frames = p.aToB.seen.stream().mapToLong(f -> f.bytes.length).sum();
+            assertTrue(frames > 10 * 4096, "frames went out: " + frames);
+            assertEquals(frames, p.qa.bytesSent());
+            double rc = p.qa.congestionRateBitsPerSecond();
+            assertTrue(rc < 0.5 * LINE, "cut by the CNPs: " + rc / 1e9 + " Gb/s");
+            assertEquals(p.qa.currentRateBitsPerSecond(), rc, "no rate limit of its own: the QP sends at Rc");
+        }
+        try (Pair p = new Pair(false, UnaryOperator.identity())) {
+            p.write(5);
+            time.runFor(1_000_000);
+            assertTrue(Double.isNaN(p.qa.congestionRateBitsPerSecond()));
+            long frames = p.aToB.seen.stream().mapToLong(f -> f.bytes.length).sum();
+            assertTrue(frames > 5L * MSG, "the five WRITEs and their headers: " + frames);
+            assertEquals(frames, p.qa.bytesSent());
+        }
+    }
+
     @Test
     void withoutCongestionControlACnpIsCountedAndIgnored() {
         try (Pair p = new Pair(true, UnaryOperator.identity())) {

@@ -1,5 +1,7 @@
 package io.rocelab.lab.report;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -12,62 +14,144 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** Line plots of time series, and bars of one value per category, as PNG files (XChart), headless. */
+/**
+ * Draws {@link TimePlot}s, and bars of one value per category, as PNG files (XChart), headless. The
+ * axes start at zero and tick where the plot's {@link Axis} says (1, 2 or 5 x 10^k), whatever the
+ * sample times.
+ */
 public final class Plots {
     private static final int WIDTH = 960;
     private static final int HEIGHT = 420;
+    /** Plot area widths XChart leaves, without and with a legend (for the tick spacing hint). */
+    private static final int PLOT_WIDTH = 860;
+    private static final int PLOT_WIDTH_LEGEND = 640;
+    private static final int PLOT_HEIGHT = 330;
+    /** XChart subtracts this from the spacing hint before use. */
+    private static final int HINT_OFFSET = 5;
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
+        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
+    };
 
     private Plots() {
     }
 
+    /** Draws {@code plot} and writes it to {@code png}. */
+    public static void render(TimePlot plot, Path png) {
+        System.setProperty("java.awt.headless", "true");
+        boolean legend = !plot.lines().isEmpty(); // names the queue, port or flow even when alone
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(plot.title())
+            .xAxisTitle(plot.x().title()).yAxisTitle(plot.y().title()).build();
+        var st = chart.getStyler();
+        st.setMarkerSize(0);
+        st.setPlotMargin(4);
+        st.setChartTitleVisible(true);
+        st.setLegendVisible(legend);
+        st.setXAxisMin(0.0);
+        st.setXAxisMax(plot.x().max());
+        st.setYAxisMin(0.0);
+        st.setYAxisMax(plot.y().max());
+        st.setXAxisTickMarkSpacingHint(hint(legend ? PLOT_WIDTH_LEGEND : PLOT_WIDTH, plot.x()));
+        st.setYAxisTickMarkSpacingHint(hint(PLOT_HEIGHT, plot.y()));
+        chart.setCustomXAxisTickLabelsFormatter(v -> plot.x().label(v));
+        chart.setCustomYAxisTickLabelsFormatter(v -> plot.y().label(v));
+        // the axis' two ends as the first series, not drawn: XChart ticks an axis whose samples are
+        // equally spaced at the samples themselves (10, 570, 1130 us); with these it ticks from zero
+        XYSeries ends = chart.addSeries(" ", new double[] {0, plot.x().max()}, new double[] {0, 0});
+        ends.setMarker(SeriesMarkers.NONE);
+        ends.setLineColor(new Color(0, 0, 0, 0));
+        ends.setShowInLegend(false);
+        for (TimePlot.Line l : plot.lines()) {
+            if (l.x().length == 0) {
+                continue;
+            }
+            Color c = PALETTE[l.colour() % PALETTE.length];
+            XYSeries s;
+            switch (l.style()) {
+                case BAND -> {
+                    int n = l.x().length;
+                    double[] px = new double[2 * n];
+                    double[] py = new double[2 * n];
+                    for (int i = 0; i < n; i++) {
+                        px[i] = l.x()[i];
+                        py[i] = l.y()[i];
+                        px[2 * n - 1 - i] = l.x()[i];
+                        py[2 * n - 1 - i] = l.low()[i];
+                    }
+                    s = chart.addSeries(l.name(), px, py);
+                    s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
+                    Color band = new Color(c.getRed(), c.getGreen(), c.getBlue(), 0x40);
+                    s.setFillColor(band);
+                    s.setLineColor(band);
+                }
+                case STEP -> {
+                    double[][] xy = steps(l.x(), l.y());
+                    s = chart.addSeries(l.name(), xy[0], xy[1]);
+                    s.setLineColor(c);
+                }
+                case DASHED -> {
+                    s = chart.addSeries(l.name(), l.x(), l.y());
+                    s.setLineColor(c);
+                    s.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
+                        new float[] {6f, 4f}, 0f));
+                }
+                default -> {
+                    s = chart.addSeries(l.name(), l.x(), l.y());
+                    s.setLineColor(c);
+                    s.setLineStyle(new BasicStroke(1.5f));
+                }
+            }
+            s.setMarker(SeriesMarkers.NONE);
+        }
+        save(chart, png);
+    }
+
     /**
-     * Draws {@code series} over time in one chart and writes it to {@code png}.
+     * Draws {@code series} as they are over time (the last sample ends the time axis) and writes the
+     * plot to {@code png}.
      *
      * @param step draw each series as a step function (pause state, stages) instead of a line
      */
     public static void timeChart(Path png, String title, String yAxis, List<TimeSeries> series, boolean step) {
-        System.setProperty("java.awt.headless", "true");
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("time (us)").yAxisTitle(yAxis).build();
-        chart.getStyler().setMarkerSize(0);
-        chart.getStyler().setXAxisDecimalPattern("#");
-        chart.getStyler().setXAxisTickMarkSpacingHint(120);
-        chart.getStyler().setPlotMargin(4);
-        chart.getStyler().setChartTitleVisible(true);
-        chart.getStyler().setLegendVisible(series.size() > 1);
-        for (TimeSeries s : series) {
-            if (s.size() == 0) {
-                continue;
-            }
-            double[] x = s.timesUs();
-            double[] y = s.values();
-            if (step) {
-                double[][] xy = steps(x, y);
-                x = xy[0];
-                y = xy[1];
-            }
-            XYSeries line = chart.addSeries(s.name(), x, y);
-            line.setMarker(SeriesMarkers.NONE);
-        }
-        try {
-            BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + png, e);
-        }
+        double end = series.stream().filter(s -> s.size() > 0).mapToDouble(s -> s.timeUs(s.size() - 1)).max()
+            .orElse(1);
+        render(TimePlot.of(title, yAxis, end, series, step ? TimePlot.Style.STEP : TimePlot.Style.SOLID, 0), png);
     }
 
     /**
-     * Draws one bar per category (a variant) and writes it to {@code png}.
+     * Draws one bar per category (a variant) and writes it to {@code png}; the value axis from zero
+     * with round ticks.
      *
      * @param values one per category
      */
     public static void barChart(Path png, String title, String yAxis, List<String> categories, List<Double> values) {
         System.setProperty("java.awt.headless", "true");
+        Axis y = barAxis(yAxis, values);
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("variant").yAxisTitle(yAxis).build();
+            .xAxisTitle("variant").yAxisTitle(y.title()).build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setPlotMargin(4);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setYAxisMax(y.max());
+        chart.getStyler().setYAxisTickMarkSpacingHint(hint(PLOT_HEIGHT, y));
+        chart.setCustomYAxisTickLabelsFormatter(y::label);
+        chart.getStyler().setSeriesColors(new Color[] {PALETTE[0]});
         chart.addSeries(yAxis, categories, values);
+        save(chart, png);
+    }
+
+    /** The value axis of a bar chart of {@code values}. */
+    public static Axis barAxis(String title, List<Double> values) {
+        double max = values.stream().filter(Double::isFinite).mapToDouble(Double::doubleValue).max().orElse(0);
+        return Axis.upTo(title, max, 0);
+    }
+
+    /** XChart's tick spacing hint (pixels between ticks) that makes it choose the axis' own step. */
+    private static int hint(int pixels, Axis a) {
+        return (int) Math.round(pixels * a.step() / a.max()) + HINT_OFFSET;
+    }
+
+    private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path png) {
         try {
             BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {

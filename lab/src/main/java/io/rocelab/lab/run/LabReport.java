@@ -7,7 +7,9 @@ import io.rocelab.lab.expect.Series;
 import io.rocelab.lab.labfile.LabFile;
 import io.rocelab.lab.labfile.Quantity;
 import io.rocelab.lab.report.Csv;
+import io.rocelab.lab.report.FlowRatePlot;
 import io.rocelab.lab.report.Plots;
+import io.rocelab.lab.report.TimePlot;
 import io.rocelab.lab.report.TimeSeries;
 import io.rocelab.topology.workload.FlowResult;
 import java.io.IOException;
@@ -327,16 +329,22 @@ public final class LabReport {
     private void series(Path dir, String prefix, RunData d, StringBuilder md) {
         double[] t = d.times();
         List<String> plots = new ArrayList<>();
-        // per-flow rates
+        // per-flow rates: completed (the claims' rate), on the wire and congestion control's, plotted smoothed
         List<TimeSeries> rates = columns(d, Kind.FLOW, "rate", "rate_%s_gbps", 1e-9, t);
         if (!rates.isEmpty()) {
-            csv(dir, prefix + "flow-rate.csv", rates);
-            plot(dir, prefix + "flow-rate.png", "Per-flow rate", "Gb/s", rates, false, plots);
+            List<TimeSeries> columns = new ArrayList<>(rates);
+            columns.addAll(columns(d, Kind.FLOW, Probes.WIRE_RATE, "wire_%s_gbps", 1e-9, t));
+            columns.addAll(columns(d, Kind.FLOW, Probes.CC_RATE, "cc_%s_gbps", 1e-9, t));
+            csv(dir, prefix + "flow-rate.csv", columns);
+            render(dir, prefix + "flow-rate.png", flowRatePlot(d), plots);
         }
         List<TimeSeries> depth = columns(d, Kind.QUEUE, "depth", "depth_%s_kb", 1e-3, t);
         if (!depth.isEmpty()) {
             csv(dir, prefix + "queue-depth.csv", depth);
-            plot(dir, prefix + "queue-depth.png", "Queue depth", "KB", depth, false, plots);
+            List<TimeSeries> drawn = busiest(columns(d, Kind.QUEUE, "depth", "%s", 1e-3, t));
+            render(dir, prefix + "queue-depth.png", TimePlot.of(drawn.size() < depth.size()
+                    ? "Queue depth (the " + drawn.size() + " busiest of " + depth.size() + ")" : "Queue depth",
+                "KB", d.durationNanos() / 1e3, drawn, TimePlot.Style.SOLID, 0), plots);
         }
         List<TimeSeries> pause = columns(d, Kind.PORT, "paused", "paused_%s", 1, t);
         pause.addAll(columns(d, Kind.NIC, "paused", "paused_%s", 1, t));
@@ -345,8 +353,8 @@ public final class LabReport {
             List<TimeSeries> counts = new ArrayList<>();
             counts.add(count("NICs paused", columns(d, Kind.NIC, "paused", "paused_%s", 1, t), t));
             counts.add(count("switch ports paused", columns(d, Kind.PORT, "paused", "paused_%s", 1, t), t));
-            plot(dir, prefix + "pause.png", "Pause state: how many are paused by their peer", "paused", counts, true,
-                plots);
+            render(dir, prefix + "pause.png", TimePlot.of("Pause state: how many are paused by their peer", "paused",
+                d.durationNanos() / 1e3, counts, TimePlot.Style.STEP, 1), plots);
         }
         List<TimeSeries> counters = new ArrayList<>();
         for (String a : List.of("pfc_tx", "pfc_rx", "ecn_marks", "drops")) {
@@ -374,7 +382,9 @@ public final class LabReport {
             if (s == null) {
                 continue;
             }
-            TimeSeries ts = new TimeSeries(String.format(Locale.ROOT, header, n.replace(':', '_')), attribute);
+            // a CSV header without colons; a legend (header "%s") names the queue or port as written
+            TimeSeries ts = new TimeSeries("%s".equals(header) ? n : String.format(Locale.ROOT, header,
+                n.replace(':', '_')), attribute);
             for (int i = 0; i < times.length; i++) {
                 ts.add(times[i] * 1e6, s.values()[i] * scale);
             }
@@ -402,16 +412,41 @@ public final class LabReport {
         written.add(f);
     }
 
-    private void plot(Path dir, String name, String title, String unit, List<TimeSeries> series, boolean step,
-                      List<String> plots) {
-        List<TimeSeries> drawn = series;
-        if (series.size() > PLOT_SERIES) {
-            ToDoubleFunction<TimeSeries> busy = s -> s.meanFrom(0);
-            drawn = series.stream().sorted(Comparator.comparingDouble(busy).reversed()).limit(PLOT_SERIES).toList();
-            title += " (the " + PLOT_SERIES + " busiest of " + series.size() + ")";
+    /** The plot of a run's flow rates ({@link FlowRatePlot}): on the wire where known, with their CC rates. */
+    static TimePlot flowRatePlot(RunData d) {
+        double[] t = d.times();
+        double[] us = new double[t.length];
+        for (int i = 0; i < t.length; i++) {
+            us[i] = t[i] * 1e6;
         }
+        List<FlowRatePlot.Flow> flows = new ArrayList<>();
+        for (String f : d.names(Kind.FLOW)) {
+            Series completed = d.series(Kind.FLOW, f, "rate");
+            if (completed == null) {
+                continue;
+            }
+            Series wire = d.series(Kind.FLOW, f, Probes.WIRE_RATE);
+            Series cc = d.series(Kind.FLOW, f, Probes.CC_RATE);
+            flows.add(new FlowRatePlot.Flow(f, completed.values(), wire == null ? null : wire.values(),
+                cc == null ? null : cc.values()));
+        }
+        return FlowRatePlot.of(us, d.durationNanos() / 1e3, flows);
+    }
+
+    /** The {@link #PLOT_SERIES} busiest of {@code series} (all if no more), in their order. */
+    private static List<TimeSeries> busiest(List<TimeSeries> series) {
+        if (series.size() <= PLOT_SERIES) {
+            return series;
+        }
+        ToDoubleFunction<TimeSeries> busy = s -> s.meanFrom(0);
+        List<TimeSeries> top = series.stream().sorted(Comparator.comparingDouble(busy).reversed()).limit(PLOT_SERIES)
+            .toList();
+        return series.stream().filter(top::contains).toList();
+    }
+
+    private void render(Path dir, String name, TimePlot plot, List<String> plots) {
         Path f = dir.resolve(name);
-        Plots.timeChart(f, title, unit, drawn, step);
+        Plots.render(plot, f);
         written.add(f);
         plots.add(name);
     }

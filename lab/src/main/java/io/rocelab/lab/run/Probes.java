@@ -32,6 +32,18 @@ final class Probes {
         }
     }
 
+    /**
+     * A flow's frame bytes on the wire per interval, bit/s (its QPs' bytes sent, retransmissions
+     * included): for the plots, not a {@link Schema} attribute. Sampled with {@code flow-rate} where
+     * the flow's QPs count them.
+     */
+    static final String WIRE_RATE = "wire_rate";
+    /**
+     * The sum of a flow's QPs' congestion control rates, bit/s (DCQCN's Rc), at each sample: for the
+     * plots, not a {@link Schema} attribute. Sampled with {@code flow-rate} where congestion control runs.
+     */
+    static final String CC_RATE = "cc_rate";
+
     private record Port(String name, SoftSwitch sw, int index) {
     }
 
@@ -44,6 +56,7 @@ final class Probes {
     private final List<String> flows;
     private final List<FlowProgress> progress = new ArrayList<>();
     private final long[] lastBytes;
+    private final long[] lastWireBytes;
     private final List<Port> allPorts = new ArrayList<>();
     private final List<Port> probePorts = new ArrayList<>();
     private final List<Queue> queues = new ArrayList<>();
@@ -67,6 +80,7 @@ final class Probes {
             progress.add(progressOf.apply(f));
         }
         lastBytes = new long[flows.size()];
+        lastWireBytes = new long[flows.size()];
         for (String p : data.names(Kind.PORT)) {
             Attachment a = Attachment.parse(p);
             SoftSwitch sw = fabric.softSwitch(a.node());
@@ -155,6 +169,15 @@ final class Probes {
                 data.sample(Kind.FLOW, flows.get(i), "bytes", b);
                 data.sample(Kind.FLOW, flows.get(i), "rate", (b - lastBytes[i]) * 8e9 / interval);
                 lastBytes[i] = b;
+                long w = progress.get(i).bytesSent();
+                if (w >= 0) {
+                    data.sample(Kind.FLOW, flows.get(i), WIRE_RATE, (w - lastWireBytes[i]) * 8e9 / interval);
+                    lastWireBytes[i] = w;
+                }
+                double cc = progress.get(i).congestionRateBitsPerSecond();
+                if (!Double.isNaN(cc)) {
+                    data.sample(Kind.FLOW, flows.get(i), CC_RATE, cc);
+                }
             }
         }
         if (spec.samples("queue-depth")) {

@@ -69,12 +69,13 @@ public final class RunData {
         times[samples++] = nanos / 1e9;
     }
 
-    /** One value of the sample begun last. */
+    /** One value of the sample begun last; an attribute first sampled now reads NaN at the samples before. */
     public void sample(Kind kind, String name, String attribute, double value) {
         String k = key(kind, name, attribute);
         double[] c = columns.get(k);
         if (c == null) {
             c = new double[times.length];
+            Arrays.fill(c, 0, samples - 1, Double.NaN); // not sampled before: unknown
             columns.put(k, c);
         } else if (c.length < times.length) {
             c = Arrays.copyOf(c, times.length);

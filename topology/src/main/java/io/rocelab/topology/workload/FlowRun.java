@@ -110,6 +110,8 @@ final class FlowRun implements FlowProgress {
 
     // ---- progress, read by any thread
     private volatile long bytes;
+    /** What the flow's replaced sending QPs had put on the wire ({@link #bytesSent()}). */
+    private volatile long retiredBytesSent;
     private volatile long messages;
     private volatile long errors;
     private volatile boolean started;
@@ -401,6 +403,9 @@ final class FlowRun implements FlowProgress {
             return;
         }
         if (peers[lane] != null) {
+            if (flow.verb() == Verb.READ) {
+                retiredBytesSent += peers[lane].bytesSent();
+            }
             peers[lane].destroy();
         }
         QueuePair qp = dst.nic.createQp(dst.pd(), QpType.RC, recvCq, recvCq,
@@ -819,6 +824,53 @@ final class FlowRun implements FlowProgress {
         return bytes;
     }
 
+    /** The frames of its sending QPs: the requesters', or for READ the responders' at the destination. */
+    @Override
+    public long bytesSent() {
+        long sum = retiredBytesSent;
+        if (flow.verb() == Verb.READ) {
+            QueuePair[] p = peers;
+            if (p != null) {
+                for (QueuePair qp : p) {
+                    sum += qp == null ? 0 : qp.bytesSent();
+                }
+            }
+            return sum;
+        }
+        Lane[] l = lanes;
+        if (l != null) {
+            for (Lane lane : l) {
+                sum += lane == null ? 0 : lane.qp.bytesSent();
+            }
+        }
+        return sum;
+    }
+
+    /** The sum of its sending QPs' congestion control rates; NaN if none runs on them. */
+    @Override
+    public double congestionRateBitsPerSecond() {
+        QueuePair[] senders;
+        if (flow.verb() == Verb.READ) {
+            senders = peers;
+        } else {
+            Lane[] l = lanes;
+            senders = l == null ? null : new QueuePair[l.length];
+            for (int i = 0; senders != null && i < l.length; i++) {
+                senders[i] = l[i] == null ? null : l[i].qp;
+            }
+        }
+        double sum = Double.NaN;
+        if (senders != null) {
+            for (QueuePair qp : senders) {
+                double r = qp == null ? Double.NaN : qp.congestionRateBitsPerSecond();
+                if (!Double.isNaN(r)) {
+                    sum = Double.isNaN(sum) ? r : sum + r;
+                }
+            }
+        }
+        return sum;
+    }
+
     @Override
     public long messagesCompleted() {
         return messages;
@@ -883,6 +935,9 @@ final class FlowRun implements FlowProgress {
             long perQp = flow.rateBitsPerSecond() / flow.qps();
             if (perQp > 0) {
                 qp.setRateLimit(Math.max(1, perQp), 0);
+            }
+            if (flow.verb() != Verb.READ) {
+                retiredBytesSent += old.bytesSent();
             }
             old.destroy();
             head = 0;

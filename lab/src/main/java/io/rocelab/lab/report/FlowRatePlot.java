@@ -1,0 +1,341 @@
+package io.rocelab.lab.report;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The flows' rates as a person reads them: what each flow puts on the wire, averaged over a
+ * sliding window long enough to be smooth, with its congestion control's rate (DCQCN's Rc) dashed
+ * beside it; with many flows, per lab flow (its sources' flows, {@code incast-h1} ...) a band from
+ * the slowest to the fastest, their median, and the two flows at the band's edges by name.
+ *
+ * <p>Why a window: a flow's completions come in whole work requests (a 64 KiB message at 100 Gb/s
+ * is 5.2 us), and even its frames on the wire come one MTU at a time and in bursts (PFC pauses, a
+ * transmitter shared with other QPs), so per probe interval a flow at a fair share of 6 Gb/s reads
+ * 0 or 52 Gb/s. The window ({@link #windowSamples}) holds at least {@link #WIRE_WINDOW_BYTES} at the
+ * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
+ * until the typical flow reads steadily over the run's second half (if none does, the flows really
+ * move and the shortest window shows how); a trailing mean, so a change
+ * shows up to one window late, and the title says how long it is. Without a wire counter (real
+ * programs, the live UDP endpoint) the completed bytes stand in, over at least
+ * {@link #COMPLETION_WINDOW_BYTES}.
+ */
+public final class FlowRatePlot {
+    /** Bytes a flow at the mean rate sends in the smoothing window, wire counter. */
+    public static final long WIRE_WINDOW_BYTES = 128 * 1024;
+    /** Bytes a flow at the mean rate completes in the smoothing window: several messages. */
+    public static final long COMPLETION_WINDOW_BYTES = 1024 * 1024;
+    /**
+     * The typical flow's typical move from one sample to the next, of its mean, that reads as steady:
+     * below the 20 % a reader takes for a change.
+     */
+    public static final double STEADY = 0.15;
+    /**
+     * Above this many flows: each lab flow of three or more a band, its median and its edge flows
+     * instead of a line each.
+     */
+    public static final int MAX_LINES = 6;
+
+    private FlowRatePlot() {
+    }
+
+    /**
+     * One flow's samples, bit/s per probe interval.
+     *
+     * @param completed completed bytes' rate (always there)
+     * @param wire      the rate its QPs put on the wire, or null if unknown
+     * @param cc        its congestion control's rate, or null if none runs
+     */
+    public record Flow(String name, double[] completed, double[] wire, double[] cc) {
+        public Flow {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(completed, "completed");
+        }
+
+        /** @return what the plot smooths: the wire rate if known and ever non-zero, else completions */
+        double[] offered() {
+            return wire != null && Arrays.stream(wire).anyMatch(v -> v > 0) ? wire : completed;
+        }
+    }
+
+    /**
+     * The window, in samples, of {@link #smooth}: the shortest of 1, 2, 5, 10, 20, 50 ... probe
+     * intervals, at least the time the flows' mean rate while they send (the samples they sent in)
+     * takes to send (or complete) the window's bytes, in which the typical flow reads steadily over the run's second half: the median over
+     * the flows of the 90th percentile of its sample-to-sample moves is under {@link #STEADY} of its
+     * mean. At most a tenth of the samples; if no window up to that reads steady, the shortest.
+     * Found for each lab flow's flows ({@link #groups}) apart, the longest of them: a quiet tenant's
+     * slow flows read as steadily as the noisy ones.
+     */
+    public static int windowSamples(double[] timesUs, List<Flow> flows) {
+        int w = 1;
+        for (List<Integer> g : groups(flows)) {
+            w = Math.max(w, windowOf(timesUs, g.stream().map(flows::get).toList()));
+        }
+        return w;
+    }
+
+    private static int windowOf(double[] timesUs, List<Flow> flows) {
+        int n = timesUs.length;
+        if (n < 2 || flows.isEmpty()) {
+            return 1;
+        }
+        boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
+        double sum = 0;
+        for (Flow f : flows) {
+            sum += activeMean(f.offered());
+        }
+        double meanBps = sum / flows.size();
+        double intervalUs = timesUs[n - 1] / n;
+        if (!(meanBps > 0) || !(intervalUs > 0)) {
+            return 1;
+        }
+        int most = Math.max(1, n / 10);
+        double windowUs = (wire ? WIRE_WINDOW_BYTES : COMPLETION_WINDOW_BYTES) * 8 / meanBps * 1e6;
+        int least = Math.min(most, Math.max(1, (int) Math.ceil(windowUs / intervalUs - 1e-9)));
+        return least == most || unsteadiness(timesUs, flows, least) < STEADY ? least
+            : smallestSteady(timesUs, flows, least, most);
+    }
+
+    /**
+     * The first of 1, 2, 5, 10, 20, 50 ... samples above {@code least} that reads steady; if none
+     * does, the flows really move (a lossy incast's bursts and timeouts): {@code least}, which shows how.
+     */
+    private static int smallestSteady(double[] timesUs, List<Flow> flows, int least, int most) {
+        for (long scale = 1; scale <= most; scale *= 10) {
+            for (int m : new int[] {1, 2, 5}) {
+                long w = m * scale;
+                if (w > least && w <= most && unsteadiness(timesUs, flows, (int) w) < STEADY) {
+                    return (int) w;
+                }
+            }
+        }
+        return least;
+    }
+
+    /**
+     * The median over the flows (those sending in the second half) of the 90th percentile of the
+     * smoothed rate's sample-to-sample moves over the second half, relative to the flow's mean there.
+     */
+    static double unsteadiness(double[] timesUs, List<Flow> flows, int window) {
+        int n = timesUs.length;
+        int from = n / 2 + 1;
+        List<Double> perFlow = new ArrayList<>();
+        for (Flow f : flows) {
+            double[] s = smooth(timesUs, f.offered(), window);
+            double mean = 0;
+            for (int i = from - 1; i < n; i++) {
+                mean += s[i];
+            }
+            mean /= n - from + 1;
+            if (!(mean > 0) || n - from < 2) {
+                continue;
+            }
+            double[] moves = new double[n - from];
+            for (int i = from; i < n; i++) {
+                moves[i - from] = Math.abs(s[i] - s[i - 1]) / mean;
+            }
+            Arrays.sort(moves);
+            perFlow.add(moves[(int) Math.floor(0.9 * (moves.length - 1))]);
+        }
+        if (perFlow.isEmpty()) {
+            return 0;
+        }
+        double[] v = perFlow.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return median(v);
+    }
+
+    /**
+     * The trailing mean of {@code rate} over {@code window} samples, each weighted by its interval:
+     * at sample i, the bits of samples i-window+1..i over their time (fewer at the start).
+     */
+    public static double[] smooth(double[] timesUs, double[] rate, int window) {
+        int n = rate.length;
+        double[] out = new double[n];
+        double[] bits = new double[n + 1];
+        double[] time = new double[n + 1];
+        for (int i = 0; i < n; i++) {
+            double dt = timesUs[i] - (i == 0 ? 0 : timesUs[i - 1]);
+            double v = Double.isFinite(rate[i]) ? rate[i] : 0;
+            bits[i + 1] = bits[i] + v * dt;
+            time[i + 1] = time[i] + dt;
+        }
+        for (int i = 0; i < n; i++) {
+            int from = Math.max(0, i + 1 - window);
+            double t = time[i + 1] - time[from];
+            out[i] = t > 0 ? (bits[i + 1] - bits[from]) / t : 0;
+        }
+        return out;
+    }
+
+    /**
+     * The plot of {@code flows}' rates in Gb/s over a run of {@code durationUs}.
+     *
+     * @param timesUs the probe's sample times, us
+     */
+    public static TimePlot of(double[] timesUs, double durationUs, List<Flow> flows) {
+        int window = windowSamples(timesUs, flows);
+        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs);
+        double[] x = new double[timesUs.length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = timesUs[i] / unit.us();
+        }
+        double windowUs = timesUs.length < 2 ? 0 : window * (timesUs[timesUs.length - 1] / timesUs.length);
+        boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
+        boolean anyCc = flows.stream().anyMatch(f -> f.cc() != null);
+        List<double[]> smoothed = new ArrayList<>();
+        for (Flow f : flows) {
+            smoothed.add(gbps(smooth(timesUs, f.offered(), window)));
+        }
+        List<TimePlot.Line> lines = new ArrayList<>();
+        int colour = 0;
+        for (List<Integer> group : groups(flows)) {
+            if (flows.size() <= MAX_LINES || group.size() <= 2) {
+                for (int i : group) {
+                    Flow f = flows.get(i);
+                    lines.add(new TimePlot.Line(f.name(), x, smoothed.get(i), null, TimePlot.Style.SOLID, colour));
+                    if (f.cc() != null) {
+                        lines.add(new TimePlot.Line(f.name() + " CC rate", x, gbps(f.cc()), null,
+                            TimePlot.Style.DASHED, colour));
+                    }
+                    colour++;
+                }
+            } else {
+                band(lines, timesUs, x, durationUs, flows, smoothed, group, colour);
+                colour += 3;
+            }
+        }
+        String title = String.format(Locale.ROOT, "Per-flow rate %s, mean over a sliding %s%s",
+            wire ? "on the wire" : "completed", duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
+        return new TimePlot(title, Axis.time(durationUs), Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
+    }
+
+    /**
+     * The flows of one lab flow ({@code incast} from {@code h[1-16]}: {@code incast-h1} ...), in the
+     * order they come: a name's part before its last '-', where two or more flows share it.
+     */
+    static List<List<Integer>> groups(List<Flow> flows) {
+        Map<String, Integer> count = new HashMap<>();
+        for (Flow f : flows) {
+            count.merge(prefix(f.name()), 1, Integer::sum);
+        }
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < flows.size(); i++) {
+            String p = prefix(flows.get(i).name());
+            groups.computeIfAbsent(count.get(p) >= 2 ? p : "\u0000" + flows.get(i).name(), k -> new ArrayList<>()).add(i);
+        }
+        return new ArrayList<>(groups.values());
+    }
+
+    private static String prefix(String name) {
+        int dash = name.lastIndexOf('-');
+        return dash > 0 ? name.substring(0, dash) : name;
+    }
+
+    /** A group's band (min to max), median, median CC rate, and its fastest and slowest flows by name. */
+    private static void band(List<TimePlot.Line> lines, double[] timesUs, double[] x, double durationUs,
+                             List<Flow> all, List<double[]> smoothed, List<Integer> group, int colour) {
+        int n = x.length;
+        String name = prefix(all.get(group.get(0)).name());
+        double[] lo = new double[n];
+        double[] med = new double[n];
+        double[] hi = new double[n];
+        double[] col = new double[group.size()];
+        for (int t = 0; t < n; t++) {
+            for (int k = 0; k < col.length; k++) {
+                col[k] = smoothed.get(group.get(k))[t];
+            }
+            Arrays.sort(col);
+            lo[t] = col[0];
+            hi[t] = col[col.length - 1];
+            med[t] = median(col);
+        }
+        List<Flow> flows = group.stream().map(all::get).toList();
+        lines.add(new TimePlot.Line(name + ": " + group.size() + " flows, min to max", x, hi, lo,
+            TimePlot.Style.BAND, colour));
+        lines.add(new TimePlot.Line(name + ": median", x, med, null, TimePlot.Style.SOLID, colour));
+        if (flows.stream().anyMatch(f -> f.cc() != null)) {
+            lines.add(new TimePlot.Line(name + ": median CC rate", x, gbps(medianOf(flows, n)), null,
+                TimePlot.Style.DASHED, colour));
+        }
+        // the flows at the band's edges over the second half: what a band alone would hide
+        double half = durationUs / 2;
+        List<Integer> order = new ArrayList<>(group);
+        order.sort(Comparator.comparingDouble(i -> mean(timesUs, all.get(i).offered(), half)));
+        int low = order.get(0);
+        int high = order.get(order.size() - 1);
+        lines.add(new TimePlot.Line(all.get(high).name() + " (fastest)", x, smoothed.get(high), null,
+            TimePlot.Style.SOLID, colour + 1));
+        lines.add(new TimePlot.Line(all.get(low).name() + " (slowest)", x, smoothed.get(low), null,
+            TimePlot.Style.SOLID, colour + 2));
+    }
+
+    private static double[] medianOf(List<Flow> flows, int n) {
+        double[] out = new double[n];
+        List<double[]> cc = flows.stream().map(Flow::cc).filter(Objects::nonNull).toList();
+        double[] col = new double[cc.size()];
+        for (int t = 0; t < n; t++) {
+            int k = 0;
+            for (double[] c : cc) {
+                if (Double.isFinite(c[t])) {
+                    col[k++] = c[t];
+                }
+            }
+            double[] v = Arrays.copyOf(col, k);
+            Arrays.sort(v);
+            out[t] = k == 0 ? Double.NaN : median(v);
+        }
+        return out;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The mean of the samples at which the flow sent: its rate while it sends, not while it waits. */
+    private static double activeMean(double[] rate) {
+        double sum = 0;
+        int n = 0;
+        for (double v : rate) {
+            if (v > 0) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? 0 : sum / n;
+    }
+
+    /** Mean rate from {@code fromUs} on, weighted by interval. */
+    private static double mean(double[] timesUs, double[] rate, double fromUs) {
+        double bits = 0;
+        double time = 0;
+        for (int i = 0; i < rate.length; i++) {
+            double dt = timesUs[i] - (i == 0 ? 0 : timesUs[i - 1]);
+            if (timesUs[i] > fromUs && Double.isFinite(rate[i])) {
+                bits += rate[i] * dt;
+                time += dt;
+            }
+        }
+        return time > 0 ? bits / time : 0;
+    }
+
+    private static double[] gbps(double[] bps) {
+        double[] out = new double[bps.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = bps[i] / 1e9;
+        }
+        return out;
+    }
+
+    private static String duration(double us) {
+        return io.rocelab.lab.labfile.Quantity.formatNanos(Math.round(us * 1e3));
+    }
+}

@@ -1,0 +1,201 @@
+package io.rocelab.lab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The flow-rate plot reads: a flow sending steadily draws a line that moves by less than 20 % from
+ * one sample to the next, where the per-interval samples it is made from jump between 0 and the line
+ * rate; many flows become a band with the median and the edge flows named.
+ */
+class FlowRatePlotTest {
+    private static final double INTERVAL_US = 10;
+    private static final int SAMPLES = 1_000; // a 10 ms run
+    private static final int FRAME = 4_160;
+
+    private static double[] times() {
+        double[] t = new double[SAMPLES];
+        for (int i = 0; i < SAMPLES; i++) {
+            t[i] = (i + 1) * INTERVAL_US;
+        }
+        return t;
+    }
+
+    /** Whole frames per interval at {@code bps} (one fractional frame carried over), as bit/s. */
+    private static double[] wire(double bps, double phase) {
+        double[] r = new double[SAMPLES];
+        double owed = phase * FRAME;
+        for (int i = 0; i < SAMPLES; i++) {
+            owed += bps * INTERVAL_US * 1e-6 / 8;
+            long frames = (long) Math.floor(owed / FRAME);
+            owed -= frames * FRAME;
+            r[i] = frames * FRAME * 8 / (INTERVAL_US * 1e-6);
+        }
+        return r;
+    }
+
+    /** Whole 64 KiB messages completed per interval at {@code bps}: the barcode, 0 or 52.4 Gb/s. */
+    private static double[] completions(double bps, double phase) {
+        double[] r = new double[SAMPLES];
+        double owed = phase * 65_536;
+        for (int i = 0; i < SAMPLES; i++) {
+            owed += bps * INTERVAL_US * 1e-6 / 8;
+            long messages = (long) Math.floor(owed / 65_536);
+            owed -= messages * 65_536;
+            r[i] = messages * 65_536 * 8 / (INTERVAL_US * 1e-6);
+        }
+        return r;
+    }
+
+    private static double[] constant(double v) {
+        double[] r = new double[SAMPLES];
+        java.util.Arrays.fill(r, v);
+        return r;
+    }
+
+    /** The largest relative move from one sample to the next over the second half. */
+    private static double largestMove(double[] y) {
+        double worst = 0;
+        for (int i = SAMPLES / 2 + 1; i < y.length; i++) {
+            worst = Math.max(worst, Math.abs(y[i] - y[i - 1]) / y[i - 1]);
+        }
+        return worst;
+    }
+
+    @Test
+    void aSteadyFlowsWireRateMovesLessThanTwentyPercentSampleToSample() {
+        double[] raw = wire(6.25e9, 0);
+        assertTrue(largestMove(raw) > 0.2, "the samples themselves jump: " + largestMove(raw));
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US,
+            List.of(new FlowRatePlot.Flow("f", completions(6.25e9, 0), raw, constant(6.25e9))));
+        TimePlot.Line f = p.line("f");
+        assertEquals(TimePlot.Style.SOLID, f.style());
+        assertTrue(largestMove(f.y()) < 0.2, "moves by " + largestMove(f.y()));
+        assertEquals(6.25, f.y()[SAMPLES - 1], 6.25 * 0.05, "at the flow's rate, Gb/s");
+        TimePlot.Line cc = p.line("f CC rate");
+        assertEquals(TimePlot.Style.DASHED, cc.style());
+        assertEquals(f.colour(), cc.colour(), "a flow's CC rate in its colour");
+        assertEquals(6.25, cc.y()[10], 1e-9);
+        assertTrue(p.title().contains("on the wire"), p.title());
+        assertRoundAxes(p);
+    }
+
+    @Test
+    void withoutAWireCounterTheCompletionsAreSmoothedOverSeveralMessages() {
+        double[] raw = completions(6.25e9, 0);
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US,
+            List.of(new FlowRatePlot.Flow("f", raw, null, null)));
+        TimePlot.Line f = p.line("f");
+        assertTrue(largestMove(f.y()) < 0.2, "moves by " + largestMove(f.y()));
+        assertTrue(p.title().contains("completed"), p.title());
+        assertEquals(List.of("f"), p.names(), "no CC line where none runs");
+        assertRoundAxes(p);
+    }
+
+    @Test
+    void sixteenFlowsAreABandTheMedianAndTheEdgeFlows() {
+        List<FlowRatePlot.Flow> flows = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            double bps = i == 3 ? 9e9 : i == 7 ? 4e9 : 6.25e9;
+            flows.add(new FlowRatePlot.Flow("incast-h" + (i + 1), completions(bps, i / 16.0), wire(bps, i / 16.0),
+                constant(bps)));
+        }
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, flows);
+        assertEquals(List.of("incast: 16 flows, min to max", "incast: median", "incast: median CC rate",
+            "incast-h4 (fastest)", "incast-h8 (slowest)"), p.names());
+        TimePlot.Line band = p.line("incast: 16 flows, min to max");
+        assertEquals(TimePlot.Style.BAND, band.style());
+        int last = SAMPLES - 1;
+        assertEquals(9, band.y()[last], 9 * 0.05);
+        assertEquals(4, band.low()[last], 4 * 0.05);
+        TimePlot.Line median = p.line("incast: median");
+        assertEquals(6.25, median.y()[last], 6.25 * 0.05);
+        assertTrue(largestMove(median.y()) < 0.2, "the median moves by " + largestMove(median.y()));
+        assertTrue(largestMove(p.line("incast-h8 (slowest)").y()) < 0.2);
+        assertEquals(TimePlot.Style.DASHED, p.line("incast: median CC rate").style());
+        assertEquals(band.colour(), median.colour(), "the median in its band's colour");
+        assertRoundAxes(p);
+    }
+
+    /** Two tenants: the eight noisy flows a band, the two quiet ones a line each, so neither hides the other. */
+    @Test
+    void eachLabFlowOfManyIsItsOwnBandAndSmallOnesStayLines() {
+        List<FlowRatePlot.Flow> flows = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            flows.add(new FlowRatePlot.Flow("noisy-h" + i, completions(11e9, i / 8.0), wire(11e9, i / 8.0), null));
+        }
+        flows.add(new FlowRatePlot.Flow("quiet-h17", completions(1e9, 0), wire(1e9, 0), null));
+        flows.add(new FlowRatePlot.Flow("quiet-h18", completions(1e9, 0.5), wire(1e9, 0.5), null));
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, flows);
+        assertEquals(List.of("noisy: 8 flows, min to max", "noisy: median"), p.names().subList(0, 2));
+        assertEquals(List.of("quiet-h17", "quiet-h18"), p.names().subList(4, 6));
+        assertEquals(1, p.line("quiet-h17").y()[SAMPLES - 1], 0.1 * 1);
+        assertTrue(largestMove(p.line("quiet-h17").y()) < 0.2, "moves by " + largestMove(p.line("quiet-h17").y()));
+        assertEquals(List.of(List.of(0), List.of(1)),
+            FlowRatePlot.groups(List.of(new FlowRatePlot.Flow("h1-h0", new double[0], null, null),
+                new FlowRatePlot.Flow("h2-h0", new double[0], null, null))), "flows of their own stay apart");
+    }
+
+    @Test
+    void sixFlowsAreALineEach() {
+        List<FlowRatePlot.Flow> flows = new ArrayList<>();
+        for (int i = 0; i < FlowRatePlot.MAX_LINES; i++) {
+            flows.add(new FlowRatePlot.Flow("f" + i, completions(10e9, 0), wire(10e9, 0), null));
+        }
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, flows);
+        assertEquals(List.of("f0", "f1", "f2", "f3", "f4", "f5"), p.names());
+        for (TimePlot.Line l : p.lines()) {
+            assertNull(l.low());
+            assertTrue(largestMove(l.y()) < 0.2, l.name() + " moves by " + largestMove(l.y()));
+        }
+    }
+
+    /**
+     * A flow that sends for 1 ms of a 10 ms run and then waits (a failed link, a deadlock): the window
+     * is sized by its rate while it sends, so the plot shows it at that rate, not smeared over the run.
+     */
+    @Test
+    void aFlowThatStopsIsDrawnAtTheRateItSentAt() {
+        double[] w = wire(50e9, 0);
+        double[] c = completions(50e9, 0);
+        for (int i = 100; i < SAMPLES; i++) {
+            w[i] = 0;
+            c[i] = 0;
+        }
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", c, w, null)));
+        double[] y = p.line("f").y();
+        assertEquals(50, y[90], 50 * 0.05, "at its rate while it sends");
+        assertEquals(0, y[150], "and stopped half a millisecond later");
+        // 128 KiB at 50 Gb/s is 21 us: three probe intervals, not a tenth of the run
+        assertTrue(p.title().contains("sliding 30us"), p.title());
+    }
+
+    /** The trailing window: the bits of the last samples over their time, fewer at the start. */
+    @Test
+    void smoothingIsTheTrailingMeanOverTheWindow() {
+        double[] t = {10, 20, 30, 40};
+        double[] r = {0, 40, 0, 40};
+        double[] s = FlowRatePlot.smooth(t, r, 2);
+        assertEquals(0, s[0]);
+        assertEquals(20, s[1]);
+        assertEquals(20, s[2]);
+        assertEquals(20, s[3]);
+        assertEquals(1, FlowRatePlot.windowSamples(t, List.of()));
+    }
+
+    static void assertRoundAxes(TimePlot p) {
+        assertTrue(Axis.isOneTwoFive(p.x().step()), "x step " + p.x().step());
+        assertTrue(Axis.isOneTwoFive(p.y().step()), "y step " + p.y().step());
+        assertEquals(0, p.x().ticks()[0]);
+        assertEquals(0, p.y().ticks()[0]);
+        for (TimePlot.Line l : p.lines()) {
+            assertTrue(!(l.max() > p.y().max()), l.name() + " fits: " + l.max() + " > " + p.y().max());
+            assertTrue(l.x()[l.x().length - 1] <= p.x().max() + 1e-9, l.name() + " ends inside the time axis");
+        }
+    }
+}
