@@ -12,6 +12,7 @@ import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.sw.stats.SwitchCounters;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * Text views of a switch's counters laid out like SONiC's CLI, so that what a lab shows reads the
@@ -190,25 +191,9 @@ public final class SonicViews {
      * ({@code XOFF_ROOM_WATERMARK_BYTES}), as watermarkstat prints them.
      */
     public static String pgWatermark(SoftSwitch sw, boolean headroom, boolean persistent) {
-        Mmu mmu = sw.mmu();
-        String[] header = new String[9];
-        header[0] = "Port";
-        for (int g = 0; g < 8; g++) {
-            header[g + 1] = "PG" + g;
-        }
-        List<String[]> rows = new ArrayList<>();
-        for (int i = 0; i < sw.config().ports().size(); i++) {
-            String[] row = new String[9];
-            row[0] = sw.config().ports().get(i).name();
-            for (int g = 0; g < 8; g++) {
-                PgState pg = mmu.pg(i, g);
-                long v = headroom ? (persistent ? pg.persistentHeadroomWatermark() : pg.headroomWatermark())
-                    : (persistent ? pg.persistentSharedWatermark() : pg.sharedWatermark());
-                row[g + 1] = String.valueOf(v);
-            }
-            rows.add(row);
-        }
-        return (headroom ? "Ingress headroom per PG:\n" : "Ingress shared pool occupancy per PG:\n") + table(header, rows);
+        return (headroom ? "Ingress headroom per PG:\n" : "Ingress shared pool occupancy per PG:\n")
+            + perPg(sw, pg -> headroom ? (persistent ? pg.persistentHeadroomWatermark() : pg.headroomWatermark())
+                : (persistent ? pg.persistentSharedWatermark() : pg.sharedWatermark()));
     }
 
     /**
@@ -217,6 +202,11 @@ public final class SonicViews {
      * one whose headroom was spent), as pg-drop prints them.
      */
     public static String pgDropCounters(SoftSwitch sw) {
+        return "Ingress PG dropped packets:\n" + perPg(sw, PgState::drops);
+    }
+
+    /** A table of one number per port (rows) and PG (columns PG0..PG7), as watermarkstat and pg-drop lay it out. */
+    private static String perPg(SoftSwitch sw, ToLongFunction<PgState> value) {
         Mmu mmu = sw.mmu();
         String[] header = new String[9];
         header[0] = "Port";
@@ -228,11 +218,11 @@ public final class SonicViews {
             String[] row = new String[9];
             row[0] = sw.config().ports().get(i).name();
             for (int g = 0; g < 8; g++) {
-                row[g + 1] = String.valueOf(mmu.pg(i, g).drops());
+                row[g + 1] = String.valueOf(value.applyAsLong(mmu.pg(i, g)));
             }
             rows.add(row);
         }
-        return "Ingress PG dropped packets:\n" + table(header, rows);
+        return table(header, rows);
     }
 
     /** A table as SONiC's tabulate prints it: right-aligned columns, a dashed rule under the header. */
