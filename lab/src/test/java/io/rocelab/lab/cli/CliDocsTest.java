@@ -83,6 +83,34 @@ class CliDocsTest {
         assertTrue(lines.size() <= 130, "README lines: " + lines.size());
     }
 
+    @Test
+    void readmeLinksIntoCliMdLand() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        String doc = Files.readString(ROOT.resolve("docs/cli.md"));
+        Set<String> anchors = new LinkedHashSet<>();
+        for (String line : doc.split("\n")) {
+            if (line.startsWith("#")) {
+                // GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens
+                anchors.add(line.replaceFirst("^#+ ", "").toLowerCase().replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
+            }
+        }
+        Matcher ids = Pattern.compile("<a id=\"([^\"]+)\">").matcher(doc);
+        while (ids.find()) {
+            anchors.add(ids.group(1));
+        }
+        Matcher links = Pattern.compile("docs/cli\\.md#([\\w-]+)").matcher(readme);
+        List<String> broken = new ArrayList<>();
+        int count = 0;
+        while (links.find()) {
+            count++;
+            if (!anchors.contains(links.group(1))) {
+                broken.add(links.group(1));
+            }
+        }
+        assertTrue(count >= 8, "README links into docs/cli.md: " + count);
+        assertEquals(List.of(), broken, "README links to missing docs/cli.md sections; there are " + anchors);
+    }
+
     /** Every runnable command's qualified name (without "rocelab ") and the option names its help lists. */
     static Map<String, Set<String>> flagsByCommand() {
         Map<String, Set<String>> out = new LinkedHashMap<>();
