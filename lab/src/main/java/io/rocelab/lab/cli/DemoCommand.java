@@ -29,8 +29,9 @@ import picocli.CommandLine.Unmatched;
             "  --capture-frames N   frames kept per switch port in each test (default 500)",
             "  --no-capture         write no capture",
             "  --no-congestion      skip the congestion act",
-            "  --no-warmup          skip the warm-up (a throwaway copy of the lab writes 1 GB first, so that the",
-            "                       JIT has compiled the data path before the measured tests)"})
+            "  --no-warmup          skip the warm-up (a throwaway copy of the lab writes 1 GB",
+            "                       first, so that the JIT has compiled the data path before",
+            "                       the measured tests)"})
 public final class DemoCommand implements Callable<Integer> {
     @Unmatched
     List<String> args = new ArrayList<>();

@@ -61,7 +61,7 @@ public final class ExperimentCommand implements Runnable {
         @Option(names = "--ecn-kmax", defaultValue = "400000", description = "WRED/ECN Kmax, bytes (default ${DEFAULT-VALUE})")
         long kmax;
 
-        @Option(names = "--ecn-pmax", defaultValue = "20", description = "WRED/ECN Pmax, % (default ${DEFAULT-VALUE})")
+        @Option(names = "--ecn-pmax", defaultValue = "20", description = "WRED/ECN Pmax, %% (default ${DEFAULT-VALUE})")
         int pmax;
 
         @Option(names = "--pg-dynamic-th", defaultValue = "0", description = "dynamic_th of the lossless PGs: each "
