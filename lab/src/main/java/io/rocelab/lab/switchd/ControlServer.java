@@ -109,7 +109,7 @@ public final class ControlServer implements AutoCloseable {
             case "ping":
                 return "pong\n";
             default:
-                throw new IllegalArgumentException("unknown request '" + verb + "' (show ..., clear counters)");
+                throw new IllegalArgumentException("unknown request '" + verb + "' (show ..., clear counters, clear watermark)");
         }
     }
 

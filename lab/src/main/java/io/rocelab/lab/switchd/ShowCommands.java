@@ -19,7 +19,9 @@ import java.util.function.Function;
  * table with rocelab's LACP detail under it), {@code ip route} and {@code ipv6 route} (FRR's),
  * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
- * views count from zero, as {@code sonic-clear counters} does.
+ * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
+ * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
+ * watermark} does.
  */
 public final class ShowCommands {
     /** The views, by the words SONiC's CLI uses for them. */
@@ -40,10 +42,10 @@ public final class ShowCommands {
         Map.entry("fdb counters", d -> SonicViews.crmFdb(d.counters())),
         Map.entry("interfaces portchannel", ShowCommands::portChannels),
         Map.entry("ports", SwitchDaemon::portAttachments),
-        Map.entry("ip route", d -> d.onOwner(() -> RoutingViews.ipRoute(d.softSwitch()))),
-        Map.entry("ip bgp summary", d -> d.onOwner(() -> RoutingViews.bgpSummary(d.softSwitch()))),
-        Map.entry("ipv6 route", d -> d.onOwner(() -> RoutingViews.ipv6Route(d.softSwitch()))),
-        Map.entry("bfd peers brief", d -> d.onOwner(() -> RoutingViews.bfdPeersBrief(d.softSwitch()))));
+        Map.entry("ip route", onSwitch(RoutingViews::ipRoute)),
+        Map.entry("ip bgp summary", onSwitch(RoutingViews::bgpSummary)),
+        Map.entry("ipv6 route", onSwitch(RoutingViews::ipv6Route)),
+        Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -76,15 +78,20 @@ public final class ShowCommands {
     }
 
     /**
-     * @param words {@code ["counters"]}
+     * @param words {@code ["counters"]} or {@code ["watermark"]}
      * @return a line saying what was cleared
      */
     public static String clear(SwitchDaemon daemon, List<String> words) {
-        if (!words.equals(List.of("counters"))) {
-            throw new IllegalArgumentException("clear " + String.join(" ", words) + ": unknown; try: clear counters");
+        if (words.equals(List.of("counters"))) {
+            daemon.clearCounters();
+            return "Cleared counters" + System.lineSeparator();
         }
-        daemon.clearCounters();
-        return "Cleared counters" + System.lineSeparator();
+        if (words.equals(List.of("watermark"))) {
+            daemon.clearWatermarks();
+            return "Cleared watermarks" + System.lineSeparator();
+        }
+        throw new IllegalArgumentException("clear " + String.join(" ", words)
+            + ": unknown; try: clear counters, clear watermark");
     }
 
     /** The port channels' LACP state is read on the switch's thread. */

@@ -164,6 +164,17 @@ public final class SwitchDaemon implements AutoCloseable {
         baseline = sw.countersSnapshot();
     }
 
+    /**
+     * {@code sonic-clear watermark}: the watermark views start again from what the buffers hold now,
+     * their persistent-watermark views keep the peak since the switch started.
+     */
+    public void clearWatermarks() {
+        onOwner(() -> {
+            sw.mmu().clearWatermarks();
+            return null;
+        });
+    }
+
     /** Runs {@code what} on the switch's owner thread and waits for its result. */
     public <T> T onOwner(Callable<T> what) {
         if (owner.inOwnerThread()) {

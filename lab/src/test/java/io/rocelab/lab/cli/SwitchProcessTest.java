@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code rocelab switch} as a user runs it: the switch a process of its own with the demo's
  * config_db.json, two {@code rocelab ib_write_bw} processes plugged into its ports by
- * frame-over-UDP, {@code rocelab switch show ...} and {@code clear counters} asking it over its
+ * frame-over-UDP, {@code rocelab switch show ...}, {@code clear counters} and {@code clear watermark} asking it over its
  * control socket, and SIGTERM stopping it with a capture {@code rocelab decode} finds complete.
  */
 @Timeout(240)
@@ -105,6 +105,13 @@ class SwitchProcessTest {
         CliRun after = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
         assertEquals(0, column(after.out(), "Ethernet4", 2), after.out());
         assertEquals(0, column(after.out(), "Ethernet0", 8), after.out());
+        CliRun before = CliRun.of("switch", "show", "buffer_pool", "persistent-watermark", "--socket", socket.toString());
+        CliRun clearWm = CliRun.of("switch", "clear", "watermark", "--socket", socket.toString());
+        assertEquals(0, clearWm.exitCode(), clearWm.err());
+        assertTrue(clearWm.out().contains("Cleared watermarks"), clearWm.out());
+        CliRun persistent = CliRun.of("switch", "show", "buffer_pool", "persistent-watermark", "--socket",
+            socket.toString());
+        assertEquals(before.out(), persistent.out(), "sonic-clear watermark leaves the persistent watermarks");
         CliRun unknown = CliRun.of("switch", "show", "routes", "--socket", socket.toString());
         assertEquals(2, unknown.exitCode());
         assertEquals(1, unknown.err().strip().lines().count(), unknown.err());

@@ -111,6 +111,25 @@ class SaiBufferModelTest {
         assertTrue(pg.used() <= 19_456 && pg.used() + FRAME > 19_456, "XON at xon: " + pg.used());
     }
 
+    /** sonic-clear watermark starts the watermarks from what is held now; the persistent ones stay. */
+    @Test
+    void clearingWatermarksKeepsThePersistentOnes() {
+        mmu = mmu(BufferPool.dynamic("ingress_pool", SN2700_POOL), SN2700);
+        fillToDrop();
+        PgState pg = mmu.pg(1, 3);
+        long shared = pg.sharedWatermark();
+        while (pg.headroomUsed() > 0 || pg.sharedUsed() > 0) {
+            mmu.release(queue.poll());
+        }
+        mmu.clearWatermarks();
+        assertEquals(0, pg.sharedWatermark(), "nothing shared is held now");
+        assertEquals(0, pg.headroomWatermark());
+        assertEquals(0, mmu.poolWatermark(0));
+        assertEquals(shared, pg.persistentSharedWatermark(), "the persistent watermark keeps the peak");
+        assertEquals(30_720, pg.persistentHeadroomWatermark());
+        assertEquals(shared, mmu.poolPersistentWatermark(0));
+    }
+
     @Test
     void broadcomPausesAtSizePlusSharedLimitAndDropsXoffLater() {
         mmu = mmu(BufferPool.dynamic("ingress_pool", BROADCOM_POOL), BROADCOM);
