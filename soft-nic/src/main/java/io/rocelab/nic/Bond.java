@@ -146,10 +146,10 @@ public final class Bond {
     }
 
     private int hashIndex(QueuePair qp) {
-        Route r = qp.route;
+        Route r = qp.route();
         int src = r == null ? 0 : r.ipv6 ? lastWord(r.srcGid) : r.srcIpv4;
         int dst = r == null ? 0 : r.ipv6 ? lastWord(r.dstGid) : r.dstIpv4;
-        return Integer.remainderUnsigned(hash(src, dst, qp.srcPort, Udp.ROCEV2_PORT), 2);
+        return Integer.remainderUnsigned(hash(src, dst, qp.udpSourcePort(), Udp.ROCEV2_PORT), 2);
     }
 
     private static int lastWord(Gid g) {
@@ -179,8 +179,8 @@ public final class Bond {
     private void rebalance(NicPort down) {
         for (QueuePair qp : qps.get()) {
             NicPort to = portFor(qp);
-            if (qp.port != to) {
-                if (qp.port == down || !usable(qp.port)) {
+            if (qp.port() != to) {
+                if (qp.port() == down || !usable(qp.port())) {
                     failovers++;
                 }
                 qp.moveTo(to);

@@ -64,23 +64,23 @@ final class Completer {
 
     Completer(QueuePair qp) {
         this.qp = qp;
-        this.onAckCheck = qp.nic.guarded(this::onAckCheck);
+        this.onAckCheck = qp.nic().guarded(this::onAckCheck);
     }
 
     void resetRetryCounters() {
-        retryLeft = qp.retryCnt;
-        rnrLeft = qp.rnrRetry;
+        retryLeft = qp.retryCnt();
+        rnrLeft = qp.rnrRetry();
     }
 
     void receive(RxPacket p) {
-        if (qp.type != QpType.RC) {
-            qp.port.counters.increment(NicCounter.DROP_BAD_OPCODE); // a response on a UC/UD QP
+        if (qp.type() != QpType.RC) {
+            qp.port().counters.increment(NicCounter.DROP_BAD_OPCODE); // a response on a UC/UD QP
             return;
         }
-        if (!qp.state.canSend() && qp.state != QpState.SQE) {
+        if (!qp.state().canSend() && qp.state() != QpState.SQE) {
             // IBA 10.3.1.7: a QP in ERR discards what arrives, e.g. the responses still in flight when
             // it got there; one in RTR has sent nothing to be answered. Not an opcode error.
-            qp.port.counters.increment(NicCounter.DROP_QP_STATE);
+            qp.port().counters.increment(NicCounter.DROP_QP_STATE);
             return;
         }
         CompleterState s = CompleterState.GET_WQE;
@@ -95,8 +95,8 @@ final class Completer {
                 wqe = null;
                 // the oldest unfinished WQE that has packets on the wire; it may be the one still being
                 // sent (the send queue's cursor), when a message longer than the PSN window waits for these ACKs to go on
-                for (int i = 0; i < qp.sq.size() && qp.sq.get(i).started; i++) {
-                    SendWqe w = qp.sq.get(i);
+                for (int i = 0; i < qp.sq().size() && qp.sq().get(i).started; i++) {
+                    SendWqe w = qp.sq().get(i);
                     if (!w.done) {
                         wqe = w;
                         break;
@@ -104,9 +104,9 @@ final class Completer {
                 }
                 return wqe == null ? CompleterState.DONE : CompleterState.CHECK_PSN;
             case CHECK_PSN:
-                if (!Psn.before(p.psn, qp.requester.nextNewPsn())) {
+                if (!Psn.before(p.psn, qp.requester().nextNewPsn())) {
                     // IBA 9.7.5.1: a response can only acknowledge a request that was sent
-                    qp.port.counters.increment(NicCounter.DROP_UNSENT_PSN);
+                    qp.port().counters.increment(NicCounter.DROP_UNSENT_PSN);
                     return CompleterState.DONE;
                 }
                 if (Psn.before(p.psn, compPsn)) {
@@ -126,7 +126,7 @@ final class Completer {
             case READ:
                 return readResponse(p);
             case ATOMIC:
-                if (!qp.nic.memory.scatterLong(qp.pd, wqe.sgl,
+                if (!qp.nic().memory.scatterLong(qp.pd(), wqe.sgl,
                         AtomicAckEth.origRemoteData(p.buf, p.ext(ExtHeader.ATOMIC_ACK_ETH)))) {
                     errorStatus = WcStatus.LOC_PROT_ERR;
                     return CompleterState.ERROR;
@@ -186,7 +186,7 @@ final class Completer {
                 }
                 return p.psn == wqe.lastPsn ? CompleterState.COMP_ACK : CompleterState.UPDATE_COMP;
             case RNR_NAK:
-                qp.port.counters.increment(NicCounter.RCVD_RNR_ERR);
+                qp.port().counters.increment(NicCounter.RCVD_RNR_ERR);
                 return CompleterState.RNR_RETRY;
             case NAK:
                 return nak(NakCode.of(AethSyndrome.value(syndrome)), p);
@@ -203,15 +203,15 @@ final class Completer {
 
     /** A response nobody waits for: dropped and counted, the WQE goes on waiting. */
     private CompleterState unexpected() {
-        qp.port.counters.increment(NicCounter.DROP_BAD_OPCODE);
+        qp.port().counters.increment(NicCounter.DROP_BAD_OPCODE);
         return CompleterState.DONE;
     }
 
     private CompleterState nak(NakCode code, RxPacket p) {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
-                qp.port.counters.increment(NicCounter.RCVD_SEQ_ERR);
-                if (qp.requester.inRnrWait()) {
+                qp.port().counters.increment(NicCounter.RCVD_SEQ_ERR);
+                if (qp.requester().inRnrWait()) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }
                 if (Psn.after(p.psn, compPsn)) {
@@ -219,7 +219,7 @@ final class Completer {
                     // progress, so the retry count starts afresh; it limits retries in a row without
                     // progress, and a long message over a lossy link must not run out while it advances.
                     compPsn = p.psn;
-                    retryLeft = qp.retryCnt;
+                    retryLeft = qp.retryCnt();
                 }
                 return retryFrom(p.psn);
             case INVALID_REQUEST:
@@ -238,15 +238,15 @@ final class Completer {
     }
 
     private CompleterState readResponse(RxPacket p) {
-        long off = (long) Psn.diff(p.psn, wqe.firstPsn) * qp.pathMtu;
+        long off = (long) Psn.diff(p.psn, wqe.firstPsn) * qp.pathMtu();
         int len = p.payloadLength;
         boolean ends = p.ends();
         // IBA 9.7.5.1.5: FIRST/MIDDLE carry exactly PMTU bytes; the total must match the request.
-        if ((!ends && len != qp.pathMtu) || off + len > wqe.length || (ends && off + len != wqe.length)) {
+        if ((!ends && len != qp.pathMtu()) || off + len > wqe.length || (ends && off + len != wqe.length)) {
             errorStatus = WcStatus.BAD_RESP_ERR;
             return CompleterState.ERROR;
         }
-        if (!qp.nic.memory.scatter(qp.pd, wqe.sgl, off, p.buf, p.payloadOffset, len)) {
+        if (!qp.nic().memory.scatter(qp.pd(), wqe.sgl, off, p.buf, p.payloadOffset, len)) {
             errorStatus = WcStatus.LOC_PROT_ERR; // the local region went away while the READ was outstanding
             return CompleterState.ERROR;
         }
@@ -260,7 +260,7 @@ final class Completer {
     private CompleterState rnrRetry(RxPacket p) {
         compPsn = p.psn;
         if (rnrLeft == 0) {
-            qp.port.counters.increment(NicCounter.RETRY_RNR_EXCEEDED_ERR);
+            qp.port().counters.increment(NicCounter.RETRY_RNR_EXCEEDED_ERR);
             errorStatus = WcStatus.RNR_RETRY_EXC_ERR;
             return CompleterState.ERROR;
         }
@@ -269,7 +269,7 @@ final class Completer {
         }
         cancelAckTimer();
         int code = AethSyndrome.value(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH)));
-        qp.requester.rnrRetryAfter(RnrTimer.nanos(code));
+        qp.requester().rnrRetryAfter(RnrTimer.nanos(code));
         return CompleterState.DONE;
     }
 
@@ -279,7 +279,7 @@ final class Completer {
      * loss costs one retry (rxe's {@code comp.started_retry}).
      */
     private CompleterState retryFrom(int psn) {
-        if (qp.requester.inRnrWait()) {
+        if (qp.requester().inRnrWait()) {
             return CompleterState.DONE; // the RNR timer goes back when it expires (IBA 9.7.5.2.8)
         }
         if (psn == lastNakPsn) {
@@ -295,17 +295,17 @@ final class Completer {
             // the QP has migrated; it resends from the oldest unacknowledged PSN there, retries afresh
             lastNakPsn = -1;
             resetRetryCounters();
-            qp.requester.retry(psn);
+            qp.requester().retry(psn);
             return CompleterState.DONE;
         }
         if (retryLeft == 0) {
-            qp.port.counters.increment(NicCounter.RETRY_EXCEEDED_ERR);
+            qp.port().counters.increment(NicCounter.RETRY_EXCEEDED_ERR);
             errorStatus = WcStatus.RETRY_EXC_ERR;
             return CompleterState.ERROR;
         }
         retryLeft--;
-        qp.port.counters.increment(NicCounter.COMPLETER_RETRY_ERR);
-        qp.requester.retry(psn);
+        qp.port().counters.increment(NicCounter.COMPLETER_RETRY_ERR);
+        qp.requester().retry(psn);
         return CompleterState.DONE;
     }
 
@@ -337,27 +337,27 @@ final class Completer {
         resetRetryCounters();
         cancelAckTimer();
         armAckTimer();
-        if (Psn.after(compPsn, qp.requester.nextPsn())) {
-            qp.requester.skipTo(compPsn);
+        if (Psn.after(compPsn, qp.requester().nextPsn())) {
+            qp.requester().skipTo(compPsn);
         }
-        qp.requester.kick();
+        qp.requester().kick();
     }
 
     /** Completes finished WQEs at the head of the send queue, in posting order (IBA 10.8.3.x, C10-?). */
     void completeReady() {
-        while (!qp.sq.isEmpty() && qp.sq.get(0).done) {
-            qp.completeSend(qp.sq.removeFirst());
+        while (!qp.sq().isEmpty() && qp.sq().get(0).done) {
+            qp.completeSend(qp.sq().removeFirst());
         }
         qp.checkDrained();
     }
 
     /** Starts the local ACK timer if requests are outstanding and it is not running. */
     void armAckTimer() {
-        long t = RnrTimer.ackTimeoutNanos(qp.timeout);
-        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester.inRnrWait()) {
+        long t = RnrTimer.ackTimeoutNanos(qp.localAckTimeout());
+        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester().inRnrWait()) {
             return;
         }
-        long deadline = qp.nic.scheduler().nanoTime() + t;
+        long deadline = qp.nic().scheduler().nanoTime() + t;
         ackDeadline = deadline;
         if (ackCheck != null && ackCheckAt <= deadline) {
             return; // the armed check comes first and will re-arm itself for the deadline
@@ -366,7 +366,7 @@ final class Completer {
             ackCheck.cancel(); // only if the timeout was shortened by a modify since it was armed
         }
         ackCheckAt = deadline;
-        ackCheck = qp.nic.scheduler().scheduleAt(deadline, onAckCheck);
+        ackCheck = qp.nic().scheduler().scheduleAt(deadline, onAckCheck);
     }
 
     /** Stops the local ACK timer: the deadline goes; a check still armed will find nothing to do. */
@@ -381,11 +381,11 @@ final class Completer {
             expiryDeferred = false;
             return;
         }
-        long now = qp.nic.scheduler().nanoTime();
+        long now = qp.nic().scheduler().nanoTime();
         if (now < deadline) {
             expiryDeferred = false;
             ackCheckAt = deadline; // progress pushed the deadline back since this check was armed
-            ackCheck = qp.nic.scheduler().scheduleAt(deadline, onAckCheck);
+            ackCheck = qp.nic().scheduler().scheduleAt(deadline, onAckCheck);
             return;
         }
         if (!expiryDeferred) {
@@ -396,7 +396,7 @@ final class Completer {
             // waited while this thread itself was not running, is progress, not a lost packet.
             expiryDeferred = true;
             ackCheckAt = now;
-            ackCheck = qp.nic.scheduler().scheduleAt(now, onAckCheck);
+            ackCheck = qp.nic().scheduler().scheduleAt(now, onAckCheck);
             return;
         }
         expiryDeferred = false;
@@ -406,14 +406,14 @@ final class Completer {
 
     /** Whether a PSN that was sent is not yet acknowledged. */
     private boolean outstanding() {
-        return Psn.after(qp.requester.nextNewPsn(), compPsn);
+        return Psn.after(qp.requester().nextNewPsn(), compPsn);
     }
 
     private void onAckTimeout() {
-        if (!qp.state.canSend() || !outstanding()) {
+        if (!qp.state().canSend() || !outstanding()) {
             return;
         }
-        if (qp.port.resolving(qp.route)) {
+        if (qp.port().resolving(qp.route())) {
             // The requests are parked until ARP/ND answers: nothing is lost, so nothing is resent and
             // no retry is used up (a retransmission would only park second copies of the same PSNs).
             // If resolution fails the parked frames are dropped and the next expiry retries as usual.

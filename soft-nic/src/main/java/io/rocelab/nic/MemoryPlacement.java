@@ -72,21 +72,21 @@ final class MemoryPlacement {
         int off = p.ext(ExtHeader.RETH);
         long va = Reth.va(p.buf, off);
         long len = Reth.dmaLength(p.buf, off);
-        MemoryRegion mr = qp.nic.mrByKey(Reth.rkey(p.buf, off));
+        MemoryRegion mr = qp.nic().mrByKey(Reth.rkey(p.buf, off));
         int rights = qpAccess(p);
         if (p.is(Opcode.ATOMIC_WRITE)) {
             if (len != ATOMIC_WRITE_LENGTH || (va & 7) != 0) {
                 return ResponderState.ERR_INVALID_REQUEST;
             }
-            return mr != null && mr.allowsRemote(qp.pd, rights, va, len) ? ResponderState.EXECUTE
+            return mr != null && mr.allowsRemote(qp.pd(), rights, va, len) ? ResponderState.EXECUTE
                     : ResponderState.ERR_ACCESS;
         }
         int level = Feth.selectivityLevel(p.buf, p.ext(ExtHeader.FETH));
         if (level != SELECT_RANGE && level != SELECT_REGION) {
             return ResponderState.ERR_INVALID_REQUEST;
         }
-        boolean granted = mr != null && (level == SELECT_REGION ? mr.grants(qp.pd, rights)
-                : mr.allowsRemote(qp.pd, rights, va, len));
+        boolean granted = mr != null && (level == SELECT_REGION ? mr.grants(qp.pd(), rights)
+                : mr.allowsRemote(qp.pd(), rights, va, len));
         return granted ? ResponderState.EXECUTE : ResponderState.ERR_ACCESS;
     }
 
@@ -94,7 +94,7 @@ final class MemoryPlacement {
     static void execute(QueuePair qp, RxPacket p) {
         if (p.is(Opcode.ATOMIC_WRITE)) {
             int off = p.ext(ExtHeader.RETH);
-            MemoryRegion mr = qp.nic.mrByKey(Reth.rkey(p.buf, off));
+            MemoryRegion mr = qp.nic().mrByKey(Reth.rkey(p.buf, off));
             p.buf.getBytes(p.payloadOffset, mr.buffer(), mr.index(Reth.va(p.buf, off)), ATOMIC_WRITE_LENGTH);
         }
     }

@@ -21,61 +21,61 @@ import java.util.Objects;
  * <p>All fields are owned by the NIC's thread; the public methods may be called from any thread.
  */
 public final class QueuePair {
-    final SoftNic nic;
-    final ProtectionDomain pd;
-    final QpType type;
-    final int qpn;
-    final CompletionQueue sendCq;
-    final CompletionQueue recvCq;
-    final QpCaps caps;
+    private final SoftNic nic;
+    private final ProtectionDomain pd;
+    private final QpType type;
+    private final int qpn;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final QpCaps caps;
     /** Where receive WQEs come from when the QP uses a shared receive queue, else null. */
-    final SharedReceiveQueue srq;
+    private final SharedReceiveQueue srq;
 
-    volatile QpState state = QpState.RESET;
+    private volatile QpState state = QpState.RESET;
     /**
      * The port the QP's frames leave by and arrive on: port 1 until {@link QpAttr#port} binds it,
      * the alternate path's after a migration, the bond's pick on a bonded NIC.
      */
-    volatile NicPort port;
-    int accessFlags;
-    int pkey = Bth.DEFAULT_PKEY;
-    int qkey;
-    AddressHandle av;
+    private volatile NicPort port;
+    private int accessFlags;
+    private int pkey = Bth.DEFAULT_PKEY;
+    private int qkey;
+    private AddressHandle av;
     /** Where this QP's frames go, from the AV (RTR); null before. */
-    Route route;
-    int pathMtu = 1024;
-    int timeout;
-    int retryCnt;
-    int rnrRetry;
-    int maxRdAtomic;
-    int maxDestRdAtomic;
-    int minRnrTimer;
-    int destQpn;
-    int srcPort;
+    private Route route;
+    private int pathMtu = 1024;
+    private int timeout;
+    private int retryCnt;
+    private int rnrRetry;
+    private int maxRdAtomic;
+    private int maxDestRdAtomic;
+    private int minRnrTimer;
+    private int destQpn;
+    private int srcPort;
     /** The path migration state (IBA 17.2.8) and the alternate path, when one is loaded. */
-    MigState migState = MigState.MIGRATED;
-    AddressHandle altAv;
+    private MigState migState = MigState.MIGRATED;
+    private AddressHandle altAv;
     /** Whether the QP ever had an alternate path: until then it sends MigReq 0 as rxe, after it IBA's bit. */
     private boolean apmUsed;
-    Route altRoute;
-    NicPort altPort;
-    int altTimeout;
+    private Route altRoute;
+    private NicPort altPort;
+    private int altTimeout;
     /** In SQD until every WQE started before the transition is complete (IBA 10.3.1.5). */
-    boolean sqDraining;
+    private boolean sqDraining;
     private boolean sqdNotify;
 
     /** Posted, not yet completed send WQEs, oldest first, with the cursor of the next to transmit. */
-    final SendQueue sq = new SendQueue();
+    private final SendQueue sq = new SendQueue();
     /** The QP's own receive queue, or the SRQ's WQEs (then taken only through {@link #takeRecv()}). */
-    final ArrayDeque<RecvWqe> rq;
+    private final ArrayDeque<RecvWqe> rq;
 
     /** The three engines; RESET replaces them, so that nothing of a connection outlives it (IBA 10.3.1.1). */
-    Requester requester;
-    Responder responder;
-    Completer completer;
+    private Requester requester;
+    private Responder responder;
+    private Completer completer;
 
     /** The QP's place in the NIC's egress: its send side as the transmitter sees it. */
-    final EgressFlow egressFlow = new Flow();
+    private final EgressFlow egressFlow = new Flow();
     /** The 802.1p priority of the QP's frames (what PFC pauses), from its route. */
     private int priority;
     /** The reaction point of its congestion control (RC and UC; UD QPs have none). */
@@ -159,6 +159,129 @@ public final class QueuePair {
         return srcPort;
     }
 
+    // What the engines read of the QP: its device, its queues, its attributes and its path. The
+    // attributes change only in modify (and a migration) on the owner thread, where the engines
+    // read them too.
+
+    SoftNic nic() {
+        return nic;
+    }
+
+    QpCaps caps() {
+        return caps;
+    }
+
+    /** Posted, not yet completed send WQEs (the requester sends them, the completer completes them). */
+    SendQueue sq() {
+        return sq;
+    }
+
+    /**
+     * The QP's own receive queue, or the SRQ's WQEs; the responder looks at its head and takes
+     * WQEs only through {@link #takeRecv()}.
+     */
+    ArrayDeque<RecvWqe> rq() {
+        return rq;
+    }
+
+    CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    /** Where the QP's frames go (the primary path), from the AV at RTR; null before. */
+    Route route() {
+        return route;
+    }
+
+    /** The primary path's address vector ({@code ibv_qp_attr.ah_attr}); null before RTR. */
+    AddressHandle av() {
+        return av;
+    }
+
+    /** The P_Key of the QP's packets (IBA 9.2: BTH P_Key; rocelab has the default partition). */
+    int pkey() {
+        return pkey;
+    }
+
+    /**
+     * Puts the QP in another partition. The NIC's P_Key table has one entry (the default P_Key,
+     * {@link QpAttr#pkeyIndex}), so only a test of the responder's P_Key check (IBA 9.6.1.1) sets
+     * one. Owner thread.
+     */
+    void setPkey(int pkey) {
+        this.pkey = pkey;
+    }
+
+    /** The QP's Q_Key ({@code ibv_qp_attr.qkey}, IBA 10.2.5), UD. */
+    int qkey() {
+        return qkey;
+    }
+
+    /** The remote QP ({@code ibv_qp_attr.dest_qp_num}), RC and UC. */
+    int destQpn() {
+        return destQpn;
+    }
+
+    /** The path MTU in bytes ({@code ibv_qp_attr.path_mtu}, at most the port's active MTU). */
+    int pathMtu() {
+        return pathMtu;
+    }
+
+    /** The remote access the QP grants ({@code ibv_qp_attr.qp_access_flags}, IBA 10.2.4). */
+    int accessFlags() {
+        return accessFlags;
+    }
+
+    /** The RNR NAK timer code the responder sends ({@code ibv_qp_attr.min_rnr_timer}, IBA Table 45). */
+    int minRnrTimer() {
+        return minRnrTimer;
+    }
+
+    /** READ/ATOMIC requests the requester may have outstanding ({@code ibv_qp_attr.max_rd_atomic}). */
+    int maxRdAtomic() {
+        return maxRdAtomic;
+    }
+
+    /** Retries after an ACK timeout or a sequence error NAK ({@code ibv_qp_attr.retry_cnt}). */
+    int retryCnt() {
+        return retryCnt;
+    }
+
+    /** Retries after RNR NAKs, 7 for ever ({@code ibv_qp_attr.rnr_retry}). */
+    int rnrRetry() {
+        return rnrRetry;
+    }
+
+    /**
+     * The local ACK timeout exponent ({@code ibv_qp_attr.timeout}: 4.096 µs × 2^timeout, IBA
+     * 9.7.6.1.3), after a migration the alternate path's. Owner thread; {@link #timeoutExponent()}
+     * from any.
+     */
+    int localAckTimeout() {
+        return timeout;
+    }
+
+    Requester requester() {
+        return requester;
+    }
+
+    Responder responder() {
+        return responder;
+    }
+
+    Completer completer() {
+        return completer;
+    }
+
+    /** The QP's send side as the port's egress sees it. */
+    EgressFlow egressFlow() {
+        return egressFlow;
+    }
+
     /**
      * Whether the QP is in SQD and still finishing the WQEs it had started ({@code ibv_query_qp}'s
      * {@code sq_draining}).
@@ -174,7 +297,7 @@ public final class QueuePair {
 
     /** The PSN the responder expects next. */
     public int expectedPsn() {
-        return nic.call(() -> responder.ePsn);
+        return nic.call(() -> responder.expectedPsn());
     }
 
     /**
@@ -260,7 +383,7 @@ public final class QueuePair {
                 case TIMEOUT -> timeout = a.timeout;
                 case RETRY_CNT -> retryCnt = a.retryCnt;
                 case RNR_RETRY -> rnrRetry = a.rnrRetry;
-                case RQ_PSN -> responder.ePsn = a.rqPsn;
+                case RQ_PSN -> responder.startAt(a.rqPsn);
                 case SQ_PSN -> requester.setInitialPsn(a.sqPsn);
                 case MAX_QP_RD_ATOMIC -> maxRdAtomic = a.maxRdAtomic;
                 case MAX_DEST_RD_ATOMIC -> responder.setMaxDestRdAtomic(a.maxDestRdAtomic);

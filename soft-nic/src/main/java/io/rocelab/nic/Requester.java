@@ -79,7 +79,7 @@ final class Requester {
     void setInitialPsn(int p) {
         psn = p;
         nextNewPsn = p;
-        qp.completer.startAt(p);
+        qp.completer().startAt(p);
     }
 
     void post(SendWqe w) {
@@ -104,21 +104,21 @@ final class Requester {
 
     /** Puts {@code w} on the send queue; false if it completed at once (QP in error, queue full). */
     private boolean queue(SendWqe w) {
-        if (qp.state == QpState.ERR) {
+        if (qp.state() == QpState.ERR) {
             w.done = true;
             w.status = WcStatus.WR_FLUSH_ERR; // IBA 10.8.3.1: WRs posted in Error complete flushed
-            qp.sq.add(w);
-            qp.completer.completeReady();
+            qp.sq().add(w);
+            qp.completer().completeReady();
             return false;
         }
-        if (qp.sq.size() >= qp.caps.maxSendWr()) {
+        if (qp.sq().size() >= qp.caps().maxSendWr()) {
             w.done = true;
             w.status = WcStatus.LOC_QP_OP_ERR;
-            qp.sq.add(w);
-            qp.completer.completeReady();
+            qp.sq().add(w);
+            qp.completer().completeReady();
             return false;
         }
-        qp.sq.add(w);
+        qp.sq().add(w);
         return true;
     }
 
@@ -127,7 +127,7 @@ final class Requester {
      * egress pulls its packets as the wire allows ({@link #sendOne()} each).
      */
     void kick() {
-        qp.port.egress.wake(qp.egressFlow);
+        qp.port().egress.wake(qp.egressFlow());
     }
 
     /**
@@ -136,22 +136,22 @@ final class Requester {
      * packet emitted or parked for ARP, a local operation done); false when nothing may go now.
      */
     boolean sendOne() {
-        if (!qp.state.canSend() || rnrWait || qp.sq.allSent()) {
+        if (!qp.state().canSend() || rnrWait || qp.sq().allSent()) {
             return false;
         }
-        SendWqe w = qp.sq.get(qp.sq.next());
+        SendWqe w = qp.sq().get(qp.sq().next());
         if (w.done) {
-            qp.sq.advance(); // a LOCAL_INV already executed, met again after a rewind
+            qp.sq().advance(); // a LOCAL_INV already executed, met again after a rewind
             return true;
         }
-        if (qp.state == QpState.SQD && !w.started) {
+        if (qp.state() == QpState.SQD && !w.started) {
             return false; // IBA 10.3.1.5: draining finishes what was started, starts nothing new
         }
         if (w.opcode == WrOpcode.LOCAL_INV) {
             return localInvalidate(w);
         }
-        if (qp.type == QpType.RC) {
-            if (Psn.diff(psn, qp.completer.compPsn()) >= window) {
+        if (qp.type() == QpType.RC) {
+            if (Psn.diff(psn, qp.completer().compPsn()) >= window) {
                 return false;
             }
             if (!w.started || w.offset == 0) {
@@ -159,7 +159,7 @@ final class Requester {
                 if (w.fence && outstanding > 0) {
                     return false;
                 }
-                if (w.opcode.isReadOrAtomic() && outstanding >= Math.max(1, qp.maxRdAtomic)) {
+                if (w.opcode.isReadOrAtomic() && outstanding >= Math.max(1, qp.maxRdAtomic())) {
                     return false;
                 }
             }
@@ -174,7 +174,7 @@ final class Requester {
             w.lastPsn = Psn.add(psn, w.npkts - 1);
             w.offset = 0;
         }
-        switch (qp.type) {
+        switch (qp.type()) {
             case RC -> sendRc(w);
             case UC -> sendUc(w);
             case UD -> sendUd(w);
@@ -187,7 +187,7 @@ final class Requester {
         if (w.opcode.isAtomic()) {
             return 1;
         }
-        return Math.max(1, (w.length + qp.pathMtu - 1) / qp.pathMtu);
+        return Math.max(1, (w.length + qp.pathMtu() - 1) / qp.pathMtu());
     }
 
     /**
@@ -197,21 +197,21 @@ final class Requester {
      */
     private boolean checkLocal(SendWqe w) {
         boolean needWrite = w.opcode == WrOpcode.RDMA_READ || w.opcode.isAtomic();
-        if (w.inlineData != null || qp.nic.memory.checkSgl(qp.pd, w.sgl, needWrite)) {
+        if (w.inlineData != null || qp.nic().memory.checkSgl(qp.pd(), w.sgl, needWrite)) {
             return true;
         }
         w.done = true;
         w.status = WcStatus.LOC_PROT_ERR;
-        qp.sq.advance();
-        qp.completer.completeReady();
+        qp.sq().advance();
+        qp.completer().completeReady();
         qp.enterError();
         return false;
     }
 
     private boolean localInvalidate(SendWqe w) {
-        MemoryRegion mr = qp.nic.mrByKey(w.invRkey);
+        MemoryRegion mr = qp.nic().mrByKey(w.invRkey);
         w.done = true;
-        if (mr == null || mr.pd() != qp.pd) {
+        if (mr == null || mr.pd() != qp.pd()) {
             w.status = WcStatus.LOC_PROT_ERR;
         } else {
             mr.invalidate();
@@ -219,21 +219,21 @@ final class Requester {
         w.started = true;
         w.firstPsn = psn;
         w.lastPsn = Psn.add(psn, -1);
-        qp.sq.advance();
-        qp.completer.completeReady();
+        qp.sq().advance();
+        qp.completer().completeReady();
         if (w.status != WcStatus.SUCCESS) {
             qp.enterError();
         }
-        return qp.state.canSend();
+        return qp.state().canSend();
     }
 
     int outstandingReadAtomic() {
-        if (qp.sq.readOrAtomicCount() == 0) {
+        if (qp.sq().readOrAtomicCount() == 0) {
             return 0; // the common case of a WRITE/SEND stream: no scan per message
         }
         int n = 0;
-        for (int i = 0; i < qp.sq.next(); i++) {
-            SendWqe w = qp.sq.get(i);
+        for (int i = 0; i < qp.sq().next(); i++) {
+            SendWqe w = qp.sq().get(i);
             if (!w.done && w.opcode.isReadOrAtomic()) {
                 n++;
             }
@@ -251,20 +251,20 @@ final class Requester {
         } else {
             sendSegment(w, Opcode.RC_BASE, true);
         }
-        qp.completer.armAckTimer();
+        qp.completer().armAckTimer();
     }
 
     private void sendUc(SendWqe w) {
         sendSegment(w, Opcode.UC_BASE, false);
         if (w.offset >= w.length) {
             w.done = true; // UC: complete once sent (IBA 9.8.2)
-            qp.completer.completeReady();
+            qp.completer().completeReady();
         }
     }
 
     /** One SEND/WRITE packet at {@link #psn} from byte {@code w.offset}. */
     private void sendSegment(SendWqe w, int base, boolean reliable) {
-        int mtu = qp.pathMtu;
+        int mtu = qp.pathMtu();
         boolean first = w.offset == 0;
         int len = Math.min(mtu, w.length - w.offset);
         boolean last = w.offset + len >= w.length;
@@ -272,8 +272,8 @@ final class Requester {
         boolean ackReq = reliable && (last ? ackReqOnLast() : noAckPkts + 1 >= maxPktPerAck);
         noAckPkts = ackReq ? 0 : noAckPkts + 1;
         boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, se, qp.pkey, qp.destQpn, ackReq, psn, len);
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, se, qp.pkey(), qp.destQpn(), ackReq, psn, len);
         if (op.hasHeader(ExtHeader.RETH)) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
         }
@@ -284,13 +284,13 @@ final class Requester {
             Ieth.write(b, pw.ext(ExtHeader.IETH), w.invRkey);
         }
         payload(w, b, pw.payloadOffset(), w.offset, len);
-        qp.port.emit(qp.route, pw.finish());
+        qp.port().emit(qp.route(), pw.finish());
         advance(1);
         w.offset += len;
         if (last) {
             w.offset = w.length;
-            qp.sq.advance();
-            qp.port.counters.increment(NicCounter.RDMA_SENDS);
+            qp.sq().advance();
+            qp.port().counters.increment(NicCounter.RDMA_SENDS);
         }
     }
 
@@ -298,7 +298,7 @@ final class Requester {
         if (w.inlineData != null) {
             b.setBytes(at, w.inlineData, from, len);
         } else {
-            qp.nic.memory.gather(w.sgl, from, b, at, len);
+            qp.nic().memory.gather(w.sgl, from, b, at, len);
         }
     }
 
@@ -324,30 +324,30 @@ final class Requester {
     /** A READ request for what is still missing: from {@code w.offset} (0, or where a retry resumes). */
     private void sendReadRequest(SendWqe w) {
         int remaining = w.length - w.offset;
-        int pkts = Math.max(1, (remaining + qp.pathMtu - 1) / qp.pathMtu);
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey, qp.destQpn,
+        int pkts = Math.max(1, (remaining + qp.pathMtu() - 1) / qp.pathMtu());
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey(), qp.destQpn(),
                 true, psn, 0);
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
-        qp.port.emit(qp.route, pw.finish());
+        qp.port().emit(qp.route(), pw.finish());
         noAckPkts = 0;
         advance(pkts);
         w.offset = w.length;
-        qp.sq.advance();
+        qp.sq().advance();
     }
 
     private void sendAtomic(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, 0);
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, psn, 0);
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
-        qp.port.emit(qp.route, pw.finish());
+        qp.port().emit(qp.route(), pw.finish());
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
-        qp.sq.advance();
+        qp.sq().advance();
     }
 
     /**
@@ -357,8 +357,8 @@ final class Requester {
     private void sendPlacement(SendWqe w) {
         boolean write = w.opcode == WrOpcode.ATOMIC_WRITE;
         Opcode op = write ? Opcode.RC_ATOMIC_WRITE : Opcode.RC_FLUSH;
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, true, psn, w.length);
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, psn, w.length);
         if (write) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
             payload(w, b, pw.payloadOffset(), 0, w.length);
@@ -366,11 +366,11 @@ final class Requester {
             Feth.write(b, pw.ext(ExtHeader.FETH), w.feth);
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
         }
-        qp.port.emit(qp.route, pw.finish());
+        qp.port().emit(qp.route(), pw.finish());
         noAckPkts = 0;
         advance(1);
         w.offset = w.length;
-        qp.sq.advance();
+        qp.sq().advance();
     }
 
     /** Moves {@link #psn} past {@code n} PSNs just sent. */
@@ -399,34 +399,34 @@ final class Requester {
         if (ackReqInterval == 0 || Psn.diff(psn, nextNewPsn) < 0 || noAckPkts + 1 >= ackReqInterval) {
             return true;
         }
-        return qp.sq.next() + 1 >= qp.sq.size();
+        return qp.sq().next() + 1 >= qp.sq().size();
     }
 
     private void sendUd(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.SEND_WITH_IMM ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY;
         // IBA 10.2.5: a Q_Key with the high bit set means "use the QP's own Q_Key"
-        int qkey = w.remoteQkey < 0 ? qp.qkey : w.remoteQkey;
+        int qkey = w.remoteQkey < 0 ? qp.qkey() : w.remoteQkey;
         if (w.ah.destMac() >= 0) {
-            qp.port.learn(w.ah.destGid(), w.ah.destMac());
+            qp.port().learn(w.ah.destGid(), w.ah.destMac());
         }
-        PacketWriter pw = qp.port.writer;
+        PacketWriter pw = qp.port().writer;
         // rxe asks for an ACK on the last packet of every request except on UD and UC QPs; QP1 is
         // IB_QPT_GSI, not UD, so its MADs carry AckReq (as in every rdma_cm capture) though nobody ACKs
-        boolean ackReq = qp.qpn == SoftNic.GSI_QPN;
-        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn), w.route, op, w.solicited, qp.pkey, w.remoteQpn, ackReq, psn,
+        boolean ackReq = qp.qpn() == SoftNic.GSI_QPN;
+        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn()), w.route, op, w.solicited, qp.pkey(), w.remoteQpn, ackReq, psn,
                 w.length);
-        Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn);
+        Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn());
         if (op.hasHeader(ExtHeader.IMM_DT)) {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
         }
         payload(w, b, pw.payloadOffset(), 0, w.length);
-        qp.port.emit(w.route, pw.finish());
+        qp.port().emit(w.route, pw.finish());
         advance(1);
         w.offset = w.length;
         w.done = true;
-        qp.sq.advance();
-        qp.port.counters.increment(NicCounter.RDMA_SENDS);
-        qp.completer.completeReady();
+        qp.sq().advance();
+        qp.port().counters.increment(NicCounter.RDMA_SENDS);
+        qp.completer().completeReady();
     }
 
     /**
@@ -456,28 +456,28 @@ final class Requester {
      */
     private void position(int at) {
         int i = 0;
-        while (i < qp.sq.size() && !qp.sq.get(i).holds(at)) {
+        while (i < qp.sq().size() && !qp.sq().get(i).holds(at)) {
             i++;
         }
-        if (i == qp.sq.size()) {
+        if (i == qp.sq().size()) {
             i = 0;
-            while (i < qp.sq.size() && qp.sq.get(i).started) {
+            while (i < qp.sq().size() && qp.sq().get(i).started) {
                 i++;
             }
         } else {
-            SendWqe w = qp.sq.get(i);
-            w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(at, w.firstPsn) * qp.pathMtu;
+            SendWqe w = qp.sq().get(i);
+            w.offset = w.opcode.isAtomic() ? 0 : Psn.diff(at, w.firstPsn) * qp.pathMtu();
             // up to and including the send queue's cursor: the WQE there may be half sent (a message
             // longer than the PSN window, or the NAK arriving mid-message) and must start again from
             // its first byte
-            for (int j = i + 1; j <= qp.sq.next() && j < qp.sq.size(); j++) {
-                SendWqe later = qp.sq.get(j);
+            for (int j = i + 1; j <= qp.sq().next() && j < qp.sq().size(); j++) {
+                SendWqe later = qp.sq().get(j);
                 if (later.opcode != WrOpcode.LOCAL_INV) {
                     later.offset = 0;
                 }
             }
         }
-        qp.sq.rewindTo(i);
+        qp.sq().rewindTo(i);
         psn = at;
     }
 
@@ -488,12 +488,12 @@ final class Requester {
      */
     void rnrRetryAfter(long delayNanos) {
         rnrWait = true;
-        rnrTimer = qp.nic.scheduler().schedule(delayNanos, qp.nic.guarded(() -> {
+        rnrTimer = qp.nic().scheduler().schedule(delayNanos, qp.nic().guarded(() -> {
             rnrTimer = null;
             rnrWait = false;
-            if (qp.state.canSend()) {
-                retry(qp.completer.compPsn());
-                qp.completer.armAckTimer();
+            if (qp.state().canSend()) {
+                retry(qp.completer().compPsn());
+                qp.completer().armAckTimer();
             }
         }));
     }

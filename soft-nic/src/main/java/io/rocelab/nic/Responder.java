@@ -66,6 +66,16 @@ final class Responder {
         this.qp = qp;
     }
 
+    /** The PSN expected next (IBA 9.7.5.1's ePSN). */
+    int expectedPsn() {
+        return ePsn;
+    }
+
+    /** A connection starts (RTR): {@code psn} is the first request expected ({@code rq_psn}). */
+    void startAt(int psn) {
+        ePsn = psn;
+    }
+
     void setMaxDestRdAtomic(int n) {
         resources = new RdAtomicResource[Math.max(1, n)];
         for (int i = 0; i < resources.length; i++) {
@@ -96,8 +106,8 @@ final class Responder {
 
     void receive(RxPacket p) {
         // P_Key check (IBA 9.6.1.1 C9-42 ... o9-?): same partition, at least one full member.
-        if (((p.pkey ^ qp.pkey) & 0x7FFF) != 0 || ((p.pkey | qp.pkey) & 0x8000) == 0) {
-            qp.port.counters.increment(NicCounter.DROP_BAD_PKEY);
+        if (((p.pkey ^ qp.pkey()) & 0x7FFF) != 0 || ((p.pkey | qp.pkey()) & 0x8000) == 0) {
+            qp.port().counters.increment(NicCounter.DROP_BAD_PKEY);
             return;
         }
         ResponderState s = ResponderState.CHECK_PSN;
@@ -125,11 +135,11 @@ final class Responder {
             case COMPLETE:
                 return complete(p);
             case ACKNOWLEDGE:
-                if (qp.type == QpType.RC) {
+                if (qp.type() == QpType.RC) {
                     if (p.ackReq) {
                         sendAck(AethSyndrome.ACK_NO_CREDIT, p.psn);
                     } else {
-                        qp.port.counters.increment(NicCounter.ACK_DEFERRED);
+                        qp.port().counters.increment(NicCounter.ACK_DEFERRED);
                     }
                 }
                 return ResponderState.DONE;
@@ -142,15 +152,15 @@ final class Responder {
                 }
                 return ResponderState.DONE;
             case ERR_RNR:
-                qp.port.counters.increment(NicCounter.SEND_RNR_ERR);
-                sendAck(AethSyndrome.rnrNak(qp.minRnrTimer), p.psn);
+                qp.port().counters.increment(NicCounter.SEND_RNR_ERR);
+                sendAck(AethSyndrome.rnrNak(qp.minRnrTimer()), p.psn);
                 return ResponderState.DONE;
             case ERR_INVALID_REQUEST:
                 return classError(p, NakCode.INVALID_REQUEST);
             case ERR_ACCESS:
                 return classError(p, NakCode.REMOTE_ACCESS_ERROR);
             case ERR_LENGTH:
-                if (recv != null || (!inMessage && !qp.rq.isEmpty() && p.is(Opcode.SEND))) {
+                if (recv != null || (!inMessage && !qp.rq().isEmpty() && p.is(Opcode.SEND))) {
                     RecvWqe r = recv != null ? recv : qp.takeRecv();
                     recv = null;
                     qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
@@ -165,11 +175,11 @@ final class Responder {
     }
 
     private ResponderState checkPsn(RxPacket p) {
-        if (qp.type == QpType.UD) {
+        if (qp.type() == QpType.UD) {
             return ResponderState.CHECK_OP_VALID; // UD has no sequence (IBA 9.8.3)
         }
         int d = Psn.diff(p.psn, ePsn);
-        if (qp.type == QpType.UC) {
+        if (qp.type() == QpType.UC) {
             if (d != 0 || ucDropping) {
                 if (p.starts()) {
                     discardMessage(); // resynchronise on a new message (IBA 9.7.8.1)
@@ -179,17 +189,17 @@ final class Responder {
                 }
                 ucDropping = true;
                 discardMessage();
-                qp.port.counters.increment(NicCounter.DROP_UC_SEQUENCE);
+                qp.port().counters.increment(NicCounter.DROP_UC_SEQUENCE);
                 return ResponderState.DROP;
             }
             return ResponderState.CHECK_OP_SEQ;
         }
         if (d > 0) {
-            qp.port.counters.increment(NicCounter.OUT_OF_SEQ_REQUEST);
+            qp.port().counters.increment(NicCounter.OUT_OF_SEQ_REQUEST);
             return ResponderState.ERR_PSN_OUT_OF_SEQ;
         }
         if (d < 0) {
-            qp.port.counters.increment(NicCounter.DUPLICATE_REQUEST);
+            qp.port().counters.increment(NicCounter.DUPLICATE_REQUEST);
             return ResponderState.DUPLICATE;
         }
         nakSent = false;
@@ -208,14 +218,14 @@ final class Responder {
         if (ok) {
             return ResponderState.CHECK_OP_VALID;
         }
-        if (qp.type == QpType.UC) {
+        if (qp.type() == QpType.UC) {
             if (inMessage && p.starts()) {
                 discardMessage(); // UC: a new message abandons the unfinished one
                 return ResponderState.CHECK_OP_VALID;
             }
             ucDropping = true;
             discardMessage();
-            qp.port.counters.increment(NicCounter.DROP_UC_SEQUENCE);
+            qp.port().counters.increment(NicCounter.DROP_UC_SEQUENCE);
             return ResponderState.DROP;
         }
         return ResponderState.ERR_INVALID_REQUEST;
@@ -227,13 +237,13 @@ final class Responder {
                 : p.is(Opcode.READ) ? AccessFlags.REMOTE_READ
                 : p.is(Opcode.ATOMIC) ? AccessFlags.REMOTE_ATOMIC
                 : MemoryPlacement.handles(p) ? MemoryPlacement.qpAccess(p) : 0;
-        if (need != 0 && qp.type != QpType.UD && (qp.accessFlags & need) != need) {
-            return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+        if (need != 0 && qp.type() != QpType.UD && (qp.accessFlags() & need) != need) {
+            return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
-        if (qp.type == QpType.UD) {
+        if (qp.type() == QpType.UD) {
             int qkey = Deth.qkey(p.buf, p.ext(ExtHeader.DETH));
-            if (qkey != qp.qkey) {
-                qp.port.counters.increment(NicCounter.DROP_BAD_QKEY); // IBA 10.2.5, C10-?: silently dropped
+            if (qkey != qp.qkey()) {
+                qp.port().counters.increment(NicCounter.DROP_BAD_QKEY); // IBA 10.2.5, C10-?: silently dropped
                 return ResponderState.DROP;
             }
         }
@@ -242,8 +252,8 @@ final class Responder {
 
     private ResponderState checkResource(RxPacket p) {
         boolean needsRecv = p.is(Opcode.SEND) || (p.is(Opcode.IMMEDIATE) && p.is(Opcode.WRITE) && p.ends());
-        if (needsRecv && recv == null && qp.rq.isEmpty()) {
-            return qp.type == QpType.RC ? ResponderState.ERR_RNR : ResponderState.DROP;
+        if (needsRecv && recv == null && qp.rq().isEmpty()) {
+            return qp.type() == QpType.RC ? ResponderState.ERR_RNR : ResponderState.DROP;
         }
         if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC) || MemoryPlacement.handles(p)) && resources.length == 0) {
             return ResponderState.ERR_INVALID_REQUEST;
@@ -252,22 +262,22 @@ final class Responder {
     }
 
     private ResponderState checkLength(RxPacket p) {
-        int mtu = qp.type == QpType.UD ? qp.nic.activeMtu() : qp.pathMtu;
+        int mtu = qp.type() == QpType.UD ? qp.nic().activeMtu() : qp.pathMtu();
         int len = p.payloadLength;
         // IBA 9.7.5.1.x C9-?? : FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU
         if ((p.is(Opcode.FIRST) || p.is(Opcode.MIDDLE)) && len != mtu
                 || (p.is(Opcode.LAST) && (len == 0 || len > mtu)) || len > mtu) {
-            return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+            return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
         if (p.is(Opcode.SEND)) {
-            RecvWqe r = recv != null ? recv : qp.rq.peek();
-            long base = qp.type == QpType.UD ? GRH_LENGTH : 0;
+            RecvWqe r = recv != null ? recv : qp.rq().peek();
+            long base = qp.type() == QpType.UD ? GRH_LENGTH : 0;
             if (recvOffset + base + len > r.length) {
-                return qp.type == QpType.RC ? ResponderState.ERR_LENGTH : dropUnreliable(r);
+                return qp.type() == QpType.RC ? ResponderState.ERR_LENGTH : dropUnreliable(r);
             }
         }
         if (p.is(Opcode.WRITE) && !p.starts() && len > writeRemaining) {
-            return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+            return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
         if (MemoryPlacement.handles(p) && !MemoryPlacement.lengthValid(p)) {
             return ResponderState.ERR_INVALID_REQUEST;
@@ -293,11 +303,11 @@ final class Responder {
             int rkey = Reth.rkey(p.buf, off);
             long len = Reth.dmaLength(p.buf, off);
             if (p.is(Opcode.ONLY) && p.payloadLength != len || p.is(Opcode.FIRST) && len <= p.payloadLength) {
-                return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+                return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
             }
-            MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
-            if (len != 0 && (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_WRITE, va, len))) {
-                return qp.type == QpType.RC ? ResponderState.ERR_ACCESS : ResponderState.DROP;
+            MemoryRegion mr = len == 0 ? null : qp.nic().mrByKey(rkey);
+            if (len != 0 && (mr == null || !mr.allowsRemote(qp.pd(), AccessFlags.REMOTE_WRITE, va, len))) {
+                return qp.type() == QpType.RC ? ResponderState.ERR_ACCESS : ResponderState.DROP;
             }
             writeMr = mr;
             writeVa = va;
@@ -309,9 +319,9 @@ final class Responder {
             if (len > Integer.MAX_VALUE) {
                 return ResponderState.ERR_INVALID_REQUEST;
             }
-            MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(Reth.rkey(p.buf, off));
+            MemoryRegion mr = len == 0 ? null : qp.nic().mrByKey(Reth.rkey(p.buf, off));
             if (len != 0 && (mr == null
-                    || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_READ, Reth.va(p.buf, off), len))) {
+                    || !mr.allowsRemote(qp.pd(), AccessFlags.REMOTE_READ, Reth.va(p.buf, off), len))) {
                 return ResponderState.ERR_ACCESS;
             }
         } else if (p.is(Opcode.ATOMIC)) {
@@ -320,8 +330,8 @@ final class Responder {
             if ((va & 7) != 0) {
                 return ResponderState.ERR_INVALID_REQUEST; // C9-?? misaligned atomic
             }
-            MemoryRegion mr = qp.nic.mrByKey(AtomicEth.rkey(p.buf, off));
-            if (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_ATOMIC, va, 8)) {
+            MemoryRegion mr = qp.nic().mrByKey(AtomicEth.rkey(p.buf, off));
+            if (mr == null || !mr.allowsRemote(qp.pd(), AccessFlags.REMOTE_ATOMIC, va, 8)) {
                 return ResponderState.ERR_ACCESS;
             }
         } else if (MemoryPlacement.handles(p)) {
@@ -335,7 +345,7 @@ final class Responder {
             RdAtomicResource r = claimResource();
             int off = p.ext(ExtHeader.RETH);
             int len = (int) Reth.dmaLength(p.buf, off);
-            int pkts = Math.max(1, (len + qp.pathMtu - 1) / qp.pathMtu);
+            int pkts = Math.max(1, (len + qp.pathMtu() - 1) / qp.pathMtu());
             r.kind = RdAtomicResource.Kind.READ;
             r.firstPsn = p.psn;
             r.lastPsn = Psn.add(p.psn, pkts - 1);
@@ -346,7 +356,7 @@ final class Responder {
         }
         if (p.is(Opcode.ATOMIC)) {
             int off = p.ext(ExtHeader.ATOMIC_ETH);
-            MemoryRegion mr = qp.nic.mrByKey(AtomicEth.rkey(p.buf, off));
+            MemoryRegion mr = qp.nic().mrByKey(AtomicEth.rkey(p.buf, off));
             int i = mr.index(AtomicEth.va(p.buf, off));
             long orig = Memory.getLongLE(mr.buffer(), i);
             long result;
@@ -382,10 +392,10 @@ final class Responder {
                 recv = qp.takeRecv();
                 recvOffset = 0;
             }
-            boolean ud = qp.type == QpType.UD;
+            boolean ud = qp.type() == QpType.UD;
             long base = ud ? GRH_LENGTH : 0;
             if (ud && !writeGrh(recv, p)
-                    || !qp.nic.memory.scatter(qp.pd, recv.sgl, base + recvOffset, p.buf, p.payloadOffset,
+                    || !qp.nic().memory.scatter(qp.pd(), recv.sgl, base + recvOffset, p.buf, p.payloadOffset,
                             p.payloadLength)) {
                 return ResponderState.ERR_MALFORMED_WQE;
             }
@@ -397,12 +407,12 @@ final class Responder {
             writeVa += p.payloadLength;
             writeRemaining -= p.payloadLength;
         }
-        if (qp.type != QpType.UD) {
+        if (qp.type() != QpType.UD) {
             ePsn = Psn.next(ePsn);
         }
         if (p.ends()) {
             if (p.is(Opcode.WRITE) && writeRemaining != 0) {
-                return qp.type == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
+                return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
             }
             msn = Psn.next(msn);
             inMessage = false;
@@ -430,8 +440,8 @@ final class Responder {
             }
             if (p.is(Opcode.INVALIDATE)) {
                 inv = Ieth.rkey(p.buf, p.ext(ExtHeader.IETH));
-                MemoryRegion mr = qp.nic.mrByKey(inv);
-                if (mr == null || mr.pd() != qp.pd || !mr.remotelyInvalidatable()) {
+                MemoryRegion mr = qp.nic().mrByKey(inv);
+                if (mr == null || mr.pd() != qp.pd() || !mr.remotelyInvalidatable()) {
                     // IBA 10.6.5 / 9.7.5.1.x: only a fast-registered region (or a memory window) may be
                     // invalidated by a peer, as rxe_invalidate_mr takes only IB_MR_TYPE_MEM_REG; an
                     // IETH R_Key naming anything else is an invalid request
@@ -443,7 +453,7 @@ final class Responder {
             }
             int srcQp = 0;
             long len = recvOffset;
-            if (qp.type == QpType.UD) {
+            if (qp.type() == QpType.UD) {
                 srcQp = Deth.srcQp(p.buf, p.ext(ExtHeader.DETH));
                 flags |= WorkCompletion.WC_GRH;
                 len += GRH_LENGTH;
@@ -453,9 +463,9 @@ final class Responder {
                 len = writeLength; // rxe: byte_len of a WRITE_WITH_IMM receive is the RDMA length
             }
             recvOffset = 0;
-            qp.port.counters.increment(NicCounter.RDMA_RECVS);
+            qp.port().counters.increment(NicCounter.RDMA_RECVS);
             qp.completeRecv(r.wrId, WcStatus.SUCCESS, op, (int) len, immData, inv, srcQp, flags, p.solicited);
-            if (qp.state == QpState.ERR) {
+            if (qp.state() == QpState.ERR) {
                 return ResponderState.DONE; // the receive CQ overflowed: no ACK for a lost completion
             }
         }
@@ -468,12 +478,12 @@ final class Responder {
      * ({@code union rdma_network_hdr}). Copied straight from the frame, nothing allocated.
      */
     private boolean writeGrh(RecvWqe r, RxPacket p) {
-        Memory m = qp.nic.memory;
+        Memory m = qp.nic().memory;
         if (p.ipVersion == 6) {
-            return m.scatter(qp.pd, r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
+            return m.scatter(qp.pd(), r.sgl, 0, p.buf, p.ipHeaderOffset, GRH_LENGTH);
         }
-        return m.scatter(qp.pd, r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH)
-                && m.scatter(qp.pd, r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
+        return m.scatter(qp.pd(), r.sgl, 0, ZEROS, 0, GRH_LENGTH - Ipv4.MIN_LENGTH)
+                && m.scatter(qp.pd(), r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
     }
 
     private ResponderState duplicate(RxPacket p) {
@@ -503,10 +513,10 @@ final class Responder {
                 long va = Reth.va(p.buf, off);
                 int rkey = Reth.rkey(p.buf, off);
                 long len = Reth.dmaLength(p.buf, off);
-                MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
-                int pkts = Math.max(1, (int) ((len + qp.pathMtu - 1) / qp.pathMtu));
+                MemoryRegion mr = len == 0 ? null : qp.nic().mrByKey(rkey);
+                int pkts = Math.max(1, (int) ((len + qp.pathMtu() - 1) / qp.pathMtu()));
                 if (Psn.after(Psn.add(p.psn, pkts - 1), r.lastPsn) || len != 0
-                        && (mr == null || !mr.allowsRemote(qp.pd, AccessFlags.REMOTE_READ, va, len))) {
+                        && (mr == null || !mr.allowsRemote(qp.pd(), AccessFlags.REMOTE_READ, va, len))) {
                     return ResponderState.DONE;
                 }
                 sendReadResponses(p.psn, va, rkey, (int) len);
@@ -532,7 +542,7 @@ final class Responder {
         RecvWqe r = recv;
         recv = null;
         qp.completeRecv(r.wrId, WcStatus.LOC_QP_OP_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
-        if (qp.type == QpType.RC) {
+        if (qp.type() == QpType.RC) {
             sendAck(AethSyndrome.nak(NakCode.REMOTE_OPERATIONAL_ERROR), p.psn);
         }
         qp.enterError();
@@ -541,7 +551,7 @@ final class Responder {
 
     /** NAK and, for RC, the responder's QP goes to ERR (IBA 9.9.3.1: class C/B responder errors). */
     private ResponderState classError(RxPacket p, NakCode code) {
-        if (qp.type != QpType.RC) {
+        if (qp.type() != QpType.RC) {
             return ResponderState.DROP;
         }
         sendAck(AethSyndrome.nak(code), p.psn);
@@ -550,19 +560,19 @@ final class Responder {
     }
 
     private void sendAck(int syndrome, int psn) {
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false, psn, 0);
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(), false, psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
-        qp.port.sendControl(qp.route, pw.finish());
+        qp.port().sendControl(qp.route(), pw.finish());
     }
 
     private void sendAtomicAck(int psn, long orig) {
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey, qp.destQpn, false,
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(), false,
                 psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
         AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
-        qp.port.sendControl(qp.route, pw.finish());
+        qp.port().sendControl(qp.route(), pw.finish());
     }
 
     /**
@@ -572,9 +582,9 @@ final class Responder {
      * one of this moment.
      */
     private void sendReadResponses(int psn, long va, int rkey, int len) {
-        MemoryRegion mr = len == 0 ? null : qp.nic.mrByKey(rkey);
+        MemoryRegion mr = len == 0 ? null : qp.nic().mrByKey(rkey);
         readResponses.add(new ReadResponse(psn, mr, va, len, msn));
-        qp.requester.kick();
+        qp.requester().kick();
     }
 
     /** Whether READ responses wait to be sent. */
@@ -585,15 +595,15 @@ final class Responder {
     /** Emits the next READ response packet (owner thread, from the QP's egress flow). */
     void sendNextReadResponse() {
         ReadResponse r = readResponses.peek();
-        int mtu = qp.pathMtu;
+        int mtu = qp.pathMtu();
         int n = Math.min(mtu, r.length - r.sent);
         boolean first = r.sent == 0;
         boolean last = r.sent + n >= r.length;
         Opcode op = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
                 : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                 : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-        PacketWriter pw = qp.port.writer;
-        ByteBuf b = pw.begin(qp.srcPort, qp.route, op, false, qp.pkey, qp.destQpn, false, r.psn, n);
+        PacketWriter pw = qp.port().writer;
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), false, r.psn, n);
         if (op.hasHeader(ExtHeader.AETH)) {
             Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, r.msn);
         }
@@ -605,7 +615,7 @@ final class Responder {
         if (last) {
             readResponses.poll();
         }
-        qp.port.emit(qp.route, pw.finish());
+        qp.port().emit(qp.route(), pw.finish());
     }
 
     /** Drops the READ responses not yet sent (the QP left RTS/RTR: IBA 10.3.1.7). */

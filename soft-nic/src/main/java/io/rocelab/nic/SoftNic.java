@@ -290,7 +290,7 @@ public final class SoftNic {
         counters().increment(NicCounter.CQ_OVERFLOW);
         raise(AsyncEvent.ofCq(AsyncEventType.CQ_ERR, cq));
         for (QueuePair qp : new java.util.ArrayList<>(qps.values())) {
-            if ((qp.sendCq == cq || qp.recvCq == cq) && qp.state() != QpState.ERR && qp.state() != QpState.RESET) {
+            if ((qp.sendCq() == cq || qp.recvCq() == cq) && qp.state() != QpState.ERR && qp.state() != QpState.RESET) {
                 qp.enterError();
                 raise(AsyncEvent.ofQp(AsyncEventType.QP_FATAL, qp));
             }
@@ -697,9 +697,9 @@ public final class SoftNic {
     /** A CNP to the source QP of a CE-marked packet (notification point). Owner thread. */
     void sendCnp(QueuePair qp) {
         NicPort port = qp.port();
-        port.writer.beginCnp(qp.route, qp.destQpn, cnpTrafficClass, port.l2.vid() == L2Framing.NO_VLAN ? 0 : cnpPriority);
+        port.writer.beginCnp(qp.route(), qp.destQpn(), cnpTrafficClass, port.l2.vid() == L2Framing.NO_VLAN ? 0 : cnpPriority);
         port.counters.increment(NicCounter.NP_CNP_SENT);
-        port.sendControl(qp.route, port.writer.finish());
+        port.sendControl(qp.route(), port.writer.finish());
     }
 
     /** {@code np_min_time_between_cnps}: at most one CNP per QP in this time. */

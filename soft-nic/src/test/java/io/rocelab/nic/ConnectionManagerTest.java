@@ -141,13 +141,13 @@ class ConnectionManagerTest {
         // both QPs connected to each other, PSNs as the REQ and REP said
         assertEquals(QpState.RTS, qpA.state());
         assertEquals(QpState.RTS, qpB.state());
-        assertEquals(qpB.qpn(), qpA.destQpn);
-        assertEquals(qpA.qpn(), qpB.destQpn);
+        assertEquals(qpB.qpn(), qpA.destQpn());
+        assertEquals(qpA.qpn(), qpB.destQpn());
         // Linux's ib_cm: the REQ's starting PSN is where the passive side sends from and the active
         // side expects to receive; the REP's the other way round (vectors/rxe/write_bw_rdmacm.pcap)
-        assertEquals(request.request().startingPsn(), qpA.responder.ePsn);
-        assertEquals(qpB.responder.ePsn, qpA.requester.nextPsn());
-        assertEquals(request.request().startingPsn(), qpB.requester.nextPsn());
+        assertEquals(request.request().startingPsn(), qpA.responder().expectedPsn());
+        assertEquals(qpB.responder().expectedPsn(), qpA.requester().nextPsn());
+        assertEquals(request.request().startingPsn(), qpB.requester().nextPsn());
 
         // the MADs: UD SENDs from QP1 to QP1 with the GSI Q_Key, AckReq set, rxe's QP1 port, PSNs from 0
         assertEquals(List.of(0x10, 0x14), mads("a").stream().map(ConnectionManagerTest::attribute).toList());
@@ -233,10 +233,10 @@ class ConnectionManagerTest {
         assertEquals(106, req.primary().trafficClass());
         assertEquals(2, req.pathMtu(), "the REQ offers 512 bytes (IB MTU enum 2)");
         // both QPs: the path's traffic class and the smaller MTU
-        assertEquals(106, qpA.av.trafficClass());
-        assertEquals(106, qpB.av.trafficClass());
-        assertEquals(512, qpA.pathMtu);
-        assertEquals(512, qpB.pathMtu);
+        assertEquals(106, qpA.av().trafficClass());
+        assertEquals(106, qpB.av().trafficClass());
+        assertEquals(512, qpA.pathMtu());
+        assertEquals(512, qpB.pathMtu());
         byte[] src = new byte[2048];
         MemoryRegion mrA = pdA.registerMr(src, 0x1000, AccessFlags.LOCAL_WRITE);
         MemoryRegion mrB = pdB.registerMr(new byte[2048], 0x2000, AccessFlags.ALL);
@@ -257,9 +257,9 @@ class ConnectionManagerTest {
         listeningB();
         cmA.connect(qpA, IP_B, 18515, 42805, new CmConnectParams(0, 0, 3, 7, 0, 0, 8), eventsA::add);
         assertTrue(runUntil(() -> eventsB.size() == 2 && eventsA.size() == 1, 1_000_000_000L));
-        assertEquals(8, qpA.timeout, "the exponent rdma_set_ack_timeout set");
-        assertEquals(3, qpA.retryCnt);
-        assertEquals(19, qpB.timeout, "the passive side keeps rdma_cm's: the REQ's packet lifetime + 1");
+        assertEquals(8, qpA.localAckTimeout(), "the exponent rdma_set_ack_timeout set");
+        assertEquals(3, qpA.retryCnt());
+        assertEquals(19, qpB.localAckTimeout(), "the passive side keeps rdma_cm's: the REQ's packet lifetime + 1");
         assertEquals(19, eventsB.get(0).request().primary().localAckTimeout(),
             "the REQ carries the path's timeout as before");
         assertThrows(IllegalArgumentException.class, () -> new CmConnectParams(0, 0, 3, 7, 0, 0, 32));

@@ -173,7 +173,7 @@ class HostileFramesTest {
                 portB.inject(h);
                 injected++;
                 sched.runFor(MS);
-                if (udB.rq.size() < 16) {
+                if (udB.rq().size() < 16) {
                     postReceives(udB, mrB, 48);
                 }
                 assertEquals(0, b.counters().get(NicCounter.INTERNAL_ERRORS),
@@ -224,7 +224,7 @@ class HostileFramesTest {
     }
 
     private static void postReceives(QueuePair qp, MemoryRegion mr, int n) {
-        NicPair.drain(qp.recvCq);
+        NicPair.drain(qp.recvCq());
         for (int i = 0; i < n; i++) {
             qp.postRecv(new RecvWr(i, Sge.of(mr, (i % 64) * 2048, 2048)));
         }

@@ -146,7 +146,10 @@ class RcFailureTest {
             byte[] dst = new byte[100];
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(dst, VA_B, AccessFlags.ALL);
-            p.a.call(() -> p.qpA.pkey = 0x8001);
+            p.a.call(() -> {
+                p.qpA.setPkey(0x8001);
+                return null;
+            });
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA), VA_B, mrB.rkey()));
             assertTrue(p.runUntil(() -> p.cqA.size() == 1, 1_000_000_000L));
             assertEquals(WcStatus.RETRY_EXC_ERR, p.cqA.poll().status());
