@@ -10,7 +10,6 @@ import io.rocelab.codec.header.Reth;
 import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
-import io.rocelab.fabric.time.Cancellable;
 
 /**
  * The requester (rxe_req.c): turns send WQEs into request packets, in order.
@@ -42,15 +41,8 @@ final class Requester {
     private final int ackReqInterval;
     /** A packet inside a message asks when this many have gone without a request (rxe: 64). */
     private final int maxPktPerAck;
-    /** Next PSN to send. Owned here; the completer reads it ({@link #nextPsn()}). */
-    private int psn;
-    /** The PSN after the highest ever sent: below it, a packet is sent again (go-back-N). */
-    private int nextNewPsn;
-    /** Packets sent since the last one with AckReq. */
-    private int noAckPkts;
-    /** While an RNR NAK's timer runs nothing is sent (IBA 9.7.5.2.8). */
-    private boolean rnrWait;
-    private Cancellable rnrTimer;
+    /** The requester's transport state (rxe's {@code qp->req}): PSNs, AckReq spacing, the RNR wait. */
+    private final RequesterInfo req = new RequesterInfo();
 
     Requester(QueuePair qp, int window, int ackReqInterval) {
         this.qp = qp;
@@ -63,22 +55,22 @@ final class Requester {
 
     /** The PSN after the highest one ever sent: responses for it or beyond acknowledge nothing. */
     int nextNewPsn() {
-        return nextNewPsn;
+        return req.nextNewPsn;
     }
 
     /** The next PSN to send. */
     int nextPsn() {
-        return psn;
+        return req.psn;
     }
 
     /** Whether an RNR NAK's timer holds the send queue. */
     boolean inRnrWait() {
-        return rnrWait;
+        return req.rnrWait;
     }
 
     void setInitialPsn(int p) {
-        psn = p;
-        nextNewPsn = p;
+        req.psn = p;
+        req.nextNewPsn = p;
         qp.completer().startAt(p);
     }
 
@@ -136,7 +128,7 @@ final class Requester {
      * packet emitted or parked for ARP, a local operation done); false when nothing may go now.
      */
     boolean sendOne() {
-        if (!qp.state().canSend() || rnrWait || qp.sq().allSent()) {
+        if (!qp.state().canSend() || req.rnrWait || qp.sq().allSent()) {
             return false;
         }
         SendWqe w = qp.sq().get(qp.sq().next());
@@ -151,7 +143,7 @@ final class Requester {
             return localInvalidate(w);
         }
         if (qp.type() == QpType.RC) {
-            if (Psn.diff(psn, qp.completer().compPsn()) >= window) {
+            if (Psn.diff(req.psn, qp.completer().compPsn()) >= window) {
                 return false;
             }
             if (!w.started || w.offset == 0) {
@@ -169,9 +161,9 @@ final class Requester {
         }
         if (!w.started) {
             w.started = true;
-            w.firstPsn = psn;
+            w.firstPsn = req.psn;
             w.npkts = packets(w);
-            w.lastPsn = Psn.add(psn, w.npkts - 1);
+            w.lastPsn = Psn.add(req.psn, w.npkts - 1);
             w.offset = 0;
         }
         switch (qp.type()) {
@@ -217,8 +209,8 @@ final class Requester {
             mr.invalidate();
         }
         w.started = true;
-        w.firstPsn = psn;
-        w.lastPsn = Psn.add(psn, -1);
+        w.firstPsn = req.psn;
+        w.lastPsn = Psn.add(req.psn, -1);
         qp.sq().advance();
         qp.completer().completeReady();
         if (w.status != WcStatus.SUCCESS) {
@@ -262,18 +254,18 @@ final class Requester {
         }
     }
 
-    /** One SEND/WRITE packet at {@link #psn} from byte {@code w.offset}. */
+    /** One SEND/WRITE packet at {@link RequesterInfo#psn} from byte {@code w.offset}. */
     private void sendSegment(SendWqe w, int base, boolean reliable) {
         int mtu = qp.pathMtu();
         boolean first = w.offset == 0;
         int len = Math.min(mtu, w.length - w.offset);
         boolean last = w.offset + len >= w.length;
         Opcode op = Opcode.of(base + opcodeOffset(w.opcode, first, last));
-        boolean ackReq = reliable && (last ? ackReqOnLast() : noAckPkts + 1 >= maxPktPerAck);
-        noAckPkts = ackReq ? 0 : noAckPkts + 1;
+        boolean ackReq = reliable && (last ? ackReqOnLast() : req.noAckPkts + 1 >= maxPktPerAck);
+        req.noAckPkts = ackReq ? 0 : req.noAckPkts + 1;
         boolean se = last && w.solicited && (w.opcode.isSend() || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
         PacketWriter pw = qp.port().writer;
-        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, se, qp.pkey(), qp.destQpn(), ackReq, psn, len);
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, se, qp.pkey(), qp.destQpn(), ackReq, req.psn, len);
         if (op.hasHeader(ExtHeader.RETH)) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
         }
@@ -326,11 +318,11 @@ final class Requester {
         int remaining = w.length - w.offset;
         int pkts = Math.max(1, (remaining + qp.pathMtu() - 1) / qp.pathMtu());
         PacketWriter pw = qp.port().writer;
-        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey(), qp.destQpn(),
-                true, psn, 0);
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey(),
+                qp.destQpn(), true, req.psn, 0);
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
         qp.port().emit(qp.route(), pw.finish());
-        noAckPkts = 0;
+        req.noAckPkts = 0;
         advance(pkts);
         w.offset = w.length;
         qp.sq().advance();
@@ -339,12 +331,12 @@ final class Requester {
     private void sendAtomic(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
         PacketWriter pw = qp.port().writer;
-        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, psn, 0);
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, req.psn, 0);
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
         qp.port().emit(qp.route(), pw.finish());
-        noAckPkts = 0;
+        req.noAckPkts = 0;
         advance(1);
         w.offset = w.length;
         qp.sq().advance();
@@ -358,7 +350,8 @@ final class Requester {
         boolean write = w.opcode == WrOpcode.ATOMIC_WRITE;
         Opcode op = write ? Opcode.RC_ATOMIC_WRITE : Opcode.RC_FLUSH;
         PacketWriter pw = qp.port().writer;
-        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, psn, w.length);
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, req.psn,
+                w.length);
         if (write) {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.length);
             payload(w, b, pw.payloadOffset(), 0, w.length);
@@ -367,17 +360,17 @@ final class Requester {
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
         }
         qp.port().emit(qp.route(), pw.finish());
-        noAckPkts = 0;
+        req.noAckPkts = 0;
         advance(1);
         w.offset = w.length;
         qp.sq().advance();
     }
 
-    /** Moves {@link #psn} past {@code n} PSNs just sent. */
+    /** Moves {@link RequesterInfo#psn} past {@code n} PSNs just sent. */
     private void advance(int n) {
-        psn = Psn.add(psn, n);
-        if (Psn.diff(psn, nextNewPsn) > 0) {
-            nextNewPsn = psn;
+        req.psn = Psn.add(req.psn, n);
+        if (Psn.diff(req.psn, req.nextNewPsn) > 0) {
+            req.nextNewPsn = req.psn;
         }
     }
 
@@ -396,7 +389,7 @@ final class Requester {
      * {@link SoftNic.Builder#ackReqInterval} keeps to half the window at most.
      */
     private boolean ackReqOnLast() {
-        if (ackReqInterval == 0 || Psn.diff(psn, nextNewPsn) < 0 || noAckPkts + 1 >= ackReqInterval) {
+        if (ackReqInterval == 0 || Psn.diff(req.psn, req.nextNewPsn) < 0 || req.noAckPkts + 1 >= ackReqInterval) {
             return true;
         }
         return qp.sq().next() + 1 >= qp.sq().size();
@@ -413,8 +406,8 @@ final class Requester {
         // rxe asks for an ACK on the last packet of every request except on UD and UC QPs; QP1 is
         // IB_QPT_GSI, not UD, so its MADs carry AckReq (as in every rdma_cm capture) though nobody ACKs
         boolean ackReq = qp.qpn() == SoftNic.GSI_QPN;
-        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn()), w.route, op, w.solicited, qp.pkey(), w.remoteQpn, ackReq, psn,
-                w.length);
+        ByteBuf b = pw.begin(QueuePair.udSourcePort(qp.qpn()), w.route, op, w.solicited, qp.pkey(), w.remoteQpn, ackReq,
+                req.psn, w.length);
         Deth.write(b, pw.ext(ExtHeader.DETH), qkey, 0, qp.qpn());
         if (op.hasHeader(ExtHeader.IMM_DT)) {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
@@ -436,7 +429,7 @@ final class Requester {
      */
     void retry(int fromPsn) {
         position(fromPsn);
-        noAckPkts = 0;
+        req.noAckPkts = 0;
         kick();
     }
 
@@ -478,7 +471,7 @@ final class Requester {
             }
         }
         qp.sq().rewindTo(i);
-        psn = at;
+        req.psn = at;
     }
 
     /**
@@ -487,10 +480,10 @@ final class Requester {
      * meanwhile is not sent again.
      */
     void rnrRetryAfter(long delayNanos) {
-        rnrWait = true;
-        rnrTimer = qp.nic().scheduler().schedule(delayNanos, qp.nic().guarded(() -> {
-            rnrTimer = null;
-            rnrWait = false;
+        req.rnrWait = true;
+        req.rnrTimer = qp.nic().scheduler().schedule(delayNanos, qp.nic().guarded(() -> {
+            req.rnrTimer = null;
+            req.rnrWait = false;
             if (qp.state().canSend()) {
                 retry(qp.completer().compPsn());
                 qp.completer().armAckTimer();
@@ -499,10 +492,10 @@ final class Requester {
     }
 
     void stop() {
-        if (rnrTimer != null) {
-            rnrTimer.cancel();
-            rnrTimer = null;
+        if (req.rnrTimer != null) {
+            req.rnrTimer.cancel();
+            req.rnrTimer = null;
         }
-        rnrWait = false;
+        req.rnrWait = false;
     }
 }

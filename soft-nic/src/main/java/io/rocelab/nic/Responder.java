@@ -561,15 +561,16 @@ final class Responder {
 
     private void sendAck(int syndrome, int psn) {
         PacketWriter pw = qp.port().writer;
-        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(), false, psn, 0);
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(),
+                false, psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
         qp.port().sendControl(qp.route(), pw.finish());
     }
 
     private void sendAtomicAck(int psn, long orig) {
         PacketWriter pw = qp.port().writer;
-        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(), false,
-                psn, 0);
+        ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey(),
+                qp.destQpn(), false, psn, 0);
         Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
         AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
         qp.port().sendControl(qp.route(), pw.finish());
