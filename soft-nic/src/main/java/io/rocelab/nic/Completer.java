@@ -7,7 +7,6 @@ import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
-import io.rocelab.fabric.time.Cancellable;
 
 /**
  * The completer (rxe_comp.c): processes ACKs, NAKs, READ responses and ATOMIC ACKs, and completes
@@ -39,28 +38,19 @@ import io.rocelab.fabric.time.Cancellable;
  * yet acknowledged, as rxe's {@code req_retry} goes back to {@code comp.psn}.
  */
 final class Completer {
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final long NO_DEADLINE = CompleterInfo.NO_DEADLINE;
     private final QueuePair qp;
-    /** Oldest PSN not yet acknowledged (for a READ: the next response PSN expected). */
-    /** The oldest PSN not yet acknowledged: the window's left edge. Owned here; the requester reads it. */
-    private int compPsn;
-    private int retryLeft;
-    private int rnrLeft;
-    private int lastNakPsn = -1;
-    /** When the local ACK timer expires; {@link #NO_DEADLINE} while it is stopped. */
-    private long ackDeadline = NO_DEADLINE;
-    /** The one scheduled check of {@link #ackDeadline}, or null. */
-    private Cancellable ackCheck;
-    private long ackCheckAt;
-    /** The check found the deadline passed and gave the responses already due one more turn. */
-    private boolean expiryDeferred;
+    /**
+     * The completer's transport state (rxe's {@code qp->comp}): the oldest unacknowledged PSN, the
+     * retry counters, the local ACK timer, the READ responses' sequence.
+     */
+    private final CompleterInfo comp = new CompleterInfo();
     /** A timer task: an internal error in it makes the device fatal (SoftNic#guarded). */
     private final Runnable onAckCheck;
 
+    // the machine's registers for the packet in hand
     private SendWqe wqe;
     private WcStatus errorStatus;
-    /** A READ response FIRST has opened the oldest WQE's responses: MIDDLE and LAST may follow (rxe comp.opcode). */
-    private boolean readOpen;
 
     Completer(QueuePair qp) {
         this.qp = qp;
@@ -68,8 +58,8 @@ final class Completer {
     }
 
     void resetRetryCounters() {
-        retryLeft = qp.retryCnt();
-        rnrLeft = qp.rnrRetry();
+        comp.retryLeft = qp.retryCnt();
+        comp.rnrLeft = qp.rnrRetry();
     }
 
     void receive(RxPacket p) {
@@ -109,16 +99,16 @@ final class Completer {
                     qp.port().counters.increment(NicCounter.DROP_UNSENT_PSN);
                     return CompleterState.DONE;
                 }
-                if (Psn.before(p.psn, compPsn)) {
+                if (Psn.before(p.psn, comp.psn)) {
                     return CompleterState.DONE; // an old or duplicate response
                 }
                 if (Psn.after(p.psn, wqe.lastPsn)) {
                     // A response beyond this WQE: it acknowledges a SEND/WRITE; an unanswered READ or
                     // ATOMIC means its response was lost (IBA 9.7.5.2.x, C9-?? implicit NAK).
-                    return wqe.opcode.isReadOrAtomic() ? retryFrom(compPsn) : CompleterState.COMP_ACK;
+                    return wqe.opcode.isReadOrAtomic() ? retryFrom(comp.psn) : CompleterState.COMP_ACK;
                 }
-                if (p.is(Opcode.READ) && p.is(Opcode.RESPONSE) && p.psn != compPsn) {
-                    return retryFrom(compPsn); // a READ response is missing in the middle
+                if (p.is(Opcode.READ) && p.is(Opcode.RESPONSE) && p.psn != comp.psn) {
+                    return retryFrom(comp.psn); // a READ response is missing in the middle
                 }
                 return CompleterState.CHECK_ACK;
             case CHECK_ACK:
@@ -141,7 +131,7 @@ final class Completer {
                 finish(wqe);
                 return CompleterState.DONE;
             case UPDATE_COMP:
-                compPsn = Psn.next(p.psn);
+                comp.psn = Psn.next(p.psn);
                 progress();
                 return CompleterState.DONE;
             case RNR_RETRY:
@@ -168,7 +158,7 @@ final class Completer {
             if (wqe.opcode != WrOpcode.RDMA_READ || !positive(p)) {
                 return unexpected(); // a READ response for no READ, or one carrying a NAK
             }
-            if ((op.has(Opcode.MIDDLE) || op.has(Opcode.LAST)) && !readOpen) {
+            if ((op.has(Opcode.MIDDLE) || op.has(Opcode.LAST)) && !comp.readOpen) {
                 errorStatus = WcStatus.BAD_RESP_ERR; // out of sequence: no FIRST opened these responses
                 return CompleterState.ERROR;
             }
@@ -214,12 +204,12 @@ final class Completer {
                 if (qp.requester().inRnrWait()) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }
-                if (Psn.after(p.psn, compPsn)) {
+                if (Psn.after(p.psn, comp.psn)) {
                     // Everything before the NAK's PSN is acknowledged (IBA 9.7.5.2.3): that is forward
                     // progress, so the retry count starts afresh; it limits retries in a row without
                     // progress, and a long message over a lossy link must not run out while it advances.
-                    compPsn = p.psn;
-                    retryLeft = qp.retryCnt();
+                    comp.psn = p.psn;
+                    comp.retryLeft = qp.retryCnt();
                 }
                 return retryFrom(p.psn);
             case INVALID_REQUEST:
@@ -253,19 +243,19 @@ final class Completer {
         if (ends) {
             return CompleterState.COMP_WQE;
         }
-        readOpen = true;
+        comp.readOpen = true;
         return CompleterState.UPDATE_COMP;
     }
 
     private CompleterState rnrRetry(RxPacket p) {
-        compPsn = p.psn;
-        if (rnrLeft == 0) {
+        comp.psn = p.psn;
+        if (comp.rnrLeft == 0) {
             qp.port().counters.increment(NicCounter.RETRY_RNR_EXCEEDED_ERR);
             errorStatus = WcStatus.RNR_RETRY_EXC_ERR;
             return CompleterState.ERROR;
         }
-        if (rnrLeft != 7) {
-            rnrLeft--; // 7 means retry for ever (IBA 9.7.5.2.8)
+        if (comp.rnrLeft != 7) {
+            comp.rnrLeft--; // 7 means retry for ever (IBA 9.7.5.2.8)
         }
         cancelAckTimer();
         int code = AethSyndrome.value(Aeth.syndrome(p.buf, p.ext(ExtHeader.AETH)));
@@ -282,28 +272,28 @@ final class Completer {
         if (qp.requester().inRnrWait()) {
             return CompleterState.DONE; // the RNR timer goes back when it expires (IBA 9.7.5.2.8)
         }
-        if (psn == lastNakPsn) {
+        if (psn == comp.lastNakPsn) {
             return CompleterState.DONE;
         }
-        lastNakPsn = psn;
+        comp.lastNakPsn = psn;
         return retryNow(psn);
     }
 
     private CompleterState retryNow(int psn) {
-        if (retryLeft == 0 && qp.migrateOnPathFailure()) {
+        if (comp.retryLeft == 0 && qp.migrateOnPathFailure()) {
             // IBA 9.7.7: the retries on the primary path are spent and an alternate path is armed:
             // the QP has migrated; it resends from the oldest unacknowledged PSN there, retries afresh
-            lastNakPsn = -1;
+            comp.lastNakPsn = -1;
             resetRetryCounters();
             qp.requester().retry(psn);
             return CompleterState.DONE;
         }
-        if (retryLeft == 0) {
+        if (comp.retryLeft == 0) {
             qp.port().counters.increment(NicCounter.RETRY_EXCEEDED_ERR);
             errorStatus = WcStatus.RETRY_EXC_ERR;
             return CompleterState.ERROR;
         }
-        retryLeft--;
+        comp.retryLeft--;
         qp.port().counters.increment(NicCounter.COMPLETER_RETRY_ERR);
         qp.requester().retry(psn);
         return CompleterState.DONE;
@@ -312,20 +302,20 @@ final class Completer {
     /** The WQE is finished: everything up to its last PSN is acknowledged. */
     private void finish(SendWqe w) {
         w.done = true;
-        readOpen = false;
-        compPsn = Psn.next(w.lastPsn);
+        comp.readOpen = false;
+        comp.psn = Psn.next(w.lastPsn);
         completeReady();
         progress();
     }
 
     /** The oldest PSN not yet acknowledged (the requester's window starts there). */
     int compPsn() {
-        return compPsn;
+        return comp.psn;
     }
 
     /** A connection starts (RTS): nothing is outstanding, {@code psn} is the first to be sent. */
     void startAt(int psn) {
-        compPsn = psn;
+        comp.psn = psn;
     }
 
     /**
@@ -333,12 +323,12 @@ final class Completer {
      * that went back to resend is never left behind what is now acknowledged: it goes on from there.
      */
     private void progress() {
-        lastNakPsn = -1;
+        comp.lastNakPsn = -1;
         resetRetryCounters();
         cancelAckTimer();
         armAckTimer();
-        if (Psn.after(compPsn, qp.requester().nextPsn())) {
-            qp.requester().skipTo(compPsn);
+        if (Psn.after(comp.psn, qp.requester().nextPsn())) {
+            qp.requester().skipTo(comp.psn);
         }
         qp.requester().kick();
     }
@@ -354,59 +344,59 @@ final class Completer {
     /** Starts the local ACK timer if requests are outstanding and it is not running. */
     void armAckTimer() {
         long t = RnrTimer.ackTimeoutNanos(qp.localAckTimeout());
-        if (ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester().inRnrWait()) {
+        if (comp.ackDeadline != NO_DEADLINE || t == 0 || !outstanding() || qp.requester().inRnrWait()) {
             return;
         }
         long deadline = qp.nic().scheduler().nanoTime() + t;
-        ackDeadline = deadline;
-        if (ackCheck != null && ackCheckAt <= deadline) {
+        comp.ackDeadline = deadline;
+        if (comp.ackCheck != null && comp.ackCheckAt <= deadline) {
             return; // the armed check comes first and will re-arm itself for the deadline
         }
-        if (ackCheck != null) {
-            ackCheck.cancel(); // only if the timeout was shortened by a modify since it was armed
+        if (comp.ackCheck != null) {
+            comp.ackCheck.cancel(); // only if the timeout was shortened by a modify since it was armed
         }
-        ackCheckAt = deadline;
-        ackCheck = qp.nic().scheduler().scheduleAt(deadline, onAckCheck);
+        comp.ackCheckAt = deadline;
+        comp.ackCheck = qp.nic().scheduler().scheduleAt(deadline, onAckCheck);
     }
 
     /** Stops the local ACK timer: the deadline goes; a check still armed will find nothing to do. */
     private void cancelAckTimer() {
-        ackDeadline = NO_DEADLINE;
+        comp.ackDeadline = NO_DEADLINE;
     }
 
     private void onAckCheck() {
-        ackCheck = null;
-        long deadline = ackDeadline;
+        comp.ackCheck = null;
+        long deadline = comp.ackDeadline;
         if (deadline == NO_DEADLINE) {
-            expiryDeferred = false;
+            comp.expiryDeferred = false;
             return;
         }
         long now = qp.nic().scheduler().nanoTime();
         if (now < deadline) {
-            expiryDeferred = false;
-            ackCheckAt = deadline; // progress pushed the deadline back since this check was armed
-            ackCheck = qp.nic().scheduler().scheduleAt(deadline, onAckCheck);
+            comp.expiryDeferred = false;
+            comp.ackCheckAt = deadline; // progress pushed the deadline back since this check was armed
+            comp.ackCheck = qp.nic().scheduler().scheduleAt(deadline, onAckCheck);
             return;
         }
-        if (!expiryDeferred) {
+        if (!comp.expiryDeferred) {
             // As rxe's completer does (the retransmit timer only flags qp->comp.timeout; the completer
             // takes the queued responses first and retries only if requests are still unacknowledged),
             // responses that have already arrived are handled before the timeout: the check runs once
             // more behind every task already due. A response due at the very deadline, or one that
             // waited while this thread itself was not running, is progress, not a lost packet.
-            expiryDeferred = true;
-            ackCheckAt = now;
-            ackCheck = qp.nic().scheduler().scheduleAt(now, onAckCheck);
+            comp.expiryDeferred = true;
+            comp.ackCheckAt = now;
+            comp.ackCheck = qp.nic().scheduler().scheduleAt(now, onAckCheck);
             return;
         }
-        expiryDeferred = false;
-        ackDeadline = NO_DEADLINE;
+        comp.expiryDeferred = false;
+        comp.ackDeadline = NO_DEADLINE;
         onAckTimeout();
     }
 
     /** Whether a PSN that was sent is not yet acknowledged. */
     private boolean outstanding() {
-        return Psn.after(qp.requester().nextNewPsn(), compPsn);
+        return Psn.after(qp.requester().nextNewPsn(), comp.psn);
     }
 
     private void onAckTimeout() {
@@ -420,8 +410,8 @@ final class Completer {
             armAckTimer();
             return;
         }
-        lastNakPsn = compPsn;
-        CompleterState s = retryNow(compPsn);
+        comp.lastNakPsn = comp.psn;
+        CompleterState s = retryNow(comp.psn);
         if (s == CompleterState.ERROR) {
             step(CompleterState.GET_WQE, null);
             if (wqe != null) {
@@ -436,10 +426,10 @@ final class Completer {
 
     void stop() {
         cancelAckTimer();
-        expiryDeferred = false;
-        if (ackCheck != null) {
-            ackCheck.cancel(); // a stopped QP leaves no task behind on the scheduler
-            ackCheck = null;
+        comp.expiryDeferred = false;
+        if (comp.ackCheck != null) {
+            comp.ackCheck.cancel(); // a stopped QP leaves no task behind on the scheduler
+            comp.ackCheck = null;
         }
     }
 }
