@@ -41,26 +41,11 @@ final class Responder {
             io.netty.buffer.Unpooled.unreleasableBuffer(io.netty.buffer.Unpooled.wrappedBuffer(new byte[GRH_LENGTH]));
 
     private final QueuePair qp;
-    /** Expected PSN. */
-    int ePsn;
-    /** Message sequence number: completed messages, 24 bits. */
-    int msn;
-    private boolean nakSent;
-
-    private boolean inMessage;
-    private boolean inWrite;
-    private boolean ucDropping;
-    private RecvWqe recv;
-    private long recvOffset;
-    private MemoryRegion writeMr;
-    private long writeVa;
-    private long writeRemaining;
-    private long writeLength;
-
-    private RdAtomicResource[] resources = new RdAtomicResource[0];
-    /** READ responses waiting for the transmitter, oldest first. */
-    private final java.util.ArrayDeque<ReadResponse> readResponses = new java.util.ArrayDeque<>();
-    private int nextResource;
+    /**
+     * The responder's transport state (rxe's {@code qp->resp}): ePSN and MSN, the message in
+     * progress, the responder resources, the READ responses to send.
+     */
+    private final ResponderInfo resp = new ResponderInfo();
 
     Responder(QueuePair qp) {
         this.qp = qp;
@@ -68,20 +53,20 @@ final class Responder {
 
     /** The PSN expected next (IBA 9.7.5.1's ePSN). */
     int expectedPsn() {
-        return ePsn;
+        return resp.ePsn;
     }
 
     /** A connection starts (RTR): {@code psn} is the first request expected ({@code rq_psn}). */
     void startAt(int psn) {
-        ePsn = psn;
+        resp.ePsn = psn;
     }
 
     void setMaxDestRdAtomic(int n) {
-        resources = new RdAtomicResource[Math.max(1, n)];
-        for (int i = 0; i < resources.length; i++) {
-            resources[i] = new RdAtomicResource();
+        resp.resources = new RdAtomicResource[Math.max(1, n)];
+        for (int i = 0; i < resp.resources.length; i++) {
+            resp.resources[i] = new RdAtomicResource();
         }
-        nextResource = 0;
+        resp.nextResource = 0;
     }
 
     /**
@@ -90,17 +75,17 @@ final class Responder {
      */
     private void discardMessage() {
         RecvWqe r = abortMessage();
-        recv = r;
+        resp.recv = r;
     }
 
     /** Forgets the message in progress; returns the receive WQE it had taken, if any. */
     RecvWqe abortMessage() {
-        RecvWqe r = recv;
-        inMessage = false;
-        inWrite = false;
-        recv = null;
-        recvOffset = 0;
-        writeMr = null;
+        RecvWqe r = resp.recv;
+        resp.inMessage = false;
+        resp.inWrite = false;
+        resp.recv = null;
+        resp.recvOffset = 0;
+        resp.writeMr = null;
         return r;
     }
 
@@ -146,9 +131,9 @@ final class Responder {
             case DUPLICATE:
                 return duplicate(p);
             case ERR_PSN_OUT_OF_SEQ:
-                if (!nakSent) {
-                    nakSent = true;
-                    sendAck(AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR), ePsn);
+                if (!resp.nakSent) {
+                    resp.nakSent = true;
+                    sendAck(AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR), resp.ePsn);
                 }
                 return ResponderState.DONE;
             case ERR_RNR:
@@ -160,9 +145,9 @@ final class Responder {
             case ERR_ACCESS:
                 return classError(p, NakCode.REMOTE_ACCESS_ERROR);
             case ERR_LENGTH:
-                if (recv != null || (!inMessage && !qp.rq().isEmpty() && p.is(Opcode.SEND))) {
-                    RecvWqe r = recv != null ? recv : qp.takeRecv();
-                    recv = null;
+                if (resp.recv != null || (!resp.inMessage && !qp.rq().isEmpty() && p.is(Opcode.SEND))) {
+                    RecvWqe r = resp.recv != null ? resp.recv : qp.takeRecv();
+                    resp.recv = null;
                     qp.completeRecv(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
                 }
                 return classError(p, NakCode.INVALID_REQUEST);
@@ -178,16 +163,16 @@ final class Responder {
         if (qp.type() == QpType.UD) {
             return ResponderState.CHECK_OP_VALID; // UD has no sequence (IBA 9.8.3)
         }
-        int d = Psn.diff(p.psn, ePsn);
+        int d = Psn.diff(p.psn, resp.ePsn);
         if (qp.type() == QpType.UC) {
-            if (d != 0 || ucDropping) {
+            if (d != 0 || resp.ucDropping) {
                 if (p.starts()) {
                     discardMessage(); // resynchronise on a new message (IBA 9.7.8.1)
-                    ucDropping = false;
-                    ePsn = p.psn;
+                    resp.ucDropping = false;
+                    resp.ePsn = p.psn;
                     return ResponderState.CHECK_OP_SEQ;
                 }
-                ucDropping = true;
+                resp.ucDropping = true;
                 discardMessage();
                 qp.port().counters.increment(NicCounter.DROP_UC_SEQUENCE);
                 return ResponderState.DROP;
@@ -202,7 +187,7 @@ final class Responder {
             qp.port().counters.increment(NicCounter.DUPLICATE_REQUEST);
             return ResponderState.DUPLICATE;
         }
-        nakSent = false;
+        resp.nakSent = false;
         return ResponderState.CHECK_OP_SEQ;
     }
 
@@ -210,8 +195,8 @@ final class Responder {
     private ResponderState checkOpSeq(RxPacket p) {
         boolean continues = p.is(Opcode.MIDDLE) || p.is(Opcode.LAST);
         boolean ok;
-        if (inMessage) {
-            ok = continues && (inWrite ? p.is(Opcode.WRITE) : p.is(Opcode.SEND));
+        if (resp.inMessage) {
+            ok = continues && (resp.inWrite ? p.is(Opcode.WRITE) : p.is(Opcode.SEND));
         } else {
             ok = !continues;
         }
@@ -219,11 +204,11 @@ final class Responder {
             return ResponderState.CHECK_OP_VALID;
         }
         if (qp.type() == QpType.UC) {
-            if (inMessage && p.starts()) {
+            if (resp.inMessage && p.starts()) {
                 discardMessage(); // UC: a new message abandons the unfinished one
                 return ResponderState.CHECK_OP_VALID;
             }
-            ucDropping = true;
+            resp.ucDropping = true;
             discardMessage();
             qp.port().counters.increment(NicCounter.DROP_UC_SEQUENCE);
             return ResponderState.DROP;
@@ -252,10 +237,10 @@ final class Responder {
 
     private ResponderState checkResource(RxPacket p) {
         boolean needsRecv = p.is(Opcode.SEND) || (p.is(Opcode.IMMEDIATE) && p.is(Opcode.WRITE) && p.ends());
-        if (needsRecv && recv == null && qp.rq().isEmpty()) {
+        if (needsRecv && resp.recv == null && qp.rq().isEmpty()) {
             return qp.type() == QpType.RC ? ResponderState.ERR_RNR : ResponderState.DROP;
         }
-        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC) || MemoryPlacement.handles(p)) && resources.length == 0) {
+        if ((p.is(Opcode.READ) || p.is(Opcode.ATOMIC) || MemoryPlacement.handles(p)) && resp.resources.length == 0) {
             return ResponderState.ERR_INVALID_REQUEST;
         }
         return ResponderState.CHECK_LENGTH;
@@ -270,13 +255,13 @@ final class Responder {
             return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
         if (p.is(Opcode.SEND)) {
-            RecvWqe r = recv != null ? recv : qp.rq().peek();
+            RecvWqe r = resp.recv != null ? resp.recv : qp.rq().peek();
             long base = qp.type() == QpType.UD ? GRH_LENGTH : 0;
-            if (recvOffset + base + len > r.length) {
+            if (resp.recvOffset + base + len > r.length) {
                 return qp.type() == QpType.RC ? ResponderState.ERR_LENGTH : dropUnreliable(r);
             }
         }
-        if (p.is(Opcode.WRITE) && !p.starts() && len > writeRemaining) {
+        if (p.is(Opcode.WRITE) && !p.starts() && len > resp.writeRemaining) {
             return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
         }
         if (MemoryPlacement.handles(p) && !MemoryPlacement.lengthValid(p)) {
@@ -287,7 +272,7 @@ final class Responder {
 
     private ResponderState dropUnreliable(RecvWqe r) {
         // UC/UD: the receive WQE completes with a length error and the message is dropped (IBA 9.8.3)
-        if (r != recv) {
+        if (r != resp.recv) {
             qp.takeRecv(); // r is the head of the queue, not yet taken
         }
         abortMessage();
@@ -309,10 +294,10 @@ final class Responder {
             if (len != 0 && (mr == null || !mr.allowsRemote(qp.pd(), AccessFlags.REMOTE_WRITE, va, len))) {
                 return qp.type() == QpType.RC ? ResponderState.ERR_ACCESS : ResponderState.DROP;
             }
-            writeMr = mr;
-            writeVa = va;
-            writeRemaining = len;
-            writeLength = len;
+            resp.writeMr = mr;
+            resp.writeVa = va;
+            resp.writeRemaining = len;
+            resp.writeLength = len;
         } else if (p.is(Opcode.READ)) {
             int off = p.ext(ExtHeader.RETH);
             long len = Reth.dmaLength(p.buf, off);
@@ -349,9 +334,9 @@ final class Responder {
             r.kind = RdAtomicResource.Kind.READ;
             r.firstPsn = p.psn;
             r.lastPsn = Psn.add(p.psn, pkts - 1);
-            msn = Psn.next(msn);
+            resp.msn = Psn.next(resp.msn);
             sendReadResponses(p.psn, Reth.va(p.buf, off), Reth.rkey(p.buf, off), len);
-            ePsn = Psn.add(ePsn, pkts);
+            resp.ePsn = Psn.add(resp.ePsn, pkts);
             return ResponderState.DONE;
         }
         if (p.is(Opcode.ATOMIC)) {
@@ -371,9 +356,9 @@ final class Responder {
             r.firstPsn = p.psn;
             r.lastPsn = p.psn;
             r.originalValue = orig;
-            msn = Psn.next(msn);
+            resp.msn = Psn.next(resp.msn);
             sendAtomicAck(p.psn, orig);
-            ePsn = Psn.next(ePsn);
+            resp.ePsn = Psn.next(resp.ePsn);
             return ResponderState.DONE;
         }
         if (MemoryPlacement.handles(p)) {
@@ -382,43 +367,44 @@ final class Responder {
             r.kind = MemoryPlacement.kind(p);
             r.firstPsn = p.psn;
             r.lastPsn = p.psn;
-            msn = Psn.next(msn);
+            resp.msn = Psn.next(resp.msn);
             sendReadResponses(p.psn, 0, 0, 0); // A19: the response is a zero-length READ RESPONSE ONLY
-            ePsn = Psn.next(ePsn);
+            resp.ePsn = Psn.next(resp.ePsn);
             return ResponderState.DONE;
         }
         if (p.is(Opcode.SEND)) {
-            if (recv == null) {
-                recv = qp.takeRecv();
-                recvOffset = 0;
+            if (resp.recv == null) {
+                resp.recv = qp.takeRecv();
+                resp.recvOffset = 0;
             }
             boolean ud = qp.type() == QpType.UD;
             long base = ud ? GRH_LENGTH : 0;
-            if (ud && !writeGrh(recv, p)
-                    || !qp.nic().memory.scatter(qp.pd(), recv.sgl, base + recvOffset, p.buf, p.payloadOffset,
+            if (ud && !writeGrh(resp.recv, p)
+                    || !qp.nic().memory.scatter(qp.pd(), resp.recv.sgl, base + resp.recvOffset, p.buf, p.payloadOffset,
                             p.payloadLength)) {
                 return ResponderState.ERR_MALFORMED_WQE;
             }
-            recvOffset += p.payloadLength;
+            resp.recvOffset += p.payloadLength;
         } else if (p.is(Opcode.WRITE)) {
             if (p.payloadLength > 0) {
-                p.buf.getBytes(p.payloadOffset, writeMr.buffer(), writeMr.index(writeVa), p.payloadLength);
+                p.buf.getBytes(p.payloadOffset, resp.writeMr.buffer(), resp.writeMr.index(resp.writeVa),
+                        p.payloadLength);
             }
-            writeVa += p.payloadLength;
-            writeRemaining -= p.payloadLength;
+            resp.writeVa += p.payloadLength;
+            resp.writeRemaining -= p.payloadLength;
         }
         if (qp.type() != QpType.UD) {
-            ePsn = Psn.next(ePsn);
+            resp.ePsn = Psn.next(resp.ePsn);
         }
         if (p.ends()) {
-            if (p.is(Opcode.WRITE) && writeRemaining != 0) {
+            if (p.is(Opcode.WRITE) && resp.writeRemaining != 0) {
                 return qp.type() == QpType.RC ? ResponderState.ERR_INVALID_REQUEST : ResponderState.DROP;
             }
-            msn = Psn.next(msn);
-            inMessage = false;
+            resp.msn = Psn.next(resp.msn);
+            resp.inMessage = false;
         } else {
-            inMessage = true;
-            inWrite = p.is(Opcode.WRITE);
+            resp.inMessage = true;
+            resp.inWrite = p.is(Opcode.WRITE);
         }
         return ResponderState.COMPLETE;
     }
@@ -429,8 +415,8 @@ final class Responder {
         }
         boolean imm = p.is(Opcode.IMMEDIATE);
         if (p.is(Opcode.SEND) || (imm && p.is(Opcode.WRITE))) {
-            RecvWqe r = recv != null ? recv : qp.takeRecv();
-            recv = null;
+            RecvWqe r = resp.recv != null ? resp.recv : qp.takeRecv();
+            resp.recv = null;
             int flags = 0;
             int immData = 0;
             int inv = 0;
@@ -452,7 +438,7 @@ final class Responder {
                 flags |= WorkCompletion.WC_WITH_INV;
             }
             int srcQp = 0;
-            long len = recvOffset;
+            long len = resp.recvOffset;
             if (qp.type() == QpType.UD) {
                 srcQp = Deth.srcQp(p.buf, p.ext(ExtHeader.DETH));
                 flags |= WorkCompletion.WC_GRH;
@@ -460,9 +446,9 @@ final class Responder {
             }
             WcOpcode op = p.is(Opcode.WRITE) ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
             if (p.is(Opcode.WRITE)) {
-                len = writeLength; // rxe: byte_len of a WRITE_WITH_IMM receive is the RDMA length
+                len = resp.writeLength; // rxe: byte_len of a WRITE_WITH_IMM receive is the RDMA length
             }
-            recvOffset = 0;
+            resp.recvOffset = 0;
             qp.port().counters.increment(NicCounter.RDMA_RECVS);
             qp.completeRecv(r.wrId, WcStatus.SUCCESS, op, (int) len, immData, inv, srcQp, flags, p.solicited);
             if (qp.state() == QpState.ERR) {
@@ -488,10 +474,10 @@ final class Responder {
 
     private ResponderState duplicate(RxPacket p) {
         if (p.is(Opcode.SEND) || p.is(Opcode.WRITE)) {
-            sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(ePsn, -1)); // C9-104: acknowledge again
+            sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(resp.ePsn, -1)); // C9-104: acknowledge again
             return ResponderState.DONE;
         }
-        for (RdAtomicResource r : resources) {
+        for (RdAtomicResource r : resp.resources) {
             if (!r.holds(p.psn)) {
                 continue;
             }
@@ -527,8 +513,8 @@ final class Responder {
     }
 
     private RdAtomicResource claimResource() {
-        RdAtomicResource r = resources[nextResource];
-        nextResource = (nextResource + 1) % resources.length;
+        RdAtomicResource r = resp.resources[resp.nextResource];
+        resp.nextResource = (resp.nextResource + 1) % resp.resources.length;
         r.valid = true;
         return r;
     }
@@ -539,8 +525,8 @@ final class Responder {
      * operational error NAK, and the QP goes to ERR.
      */
     private ResponderState malformedWqe(RxPacket p) {
-        RecvWqe r = recv;
-        recv = null;
+        RecvWqe r = resp.recv;
+        resp.recv = null;
         qp.completeRecv(r.wrId, WcStatus.LOC_QP_OP_ERR, WcOpcode.RECV, 0, 0, 0, 0, 0, false);
         if (qp.type() == QpType.RC) {
             sendAck(AethSyndrome.nak(NakCode.REMOTE_OPERATIONAL_ERROR), p.psn);
@@ -563,7 +549,7 @@ final class Responder {
         PacketWriter pw = qp.port().writer;
         ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(),
                 false, psn, 0);
-        Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, msn);
+        Aeth.write(b, pw.ext(ExtHeader.AETH), syndrome, resp.msn);
         qp.port().sendControl(qp.route(), pw.finish());
     }
 
@@ -571,7 +557,7 @@ final class Responder {
         PacketWriter pw = qp.port().writer;
         ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ATOMIC_ACKNOWLEDGE, false, qp.pkey(),
                 qp.destQpn(), false, psn, 0);
-        Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, msn);
+        Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, resp.msn);
         AtomicAckEth.write(b, pw.ext(ExtHeader.ATOMIC_ACK_ETH), orig);
         qp.port().sendControl(qp.route(), pw.finish());
     }
@@ -584,18 +570,18 @@ final class Responder {
      */
     private void sendReadResponses(int psn, long va, int rkey, int len) {
         MemoryRegion mr = len == 0 ? null : qp.nic().mrByKey(rkey);
-        readResponses.add(new ReadResponse(psn, mr, va, len, msn));
+        resp.readResponses.add(new ResponderInfo.ReadResponse(psn, mr, va, len, resp.msn));
         qp.requester().kick();
     }
 
     /** Whether READ responses wait to be sent. */
     boolean hasReadResponses() {
-        return !readResponses.isEmpty();
+        return !resp.readResponses.isEmpty();
     }
 
     /** Emits the next READ response packet (owner thread, from the QP's egress flow). */
     void sendNextReadResponse() {
-        ReadResponse r = readResponses.peek();
+        ResponderInfo.ReadResponse r = resp.readResponses.peek();
         int mtu = qp.pathMtu();
         int n = Math.min(mtu, r.length - r.sent);
         boolean first = r.sent == 0;
@@ -614,31 +600,13 @@ final class Responder {
         r.sent += n;
         r.psn = Psn.next(r.psn);
         if (last) {
-            readResponses.poll();
+            resp.readResponses.poll();
         }
         qp.port().emit(qp.route(), pw.finish());
     }
 
     /** Drops the READ responses not yet sent (the QP left RTS/RTR: IBA 10.3.1.7). */
     void dropReadResponses() {
-        readResponses.clear();
-    }
-
-    /** A READ being answered: where its next response packet comes from. */
-    private static final class ReadResponse {
-        int psn;
-        final MemoryRegion mr;
-        final long va;
-        final int length;
-        final int msn;
-        int sent;
-
-        ReadResponse(int psn, MemoryRegion mr, long va, int length, int msn) {
-            this.psn = psn;
-            this.mr = mr;
-            this.va = va;
-            this.length = length;
-            this.msn = msn;
-        }
+        resp.readResponses.clear();
     }
 }
