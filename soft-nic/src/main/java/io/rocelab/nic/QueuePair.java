@@ -13,12 +13,21 @@ import java.util.ArrayDeque;
 import java.util.Objects;
 
 /**
- * A queue pair: the verbs object ({@code ibv_qp}) and the state its three engines share. As in
- * Linux rxe the transport is split in three: the {@link Requester} turns send WQEs into request
- * packets, the {@link Responder} executes incoming requests and answers them, the {@link Completer}
- * processes ACKs and responses and completes send WQEs in order.
+ * A queue pair: the verbs object ({@code ibv_qp}). As in Linux rxe the transport is split in three:
+ * the {@link Requester} turns send WQEs into request packets, the {@link Responder} executes
+ * incoming requests and answers them, the {@link Completer} processes ACKs and responses and
+ * completes send WQEs in order.
  *
- * <p>All fields are owned by the NIC's thread; the public methods may be called from any thread.
+ * <p>The QP holds what is the QP's: its identity and attributes (the primary and alternate paths,
+ * path MTU, P_Key and Q_Key, remote QPN, access rights, retry counts, timeouts), its state machine
+ * ({@link QpTransitions}), its queues (SQ, RQ or SRQ, CQs), its place in the egress with its
+ * congestion control, and the wiring of its three engines.
+ * Each engine keeps its own transport state ({@link RequesterInfo}, {@link ResponderInfo},
+ * {@link CompleterInfo}, as rxe's {@code struct rxe_qp} has {@code req}, {@code resp} and
+ * {@code comp}); the engines read the QP through its methods and ask each other through theirs.
+ *
+ * <p>All fields are private and owned by the NIC's thread; the public methods may be called from
+ * any thread.
  */
 public final class QueuePair {
     private final SoftNic nic;
