@@ -290,6 +290,97 @@ class SwitchNetnsTest {
     }
 
     /**
+     * The soak's short form ({@code bench/run-soak.sh} runs it for 30 minutes): iperf3 TCP (DSCP 0, lossy)
+     * and RC writes over rdma_cm with DSCP 26 (the leaf's lossless class) through the switch at once,
+     * in the same direction so both share Ethernet4's egress. The switch's open file descriptors stay
+     * flat (sampled from /proc while it runs: a descriptor leaked per connection, per frame or per
+     * second would show), the lossless class carries the writes and drops nothing, and the switch's
+     * frame counts agree with the hosts' own ({@code ip -s link}) from a {@code switch clear counters}
+     * on: what host A sent the switch received (or its socket dropped, counted), and what the switch
+     * sent host B received. Resident memory needs longer than a test to say anything: the 30-minute
+     * figures are in docs/performance.md.
+     */
+    @Test
+    void tcpAndLosslessRoceTogetherLeaveTheSwitchsDescriptorsFlatAndItsCountersMatchTheHosts() throws Exception {
+        MachinePrerequisites.require("SwitchNetnsTest.soak", IPERF3 == null ? "it needs iperf3 (apt-get install iperf3)"
+            : null);
+        hostNamespaces("10.99.71");
+        long swPid = sw.pid();
+        int tcp = ToolProcesses.freeTcpPort();
+        int iperfPort = ToolProcesses.freeTcpPort();
+        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", "10.99.71.12",
+            "--mac", "52:54:00:71:00:12", "-D", "15", "-s", "65536", "-R", "-T", "106", "-p", String.valueOf(tcp)));
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        Process iperfServer = tools.startCommand("iperf3-server", List.of(IP, "netns", "exec", nsB, IPERF3, "-s", "-1",
+            "--forceflush", "-p", String.valueOf(iperfPort)));
+        tools.awaitText(iperfServer, "iperf3-server", "Server listening", 30);
+        CliRun clear = CliRun.of("switch", "clear", "counters", "--socket", socket.toString());
+        assertEquals(0, clear.exitCode(), clear.err());
+        long[] a0 = linkPackets(nsA, hostA);
+        long[] b0 = linkPackets(nsB, hostB);
+
+        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.71.11",
+            "--mac", "52:54:00:71:00:11", "-D", "15", "-s", "65536", "-R", "-T", "106", "-p", String.valueOf(tcp),
+            "10.99.71.12"));
+        Process iperf = tools.startCommand("iperf3", List.of(IP, "netns", "exec", nsA, IPERF3, "-c", "10.99.71.2",
+            "-p", String.valueOf(iperfPort), "-t", "15"));
+        List<Integer> fds = new ArrayList<>();
+        while (client.isAlive() || iperf.isAlive()) {
+            fds.add(openFiles(swPid));
+            Thread.sleep(1000);
+            assertTrue(fds.size() < 120, "the writes and TCP did not end: " + tools.output("client") + tools.output("iperf3"));
+        }
+        assertEquals(0, client.exitValue(), tools.output("client") + tools.output("switch"));
+        assertEquals(0, iperf.exitValue(), tools.output("iperf3"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), tools.output("server"));
+        Thread.sleep(500); // the last frames through the switch
+        long[] a1 = linkPackets(nsA, hostA);
+        long[] b1 = linkPackets(nsB, hostB);
+
+        // descriptors: from the third second on (the connections settled), none gained
+        List<Integer> settled = fds.subList(Math.min(3, fds.size() - 1), fds.size());
+        assertTrue(settled.stream().mapToInt(Integer::intValue).max().orElseThrow()
+            <= settled.get(0) + 1, "the switch's open descriptors, one sample a second: " + fds);
+        // the lossless class carried the writes and dropped none
+        CliRun queues = CliRun.of("switch", "show", "queue", "counters", "--socket", socket.toString());
+        Matcher uc3 = Pattern.compile("(?m)^\\s*Ethernet4\\s+UC3\\s+(\\d+)\\s+\\d+\\s+(\\d+)").matcher(queues.out());
+        assertTrue(uc3.find(), queues.out());
+        assertTrue(Long.parseLong(uc3.group(1)) > 1000, "the writes crossed in the lossless queue: " + queues.out());
+        assertEquals(0, Long.parseLong(uc3.group(2)), "and it dropped none: " + queues.out());
+        CliRun pgDrops = CliRun.of("switch", "show", "priority-group", "drop", "counters", "--socket", socket.toString());
+        assertTrue(pgDrops.out().lines().filter(l -> l.startsWith("Ethernet"))
+            .allMatch(l -> l.trim().split("\\s+")[4].equals("0")), "no PG3 drop: " + pgDrops.out());
+        // the switch's counts against the hosts'
+        CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
+        CliRun ports = CliRun.of("switch", "show", "ports", "--socket", socket.toString());
+        long socketDrops = 0;
+        Matcher d = Pattern.compile("RX_DROPPED_SOCKET=(\\d+)").matcher(ports.out());
+        while (d.find()) {
+            socketDrops += Long.parseLong(d.group(1));
+        }
+        String counts = "host A sent " + (a1[1] - a0[1]) + ", host B received " + (b1[0] - b0[0]) + "\n" + show.out()
+            + ports.out();
+        assertEquals(a1[1] - a0[1], rxTx(show.out(), "Ethernet0").get(0) + socketDrops, counts);
+        assertEquals(b1[0] - b0[0], rxTx(show.out(), "Ethernet4").get(1), counts);
+    }
+
+    /** {rx packets, tx packets} of {@code iface} in {@code ns}, from {@code ip -s link}. */
+    private static long[] linkPackets(String ns, String iface) throws Exception {
+        String json = HostCommands.output(IP, "-n", ns, "-j", "-s", "link", "show", "dev", iface);
+        Matcher m = Pattern.compile("\"rx\":\\{\"bytes\":\\d+,\"packets\":(\\d+).*\"tx\":\\{\"bytes\":\\d+,\"packets\":(\\d+)")
+            .matcher(json);
+        assertTrue(m.find(), json);
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    /** How many descriptors process {@code pid} has open. */
+    private static int openFiles(long pid) throws Exception {
+        try (var files = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return (int) files.count();
+        }
+    }
+
+    /**
      * {@code ib_write_bw} between the two namespaces' {@code --raw} NICs (.11 and .12 of {@code subnet}),
      * 64 KiB writes for ten seconds with local ACK timeout {@code -u timeout}; the client's
      * {@code -W counters} when given. Returns the client and the server.
