@@ -89,10 +89,16 @@ class SwitchNetnsTest {
             Files.write(cfg, in.readAllBytes());
         }
         socket = dir.resolve("sw.sock");
-        sw = tools.startCommand("switch", rocelab(nsSwitch, "switch",
-            "--config", cfg.toString(), "--port", "Ethernet0=veth:" + swA, "--port", "Ethernet4=pcap:" + swB,
-            "--capture", dir.resolve("cap").toString(), "--socket", socket.toString()));
-        tools.awaitText(sw, "switch", "ready", 60);
+        sw = startSwitch("switch");
+    }
+
+    /** {@code rocelab switch} on the two veth ends in its namespace, as {@code name}, once it says it is ready. */
+    private Process startSwitch(String name) throws Exception {
+        Process p = tools.startCommand(name, rocelab(nsSwitch, "switch",
+            "--config", dir.resolve("config_db.json").toString(), "--port", "Ethernet0=veth:" + swA,
+            "--port", "Ethernet4=pcap:" + swB, "--capture", dir.resolve("cap").toString(), "--socket", socket.toString()));
+        tools.awaitText(p, name, "ready", 60);
+        return p;
     }
 
     @AfterEach
@@ -222,6 +228,175 @@ class SwitchNetnsTest {
         assertTrue(m.find(), decode.out());
         assertTrue(Long.parseLong(m.group(3)) >= 2 * 300, "every write in and out, ICRC good: " + decode.out());
         assertEquals(0, Long.parseLong(m.group(4)), decode.out());
+    }
+
+    /**
+     * The switch restart drill: {@code rocelab switch} carrying RC writes between two {@code --raw} NICs
+     * is killed (SIGKILL: no goodbye, its in-flight frames lost) and started again while the writer's
+     * retry budget lasts ({@code -u 20}: a local ACK timeout of 4.096 us x 2^20 = 4.3 s, seven
+     * retries, IBA 9.7.6.1.1): the requester's timer resends from the first unacknowledged PSN and
+     * every write completes without an error completion, as on a fabric whose switch reboots faster than
+     * the QPs give up. The writer's counters ({@code -W}, perftest's report of counter changes) prove the
+     * outage was real: it took at least one retry, and did not exceed its budget.
+     */
+    @Test
+    void rcWritesCompleteWhenTheSwitchIsKilledAndRestartedWithinTheRetryBudget() throws Exception {
+        hostNamespaces("10.99.69");
+        Process[] ends = writeBandwidth("10.99.69", "20", "hw_counters/completer_retry_err,hw_counters/retry_exceeded_err");
+        Process client = ends[0];
+        Process server = ends[1];
+        tools.awaitText(client, "client", "#bytes", 60);
+        Thread.sleep(1500); // writes flowing through the switch
+        sw.destroyForcibly(); // SIGKILL
+        assertTrue(sw.waitFor(30, TimeUnit.SECONDS), tools.output("switch"));
+        sw = startSwitch("switch-again");
+
+        assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + tools.output("server"));
+        assertEquals(0, client.exitValue(), tools.output("client") + tools.output("switch-again"));
+        assertEquals(0, server.exitValue(), tools.output("server"));
+        String out = tools.output("client");
+        assertTrue(Pattern.compile("(?m)^ 65536\\s+[1-9]\\d*\\s").matcher(out).find(), "a result line: " + out);
+        Matcher retries = Pattern.compile("hw_counters/completer_retry_err=(\\d+)").matcher(out);
+        assertTrue(retries.find() && Long.parseLong(retries.group(1)) >= 1,
+            "the writer timed out and resent across the outage: " + out);
+        assertTrue(out.contains("hw_counters/retry_exceeded_err=0"), "and stayed within its retry budget: " + out);
+        // the restarted switch forwarded the resent writes and what followed
+        CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
+        assertEquals(0, show.exitCode(), show.err());
+        assertTrue(rxTx(show.out(), "Ethernet0").get(0) > 0 && rxTx(show.out(), "Ethernet4").get(1) > 0, show.out());
+    }
+
+    /**
+     * The same drill with a budget the outage outlasts ({@code -u 14}: 67 ms x 8 tries, about half a
+     * second, perftest's default): the writer's QP exhausts its retries and the tool reports the error
+     * completion as perftest does ({@code IBV_WC_RETRY_EXC_ERR} with its send and completion counts),
+     * with the NIC's counters, and fails.
+     */
+    @Test
+    void rcWritesFailWithRetryExceededWhenTheSwitchStaysDownBeyondTheRetryBudget() throws Exception {
+        hostNamespaces("10.99.70");
+        Process[] ends = writeBandwidth("10.99.70", "14", null);
+        Process client = ends[0];
+        tools.awaitText(client, "client", "#bytes", 60);
+        Thread.sleep(1500);
+        sw.destroyForcibly(); // SIGKILL, and the switch stays down
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client did not give up: " + tools.output("client"));
+        assertEquals(1, client.exitValue(), tools.output("client"));
+        String out = tools.output("client");
+        assertTrue(out.contains("Completion with error at client: IBV_WC_RETRY_EXC_ERR"), out);
+        assertTrue(Pattern.compile("retry_exceeded_err 1\\b").matcher(out).find(), "the NIC counted it: " + out);
+        assertTrue(Pattern.compile("completer_retry_err 7\\b").matcher(out).find(), "after seven retries: " + out);
+    }
+
+    /**
+     * The soak's short form ({@code bench/run-soak.sh} runs it for 30 minutes): iperf3 TCP (DSCP 0, lossy)
+     * and RC writes over rdma_cm with DSCP 26 (the leaf's lossless class) through the switch at once,
+     * in the same direction so both share Ethernet4's egress. The switch's open file descriptors stay
+     * flat (sampled from /proc while it runs: a descriptor leaked per connection, per frame or per
+     * second would show), the lossless class carries the writes and drops nothing, and the switch's
+     * frame counts agree with the hosts' own ({@code ip -s link}) from a {@code switch clear counters}
+     * on: what host A sent the switch received (or its socket dropped, counted), and what the switch
+     * sent host B received. Resident memory needs longer than a test to say anything: the 30-minute
+     * figures are in docs/performance.md.
+     */
+    @Test
+    void tcpAndLosslessRoceTogetherLeaveTheSwitchsDescriptorsFlatAndItsCountersMatchTheHosts() throws Exception {
+        MachinePrerequisites.require("SwitchNetnsTest.soak", IPERF3 == null ? "it needs iperf3 (apt-get install iperf3)"
+            : null);
+        hostNamespaces("10.99.71");
+        long swPid = sw.pid();
+        int tcp = ToolProcesses.freeTcpPort();
+        int iperfPort = ToolProcesses.freeTcpPort();
+        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", "10.99.71.12",
+            "--mac", "52:54:00:71:00:12", "-D", "15", "-s", "65536", "-R", "-T", "106", "-p", String.valueOf(tcp)));
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        Process iperfServer = tools.startCommand("iperf3-server", List.of(IP, "netns", "exec", nsB, IPERF3, "-s", "-1",
+            "--forceflush", "-p", String.valueOf(iperfPort)));
+        tools.awaitText(iperfServer, "iperf3-server", "Server listening", 30);
+        CliRun clear = CliRun.of("switch", "clear", "counters", "--socket", socket.toString());
+        assertEquals(0, clear.exitCode(), clear.err());
+        long[] a0 = linkPackets(nsA, hostA);
+        long[] b0 = linkPackets(nsB, hostB);
+
+        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.71.11",
+            "--mac", "52:54:00:71:00:11", "-D", "15", "-s", "65536", "-R", "-T", "106", "-p", String.valueOf(tcp),
+            "10.99.71.12"));
+        Process iperf = tools.startCommand("iperf3", List.of(IP, "netns", "exec", nsA, IPERF3, "-c", "10.99.71.2",
+            "-p", String.valueOf(iperfPort), "-t", "15"));
+        List<Integer> fds = new ArrayList<>();
+        while (client.isAlive() || iperf.isAlive()) {
+            fds.add(openFiles(swPid));
+            Thread.sleep(1000);
+            assertTrue(fds.size() < 120, "the writes and TCP did not end: " + tools.output("client") + tools.output("iperf3"));
+        }
+        assertEquals(0, client.exitValue(), tools.output("client") + tools.output("switch"));
+        assertEquals(0, iperf.exitValue(), tools.output("iperf3"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), tools.output("server"));
+        Thread.sleep(500); // the last frames through the switch
+        long[] a1 = linkPackets(nsA, hostA);
+        long[] b1 = linkPackets(nsB, hostB);
+
+        // descriptors: from the third second on (the connections settled), none gained
+        List<Integer> settled = fds.subList(Math.min(3, fds.size() - 1), fds.size());
+        assertTrue(settled.stream().mapToInt(Integer::intValue).max().orElseThrow()
+            <= settled.get(0) + 1, "the switch's open descriptors, one sample a second: " + fds);
+        // the lossless class carried the writes and dropped none
+        CliRun queues = CliRun.of("switch", "show", "queue", "counters", "--socket", socket.toString());
+        Matcher uc3 = Pattern.compile("(?m)^\\s*Ethernet4\\s+UC3\\s+(\\d+)\\s+\\d+\\s+(\\d+)").matcher(queues.out());
+        assertTrue(uc3.find(), queues.out());
+        assertTrue(Long.parseLong(uc3.group(1)) > 1000, "the writes crossed in the lossless queue: " + queues.out());
+        assertEquals(0, Long.parseLong(uc3.group(2)), "and it dropped none: " + queues.out());
+        CliRun pgDrops = CliRun.of("switch", "show", "priority-group", "drop", "counters", "--socket", socket.toString());
+        assertTrue(pgDrops.out().lines().filter(l -> l.startsWith("Ethernet"))
+            .allMatch(l -> l.trim().split("\\s+")[4].equals("0")), "no PG3 drop: " + pgDrops.out());
+        // the switch's counts against the hosts'
+        CliRun show = CliRun.of("switch", "show", "interfaces", "counters", "--socket", socket.toString());
+        CliRun ports = CliRun.of("switch", "show", "ports", "--socket", socket.toString());
+        long socketDrops = 0;
+        Matcher d = Pattern.compile("RX_DROPPED_SOCKET=(\\d+)").matcher(ports.out());
+        while (d.find()) {
+            socketDrops += Long.parseLong(d.group(1));
+        }
+        String counts = "host A sent " + (a1[1] - a0[1]) + ", host B received " + (b1[0] - b0[0]) + "\n" + show.out()
+            + ports.out();
+        assertEquals(a1[1] - a0[1], rxTx(show.out(), "Ethernet0").get(0) + socketDrops, counts);
+        assertEquals(b1[0] - b0[0], rxTx(show.out(), "Ethernet4").get(1), counts);
+    }
+
+    /** {rx packets, tx packets} of {@code iface} in {@code ns}, from {@code ip -s link}. */
+    private static long[] linkPackets(String ns, String iface) throws Exception {
+        String json = HostCommands.output(IP, "-n", ns, "-j", "-s", "link", "show", "dev", iface);
+        Matcher m = Pattern.compile("\"rx\":\\{\"bytes\":\\d+,\"packets\":(\\d+).*\"tx\":\\{\"bytes\":\\d+,\"packets\":(\\d+)")
+            .matcher(json);
+        assertTrue(m.find(), json);
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    /** How many descriptors process {@code pid} has open. */
+    private static int openFiles(long pid) throws Exception {
+        try (var files = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return (int) files.count();
+        }
+    }
+
+    /**
+     * {@code ib_write_bw} between the two namespaces' {@code --raw} NICs (.11 and .12 of {@code subnet}),
+     * 64 KiB writes for ten seconds with local ACK timeout {@code -u timeout}; the client's
+     * {@code -W counters} when given. Returns the client and the server.
+     */
+    private Process[] writeBandwidth(String subnet, String timeout, String counters) throws Exception {
+        int tcp = ToolProcesses.freeTcpPort();
+        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", subnet + ".12",
+            "--mac", "52:54:00:67:00:12", "-D", "10", "-s", "65536", "-u", timeout, "-p", String.valueOf(tcp)));
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        List<String> client = new ArrayList<>(List.of("ib_write_bw", "--raw", hostA, "--ip", subnet + ".11",
+            "--mac", "52:54:00:67:00:11", "-D", "10", "-s", "65536", "-u", timeout, "-p", String.valueOf(tcp)));
+        if (counters != null) {
+            client.addAll(List.of("-W", counters));
+        }
+        client.add(subnet + ".2");
+        return new Process[] {tools.startCommand("client", rocelab(nsA, client.toArray(String[]::new))), server};
     }
 
     /**
