@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Test;
 class AckRequestIntervalTest {
     private static final int MTU = 1024;
     private static final int MESSAGE = 4 * MTU; // four packets: FIRST, MIDDLE, MIDDLE, LAST
-    /** Far below the ACK timeout of NicPair's QPs (timeout 14: 67 ms). */
+    /** Far below the ACK timeout of NicRig's QPs (timeout 14: 67 ms). */
     private static final long NO_TIMEOUT_NANOS = 10_000_000L;
 
     private static final UnaryOperator<SoftNic.Builder> COALESCING = b -> b.maxUnackedPsns(512).ackReqInterval(64);
 
     @Test
     void byDefaultTheLastPacketOfEveryMessageAsksForAnAck() {
-        try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 71)) {
+        try (NicRig p = NicRig.pair(QpType.RC, MTU, FaultProfile.NONE, 71)) {
             Stream s = Stream.post(p, 40, 71);
             s.assertDelivered(p);
             List<WireTap.Seen> sent = p.wireFrom("a");
@@ -46,7 +46,7 @@ class AckRequestIntervalTest {
 
     @Test
     void withAnIntervalOneAckAnswersSeveralMessagesAndTheLastQueuedMessageAsks() {
-        try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 72, COALESCING)) {
+        try (NicRig p = NicRig.pair(QpType.RC, MTU, FaultProfile.NONE, 72, COALESCING)) {
             Stream s = Stream.post(p, 40, 72);
             s.assertDelivered(p);
             List<WireTap.Seen> sent = p.wireFrom("a");
@@ -60,7 +60,7 @@ class AckRequestIntervalTest {
     @Test
     void anIntervalAbove64SpacesTheRequestsAsWidelyAndOnlyLastPacketsAsk() {
         // 128 packets between requests: a packet inside a message must not ask after 64 either
-        try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 76,
+        try (NicRig p = NicRig.pair(QpType.RC, MTU, FaultProfile.NONE, 76,
                 b -> b.maxUnackedPsns(512).ackReqInterval(128))) {
             Stream s = Stream.post(p, 40, 76);
             s.assertDelivered(p);
@@ -74,7 +74,7 @@ class AckRequestIntervalTest {
     @Test
     void aStreamLongerThanTheWindowNeverWaitsForTheAckTimeout() {
         // the smallest window an interval of 64 allows: a full window always holds an AckReq packet
-        try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 73,
+        try (NicRig p = NicRig.pair(QpType.RC, MTU, FaultProfile.NONE, 73,
                 b -> b.maxUnackedPsns(128).ackReqInterval(64))) {
             Stream s = Stream.post(p, 96, 73);
             s.assertDelivered(p);
@@ -92,8 +92,8 @@ class AckRequestIntervalTest {
 
     @Test
     void afterALossEveryResentMessageAsksAsRxeDoes() {
-        try (NicPair p = new NicPair(QpType.RC, MTU, FaultProfile.NONE, 74, COALESCING)) {
-            int lost = Psn.add(NicPair.PSN_A, 100); // a MIDDLE of the 26th message, once
+        try (NicRig p = NicRig.pair(QpType.RC, MTU, FaultProfile.NONE, 74, COALESCING)) {
+            int lost = Psn.add(NicRig.PSN_A, 100); // a MIDDLE of the 26th message, once
             boolean[] once = {true};
             p.tapA.lose(x -> {
                 if (x.from().equals("a") && x.psn() == lost && once[0]) {
@@ -121,7 +121,7 @@ class AckRequestIntervalTest {
     @Test
     void anIntervalNeedsAWindowOfTwiceItsLength() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new NicPair(QpType.RC, MTU, FaultProfile.NONE, 75, b -> b.maxUnackedPsns(100).ackReqInterval(64)));
+                () -> NicRig.pair(QpType.RC, MTU, FaultProfile.NONE, 75, b -> b.maxUnackedPsns(100).ackReqInterval(64)));
         assertTrue(e.getMessage().contains("maxUnackedPsns of at least 128"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SoftNic.builder().maxUnackedPsns(0));
         assertThrows(IllegalArgumentException.class, () -> SoftNic.builder().maxUnackedPsns(1 << 23));
@@ -141,13 +141,13 @@ class AckRequestIntervalTest {
     }
 
     /** ACKs NIC b sent (each answers one AckReq packet). */
-    private static long acks(NicPair p) {
+    private static long acks(NicRig p) {
         return p.wireFrom("b").stream().filter(x -> x.opcode() == Opcode.RC_ACKNOWLEDGE).count();
     }
 
     /** {@code n} signalled 4 KB WRITEs from a to b, posted as one chain. */
     private record Stream(int n, byte[] src, byte[] dst) {
-        static Stream post(NicPair p, int n, long seed) {
+        static Stream post(NicRig p, int n, long seed) {
             byte[] src = new byte[n * MESSAGE];
             new Random(seed).nextBytes(src);
             byte[] dst = new byte[n * MESSAGE];
@@ -162,16 +162,16 @@ class AckRequestIntervalTest {
             return new Stream(n, src, dst);
         }
 
-        void assertDelivered(NicPair p) {
+        void assertDelivered(NicRig p) {
             assertDelivered(p, 0);
         }
 
         /** All completed, in order, with the data, within a fraction of the ACK timeout, after {@code retries} go-back-Ns. */
-        void assertDelivered(NicPair p, long retries) {
+        void assertDelivered(NicRig p, long retries) {
             long start = p.sched.nanoTime();
             assertTrue(p.runUntil(() -> p.cqA.size() == n, NO_TIMEOUT_NANOS), "all complete before any ACK timeout");
             assertTrue(p.sched.nanoTime() - start < NO_TIMEOUT_NANOS);
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             for (int i = 0; i < n; i++) {
                 assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), wcs.get(i).toString());
                 assertEquals(i, wcs.get(i).wrId(), "completions in order");

@@ -26,7 +26,7 @@ class AckTimerTest {
     void aLosslessStreamLongerThanManyTimeoutsNeverTimesOut() {
         // timeout 4: 4.096 us * 2^4 = 65.5 us; the 128-PSN window (8 messages of 64 KB) takes about
         // 42 us at 100 Gb/s, so every packet is acknowledged in time, but the stream lasts ~80 periods
-        try (NicPair p = new NicPair(QpType.RC, 4096, FaultProfile.NONE, 5, 4, 7, 7, 12)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 4096, FaultProfile.NONE, 5, 4, 7, 7, 12)) {
             byte[] src = new byte[MSG];
             new Random(5).nextBytes(src);
             byte[] dst = new byte[MSG];
@@ -40,7 +40,7 @@ class AckTimerTest {
                     p.qpA.postSend(SendWr.write(++posted, Sge.of(mrA), VA_B, mrB.rkey()));
                 }
                 assertTrue(p.runUntil(() -> p.cqA.size() > 0, 10_000_000L), "no completion within 10 ms");
-                for (WorkCompletion wc : NicPair.drain(p.cqA)) {
+                for (WorkCompletion wc : NicRig.drain(p.cqA)) {
                     assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
                     completed++;
                 }
@@ -56,7 +56,7 @@ class AckTimerTest {
     @Test
     void whenAcksStopTheRequesterGoesBackOneTimeoutAfterTheLastProgress() {
         int timeout = 8; // 1.05 ms
-        try (NicPair p = new NicPair(QpType.RC, 4096, FaultProfile.NONE, 6, timeout, 7, 7, 12)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 4096, FaultProfile.NONE, 6, timeout, 7, 7, 12)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[MSG], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[MSG], VA_B, AccessFlags.ALL);
             for (int i = 1; i <= 16; i++) {
@@ -64,12 +64,12 @@ class AckTimerTest {
             }
             assertTrue(p.runUntil(() -> p.cqA.size() >= 2, 10_000_000L));
             // from now on every ACK is lost: the last progress is the last ACK that got through
-            p.link.bToA().setFaults(FaultProfile.NONE.withLoss(1.0));
-            long acksDelivered = p.link.bToA().counters().get(LinkCounter.FRAMES_DELIVERED);
+            p.link1.bToA().setFaults(FaultProfile.NONE.withLoss(1.0));
+            long acksDelivered = p.link1.bToA().counters().get(LinkCounter.FRAMES_DELIVERED);
             long lastAckAt = p.sched.nanoTime();
             while (p.a.counters().get(NicCounter.COMPLETER_RETRY_ERR) == 0) {
                 assertTrue(p.sched.runNext(), "ran out of events before the timeout");
-                long delivered = p.link.bToA().counters().get(LinkCounter.FRAMES_DELIVERED);
+                long delivered = p.link1.bToA().counters().get(LinkCounter.FRAMES_DELIVERED);
                 if (delivered != acksDelivered) {
                     acksDelivered = delivered;
                     lastAckAt = p.sched.nanoTime();
@@ -99,21 +99,21 @@ class AckTimerTest {
         // rate 0: no serialization time, so the round trip is exactly twice the propagation delay
         InProcessLink link = InProcessLink.builder().name("rtt").rateBitsPerSecond(0)
                 .propagationDelayNanos(roundTripNanos / 2).build(sched);
-        SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicPair.IP_A).scheduler(sched)
+        SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A).scheduler(sched)
                 .port(link.portA()).build();
-        SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicPair.IP_B).scheduler(sched)
+        SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B).scheduler(sched)
                 .port(link.portB()).build();
         try {
-            a.addNeighbor(NicPair.IP_B, b.mac());
-            b.addNeighbor(NicPair.IP_A, a.mac());
+            a.addNeighbor(NicRig.IP_B, b.mac());
+            b.addNeighbor(NicRig.IP_A, a.mac());
             ProtectionDomain pdA = a.allocPd();
             ProtectionDomain pdB = b.allocPd();
             CompletionQueue cqA = a.createCq(16);
             CompletionQueue cqB = b.createCq(16);
             QueuePair qpA = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
             QueuePair qpB = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
-            NicPair.connect(qpA, qpB, NicPair.IP_B, NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 1024, timeout, 7, 7, 12);
-            NicPair.connect(qpB, qpA, NicPair.IP_A, NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 1024, timeout, 7, 7, 12);
+            NicRig.connect(qpA, qpB, NicRig.IP_B, NicRig.PSN_B, NicRig.PSN_A, QpType.RC, 1024, timeout, 7, 7, 12);
+            NicRig.connect(qpB, qpA, NicRig.IP_A, NicRig.PSN_A, NicRig.PSN_B, QpType.RC, 1024, timeout, 7, 7, 12);
             MemoryRegion mrA = pdA.registerMr(new byte[8], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = pdB.registerMr(new byte[8], VA_B, AccessFlags.ALL);
             qpA.postSend(SendWr.write(1, Sge.of(mrA), VA_B, mrB.rkey()));

@@ -32,7 +32,7 @@ class ArpParkingTest {
         try (Fixture f = new Fixture(1)) {
             f.postWrites();
             assertTrue(f.runUntil(() -> f.cqA.size() >= 2, 10_000 * MS), "completions: " + f.cqA.size());
-            for (WorkCompletion wc : NicPair.drain(f.cqA)) {
+            for (WorkCompletion wc : NicRig.drain(f.cqA)) {
                 assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
             }
             assertEquals(2, f.a.counters().get(NicCounter.ARP_REQUESTS_SENT), "the first one was lost");
@@ -50,7 +50,7 @@ class ArpParkingTest {
             long start = f.sched.nanoTime();
             assertTrue(f.runUntil(() -> f.cqA.size() >= 2, 120_000 * MS), "completions: " + f.cqA.size());
             long elapsed = f.sched.nanoTime() - start;
-            assertEquals(WcStatus.RETRY_EXC_ERR, NicPair.drain(f.cqA).get(0).status());
+            assertEquals(WcStatus.RETRY_EXC_ERR, NicRig.drain(f.cqA).get(0).status());
             // three ARP requests a second apart, then 7 retries of 67 ms, each asking ARP again
             assertTrue(elapsed >= 3_000 * MS && elapsed < 4_000 * MS, "took " + elapsed / MS + " ms");
             assertEquals(QpState.ERR, f.qpA.state());
@@ -68,7 +68,7 @@ class ArpParkingTest {
             assertTrue(f.runUntil(() -> f.cqA.size() >= 2, 10_000 * MS), "completions: " + f.cqA.size());
             long elapsed = f.sched.nanoTime() - start;
             assertTrue(elapsed >= 1_000 * MS && elapsed < 2_000 * MS, "failed at the retry, a second in: " + elapsed / MS);
-            for (WorkCompletion wc : NicPair.drain(f.cqA)) {
+            for (WorkCompletion wc : NicRig.drain(f.cqA)) {
                 assertEquals(WcStatus.WR_FLUSH_ERR, wc.status(), wc.toString());
             }
             assertEquals(1, f.a.counters().get(NicCounter.INTERNAL_ERRORS));
@@ -106,8 +106,8 @@ class ArpParkingTest {
             QpCaps caps = new QpCaps(MESSAGES + 16, 16, 1, 1, 0, false);
             qpA = a.createQp(pdA, QpType.RC, cqA, cqA, caps);
             QueuePair qpB = b.createQp(pdB, QpType.RC, cqB, cqB, caps);
-            NicPair.connect(qpA, qpB, IP_B, NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 4096, 14, 7, 7, 12);
-            NicPair.connect(qpB, qpA, IP_A, NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 4096, 14, 7, 7, 12);
+            NicRig.connect(qpA, qpB, IP_B, NicRig.PSN_B, NicRig.PSN_A, QpType.RC, 4096, 14, 7, 7, 12);
+            NicRig.connect(qpB, qpA, IP_A, NicRig.PSN_A, NicRig.PSN_B, QpType.RC, 4096, 14, 7, 7, 12);
             mrA = pdA.registerMr(new byte[SIZE], 0x1000, AccessFlags.LOCAL_WRITE);
             mrB = pdB.registerMr(new byte[SIZE], 0x20_0000L, AccessFlags.ALL);
         }

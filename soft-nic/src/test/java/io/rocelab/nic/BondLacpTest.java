@@ -29,19 +29,19 @@ class BondLacpTest {
     private static final int TIMEOUT = 18;
     private static final long SECOND = 1_000_000_000L;
 
-    private record Run(DualPortRig r, List<QueuePair> as, List<QueuePair> bs, byte[] src, byte[] dst,
+    private record Run(NicRig r, List<QueuePair> as, List<QueuePair> bs, byte[] src, byte[] dst,
                        List<WorkCompletion> wcs) {
     }
 
     /** QPs connected and WRITEs posted; returns once every QP has completed a few. */
-    private static Run start(DualPortRig r) {
+    private static Run start(NicRig r) {
         List<QueuePair> as = new ArrayList<>();
         List<QueuePair> bs = new ArrayList<>();
         for (int i = 0; i < QPS; i++) {
-            QueuePair a = r.qpA();
-            QueuePair b = r.qpB();
-            DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, TIMEOUT, 7);
-            DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, TIMEOUT, 7);
+            QueuePair a = r.newQpA();
+            QueuePair b = r.newQpB();
+            NicRig.connect(a, b, 1, NicRig.IP_B1, TIMEOUT, 7);
+            NicRig.connect(b, a, 1, NicRig.IP_A1, TIMEOUT, 7);
             as.add(a);
             bs.add(b);
         }
@@ -59,7 +59,7 @@ class BondLacpTest {
         }
         List<WorkCompletion> wcs = new ArrayList<>();
         assertTrue(r.runUntil(() -> {
-            wcs.addAll(DualPortRig.drain(r.cqA));
+            wcs.addAll(NicRig.drain(r.cqA));
             return as.stream().allMatch(q -> wcs.stream().filter(w -> w.qpNum() == q.qpn()).count() >= 3);
         }, SECOND));
         assertTrue(wcs.size() < QPS * WRITES, "mid-transfer");
@@ -73,7 +73,7 @@ class BondLacpTest {
 
     @Test
     void lacpConvergesOnBothCablesAndSpreadsQps() {
-        try (DualPortRig r = new DualPortRig(BondMode.LACP, "fast")) {
+        try (NicRig r = NicRig.bonded(BondMode.LACP, "fast")) {
             r.runFor(5 * SECOND);
             for (SoftNic nic : List.of(r.a, r.b)) {
                 for (int p = 1; p <= 2; p++) {
@@ -94,7 +94,7 @@ class BondLacpTest {
 
     @Test
     void aSilentlyDeadTransmitterIsLeftWithinTheLacpTimeoutWithoutErrors() {
-        try (DualPortRig r = new DualPortRig(BondMode.LACP, "fast")) {
+        try (NicRig r = NicRig.bonded(BondMode.LACP, "fast")) {
             r.runFor(5 * SECOND);
             Run run = start(r);
             Set<Integer> movedOff = onPort(run.as(), 2);
@@ -102,7 +102,7 @@ class BondLacpTest {
             long cutAt = r.sched.nanoTime();
             r.muteA2.mute(true); // a's port 2 sends nothing more; its link stays up
             assertTrue(r.runUntil(() -> {
-                run.wcs().addAll(DualPortRig.drain(r.cqA));
+                run.wcs().addAll(NicRig.drain(r.cqA));
                 return run.wcs().size() == QPS * WRITES;
             }, 60 * SECOND), "all WRITEs complete: " + run.wcs().size());
             assertTrue(run.wcs().stream().allMatch(w -> w.status() == WcStatus.SUCCESS), "zero error completions");
@@ -123,13 +123,13 @@ class BondLacpTest {
 
     @Test
     void withoutLacpTheSameFailureExhaustsTheRetriesOfTheQpsOnThatPort() {
-        try (DualPortRig r = new DualPortRig(BondMode.BALANCE_XOR)) {
+        try (NicRig r = NicRig.bonded(BondMode.BALANCE_XOR)) {
             Run run = start(r);
             Set<Integer> onTwo = onPort(run.as(), 2);
             assertFalse(onTwo.isEmpty());
             r.muteA2.mute(true);
             assertTrue(r.runUntil(() -> {
-                run.wcs().addAll(DualPortRig.drain(r.cqA));
+                run.wcs().addAll(NicRig.drain(r.cqA));
                 return run.wcs().size() == QPS * WRITES;
             }, 60 * SECOND), "every WRITE completes, some with errors: " + run.wcs().size());
             Set<Integer> failed = run.wcs().stream().filter(w -> w.status() == WcStatus.RETRY_EXC_ERR)

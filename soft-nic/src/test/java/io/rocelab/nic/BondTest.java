@@ -26,7 +26,7 @@ class BondTest {
 
     /** {@code qps} connected QP pairs writing {@code writes} messages each from a to b. */
     private static final class Transfer {
-        final DualPortRig r;
+        final NicRig r;
         final List<QueuePair> as = new ArrayList<>();
         final List<QueuePair> bs = new ArrayList<>();
         final byte[] src;
@@ -35,14 +35,14 @@ class BondTest {
         final MemoryRegion d;
         final int writes;
 
-        Transfer(DualPortRig r, int qps, int writes) {
+        Transfer(NicRig r, int qps, int writes) {
             this.r = r;
             this.writes = writes;
             for (int i = 0; i < qps; i++) {
-                QueuePair a = r.qpA();
-                QueuePair b = r.qpB();
-                DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, TIMEOUT, 7);
-                DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, TIMEOUT, 7);
+                QueuePair a = r.newQpA();
+                QueuePair b = r.newQpB();
+                NicRig.connect(a, b, 1, NicRig.IP_B1, TIMEOUT, 7);
+                NicRig.connect(b, a, 1, NicRig.IP_A1, TIMEOUT, 7);
                 as.add(a);
                 bs.add(b);
             }
@@ -66,7 +66,7 @@ class BondTest {
         List<WorkCompletion> awaitAll(List<WorkCompletion> wcs) {
             int total = as.size() * writes;
             assertTrue(r.runUntil(() -> {
-                wcs.addAll(DualPortRig.drain(r.cqA));
+                wcs.addAll(NicRig.drain(r.cqA));
                 return wcs.size() == total;
             }, 5_000_000_000L), "all WRITEs complete: " + wcs.size() + " of " + total);
             return wcs;
@@ -75,7 +75,7 @@ class BondTest {
 
     @Test
     void activeBackupFailsOverWhenTheActivePortGoesDown() {
-        try (DualPortRig r = new DualPortRig(BondMode.ACTIVE_BACKUP)) {
+        try (NicRig r = NicRig.bonded(BondMode.ACTIVE_BACKUP)) {
             assertEquals(r.a.mac(), r.a.port(2).mac(), "both ports behind one MAC");
             assertEquals(r.a.gid(SoftNic.GID_INDEX_IPV4), r.a.port(2).gid(SoftNic.GID_INDEX_IPV4), "and one GID");
             Transfer t = new Transfer(r, 2, 150);
@@ -83,10 +83,10 @@ class BondTest {
             t.postAll();
             List<WorkCompletion> wcs = new ArrayList<>();
             assertTrue(r.runUntil(() -> {
-                wcs.addAll(DualPortRig.drain(r.cqA));
+                wcs.addAll(NicRig.drain(r.cqA));
                 return wcs.size() >= 50;
             }, 1_000_000_000L));
-            assertTrue(DualPortRig.from(r.wire2, "a").isEmpty(), "the backup port idle until then");
+            assertTrue(NicRig.from(r.wire2, "a").isEmpty(), "the backup port idle until then");
             r.link1.setUp(false);
             t.awaitAll(wcs);
             assertTrue(wcs.stream().allMatch(w -> w.status() == WcStatus.SUCCESS), "zero error completions");
@@ -99,7 +99,7 @@ class BondTest {
                     + r.a.port(2).counters().get(NicCounter.COMPLETER_RETRY_ERR) > 0,
                     "what was in flight on the dead link was resent by the transport");
             assertEquals(0, r.a.counters().get(NicCounter.RETRY_EXCEEDED_ERR));
-            assertTrue(!DualPortRig.from(r.wire2, "a").isEmpty(), "the rest on port 2");
+            assertTrue(!NicRig.from(r.wire2, "a").isEmpty(), "the rest on port 2");
             // the link comes back: active-backup stays on port 2
             r.link1.setUp(true);
             r.runFor(1_000_000);
@@ -113,13 +113,13 @@ class BondTest {
      */
     @Test
     void aBondsPortsShareNeighbourDiscovery() {
-        try (DualPortRig r = DualPortRig.bondedWithIpv6(BondMode.ACTIVE_BACKUP)) {
-            Gid gidA = Gid.ipv6(DualPortRig.IPV6_A);
-            Gid gidB = Gid.ipv6(DualPortRig.IPV6_B);
-            QueuePair a = r.qpA();
-            QueuePair b = r.qpB();
-            DualPortRig.connect(a, b, 1, AddressHandle.ipv6(gidB, SoftNic.GID_INDEX_FIRST_IPV6), TIMEOUT, 7);
-            DualPortRig.connect(b, a, 1, AddressHandle.ipv6(gidA, SoftNic.GID_INDEX_FIRST_IPV6), TIMEOUT, 7);
+        try (NicRig r = NicRig.bondedWithIpv6(BondMode.ACTIVE_BACKUP)) {
+            Gid gidA = Gid.ipv6(NicRig.IPV6_A);
+            Gid gidB = Gid.ipv6(NicRig.IPV6_B);
+            QueuePair a = r.newQpA();
+            QueuePair b = r.newQpB();
+            NicRig.connect(a, b, 1, AddressHandle.ipv6(gidB, SoftNic.GID_INDEX_FIRST_IPV6), TIMEOUT, 7);
+            NicRig.connect(b, a, 1, AddressHandle.ipv6(gidA, SoftNic.GID_INDEX_FIRST_IPV6), TIMEOUT, 7);
             int writes = 200;
             byte[] src = new byte[writes * SIZE];
             byte[] dst = new byte[src.length];
@@ -132,21 +132,21 @@ class BondTest {
             }
             List<WorkCompletion> wcs = new ArrayList<>();
             assertTrue(r.runUntil(() -> {
-                wcs.addAll(DualPortRig.drain(r.cqA));
+                wcs.addAll(NicRig.drain(r.cqA));
                 return wcs.size() >= 50;
             }, 1_000_000_000L));
             assertEquals(1, r.a.port(1).counters().get(NicCounter.ND_SOLICITS_SENT), "a resolved b on port 1");
             assertEquals(1, r.b.port(1).counters().get(NicCounter.ND_ADVERTS_SENT), "b answered on port 1");
             r.link1.setUp(false);
             assertTrue(r.runUntil(() -> {
-                wcs.addAll(DualPortRig.drain(r.cqA));
+                wcs.addAll(NicRig.drain(r.cqA));
                 return wcs.size() == writes;
             }, 5_000_000_000L), wcs.size() + " of " + writes);
             assertTrue(wcs.stream().allMatch(w -> w.status() == WcStatus.SUCCESS), "zero error completions");
             assertArrayEquals(src, dst, "every byte written over IPv6, the rest on port 2");
             assertEquals(2, a.port().number());
             assertEquals(2, b.port().number());
-            assertTrue(!DualPortRig.from(r.wire2, "a").isEmpty() && !DualPortRig.from(r.wire2, "b").isEmpty());
+            assertTrue(!NicRig.from(r.wire2, "a").isEmpty() && !NicRig.from(r.wire2, "b").isEmpty());
             assertEquals(0, r.a.port(2).counters().get(NicCounter.ND_SOLICITS_SENT), "a's port 2 knew b already");
             assertEquals(0, r.b.port(2).counters().get(NicCounter.ND_SOLICITS_SENT),
                     "b's port 2 knew a from a's solicitation on port 1");
@@ -155,11 +155,11 @@ class BondTest {
 
     @Test
     void balanceXorSpreadsQpsByUdpSourcePortAndMovesThemOffADownPort() {
-        try (DualPortRig r = new DualPortRig(BondMode.BALANCE_XOR)) {
+        try (NicRig r = NicRig.bonded(BondMode.BALANCE_XOR)) {
             Transfer t = new Transfer(r, 8, 60);
             Set<Integer> used = new HashSet<>();
-            int srcIp = Ipv4.parse(DualPortRig.IP_A1);
-            int dstIp = Ipv4.parse(DualPortRig.IP_B1);
+            int srcIp = Ipv4.parse(NicRig.IP_A1);
+            int dstIp = Ipv4.parse(NicRig.IP_B1);
             for (QueuePair q : t.as) {
                 int expected = Integer.remainderUnsigned(Bond.hash(srcIp, dstIp, q.udpSourcePort(), Udp.ROCEV2_PORT), 2)
                         + 1;
@@ -171,7 +171,7 @@ class BondTest {
             List<WorkCompletion> wcs = new ArrayList<>();
             // until every QP has completed some WRITEs (the first QPs fill their windows first)
             assertTrue(r.runUntil(() -> {
-                wcs.addAll(DualPortRig.drain(r.cqA));
+                wcs.addAll(NicRig.drain(r.cqA));
                 return t.as.stream().allMatch(q -> wcs.stream().filter(w -> w.qpNum() == q.qpn()).count() >= 5);
             }, 1_000_000_000L));
             assertTrue(wcs.size() < t.as.size() * t.writes, "the cut comes mid-transfer: " + wcs.size());
@@ -179,8 +179,8 @@ class BondTest {
                 List<WireTap.Seen> mine = q.port().number() == 1 ? r.wire1 : r.wire2;
                 List<WireTap.Seen> other = q.port().number() == 1 ? r.wire2 : r.wire1;
                 int peer = t.bs.get(t.as.indexOf(q)).qpn();
-                assertTrue(DualPortRig.from(mine, "a").stream().anyMatch(f -> f.destQp() == peer), q.toString());
-                assertTrue(DualPortRig.from(other, "a").stream().noneMatch(f -> f.destQp() == peer),
+                assertTrue(NicRig.from(mine, "a").stream().anyMatch(f -> f.destQp() == peer), q.toString());
+                assertTrue(NicRig.from(other, "a").stream().noneMatch(f -> f.destQp() == peer),
                         "one QP, one port");
             }
             List<Integer> before = t.as.stream().map(q -> q.port().number()).toList();
@@ -202,15 +202,15 @@ class BondTest {
 
     @Test
     void aBondedNicTakesNoPortTwoAndNoAlternatePath() {
-        try (DualPortRig r = new DualPortRig(BondMode.ACTIVE_BACKUP)) {
-            QueuePair q = r.qpA();
+        try (NicRig r = NicRig.bonded(BondMode.ACTIVE_BACKUP)) {
+            QueuePair q = r.newQpA();
             IllegalArgumentException two = assertThrows(IllegalArgumentException.class,
                     () -> q.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(2).accessFlags(0)));
             assertTrue(two.getMessage().contains("bonded"), two.getMessage());
-            QueuePair b = r.qpB();
-            DualPortRig.connect(q, b, 1, DualPortRig.IP_B1, TIMEOUT, 7);
+            QueuePair b = r.newQpB();
+            NicRig.connect(q, b, 1, NicRig.IP_B1, TIMEOUT, 7);
             IllegalArgumentException alt = assertThrows(IllegalArgumentException.class,
-                    () -> q.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_B1)), 2, 14, 0)));
+                    () -> q.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(NicRig.IP_B1)), 2, 14, 0)));
             assertTrue(alt.getMessage().contains("bonded"), alt.getMessage());
         }
         assertEquals(BondMode.ACTIVE_BACKUP, BondMode.parse("active-backup"));

@@ -28,7 +28,7 @@ class CqNotifyAndFenceTest {
 
     @Test
     void solicitedOnlyFiresOnASolicitedSendOnceAndNotOnAPlainOne() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 31)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 31)) {
             AtomicInteger fired = new AtomicInteger();
             p.cqB.onNotify(fired::incrementAndGet);
             MemoryRegion mrA = p.pdA.registerMr(new byte[3000], 0x1000, AccessFlags.LOCAL_WRITE);
@@ -60,7 +60,7 @@ class CqNotifyAndFenceTest {
 
     @Test
     void nextCompletionFiresOnASendCompletionAndIsNotNarrowedBySolicitedOnly() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 32)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 32)) {
             AtomicInteger fired = new AtomicInteger();
             p.cqA.onNotify(fired::incrementAndGet);
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
@@ -79,7 +79,7 @@ class CqNotifyAndFenceTest {
 
     @Test
     void moderatedNextCompletionFiresOnceTheCqHoldsTheCountOrOnAnError() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 35)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 35)) {
             AtomicInteger fired = new AtomicInteger();
             p.cqA.onNotify(fired::incrementAndGet);
             p.cqA.moderate(3);
@@ -117,7 +117,7 @@ class CqNotifyAndFenceTest {
 
     @Test
     void moderationCountMustFitTheCq() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 36)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 36)) {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> p.cqA.moderate(0));
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     () -> p.cqA.moderate(Integer.MAX_VALUE));
@@ -127,7 +127,7 @@ class CqNotifyAndFenceTest {
 
     @Test
     void solicitedOnlyFiresOnAnErrorCompletion() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 33)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 33)) {
             AtomicInteger fired = new AtomicInteger();
             p.cqB.onNotify(fired::incrementAndGet);
             MemoryRegion mrB = p.pdB.registerMr(new byte[100], 0x9000, AccessFlags.LOCAL_WRITE);
@@ -161,15 +161,15 @@ class CqNotifyAndFenceTest {
     }
 
     private static List<WireTap.Seen> readThenSend(boolean fence) {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 34)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 34)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[16384], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[16384], 0x90000, AccessFlags.ALL);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));
             p.qpA.postSend(SendWr.read(1, Sge.of(mrA), 0x90000, mrB.rkey()).signaled(true),
                     SendWr.send(2, Sge.of(mrA, 0, 64)).fence(fence).signaled(true));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2 && p.cqB.size() == 1, 100 * MS));
-            NicPair.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status()));
-            return List.copyOf(p.wire);
+            NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status()));
+            return List.copyOf(p.wire1);
         }
     }
 

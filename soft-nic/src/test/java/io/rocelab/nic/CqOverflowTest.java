@@ -20,12 +20,12 @@ class CqOverflowTest {
 
     @Test
     void anOverrunCqTakesItsQpsToErrorWithAsyncEvents() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 54, 10, 2, 7, 1)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 54, 10, 2, 7, 1)) {
             CompletionQueue small = p.b.createCq(2);
             QueuePair a2 = p.a.createQp(p.pdA, QpType.RC, p.cqA, p.cqA, QpCaps.defaults());
             QueuePair b2 = p.b.createQp(p.pdB, QpType.RC, p.cqB, small, QpCaps.defaults());
-            NicPair.connect(a2, b2, NicPair.IP_B, 0x300, 0x400, QpType.RC, 1024, 10, 2, 7, 1);
-            NicPair.connect(b2, a2, NicPair.IP_A, 0x400, 0x300, QpType.RC, 1024, 10, 2, 7, 1);
+            NicRig.connect(a2, b2, NicRig.IP_B, 0x300, 0x400, QpType.RC, 1024, 10, 2, 7, 1);
+            NicRig.connect(b2, a2, NicRig.IP_A, 0x400, 0x300, QpType.RC, 1024, 10, 2, 7, 1);
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], 0x9000, AccessFlags.LOCAL_WRITE);
             b2.postRecv(new RecvWr(1, Sge.of(mrB)), new RecvWr(2, Sge.of(mrB)), new RecvWr(3, Sge.of(mrB)),
@@ -49,7 +49,7 @@ class CqOverflowTest {
             assertEquals(b2, ev.get(1).qp());
             assertEquals(1, p.b.counters().get(NicCounter.CQ_OVERFLOW));
 
-            List<WorkCompletion> sent = NicPair.drain(p.cqA);
+            List<WorkCompletion> sent = NicRig.drain(p.cqA);
             assertEquals(WcStatus.SUCCESS, sent.get(0).status());
             assertEquals(WcStatus.SUCCESS, sent.get(1).status());
             assertEquals(WcStatus.RETRY_EXC_ERR, sent.get(2).status(), "the lost message was never acknowledged");

@@ -90,8 +90,8 @@ class DcqcnEndToEndTest {
             CompletionQueue cqB = b.createCq(8192);
             qa = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
             qb = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
-            NicPair.connect(qa, qb, IP_B, 7, 9, QpType.RC, 4096, 14, 7, 7, 12);
-            NicPair.connect(qb, qa, IP_A, 9, 7, QpType.RC, 4096, 14, 7, 7, 12);
+            NicRig.connect(qa, qb, IP_B, 7, 9, QpType.RC, 4096, 14, 7, 7, 12);
+            NicRig.connect(qb, qa, IP_A, 9, 7, QpType.RC, 4096, 14, 7, 7, 12);
             src = pdA.registerMr(new byte[MSG], 0x10000, AccessFlags.LOCAL_WRITE);
             dst = pdB.registerMr(new byte[MSG], 0x90000, AccessFlags.ALL);
         }
@@ -231,7 +231,7 @@ class DcqcnEndToEndTest {
             assertTrue(cnps > 0);
             assertEquals(cnps, p.a.counters().get(NicCounter.RP_CNP_IGNORED));
             assertEquals(0, p.a.counters().get(NicCounter.RP_CNP_HANDLED));
-            assertEquals(10, NicPair.drain(p.cqA).size(), "every WRITE completed at the line rate");
+            assertEquals(10, NicRig.drain(p.cqA).size(), "every WRITE completed at the line rate");
         }
     }
 

@@ -19,17 +19,17 @@ class DualPortTest {
 
     @Test
     void eachPortHasItsOwnAddressesGidsAndCounters() {
-        try (DualPortRig r = new DualPortRig()) {
+        try (NicRig r = NicRig.dualPort()) {
             assertEquals(2, r.a.portCount(), "phys_port_cnt");
             NicPort one = r.a.port(1);
             NicPort two = r.a.port(2);
             assertEquals(1, one.number());
             assertEquals(2, two.number());
             assertNotEquals(one.mac(), two.mac());
-            assertEquals(Ipv4.parse(DualPortRig.IP_A2), two.ipv4());
-            assertEquals(Gid.ipv4Mapped(Ipv4.parse(DualPortRig.IP_A2)), two.gid(SoftNic.GID_INDEX_IPV4));
+            assertEquals(Ipv4.parse(NicRig.IP_A2), two.ipv4());
+            assertEquals(Gid.ipv4Mapped(Ipv4.parse(NicRig.IP_A2)), two.gid(SoftNic.GID_INDEX_IPV4));
             assertEquals(Gid.linkLocal(two.mac()), two.gid(SoftNic.GID_INDEX_LINK_LOCAL));
-            assertEquals(Gid.ipv4Mapped(Ipv4.parse(DualPortRig.IP_A1)), r.a.gid(SoftNic.GID_INDEX_IPV4), "port 1's");
+            assertEquals(Gid.ipv4Mapped(Ipv4.parse(NicRig.IP_A1)), r.a.gid(SoftNic.GID_INDEX_IPV4), "port 1's");
             assertEquals(one.counters(), r.a.counters(), "the NIC's counters are port 1's");
             assertNotEquals(one.counters(), two.counters());
             assertThrows(IllegalArgumentException.class, () -> r.a.port(3));
@@ -40,15 +40,15 @@ class DualPortTest {
 
     @Test
     void qpsOnEachPortSendOnTheirOwnLinkAndCountThere() {
-        try (DualPortRig r = new DualPortRig()) {
-            QueuePair a1 = r.qpA();
-            QueuePair b1 = r.qpB();
-            QueuePair a2 = r.qpA();
-            QueuePair b2 = r.qpB();
-            DualPortRig.connect(a1, b1, 1, DualPortRig.IP_B1, 14, 7);
-            DualPortRig.connect(b1, a1, 1, DualPortRig.IP_A1, 14, 7);
-            DualPortRig.connect(a2, b2, 2, DualPortRig.IP_B2, 14, 7);
-            DualPortRig.connect(b2, a2, 2, DualPortRig.IP_A2, 14, 7);
+        try (NicRig r = NicRig.dualPort()) {
+            QueuePair a1 = r.newQpA();
+            QueuePair b1 = r.newQpB();
+            QueuePair a2 = r.newQpA();
+            QueuePair b2 = r.newQpB();
+            NicRig.connect(a1, b1, 1, NicRig.IP_B1, 14, 7);
+            NicRig.connect(b1, a1, 1, NicRig.IP_A1, 14, 7);
+            NicRig.connect(a2, b2, 2, NicRig.IP_B2, 14, 7);
+            NicRig.connect(b2, a2, 2, NicRig.IP_A2, 14, 7);
             assertEquals(2, a2.port().number(), "bound to port 2 in INIT");
             byte[] src1 = pattern(20_000, 1);
             byte[] src2 = pattern(30_000, 2);
@@ -61,17 +61,17 @@ class DualPortTest {
             a1.postSend(SendWr.write(1, Sge.of(s1), d1.addr(), d1.rkey()).signaled(true));
             a2.postSend(SendWr.write(2, Sge.of(s2), d2.addr(), d2.rkey()).signaled(true));
             assertTrue(r.runUntil(() -> r.cqA.size() == 2, 1_000_000_000L));
-            for (WorkCompletion wc : DualPortRig.drain(r.cqA)) {
+            for (WorkCompletion wc : NicRig.drain(r.cqA)) {
                 assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
             }
             assertArrayEquals(src1, dst1);
             assertArrayEquals(src2, dst2);
-            assertTrue(DualPortRig.from(r.wire1, "a").stream().allMatch(s -> s.destQp() == b1.qpn()),
+            assertTrue(NicRig.from(r.wire1, "a").stream().allMatch(s -> s.destQp() == b1.qpn()),
                     "link 1 carries port 1's QP only");
-            assertTrue(DualPortRig.from(r.wire2, "a").stream().allMatch(s -> s.destQp() == b2.qpn()),
+            assertTrue(NicRig.from(r.wire2, "a").stream().allMatch(s -> s.destQp() == b2.qpn()),
                     "link 2 carries port 2's QP only");
-            assertEquals(20, DualPortRig.from(r.wire1, "a").size(), "20 KB in 1 KB packets on link 1");
-            assertEquals(30, DualPortRig.from(r.wire2, "a").size(), "30 KB in 1 KB packets on link 2");
+            assertEquals(20, NicRig.from(r.wire1, "a").size(), "20 KB in 1 KB packets on link 1");
+            assertEquals(30, NicRig.from(r.wire2, "a").size(), "30 KB in 1 KB packets on link 2");
             assertEquals(20, r.a.port(1).counters().get(NicCounter.SENT_PKTS), "port 1 counts its own");
             assertEquals(30, r.a.port(2).counters().get(NicCounter.SENT_PKTS), "port 2 counts its own");
             assertEquals(30, r.b.port(2).counters().get(NicCounter.RCVD_PKTS));
@@ -80,13 +80,13 @@ class DualPortTest {
 
     @Test
     void aPacketOnTheOtherPortIsNotTheQpsPeer() {
-        try (DualPortRig r = new DualPortRig()) {
-            QueuePair a2 = r.qpA();
-            QueuePair b1 = r.qpB();
+        try (NicRig r = NicRig.dualPort()) {
+            QueuePair a2 = r.newQpA();
+            QueuePair b1 = r.newQpB();
             // a's QP on port 2 names b's port-1 address: its frames reach b on port 2, where b1 is not
-            DualPortRig.connect(a2, b1, 2, DualPortRig.IP_B1, 14, 1);
-            DualPortRig.connect(b1, a2, 1, DualPortRig.IP_A2, 14, 1);
-            r.a.addNeighbor(Ipv4.parse(DualPortRig.IP_B1), r.b.port(2).mac());
+            NicRig.connect(a2, b1, 2, NicRig.IP_B1, 14, 1);
+            NicRig.connect(b1, a2, 1, NicRig.IP_A2, 14, 1);
+            r.a.addNeighbor(Ipv4.parse(NicRig.IP_B1), r.b.port(2).mac());
             byte[] dst = new byte[64];
             MemoryRegion d = r.pdB.registerMr(dst, VA, AccessFlags.ALL);
             MemoryRegion s = r.pdA.registerMr(pattern(64, 3), VA, AccessFlags.LOCAL_WRITE);
@@ -100,7 +100,7 @@ class DualPortTest {
 
     @Test
     void portTwoOnASinglePortNicIsRefused() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 1)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 1)) {
             QueuePair qp = p.a.createQp(p.pdA, QpType.RC, p.cqA, p.cqA, QpCaps.defaults());
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(2).accessFlags(0)));
@@ -113,7 +113,7 @@ class DualPortTest {
 
     @Test
     void aPortLinkGoingDownRaisesPortErrAndComingBackPortActive() {
-        try (DualPortRig r = new DualPortRig()) {
+        try (NicRig r = NicRig.dualPort()) {
             List<AsyncEvent> events = new ArrayList<>();
             r.a.onAsyncEvent(events::add);
             r.link2.setUp(false);

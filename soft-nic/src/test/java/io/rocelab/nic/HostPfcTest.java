@@ -172,7 +172,7 @@ class HostPfcTest {
         assertEquals(0, a.counters().get(NicCounter.RX_PRIO0_PAUSE));
         assertTrue(qpsA.stream().allMatch(qp -> qp.state() == QpState.RTS));
         time.runFor(10_000_000);
-        assertEquals(40, NicPair.drain(cqA).stream().filter(w -> w.status() == WcStatus.SUCCESS).count(),
+        assertEquals(40, NicRig.drain(cqA).stream().filter(w -> w.status() == WcStatus.SUCCESS).count(),
             "every WRITE completed");
         assertEquals(0, a.counters().get(NicCounter.COMPLETER_RETRY_ERR), "nothing timed out meanwhile");
     }

@@ -224,7 +224,7 @@ class HostileFramesTest {
     }
 
     private static void postReceives(QueuePair qp, MemoryRegion mr, int n) {
-        NicPair.drain(qp.recvCq());
+        NicRig.drain(qp.recvCq());
         for (int i = 0; i < n; i++) {
             qp.postRecv(new RecvWr(i, Sge.of(mr, (i % 64) * 2048, 2048)));
         }

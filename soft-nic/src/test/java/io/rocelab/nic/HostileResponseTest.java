@@ -118,7 +118,7 @@ class HostileResponseTest {
             assertEquals(List.of(), p.newlySent(), "nothing is sent while the RNR timer runs (IBA 9.7.5.2.8)");
             p.inject(atomicAck(p, N, 1));
             p.inject(atomicAck(p, Psn.add(N, 1), 2));
-            assertEquals(List.of(1L, 2L), NicPair.drain(p.cq).stream().map(WorkCompletion::wrId).toList());
+            assertEquals(List.of(1L, 2L), NicRig.drain(p.cq).stream().map(WorkCompletion::wrId).toList());
 
             p.run(MS); // the RNR timer expires: everything is acknowledged, nothing goes again
             assertEquals(List.of(), p.newlySent());
@@ -137,7 +137,7 @@ class HostileResponseTest {
 
             p.inject(p.ack(N, AethSyndrome.rnrNak(1), 0));
             p.inject(atomicAck(p, Psn.add(N, 1), 2)); // acknowledges the SEND before it, implicitly
-            assertEquals(List.of(1L, 2L), NicPair.drain(p.cq).stream().map(WorkCompletion::wrId).toList());
+            assertEquals(List.of(1L, 2L), NicRig.drain(p.cq).stream().map(WorkCompletion::wrId).toList());
 
             p.run(MS); // the third WR was never acknowledged: it goes again when the wait ends
             List<WireTap.Seen> again = p.newlySent();

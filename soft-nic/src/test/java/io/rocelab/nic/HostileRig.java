@@ -2,7 +2,7 @@ package io.rocelab.nic;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.MacAddress;
-import io.rocelab.fabric.link.InProcessLink;
+import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,13 +10,14 @@ import java.util.Random;
 import java.util.function.BooleanSupplier;
 
 /**
- * A live connection under attack, in virtual time: NICs a and b joined by a link, one RC, UC or UD
- * QP on each connected to the other, both sides posting a mix of work requests to each other while
- * an attacker puts frames on b's receive path ({@link InjectingPort}). Every MR sits between
- * canaries ({@link GuardedMemory}): on each NIC one a peer may write (all rights), one it may only
- * read, and one with local rights only (receive buffers and the local SGEs of the WRs posted here);
- * every WR goes through a {@link WrLedger}. The RC timers are short (timeout 8: 1 ms, retry 3, RNR
- * retry 3) so every outcome, a retry exhausted included, comes within a bounded virtual time.
+ * A live connection under attack, in virtual time: the workload and the checks of the hostile
+ * tests, on a {@link NicRig} whose b port is an {@link InjectingPort}. One RC, UC or UD QP on each
+ * NIC connected to the other, both sides posting a mix of work requests to each other while an
+ * attacker puts frames on b's receive path ({@link #attackPort}). Every MR sits between canaries
+ * ({@link GuardedMemory}): on each NIC one a peer may write (all rights), one it may only read, and
+ * one with local rights only (receive buffers and the local SGEs of the WRs posted here); every WR
+ * goes through a {@link WrLedger}. The RC timers are short (timeout 8: 1 ms, retry 3, RNR retry 3)
+ * so every outcome, a retry exhausted included, comes within a bounded virtual time.
  */
 final class HostileRig implements AutoCloseable {
     static final int IP_A = Ipv4.parse("10.77.3.11");
@@ -41,10 +42,10 @@ final class HostileRig implements AutoCloseable {
         final GuardedMemory local;
         int psnBase;
 
-        Side(SoftNic nic, QpType type, long vaBase, long seed) {
+        Side(SoftNic nic, ProtectionDomain pd, CompletionQueue cq, QpType type, long vaBase, long seed) {
             this.nic = nic;
-            pd = nic.allocPd();
-            cq = nic.createCq(65536);
+            this.pd = pd;
+            this.cq = cq;
             qp = nic.createQp(pd, type, cq, cq, QpCaps.defaults());
             rw = new GuardedMemory(nic.name() + ".rw", pd, REGION, vaBase, AccessFlags.ALL, seed);
             ro = new GuardedMemory(nic.name() + ".ro", pd, REGION, vaBase + 0x10_0000L,
@@ -59,7 +60,9 @@ final class HostileRig implements AutoCloseable {
         }
     }
 
-    final VirtualTimeScheduler sched = new VirtualTimeScheduler();
+    /** The NICs, untapped, b's port behind the attacker's {@link InjectingPort}. */
+    final NicRig rig;
+    final VirtualTimeScheduler sched;
     final QpType type;
     final InjectingPort attackPort;
     final Side a;
@@ -73,18 +76,15 @@ final class HostileRig implements AutoCloseable {
     HostileRig(QpType type, long seed) {
         this.type = type;
         this.random = new Random(seed);
-        InProcessLink link = InProcessLink.builder().name("a-b").rateGbps(100).propagationDelayNanos(500).seed(seed)
-                .build(sched);
-        attackPort = new InjectingPort(link.portB());
-        SoftNic nicA = SoftNic.builder().name("a").mac(MAC_A).ipv4(IP_A).ipv6("fd7a::11").activeMtu(4096).scheduler(sched)
-                .port(link.portA()).build();
-        SoftNic nicB = SoftNic.builder().name("b").mac(MAC_B).ipv4(IP_B).ipv6("fd7a::10").activeMtu(4096).scheduler(sched)
-                .port(attackPort).build();
-        // static entries (ip neigh ... permanent): ARP spoofing of the peer is out of scope
-        nicA.addNeighbor(IP_B, MAC_B);
-        nicB.addNeighbor(IP_A, MAC_A);
-        a = new Side(nicA, type, 0x10_0000_0000L, seed * 7 + 1);
-        b = new Side(nicB, type, 0x20_0000_0000L, seed * 7 + 4);
+        // static neighbour entries (ip neigh ... permanent): ARP spoofing of the peer is out of scope
+        rig = NicRig.builder().nicA(MacAddress.toString(MAC_A), Ipv4.toString(IP_A))
+                .nicB(MacAddress.toString(MAC_B), Ipv4.toString(IP_B)).ipv6("fd7a::11", "fd7a::10").activeMtu(4096)
+                .cqDepth(65536).link("a-b", seed, FaultProfile.NONE).tapped(false).staticNeighbors(true).hostileB()
+                .build();
+        sched = rig.sched;
+        attackPort = rig.attackPort;
+        a = new Side(rig.a, rig.pdA, rig.cqA, type, 0x10_0000_0000L, seed * 7 + 1);
+        b = new Side(rig.b, rig.pdB, rig.cqB, type, 0x20_0000_0000L, seed * 7 + 4);
         connect(random.nextInt(1 << 24), random.nextInt(1 << 24));
     }
 
@@ -101,8 +101,8 @@ final class HostileRig implements AutoCloseable {
             }
             return;
         }
-        NicPair.connect(a.qp, b.qp, IP_B, psnB, psnA, type, MTU, 8, 3, 3, 1);
-        NicPair.connect(b.qp, a.qp, IP_A, psnA, psnB, type, MTU, 8, 3, 3, 1);
+        NicRig.connect(a.qp, b.qp, IP_B, psnB, psnA, type, MTU, 8, 3, 3, 1);
+        NicRig.connect(b.qp, a.qp, IP_A, psnA, psnB, type, MTU, 8, 3, 3, 1);
     }
 
     Side peerOf(Side s) {
@@ -220,8 +220,6 @@ final class HostileRig implements AutoCloseable {
 
     @Override
     public void close() {
-        a.nic.close();
-        b.nic.close();
-        sched.runFor(10_000 * MS);
+        rig.close();
     }
 }

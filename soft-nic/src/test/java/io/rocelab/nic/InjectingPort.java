@@ -11,7 +11,7 @@ import io.rocelab.fabric.port.FrameReceiver;
  * whose capacity is exactly the frame, as a switch's flood copies are: a read past the end of the
  * frame then throws instead of reading stale bytes, which is how such a read shows.
  */
-final class InjectingPort extends ForwardingFramePort {
+public final class InjectingPort extends ForwardingFramePort {
     private FrameReceiver receiver;
 
     InjectingPort(FramePort delegate) {
@@ -25,7 +25,7 @@ final class InjectingPort extends ForwardingFramePort {
     }
 
     /** Delivers a copy of {@code frame} in a buffer exactly as large as the frame. */
-    void inject(byte[] frame) {
+    public void inject(byte[] frame) {
         ByteBuf b = Unpooled.wrappedBuffer(frame.clone());
         if (b.capacity() != frame.length) {
             throw new AssertionError("a buffer of " + b.capacity() + " bytes for a frame of " + frame.length);

@@ -23,7 +23,7 @@ class InternalErrorTest {
 
     @Test
     void aFailureWhilePostingFlushesTheWorkRequestsAndRaisesDeviceFatal() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 61)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 61)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[4096], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[4096], VA, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)), new RecvWr(2, Sge.of(mrB)));
@@ -31,7 +31,7 @@ class InternalErrorTest {
             p.qpA.postSend(SendWr.send(7, Sge.of(mrA)).signaled(true), SendWr.send(8, Sge.of(mrA)).signaled(true));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2, 100 * MS), "both WRs complete: " + p.cqA.size());
 
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(List.of(7L, 8L), wcs.stream().map(WorkCompletion::wrId).toList());
             for (WorkCompletion wc : wcs) {
                 assertEquals(WcStatus.WR_FLUSH_ERR, wc.status(), wc.toString());
@@ -49,7 +49,7 @@ class InternalErrorTest {
 
     @Test
     void aFailureOnTheReceivePathRaisesDeviceFatalToo() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 62)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 62)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[4096], VA, AccessFlags.REMOTE_READ);
             MemoryRegion mrB = p.pdB.registerMr(new byte[4096], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrA2 = p.pdA.registerMr(new byte[64], VA + 0x10_0000L, AccessFlags.LOCAL_WRITE);
@@ -70,7 +70,7 @@ class InternalErrorTest {
     void aFailureInATimerRaisesDeviceFatalToo() {
         // local ACK timeout 2^10 x 4.096 us, about 4 ms: the first SEND is lost, its retransmission,
         // sent by the timer's task, fails
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 63, 10, 7, 7, 12)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 63, 10, 7, 7, 12)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));

@@ -37,9 +37,9 @@ class Ipv6TransferTest {
                 .seed(61).faults(FaultProfile.NONE).build(sched);
         final RawTap tapA = new RawTap(link.portA());
         final RawTap tapB = new RawTap(link.portB());
-        final SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicPair.IP_A).ipv6("fd00:77::11")
+        final SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A).ipv6("fd00:77::11")
                 .activeMtu(4096).scheduler(sched).port(tapA).build();
-        final SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicPair.IP_B).ipv6("fd00:77::10")
+        final SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B).ipv6("fd00:77::10")
                 .activeMtu(4096).scheduler(sched).port(tapB).build();
         final ProtectionDomain pdA = a.allocPd();
         final ProtectionDomain pdB = b.allocPd();
@@ -85,7 +85,7 @@ class Ipv6TransferTest {
     void gidTableHoldsLinkLocalIpv4MappedAndGlobalIpv6() {
         try (Pair p = new Pair()) {
             assertEquals(Gid.ipv6("fe80::5054:ff:fe77:1"), p.a.gid(SoftNic.GID_INDEX_LINK_LOCAL));
-            assertEquals(Gid.ipv4Mapped(NicPair.IP_A), p.a.gid(SoftNic.GID_INDEX_IPV4));
+            assertEquals(Gid.ipv4Mapped(NicRig.IP_A), p.a.gid(SoftNic.GID_INDEX_IPV4));
             assertEquals(GID_A, p.a.gid(SoftNic.GID_INDEX_FIRST_IPV6));
             assertEquals(3, p.a.gidTableSize());
             assertEquals(SoftNic.GID_INDEX_FIRST_IPV6, p.a.gidIndex(GID_A));
@@ -119,7 +119,7 @@ class Ipv6TransferTest {
                     SendWr.send(2, Sge.of(mrSrc)).signaled(true),
                     SendWr.read(3, Sge.of(mrBack), 0x80000, mrRemote.rkey()).signaled(true));
             assertTrue(p.runUntil(() -> p.cqA.size() == 3 && p.cqB.size() == 1, 1000 * MS));
-            NicPair.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
+            NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
             assertEquals(size, p.cqB.poll().byteLen());
             assertArrayEquals(src, remote);
             assertArrayEquals(src, recv);

@@ -19,9 +19,9 @@ class LateResponseTest {
 
     @Test
     void acksInFlightWhenTheRequesterGoesToErrAreNotOpcodeErrors() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 41)) {
-            p.a.addNeighbor(NicPair.IP_B, p.b.mac());
-            p.b.addNeighbor(NicPair.IP_A, p.a.mac());
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 41)) {
+            p.a.addNeighbor(NicRig.IP_B, p.b.mac());
+            p.b.addNeighbor(NicRig.IP_A, p.a.mac());
             MemoryRegion mrA = p.pdA.registerMr(new byte[4096], 0x1000, AccessFlags.ALL);
             MemoryRegion mrB = p.pdB.registerMr(new byte[4096], 0x20_0000L, AccessFlags.ALL);
             for (int i = 0; i < 16; i++) {
@@ -41,12 +41,12 @@ class LateResponseTest {
 
     @Test
     void aResponseOfTheWrongServiceIsStillAnOpcodeError() {
-        try (NicPair p = new NicPair(QpType.UC, 1024, FaultProfile.NONE, 42)) {
-            p.a.addNeighbor(NicPair.IP_B, p.b.mac());
-            p.b.addNeighbor(NicPair.IP_A, p.a.mac());
+        try (NicRig p = NicRig.pair(QpType.UC, 1024, FaultProfile.NONE, 42)) {
+            p.a.addNeighbor(NicRig.IP_B, p.b.mac());
+            p.b.addNeighbor(NicRig.IP_A, p.a.mac());
             // an RC ACK aimed at B's UC QP, as a confused peer would send it
             QueuePair stray = p.a.createQp(p.pdA, QpType.RC, p.cqA, p.cqA, QpCaps.defaults());
-            NicPair.connect(stray, p.qpB, NicPair.IP_B, 1, 1, QpType.RC, 1024, 14, 7, 7, 12);
+            NicRig.connect(stray, p.qpB, NicRig.IP_B, 1, 1, QpType.RC, 1024, 14, 7, 7, 12);
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.ALL);
             stray.postSend(SendWr.send(1, Sge.of(mrA)));
             p.runUntil(() -> p.b.counters().get(NicCounter.DROP_BAD_OPCODE) > 0, 10 * MS);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class LongMessageTest {
     @Test
     void aWriteLongerThanThePsnWindowCompletesWithoutRetries() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 55)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 55)) {
             int size = 3 * Requester.MAX_UNACKED_PSNS * 1024 + 100;
             byte[] src = new byte[size];
             new Random(55).nextBytes(src);
@@ -29,7 +29,7 @@ class LongMessageTest {
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA), 0x900000, mrB.rkey()).signaled(true),
                     SendWr.send(2, Sge.of(mrA)).signaled(true));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2 && p.cqB.size() == 1, 1_000_000_000L));
-            NicPair.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
+            NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
             assertArrayEquals(src, dst);
             assertEquals(0, p.a.counters().get(NicCounter.COMPLETER_RETRY_ERR), "no timeout, no go-back-N");
             assertEquals(0, p.b.counters().get(NicCounter.DUPLICATE_REQUEST));
@@ -44,7 +44,7 @@ class LongMessageTest {
      */
     @Test
     void aRewindIntoAnEarlierMessageResendsTheHalfSentLaterMessageFromItsStart() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 56)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 56)) {
             int small = 8 * 1024;
             int large = 2 * Requester.MAX_UNACKED_PSNS * 1024;
             byte[] src = new byte[small + large];
@@ -54,7 +54,7 @@ class LongMessageTest {
             MemoryRegion mrB = p.pdB.registerMr(dst, 0x900000, AccessFlags.ALL);
             // the third packet of the first message is lost once: the NAK comes back while the
             // second, longer than the PSN window, is still being sent
-            int lost = Psn.add(NicPair.PSN_A, 2);
+            int lost = Psn.add(NicRig.PSN_A, 2);
             boolean[] once = {true};
             p.tapA.lose(s -> {
                 if (s.psn() == lost && once[0]) {
@@ -66,9 +66,9 @@ class LongMessageTest {
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA, 0, small), 0x900000, mrB.rkey()).signaled(true),
                     SendWr.write(2, Sge.of(mrA, small, large), 0x900000 + small, mrB.rkey()).signaled(true));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2, 1_000_000_000L));
-            NicPair.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
+            NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
             assertArrayEquals(src, dst);
-            int secondFirst = Psn.add(NicPair.PSN_A, 8);
+            int secondFirst = Psn.add(NicRig.PSN_A, 8);
             int secondLast = Psn.add(secondFirst, 2 * Requester.MAX_UNACKED_PSNS - 1);
             for (WireTap.Seen s : p.wireFrom("a")) {
                 if (s.psn() == secondFirst) {

@@ -63,7 +63,7 @@ class LossyLinkPropertyTest {
     }
 
     private static void check(Scenario sc) {
-        try (NicPair p = new NicPair(QpType.RC, sc.mtu(), FAULTS, sc.seed(), 8, 7, 7, 1)) {
+        try (NicRig p = NicRig.pair(QpType.RC, sc.mtu(), FAULTS, sc.seed(), 8, 7, 7, 1)) {
             int n = sc.ops().size();
             Random rnd = new Random(sc.seed());
             byte[] memA = new byte[n * SLOT];
@@ -130,13 +130,13 @@ class LossyLinkPropertyTest {
             assertTrue(done, "bounded virtual time: " + p.cqA.size() + "/" + n + " at " + p.sched.nanoTime()
                     + " seed " + sc.seed() + " " + p.a.counters());
             p.runUntil(() -> false, 1_000_000_000L); // late duplicates must not complete anything twice
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(n, wcs.size());
             for (int i = 0; i < n; i++) {
                 assertEquals(i, wcs.get(i).wrId(), "in order");
                 assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), wcs.get(i).toString());
             }
-            List<WorkCompletion> rwcs = NicPair.drain(p.cqB);
+            List<WorkCompletion> rwcs = NicRig.drain(p.cqB);
             assertEquals(recvs, rwcs.size());
             for (int i = 0; i < recvs; i++) {
                 assertEquals(WcStatus.SUCCESS, rwcs.get(i).status());

@@ -154,7 +154,7 @@ class MemoryPlacementTest {
 
     @Test
     void twoSoftNicsCarryAnAtomicWriteAndAFlushAsTheVerbsPostThem() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 91)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 91)) {
             p.qpB.modify(new QpAttr().accessFlags(AccessFlags.ALL | AccessFlags.FLUSH_GLOBAL)); // RTS to RTS
             byte[] local = {9, 8, 7, 6, 5, 4, 3, 2};
             byte[] remote = new byte[64];
@@ -164,7 +164,7 @@ class MemoryPlacementTest {
             p.qpA.postSend(SendWr.atomicWrite(1, Sge.of(mrA), VA + 8, mrB.rkey()),
                     SendWr.flush(2, VA, mrB.rkey(), 64, SendWr.FLUSH_GLOBAL, SendWr.FLUSH_RANGE));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2, 100_000_000L));
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(List.of(WcOpcode.ATOMIC_WRITE, WcOpcode.FLUSH),
                     wcs.stream().map(WorkCompletion::opcode).toList());
             assertEquals(List.of(WcStatus.SUCCESS, WcStatus.SUCCESS),
@@ -180,7 +180,7 @@ class MemoryPlacementTest {
 
     @Test
     void theVerbsRefuseAnAtomicWriteOfOtherThanEightBytesAndAFlushOfNoKnownType() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 92)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 92)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[16], VA, AccessFlags.LOCAL_WRITE);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> p.qpA.postSend(SendWr.atomicWrite(1, Sge.of(mrA), VA, 1)));

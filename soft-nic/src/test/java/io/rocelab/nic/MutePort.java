@@ -5,7 +5,7 @@ import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 
 /** A port whose transmitter can die silently: its link stays up, what it sends is lost (counted). */
-final class MutePort extends ForwardingFramePort {
+public final class MutePort extends ForwardingFramePort {
     private volatile boolean mute;
     private long lost;
 
@@ -13,11 +13,11 @@ final class MutePort extends ForwardingFramePort {
         super(delegate);
     }
 
-    void mute(boolean on) {
+    public void mute(boolean on) {
         mute = on;
     }
 
-    long lost() {
+    public long lost() {
         return lost;
     }
 

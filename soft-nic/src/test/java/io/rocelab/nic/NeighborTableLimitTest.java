@@ -96,15 +96,15 @@ class NeighborTableLimitTest {
         CompletionQueue cqB = b.createCq(16);
         QueuePair qpA = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
         QueuePair qpB = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
-        NicPair.connect(qpA, qpB, IP_B, 100, 200, QpType.RC, 1024, 14, 7, 7, 12);
-        NicPair.connect(qpB, qpA, IP_A, 200, 100, QpType.RC, 1024, 14, 7, 7, 12);
+        NicRig.connect(qpA, qpB, IP_B, 100, 200, QpType.RC, 1024, 14, 7, 7, 12);
+        NicRig.connect(qpB, qpA, IP_A, 200, 100, QpType.RC, 1024, 14, 7, 7, 12);
         byte[] src = ScriptedPeer.pattern(3000, 4);
         byte[] dst = new byte[3000];
         MemoryRegion mrA = pdA.registerMr(src, 0x1000, AccessFlags.LOCAL_WRITE);
         MemoryRegion mrB = pdB.registerMr(dst, 0x9000, AccessFlags.ALL);
         qpA.postSend(SendWr.write(1, Sge.of(mrA), mrB.addr(), mrB.rkey()));
         assertTrue(runUntil(() -> cqA.size() > 0, 5_000 * MS), "the WRITE completes");
-        List<WorkCompletion> wcs = NicPair.drain(cqA);
+        List<WorkCompletion> wcs = NicRig.drain(cqA);
         assertEquals(WcStatus.SUCCESS, wcs.get(0).status(), wcs.toString());
         assertEquals(java.util.Arrays.toString(src), java.util.Arrays.toString(dst));
         assertEquals(0, b.counters().get(NicCounter.INTERNAL_ERRORS));

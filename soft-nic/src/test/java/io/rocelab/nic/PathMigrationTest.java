@@ -79,11 +79,11 @@ class PathMigrationTest {
 
     @Test
     void loadingRearmingArmingAndMigratingThroughModifyQp() {
-        try (DualPortRig r = new DualPortRig()) {
-            QueuePair a = r.qpA();
-            QueuePair b = r.qpB();
-            DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, 14, 7);
-            DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, 14, 7);
+        try (NicRig r = NicRig.dualPort()) {
+            QueuePair a = r.newQpA();
+            QueuePair b = r.newQpB();
+            NicRig.connect(a, b, 1, NicRig.IP_B1, 14, 7);
+            NicRig.connect(b, a, 1, NicRig.IP_A1, 14, 7);
             List<AsyncEvent> events = new ArrayList<>();
             r.a.onAsyncEvent(events::add);
             assertEquals(MIGRATED, a.pathMigState(), "a QP starts MIGRATED with no alternate path");
@@ -92,7 +92,7 @@ class PathMigrationTest {
             refused(a, new QpAttr().pathMigState(REARM), "REARM needs an alternate path");
             refused(a, new QpAttr().pathMigState(MIGRATED), "MIGRATED is not allowed in MIGRATED");
 
-            a.modify(new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 12, 0));
+            a.modify(new QpAttr().altPath(to(NicRig.IP_B2), 2, 12, 0));
             assertEquals(MIGRATED, a.pathMigState(), "loading an alternate path changes no state");
             assertEquals(2, a.altPortNumber());
             a.modify(new QpAttr().pathMigState(REARM));
@@ -100,7 +100,7 @@ class PathMigrationTest {
             refused(a, new QpAttr().pathMigState(MIGRATED), "MIGRATED is not allowed in REARM");
             refused(a, new QpAttr().pathMigState(ARMED), "ARMED is not allowed in REARM");
             // b loads its alternate path and rearms in one call; a packet each way arms both
-            b.modify(new QpAttr().altPath(to(DualPortRig.IP_A2), 2, 12, 0).pathMigState(REARM));
+            b.modify(new QpAttr().altPath(to(NicRig.IP_A2), 2, 12, 0).pathMigState(REARM));
             byte[] dst = new byte[64];
             MemoryRegion d = r.pdB.registerMr(dst, 0x1000, AccessFlags.ALL);
             MemoryRegion s = r.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
@@ -108,7 +108,7 @@ class PathMigrationTest {
             assertTrue(r.runUntil(() -> r.cqA.size() == 1, 100_000_000L));
             assertEquals(ARMED, b.pathMigState(), "armed by a's WRITE, MigReq 0");
             assertEquals(ARMED, a.pathMigState(), "armed by b's ACK, MigReq 0");
-            refused(a, new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 12, 0), "loading an alternate path is not allowed"
+            refused(a, new QpAttr().altPath(to(NicRig.IP_B2), 2, 12, 0), "loading an alternate path is not allowed"
                     + " in ARMED");
             assertTrue(events.isEmpty(), events.toString());
 
@@ -132,32 +132,32 @@ class PathMigrationTest {
 
     @Test
     void badAlternatePathsAreRefusedAndChangeNothing() {
-        try (DualPortRig r = new DualPortRig()) {
-            QueuePair a = r.qpA();
-            QueuePair b = r.qpB();
-            DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, 14, 7);
-            refused(a, new QpAttr().altPath(to(DualPortRig.IP_B1), 1, 14, 0), "the alternate path is the primary path");
-            assertThrows(IllegalArgumentException.class, () -> new QpAttr().altPath(to(DualPortRig.IP_B2), 3, 14, 0));
-            assertThrows(IllegalArgumentException.class, () -> new QpAttr().altPath(to(DualPortRig.IP_B2), 2, 32, 0));
+        try (NicRig r = NicRig.dualPort()) {
+            QueuePair a = r.newQpA();
+            QueuePair b = r.newQpB();
+            NicRig.connect(a, b, 1, NicRig.IP_B1, 14, 7);
+            refused(a, new QpAttr().altPath(to(NicRig.IP_B1), 1, 14, 0), "the alternate path is the primary path");
+            assertThrows(IllegalArgumentException.class, () -> new QpAttr().altPath(to(NicRig.IP_B2), 3, 14, 0));
+            assertThrows(IllegalArgumentException.class, () -> new QpAttr().altPath(to(NicRig.IP_B2), 2, 32, 0));
             assertThrows(IllegalArgumentException.class,
                     () -> a.modify(new QpAttr().altPath(AddressHandle.ipv6(Gid.ipv6("fd00::1"),
                             SoftNic.GID_INDEX_IPV4), 2, 14, 0)), "GID families differ");
             assertEquals(MIGRATED, a.pathMigState(), "nothing changed");
             assertEquals(0, a.altPortNumber());
             assertEquals(QpState.RTS, a.state());
-            a.modify(new QpAttr().altPath(to(DualPortRig.IP_B2), 1, 14, 0));
+            a.modify(new QpAttr().altPath(to(NicRig.IP_B2), 1, 14, 0));
             assertEquals(1, a.altPortNumber(), "the same port to another address is another path");
 
             QueuePair ud = r.a.createQp(r.pdA, QpType.UD, r.cqA, r.cqA, QpCaps.defaults());
             ud.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(1));
             ud.modify(new QpAttr().state(QpState.RTR));
             assertThrows(IllegalArgumentException.class,
-                    () -> ud.modify(new QpAttr().state(QpState.RTS).sqPsn(0).altPath(to(DualPortRig.IP_B2), 2, 14, 0)),
+                    () -> ud.modify(new QpAttr().state(QpState.RTS).sqPsn(0).altPath(to(NicRig.IP_B2), 2, 14, 0)),
                     "UD has no path migration");
         }
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 1)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 1)) {
             IllegalArgumentException onePort = assertThrows(IllegalArgumentException.class,
-                    () -> p.qpA.modify(new QpAttr().altPath(AddressHandle.ipv4(NicPair.IP_B), 2, 14, 0)));
+                    () -> p.qpA.modify(new QpAttr().altPath(AddressHandle.ipv4(NicRig.IP_B), 2, 14, 0)));
             assertTrue(onePort.getMessage().contains("port must be 1 on a"), onePort.getMessage());
         }
     }

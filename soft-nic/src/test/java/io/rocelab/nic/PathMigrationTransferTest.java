@@ -26,7 +26,7 @@ class PathMigrationTransferTest {
     private static final int BTH_FLAGS = 43;
 
     private static final class Armed {
-        final DualPortRig r;
+        final NicRig r;
         final QueuePair a;
         final QueuePair b;
         final List<AsyncEvent> eventsA = new ArrayList<>();
@@ -36,15 +36,15 @@ class PathMigrationTransferTest {
         final MemoryRegion s;
         final MemoryRegion d;
 
-        Armed(DualPortRig r) {
+        Armed(NicRig r) {
             this.r = r;
-            a = r.qpA();
-            b = r.qpB();
-            DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, TIMEOUT, RETRIES);
-            DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, TIMEOUT, RETRIES);
-            a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_B2)), 2, TIMEOUT, 0)
+            a = r.newQpA();
+            b = r.newQpB();
+            NicRig.connect(a, b, 1, NicRig.IP_B1, TIMEOUT, RETRIES);
+            NicRig.connect(b, a, 1, NicRig.IP_A1, TIMEOUT, RETRIES);
+            a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(NicRig.IP_B2)), 2, TIMEOUT, 0)
                     .pathMigState(MigState.REARM));
-            b.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_A2)), 2, TIMEOUT, 0)
+            b.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(NicRig.IP_A2)), 2, TIMEOUT, 0)
                     .pathMigState(MigState.REARM));
             r.a.onAsyncEvent(eventsA::add);
             r.b.onAsyncEvent(eventsB::add);
@@ -71,7 +71,7 @@ class PathMigrationTransferTest {
         List<WorkCompletion> awaitAll() {
             List<WorkCompletion> wcs = new ArrayList<>();
             assertTrue(r.runUntil(() -> {
-                wcs.addAll(DualPortRig.drain(r.cqA));
+                wcs.addAll(NicRig.drain(r.cqA));
                 return wcs.size() == WRITES;
             }, 5_000_000_000L), "all WRITEs complete: " + wcs.size());
             return wcs;
@@ -84,7 +84,7 @@ class PathMigrationTransferTest {
 
     @Test
     void cuttingThePrimaryLinkMidTransferMigratesWithoutAnErrorCompletion() {
-        try (DualPortRig r = new DualPortRig()) {
+        try (NicRig r = NicRig.dualPort()) {
             Armed t = new Armed(r);
             t.postAndArm(WRITES);
             // let part of the transfer through, then cut the primary cable
@@ -110,18 +110,18 @@ class PathMigrationTransferTest {
             assertEquals(0, r.a.counters().get(NicCounter.RETRY_EXCEEDED_ERR));
             assertEquals(RETRIES, r.a.port(1).counters().get(NicCounter.COMPLETER_RETRY_ERR),
                     "the primary path's retries were spent first");
-            List<WireTap.Seen> onLink1 = DualPortRig.from(r.wire1, "a");
-            List<WireTap.Seen> onLink2 = DualPortRig.from(r.wire2, "a");
+            List<WireTap.Seen> onLink1 = NicRig.from(r.wire1, "a");
+            List<WireTap.Seen> onLink2 = NicRig.from(r.wire2, "a");
             assertTrue(onLink1.stream().allMatch(f -> migReq(f) == 0), "REARM and ARMED send MigReq 0");
             assertTrue(!onLink2.isEmpty() && onLink2.stream().allMatch(f -> migReq(f) == 1),
                     "MIGRATED sends MigReq 1 on the new path");
-            assertTrue(DualPortRig.from(r.wire2, "b").stream().allMatch(f -> migReq(f) == 1), "and so does b");
+            assertTrue(NicRig.from(r.wire2, "b").stream().allMatch(f -> migReq(f) == 1), "and so does b");
         }
     }
 
     @Test
     void migrationOnRequestMovesBothEndsAtOnce() {
-        try (DualPortRig r = new DualPortRig()) {
+        try (NicRig r = NicRig.dualPort()) {
             Armed t = new Armed(r);
             t.postAndArm(WRITES / 2);
             assertTrue(r.runUntil(() -> r.cqA.size() == WRITES / 2, 1_000_000_000L));
@@ -136,19 +136,19 @@ class PathMigrationTransferTest {
             assertEquals(2, t.b.port().number());
             assertEquals(0, r.a.port(2).counters().get(NicCounter.COMPLETER_RETRY_ERR), "nothing lost: no retry");
             assertEquals(0, r.a.port(1).counters().get(NicCounter.COMPLETER_RETRY_ERR));
-            assertEquals(WRITES / 2 * SIZE / 1024, DualPortRig.from(r.wire2, "a").size(),
+            assertEquals(WRITES / 2 * SIZE / 1024, NicRig.from(r.wire2, "a").size(),
                     "the second half on link 2, MTU-sized");
         }
     }
 
     @Test
     void withoutAnArmedAlternatePathTheFailureIsRetryExceeded() {
-        try (DualPortRig r = new DualPortRig()) {
-            QueuePair a = r.qpA();
-            QueuePair b = r.qpB();
-            DualPortRig.connect(a, b, 1, DualPortRig.IP_B1, TIMEOUT, RETRIES);
-            DualPortRig.connect(b, a, 1, DualPortRig.IP_A1, TIMEOUT, RETRIES);
-            a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(DualPortRig.IP_B2)), 2, TIMEOUT, 0)
+        try (NicRig r = NicRig.dualPort()) {
+            QueuePair a = r.newQpA();
+            QueuePair b = r.newQpB();
+            NicRig.connect(a, b, 1, NicRig.IP_B1, TIMEOUT, RETRIES);
+            NicRig.connect(b, a, 1, NicRig.IP_A1, TIMEOUT, RETRIES);
+            a.modify(new QpAttr().altPath(AddressHandle.ipv4(Ipv4.parse(NicRig.IP_B2)), 2, TIMEOUT, 0)
                     .pathMigState(MigState.REARM));
             byte[] dst = new byte[SIZE];
             MemoryRegion d = r.pdB.registerMr(dst, VA, AccessFlags.ALL);

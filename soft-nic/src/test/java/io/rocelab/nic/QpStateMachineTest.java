@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class QpStateMachineTest {
     @Test
     void transitionsNeedTheirRequiredAttributesAndRejectOthers() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 31)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 31)) {
             QueuePair qp = p.a.createQp(p.pdA, QpType.RC, p.cqA, p.cqA, QpCaps.defaults());
             assertEquals(QpState.RESET, qp.state());
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -24,7 +24,7 @@ class QpStateMachineTest {
                     .pkeyIndex(0).port(1).accessFlags(0).sqPsn(1)), "SQ_PSN is not accepted in RESET -> INIT");
             qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.ALL));
             e = assertThrows(IllegalArgumentException.class, () -> qp.modify(new QpAttr().state(QpState.RTR)
-                    .av(AddressHandle.ipv4(NicPair.IP_B)).pathMtu(1024).destQpn(0x11).rqPsn(0)));
+                    .av(AddressHandle.ipv4(NicRig.IP_B)).pathMtu(1024).destQpn(0x11).rqPsn(0)));
             assertTrue(e.getMessage().contains("MAX_DEST_RD_ATOMIC") && e.getMessage().contains("MIN_RNR_TIMER"),
                     e.getMessage());
             assertThrows(IllegalStateException.class, () -> qp.postSend(SendWr.send(1)), "no send before RTS");
@@ -37,12 +37,12 @@ class QpStateMachineTest {
 
     @Test
     void movingToErrFlushesPostedReceives() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 32)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 32)) {
             MemoryRegion mr = p.pdB.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mr)), new RecvWr(2, Sge.of(mr)));
             p.qpB.modify(new QpAttr().state(QpState.ERR));
             p.runUntil(() -> p.cqB.size() == 2, 1_000_000L);
-            List<WorkCompletion> wcs = NicPair.drain(p.cqB);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqB);
             assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
             wcs.forEach(wc -> assertEquals(WcStatus.WR_FLUSH_ERR, wc.status()));
             wcs.forEach(wc -> assertEquals("IBV_WC_WR_FLUSH_ERR", wc.status().verbsName()));
@@ -60,7 +60,7 @@ class QpStateMachineTest {
 
     @Test
     void arpResolvesThePeerAndAnswersForOurAddress() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 33)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 33)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[8], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[8], 0x2000, AccessFlags.ALL);
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA), 0x2000, mrB.rkey()));

@@ -17,16 +17,16 @@ class RcFailureTest {
 
     @Test
     void retryExhaustionGivesRetryExcErrThenFlushesTheRest() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 11, 10, 3, 7, 12)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 11, 10, 3, 7, 12)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[100], VA_B, AccessFlags.ALL);
-            p.link.setUp(false);
+            p.link1.setUp(false);
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA), VA_B, mrB.rkey()),
                     SendWr.write(2, Sge.of(mrA), VA_B, mrB.rkey()).signaled(false),
                     SendWr.write(3, Sge.of(mrA), VA_B, mrB.rkey()));
             long start = p.sched.nanoTime();
             assertTrue(p.runUntil(() -> p.cqA.size() == 3, 10_000_000_000L));
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(WcStatus.RETRY_EXC_ERR, wcs.get(0).status());
             assertEquals(1, wcs.get(0).wrId());
             assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(1).status(), "flushed even though unsignaled");
@@ -48,11 +48,11 @@ class RcFailureTest {
 
     @Test
     void noReceiveGivesRnrNaksThenRnrRetryExcErr() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 12, 14, 7, 2, 1)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 12, 14, 7, 2, 1)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             p.qpA.postSend(SendWr.send(1, Sge.of(mrA)), SendWr.send(2, Sge.of(mrA)));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 2, 10_000_000_000L), () -> p.wire + " " + p.cqA.size());
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            assertTrue(p.runUntil(() -> p.cqA.size() == 2, 10_000_000_000L), () -> p.wire1 + " " + p.cqA.size());
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wcs.get(0).status());
             assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(1).status());
             List<WireTap.Seen> naks = p.wireFrom("b").stream()
@@ -60,9 +60,9 @@ class RcFailureTest {
             assertEquals(3, naks.size(), "first try + 2 RNR retries");
             // the second SEND arrives while the first waits: a sequence-error NAK for the expected PSN
             p.wireFrom("b").stream().filter(s -> s.syndrome() == AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR))
-                    .forEach(s -> assertEquals(NicPair.PSN_A, s.psn()));
+                    .forEach(s -> assertEquals(NicRig.PSN_A, s.psn()));
             naks.forEach(n -> assertEquals(AethSyndrome.rnrNak(1), n.syndrome()));
-            naks.forEach(n -> assertEquals(NicPair.PSN_A, n.psn()));
+            naks.forEach(n -> assertEquals(NicRig.PSN_A, n.psn()));
             assertEquals(3, p.b.counters().get(NicCounter.SEND_RNR_ERR));
             assertEquals(3, p.a.counters().get(NicCounter.RCVD_RNR_ERR));
             assertEquals(1, p.a.counters().get(NicCounter.RETRY_RNR_EXCEEDED_ERR));
@@ -71,7 +71,7 @@ class RcFailureTest {
 
     @Test
     void rnrRecoversWhenAReceiveIsPostedInTime() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 13, 14, 7, 7, 14)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 13, 14, 7, 7, 14)) {
             byte[] dst = new byte[100];
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(dst, VA_B, AccessFlags.LOCAL_WRITE);
@@ -87,7 +87,7 @@ class RcFailureTest {
 
     /** A write through a bad key, past the end, or without permission: NAK, REM_ACCESS_ERR, memory intact. */
     private void accessViolation(int mrAccess, long va, int len, boolean badKey, boolean read) {
-        try (NicPair p = new NicPair(QpType.RC, 256, FaultProfile.NONE, 14)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 256, FaultProfile.NONE, 14)) {
             byte[] local = new byte[1000];
             java.util.Arrays.fill(local, (byte) 0x5A);
             byte[] backing = new byte[3000];
@@ -98,7 +98,7 @@ class RcFailureTest {
                     : SendWr.write(1, Sge.of(mrA, 0, len), va, rkey);
             p.qpA.postSend(first, SendWr.write(2, Sge.of(mrA, 0, 8), VA_B, mrB.rkey()));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2, 1_000_000_000L));
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(WcStatus.REM_ACCESS_ERR, wcs.get(0).status());
             assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(1).status());
             assertArrayEquals(new byte[3000], backing, "no byte written anywhere");
@@ -142,7 +142,7 @@ class RcFailureTest {
 
     @Test
     void wrongPkeyIsDroppedAndCounted() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 15, 8, 1, 7, 12)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 15, 8, 1, 7, 12)) {
             byte[] dst = new byte[100];
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(dst, VA_B, AccessFlags.ALL);
@@ -160,12 +160,12 @@ class RcFailureTest {
 
     @Test
     void wrongQkeyIsDroppedAndCounted() {
-        try (NicPair p = new NicPair(QpType.UD, 1024, FaultProfile.NONE, 16)) {
+        try (NicRig p = NicRig.pair(QpType.UD, 1024, FaultProfile.NONE, 16)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[200], VA_B, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));
-            p.qpA.postSend(SendWr.send(1, Sge.of(mrA)).ud(AddressHandle.ipv4(NicPair.IP_B), p.qpB.qpn(), 0x2222));
-            p.qpA.postSend(SendWr.send(2, Sge.of(mrA, 0, 10)).ud(AddressHandle.ipv4(NicPair.IP_B), p.qpB.qpn(),
+            p.qpA.postSend(SendWr.send(1, Sge.of(mrA)).ud(AddressHandle.ipv4(NicRig.IP_B), p.qpB.qpn(), 0x2222));
+            p.qpA.postSend(SendWr.send(2, Sge.of(mrA, 0, 10)).ud(AddressHandle.ipv4(NicRig.IP_B), p.qpB.qpn(),
                     0x11111111));
             assertTrue(p.runUntil(() -> p.cqB.size() == 1, 1_000_000_000L));
             assertEquals(1, p.b.counters().get(NicCounter.DROP_BAD_QKEY));

@@ -24,13 +24,13 @@ class RcVerbsTest {
         return b;
     }
 
-    private static List<WireTap.Seen> roce(NicPair p, String from) {
+    private static List<WireTap.Seen> roce(NicRig p, String from) {
         return p.wireFrom(from);
     }
 
     @Test
     void sendSegmentsByMtuAcksOnceWithMsnAndCompletesBothSides() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 1)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 1)) {
             byte[] src = pattern(4096 + 100, 1);
             byte[] dst = new byte[8192];
             MemoryRegion mrA = p.pdA.registerMr(src, VA_A, AccessFlags.LOCAL_WRITE);
@@ -56,7 +56,7 @@ class RcVerbsTest {
             assertEquals(List.of(Opcode.RC_SEND_FIRST, Opcode.RC_SEND_MIDDLE, Opcode.RC_SEND_MIDDLE,
                     Opcode.RC_SEND_MIDDLE, Opcode.RC_SEND_LAST), req.stream().map(WireTap.Seen::opcode).toList());
             for (int i = 0; i < req.size(); i++) {
-                assertEquals(Psn.add(NicPair.PSN_A, i), req.get(i).psn(), "PSNs wrap at 2^24");
+                assertEquals(Psn.add(NicRig.PSN_A, i), req.get(i).psn(), "PSNs wrap at 2^24");
                 assertEquals(i == req.size() - 1, req.get(i).ackReq(), "AckReq only on the last packet, as rxe");
                 assertEquals(i < 4 ? 1024 : 100, req.get(i).payloadLength());
                 assertEquals(64, req.get(i).ttl());
@@ -70,7 +70,7 @@ class RcVerbsTest {
             List<WireTap.Seen> acks = roce(p, "b");
             assertEquals(1, acks.size(), "one coalesced ACK for the message");
             assertEquals(Opcode.RC_ACKNOWLEDGE, acks.get(0).opcode());
-            assertEquals(Psn.add(NicPair.PSN_A, 4), acks.get(0).psn());
+            assertEquals(Psn.add(NicRig.PSN_A, 4), acks.get(0).psn());
             assertEquals(0x1F, acks.get(0).syndrome());
             assertEquals(1, acks.get(0).msn());
             assertTrue(p.qpA.udpSourcePort() >= 0xC000);
@@ -79,7 +79,7 @@ class RcVerbsTest {
 
     @Test
     void writeWithImmediateLandsInTheMrAndConsumesOneReceive() {
-        try (NicPair p = new NicPair(QpType.RC, 256, FaultProfile.NONE, 2)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 256, FaultProfile.NONE, 2)) {
             byte[] src = pattern(1000, 2);
             byte[] dst = new byte[2000];
             MemoryRegion mrA = p.pdA.registerMr(src, VA_A, AccessFlags.LOCAL_WRITE);
@@ -89,7 +89,7 @@ class RcVerbsTest {
                     new SendWr(2, WrOpcode.RDMA_WRITE_WITH_IMM).sgl(Sge.of(mrA, 0, 10))
                             .remote(VA_B, mrB.rkey()).imm(0xCAFEBABE));
             assertTrue(p.runUntil(() -> p.cqA.size() == 2 && p.cqB.size() == 1, 1_000_000_000L));
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
             wcs.forEach(wc -> assertEquals(WcOpcode.RDMA_WRITE, wc.opcode()));
             assertEquals(1000, wcs.get(0).byteLen());
@@ -114,7 +114,7 @@ class RcVerbsTest {
 
     @Test
     void readReturnsRemoteBytesInResponsesWithAethOnFirstAndLast() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 3)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 3)) {
             byte[] remote = pattern(3000, 3);
             byte[] local = new byte[3000];
             MemoryRegion mrA = p.pdA.registerMr(local, VA_A, AccessFlags.LOCAL_WRITE);
@@ -135,15 +135,15 @@ class RcVerbsTest {
                     Opcode.RC_RDMA_READ_RESPONSE_LAST), resp.stream().map(WireTap.Seen::opcode).toList());
             assertEquals(List.of(1, -1, 1), resp.stream().map(WireTap.Seen::msn).toList());
             for (int i = 0; i < 3; i++) {
-                assertEquals(Psn.add(NicPair.PSN_A, i), resp.get(i).psn());
+                assertEquals(Psn.add(NicRig.PSN_A, i), resp.get(i).psn());
             }
-            assertEquals(Psn.add(NicPair.PSN_A, 3), p.qpA.sendPsn(), "a READ takes one PSN per response packet");
+            assertEquals(Psn.add(NicRig.PSN_A, 3), p.qpA.sendPsn(), "a READ takes one PSN per response packet");
         }
     }
 
     @Test
     void atomicsReturnTheOriginalValueAndUpdateRemoteMemory() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 4)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 4)) {
             byte[] remote = new byte[16];
             Memory.putLongLE(remote, 8, 40);
             byte[] local = new byte[16];
@@ -154,7 +154,7 @@ class RcVerbsTest {
                     SendWr.compareSwap(2, Sge.of(mrA, 8, 8), VA_B + 8, mrB.rkey(), 42, 1000),
                     SendWr.compareSwap(3, Sge.of(mrA, 8, 8), VA_B + 8, mrB.rkey(), 42, 7));
             assertTrue(p.runUntil(() -> p.cqA.size() == 3, 1_000_000_000L));
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(List.of(WcOpcode.FETCH_ADD, WcOpcode.COMP_SWAP, WcOpcode.COMP_SWAP),
                     wcs.stream().map(WorkCompletion::opcode).toList());
             wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status()));
@@ -170,7 +170,7 @@ class RcVerbsTest {
 
     @Test
     void sendWithInvalidateInvalidatesTheRemoteFastRegisteredKeyAndLocalInvalidateTheLocalOne() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 5)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 5)) {
             byte[] src = pattern(64, 5);
             byte[] dst = new byte[64];
             byte[] target = new byte[64];
@@ -186,7 +186,7 @@ class RcVerbsTest {
             assertTrue(r.hasInv());
             assertEquals(victim.rkey(), r.invalidatedRkey());
             assertFalse(victim.isValid());
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(WcOpcode.SEND, wcs.get(0).opcode());
             assertEquals(WcOpcode.LOCAL_INV, wcs.get(1).opcode());
             assertEquals(WcStatus.SUCCESS, wcs.get(1).status());
@@ -197,7 +197,7 @@ class RcVerbsTest {
 
     @Test
     void unsignaledWrsDoNotCompleteButSignaledOnesAfterThemDo() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 6)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 6)) {
             byte[] src = pattern(100, 6);
             byte[] dst = new byte[100];
             MemoryRegion mrA = p.pdA.registerMr(src, VA_A, AccessFlags.LOCAL_WRITE);

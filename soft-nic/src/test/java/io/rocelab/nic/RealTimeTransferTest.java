@@ -37,9 +37,9 @@ class RealTimeTransferTest {
 
     private static void transfer(RealTimeScheduler sa, RealTimeScheduler sb, FramePort portA, FramePort portB)
             throws InterruptedException {
-        SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicPair.IP_A).activeMtu(4096)
+        SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A).activeMtu(4096)
                 .scheduler(sa).port(portA).build();
-        SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicPair.IP_B).activeMtu(4096)
+        SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B).activeMtu(4096)
                 .scheduler(sb).port(portB).build();
         try {
             ProtectionDomain pdA = a.allocPd();
@@ -48,8 +48,8 @@ class RealTimeTransferTest {
             CompletionQueue cqB = b.createCq(64);
             QueuePair qpA = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
             QueuePair qpB = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
-            NicPair.connect(qpA, qpB, NicPair.IP_B, NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 4096, 14, 7, 7, 12);
-            NicPair.connect(qpB, qpA, NicPair.IP_A, NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 4096, 14, 7, 7, 12);
+            NicRig.connect(qpA, qpB, NicRig.IP_B, NicRig.PSN_B, NicRig.PSN_A, QpType.RC, 4096, 14, 7, 7, 12);
+            NicRig.connect(qpB, qpA, NicRig.IP_A, NicRig.PSN_A, NicRig.PSN_B, QpType.RC, 4096, 14, 7, 7, 12);
 
             WriteSendReadRound.run(pdA, pdB, qpA, qpB, cqA, cqB, SIZE, 7, 0x10000, () -> " " + a.counters());
             assertTrue(a.counters().get(NicCounter.SENT_PKTS) >= 2 * SIZE / 4096 + 1);

@@ -22,7 +22,7 @@ class RemoteInvalidateTest {
 
     @Test
     void aPeerCannotInvalidateAnOrdinaryRegion() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 81)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 81)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion ordinary = p.pdB.registerMr(new byte[64], VA + 0x1000, AccessFlags.ALL);
@@ -40,7 +40,7 @@ class RemoteInvalidateTest {
 
     @Test
     void aPeerInvalidatesAFastRegisteredRegionAndItsKeyStopsWorking() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 82)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 82)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], VA, AccessFlags.LOCAL_WRITE);
             MemoryRegion fast = p.pdB.registerFastMr(new byte[64], VA + 0x1000, AccessFlags.ALL);

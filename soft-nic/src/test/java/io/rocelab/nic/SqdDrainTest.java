@@ -20,15 +20,15 @@ import org.junit.jupiter.api.Test;
 class SqdDrainTest {
     private static final long MS = 1_000_000L;
 
-    private static long writesOnWire(NicPair p) {
+    private static long writesOnWire(NicRig p) {
         return p.wireFrom("a").stream().filter(s -> s.opcode().has(Opcode.WRITE)).count();
     }
 
     @Test
     void drainFinishesTheMessageInProgressStartsNothingNewAndSaysSo() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 51)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 51)) {
             int big = 200 * 1024; // 200 packets: more than the 128-PSN window, so it is mid-message at SQD
-            p.a.addNeighbor(NicPair.IP_B, p.b.mac()); // frames leave at once instead of waiting for ARP
+            p.a.addNeighbor(NicRig.IP_B, p.b.mac()); // frames leave at once instead of waiting for ARP
             MemoryRegion mrA = p.pdA.registerMr(new byte[big], 0x100000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[big], 0x900000, AccessFlags.ALL);
             p.qpA.postSend(SendWr.write(1, Sge.of(mrA), 0x900000, mrB.rkey()).signaled(true));
@@ -64,7 +64,7 @@ class SqdDrainTest {
 
     @Test
     void anIdleQueueDrainsAtOnceAndWithoutNotifyNoEventIsRaised() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 52)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 52)) {
             p.qpA.modify(new QpAttr().state(QpState.SQD));
             assertFalse(p.qpA.isSqDraining());
             assertNull(p.a.pollAsyncEvent());
@@ -76,7 +76,7 @@ class SqdDrainTest {
 
     @Test
     void theResponderKeepsWorkingInSqd() {
-        try (NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 53)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 53)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.ALL);
             MemoryRegion mrB = p.pdB.registerMr(new byte[100], 0x9000, AccessFlags.LOCAL_WRITE);
             p.qpA.modify(new QpAttr().state(QpState.SQD));
@@ -88,14 +88,14 @@ class SqdDrainTest {
 
     @Test
     void udQueuesWhatIsPostedInSqdAndSendsItBackInRts() {
-        try (NicPair p = new NicPair(QpType.UD, 1024, FaultProfile.NONE, 56)) {
+        try (NicRig p = NicRig.pair(QpType.UD, 1024, FaultProfile.NONE, 56)) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[100], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[140], 0x9000, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(1, Sge.of(mrB)));
             p.qpA.modify(new QpAttr().state(QpState.SQD).enSqdAsyncNotify(true));
             assertEquals(AsyncEventType.SQ_DRAINED, p.a.pollAsyncEvent().type(), "nothing outstanding: drained at once");
             p.qpA.postSend(SendWr.send(1, Sge.of(mrA)).signaled(true)
-                    .ud(AddressHandle.ipv4(NicPair.IP_B), p.qpB.qpn(), 0x11111111));
+                    .ud(AddressHandle.ipv4(NicRig.IP_B), p.qpB.qpn(), 0x11111111));
             p.runUntil(() -> false, 10 * MS);
             assertEquals(0, p.wireFrom("a").size(), "posted in SQD: queued, not sent");
             p.qpA.modify(new QpAttr().state(QpState.RTS));

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 class SrqTest {
     private static final long MS = 1_000_000L;
 
-    /** A NicPair plus a second RC QP pair; both of B's RC QPs use one SRQ. */
+    /** A NicRig plus a second RC QP pair; both of B's RC QPs use one SRQ. */
     private static final class Fixture implements AutoCloseable {
-        final NicPair p = new NicPair(QpType.RC, 1024, FaultProfile.NONE, 41);
+        final NicRig p = NicRig.pair(QpType.RC, 1024, FaultProfile.NONE, 41);
         final SharedReceiveQueue srq = p.b.createSrq(p.pdB, 16, 2);
         final QueuePair a1;
         final QueuePair a2;
@@ -41,8 +41,8 @@ class SrqTest {
         }
 
         private void connect(QueuePair a, QueuePair b) {
-            NicPair.connect(a, b, NicPair.IP_B, 0x100, 0x200, QpType.RC, 1024, 14, 7, 7, 1);
-            NicPair.connect(b, a, NicPair.IP_A, 0x200, 0x100, QpType.RC, 1024, 14, 7, 7, 1);
+            NicRig.connect(a, b, NicRig.IP_B, 0x100, 0x200, QpType.RC, 1024, 14, 7, 7, 1);
+            NicRig.connect(b, a, NicRig.IP_A, 0x200, 0x100, QpType.RC, 1024, 14, 7, 7, 1);
         }
 
         List<AsyncEvent> events(SoftNic nic) {
@@ -79,7 +79,7 @@ class SrqTest {
             assertTrue(f.p.runUntil(() -> f.p.cqB.size() == 2, 100 * MS));
             f.a1.postSend(SendWr.send(3, Sge.of(mrA)));
             assertTrue(f.p.runUntil(() -> f.p.cqB.size() == 3, 100 * MS));
-            List<WorkCompletion> wcs = NicPair.drain(f.p.cqB);
+            List<WorkCompletion> wcs = NicRig.drain(f.p.cqB);
             assertEquals(List.of(100L, 101L, 102L), wcs.stream().map(WorkCompletion::wrId).toList(),
                     "WQEs are taken in posting order, whichever QP the message came on");
             assertEquals(List.of(f.b1.qpn(), f.b2.qpn(), f.b1.qpn()), wcs.stream().map(WorkCompletion::qpNum).toList());
@@ -164,7 +164,7 @@ class SrqTest {
 
     @Test
     void udQpReceivesThroughAnSrqWithTheGrhArea() {
-        try (NicPair p = new NicPair(QpType.UD, 1024, FaultProfile.NONE, 42)) {
+        try (NicRig p = NicRig.pair(QpType.UD, 1024, FaultProfile.NONE, 42)) {
             SharedReceiveQueue srq = p.b.createSrq(p.pdB, 4, 1);
             CompletionQueue cq = p.b.createCq(16);
             QueuePair ud = p.b.createQp(p.pdB, QpType.UD, cq, cq, QpCaps.defaults(), srq);
@@ -177,7 +177,7 @@ class SrqTest {
             MemoryRegion mrA = p.pdA.registerMr(src, 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(dst, 0x9000, AccessFlags.LOCAL_WRITE);
             srq.postRecv(new RecvWr(5, Sge.of(mrB)));
-            p.qpA.postSend(SendWr.send(1, Sge.of(mrA)).ud(AddressHandle.ipv4(NicPair.IP_B), ud.qpn(), 0x11111111));
+            p.qpA.postSend(SendWr.send(1, Sge.of(mrA)).ud(AddressHandle.ipv4(NicRig.IP_B), ud.qpn(), 0x11111111));
             assertTrue(p.runUntil(() -> cq.size() == 1, 100 * MS));
             WorkCompletion wc = cq.poll();
             assertEquals(5, wc.wrId());

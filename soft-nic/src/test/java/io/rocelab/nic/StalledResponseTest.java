@@ -27,7 +27,7 @@ class StalledResponseTest {
     @ParameterizedTest
     @ValueSource(longs = {11, 12, 13, 14})
     void writesAndReadsCompleteInOrderAndExactly(long seed) {
-        try (NicPair p = new NicPair(QpType.RC, 4096, STALLS, seed)) {
+        try (NicRig p = NicRig.pair(QpType.RC, 4096, STALLS, seed)) {
             byte[] out = new byte[SLOT * SLOTS];
             byte[] back = new byte[SLOT * SLOTS];
             byte[] remote = new byte[SLOT * SLOTS];
@@ -47,7 +47,7 @@ class StalledResponseTest {
             }
             int n = 8 * (SLOTS + 1);
             assertTrue(p.runUntil(() -> p.cqA.size() >= n, 600_000_000_000L), "all complete: " + p.cqA.size());
-            List<WorkCompletion> wcs = NicPair.drain(p.cqA);
+            List<WorkCompletion> wcs = NicRig.drain(p.cqA);
             assertEquals(n, wcs.size());
             for (int i = 0; i < n; i++) {
                 WorkCompletion wc = wcs.get(i);

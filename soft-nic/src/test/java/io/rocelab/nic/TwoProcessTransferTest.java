@@ -58,18 +58,18 @@ class TwoProcessTransferTest {
             long vaddr = Long.parseLong(ready[6]);
             port.setRemoteAddress(new InetSocketAddress("127.0.0.1", childUdpPort));
 
-            SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicPair.IP_A).activeMtu(4096)
+            SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A).activeMtu(4096)
                     .scheduler(sched).port(port).build();
             try {
                 ProtectionDomain pd = a.allocPd();
                 CompletionQueue cq = a.createCq(64);
                 QueuePair qp = a.createQp(pd, QpType.RC, cq, cq, QpCaps.defaults());
                 qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.ALL));
-                qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(NicPair.IP_B)).pathMtu(4096)
+                qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(NicRig.IP_B)).pathMtu(4096)
                         .destQpn(childQpn).rqPsn(childPsn).maxDestRdAtomic(16).minRnrTimer(12));
-                qp.modify(new QpAttr().state(QpState.RTS).sqPsn(NicPair.PSN_A).timeout(UdpPeerMain.ACK_TIMEOUT).retryCnt(7)
+                qp.modify(new QpAttr().state(QpState.RTS).sqPsn(NicRig.PSN_A).timeout(UdpPeerMain.ACK_TIMEOUT).retryCnt(7)
                         .rnrRetry(7).maxRdAtomic(16));
-                toChild.println(qp.qpn() + " " + NicPair.PSN_A);
+                toChild.println(qp.qpn() + " " + NicRig.PSN_A);
                 expect(lines, "RTS", child, childErr);
 
                 int size = UdpPeerMain.SIZE;

@@ -47,7 +47,7 @@ class UcReceiveWqeTest {
             // in sequence, but a new message: the unfinished one is abandoned (its LAST never came)
             p.inject(p.frame(Opcode.UC_SEND_ONLY, Psn.add(E, 1)).payload(new byte[10]));
             p.inject(p.frame(Opcode.UC_SEND_ONLY, Psn.add(E, 2)).payload(new byte[20]));
-            List<WorkCompletion> wcs = NicPair.drain(p.cq);
+            List<WorkCompletion> wcs = NicRig.drain(p.cq);
             assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
             assertEquals(List.of(10, 20), wcs.stream().map(WorkCompletion::byteLen).toList());
         }
@@ -62,7 +62,7 @@ class UcReceiveWqeTest {
             p.inject(p.frame(Opcode.UC_SEND_MIDDLE, Psn.add(E, 2)).payload(new byte[MTU]));
             p.qp.modify(new QpAttr().state(QpState.ERR));
             p.run(1_000);
-            List<WorkCompletion> wcs = NicPair.drain(p.cq);
+            List<WorkCompletion> wcs = NicRig.drain(p.cq);
             assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList(), "every WQE comes back");
             assertTrue(wcs.stream().allMatch(wc -> wc.status() == WcStatus.WR_FLUSH_ERR), wcs.toString());
         }

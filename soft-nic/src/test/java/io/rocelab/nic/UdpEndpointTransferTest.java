@@ -101,8 +101,8 @@ class UdpEndpointTransferTest {
         // event loop can wait tens of ms for a core, and a READ response of 64 packets that takes longer
         // than the timer is resent again and again (go-back-N) on a path that loses nothing. This test
         // is about the data path; the timer has tests of its own.
-        NicPair.connect(qpA, qpB, Ipv4.parse(IP_B), NicPair.PSN_B, NicPair.PSN_A, QpType.RC, 4096, 18, 7, 7, 12);
-        NicPair.connect(qpB, qpA, Ipv4.parse(IP_A), NicPair.PSN_A, NicPair.PSN_B, QpType.RC, 4096, 18, 7, 7, 12);
+        NicRig.connect(qpA, qpB, Ipv4.parse(IP_B), NicRig.PSN_B, NicRig.PSN_A, QpType.RC, 4096, 18, 7, 7, 12);
+        NicRig.connect(qpB, qpA, Ipv4.parse(IP_A), NicRig.PSN_A, NicRig.PSN_B, QpType.RC, 4096, 18, 7, 7, 12);
 
         Supplier<String> counters = () -> " A " + a.counters() + " " + portA.counters() + " B " + b.counters() + " "
                 + portB.counters();

@@ -67,7 +67,7 @@ public final class UdpPeerMain {
              UdpFramePort port = UdpFramePort.builder().name("peer")
                      .localAddress(new InetSocketAddress("127.0.0.1", 0))
                      .remoteAddress(new InetSocketAddress("127.0.0.1", parentPort)).open(sched)) {
-            SoftNic nic = SoftNic.builder().name("peer").mac("52:54:00:77:00:00").ipv4(NicPair.IP_B)
+            SoftNic nic = SoftNic.builder().name("peer").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B)
                     .activeMtu(4096).scheduler(sched).port(port).build();
             ProtectionDomain pd = nic.allocPd();
             CompletionQueue cq = nic.createCq(64);
@@ -87,7 +87,7 @@ public final class UdpPeerMain {
             String[] peer = in.readLine().trim().split(" ");
             int peerQpn = Integer.parseInt(peer[0]);
             int peerPsn = Integer.parseInt(peer[1]);
-            qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(NicPair.IP_A)).pathMtu(4096)
+            qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(NicRig.IP_A)).pathMtu(4096)
                     .destQpn(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(16).minRnrTimer(12));
             qp.modify(new QpAttr().state(QpState.RTS).sqPsn(PSN).timeout(ACK_TIMEOUT).retryCnt(7).rnrRetry(7).maxRdAtomic(16));
             out.println(TAG + " RTS");

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class UnreliableTransportTest {
     @Test
     void ucSendAndWriteWithoutAcks() {
-        try (NicPair p = new NicPair(QpType.UC, 1024, FaultProfile.NONE, 21)) {
+        try (NicRig p = NicRig.pair(QpType.UC, 1024, FaultProfile.NONE, 21)) {
             byte[] src = new byte[2500];
             new Random(21).nextBytes(src);
             byte[] dst = new byte[5000];
@@ -27,7 +27,7 @@ class UnreliableTransportTest {
             // UC completes at the sender once sent; wait for the write's last packet to land too
             assertTrue(p.runUntil(() -> p.cqA.size() == 2 && p.cqB.size() == 1
                     && p.b.counters().get(NicCounter.RCVD_PKTS) == 6, 1_000_000_000L));
-            NicPair.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status()));
+            NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status()));
             assertEquals(2500, p.cqB.poll().byteLen());
             assertArrayEquals(src, Arrays.copyOf(dst, 2500));
             assertArrayEquals(src, Arrays.copyOfRange(dst, 2500, 5000));
@@ -41,7 +41,7 @@ class UnreliableTransportTest {
 
     @Test
     void ucDropsAMessageWithAGapAndAcceptsTheNext() {
-        try (NicPair p = new NicPair(QpType.UC, 256, FaultProfile.NONE, 22)) {
+        try (NicRig p = NicRig.pair(QpType.UC, 256, FaultProfile.NONE, 22)) {
             byte[] dst = new byte[4000];
             MemoryRegion mrA = p.pdA.registerMr(new byte[1000], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(dst, 0x9000, AccessFlags.LOCAL_WRITE);
@@ -49,9 +49,9 @@ class UnreliableTransportTest {
             p.qpA.postSend(SendWr.send(1, Sge.of(mrA)));
             // deliver FIRST, lose the rest of message 1 by toggling the link, then send message 2
             p.runUntil(() -> p.wireFrom("a").size() >= 1, 1_000_000L);
-            p.link.setUp(false);
+            p.link1.setUp(false);
             p.runUntil(() -> false, 1_000_000L);
-            p.link.setUp(true);
+            p.link1.setUp(true);
             p.qpA.postSend(SendWr.send(2, Sge.of(mrA, 0, 100)));
             assertTrue(p.runUntil(() -> p.cqB.size() == 1, 1_000_000_000L));
             WorkCompletion wc = p.cqB.poll();
@@ -62,7 +62,7 @@ class UnreliableTransportTest {
 
     @Test
     void udSendCarriesDethAndFillsTheGrhArea() {
-        try (NicPair p = new NicPair(QpType.UD, 1024, FaultProfile.NONE, 23)) {
+        try (NicRig p = NicRig.pair(QpType.UD, 1024, FaultProfile.NONE, 23)) {
             byte[] src = new byte[300];
             new Random(23).nextBytes(src);
             byte[] dst = new byte[40 + 300];
@@ -70,7 +70,7 @@ class UnreliableTransportTest {
             MemoryRegion mrB = p.pdB.registerMr(dst, 0x9000, AccessFlags.LOCAL_WRITE);
             p.qpB.postRecv(new RecvWr(8, Sge.of(mrB)));
             p.qpA.postSend(new SendWr(4, WrOpcode.SEND_WITH_IMM).sgl(Sge.of(mrA)).imm(0x1234)
-                    .ud(AddressHandle.ipv4(NicPair.IP_B), p.qpB.qpn(), 0x80000000)); // "use the QP's Q_Key"
+                    .ud(AddressHandle.ipv4(NicRig.IP_B), p.qpB.qpn(), 0x80000000)); // "use the QP's Q_Key"
             assertTrue(p.runUntil(() -> p.cqA.size() == 1 && p.cqB.size() == 1, 1_000_000_000L));
             assertEquals(WcStatus.SUCCESS, p.cqA.poll().status());
             WorkCompletion r = p.cqB.poll();
@@ -82,7 +82,7 @@ class UnreliableTransportTest {
             assertEquals(0x45, dst[20], "IPv4 header in the last 20 bytes of the GRH area");
             WireTap.Seen s = p.wireFrom("a").get(0);
             assertEquals(Opcode.UD_SEND_ONLY_WITH_IMMEDIATE, s.opcode());
-            assertEquals(NicPair.PSN_A, s.psn());
+            assertEquals(NicRig.PSN_A, s.psn());
             // a UD QP sends from its own port, whoever the destination: rxe's src_port of QPN 0x11
             assertEquals(0x11, p.qpA.qpn());
             assertEquals(57236, s.udpSrcPort(), "as in vectors/rxe/ud_pingpong.pcap");

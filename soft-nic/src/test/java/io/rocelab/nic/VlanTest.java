@@ -42,9 +42,9 @@ class VlanTest {
         final ProtectionDomain pdB;
 
         Pair(int vidA, int vidB, boolean ipv6) {
-            SoftNic.Builder ba = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicPair.IP_A)
+            SoftNic.Builder ba = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A)
                     .ipv6("fd00:77::11").activeMtu(1024).scheduler(sched).port(tapA);
-            SoftNic.Builder bb = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicPair.IP_B)
+            SoftNic.Builder bb = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B)
                     .ipv6("fd00:77::10").activeMtu(1024).scheduler(sched).port(tapB);
             a = (vidA > 0 ? ba.vlan(vidA, 3) : ba).build();
             b = (vidB > 0 ? bb.vlan(vidB, 3) : bb).build();
@@ -55,9 +55,9 @@ class VlanTest {
             qa = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
             qb = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
             AddressHandle toB = ipv6 ? AddressHandle.ipv6(b.gid(SoftNic.GID_INDEX_FIRST_IPV6), SoftNic.GID_INDEX_FIRST_IPV6)
-                    : AddressHandle.ipv4(NicPair.IP_B);
+                    : AddressHandle.ipv4(NicRig.IP_B);
             AddressHandle toA = ipv6 ? AddressHandle.ipv6(a.gid(SoftNic.GID_INDEX_FIRST_IPV6), SoftNic.GID_INDEX_FIRST_IPV6)
-                    : AddressHandle.ipv4(NicPair.IP_A);
+                    : AddressHandle.ipv4(NicRig.IP_A);
             connect(qa, qb, toB);
             connect(qb, qa, toA);
         }
@@ -80,7 +80,7 @@ class VlanTest {
             qa.postSend(SendWr.write(1, Sge.of(mrSrc), 0x90000, mrB.rkey()).signaled(true),
                     SendWr.read(2, Sge.of(mrBack), 0x90000, mrB.rkey()).signaled(true));
             sched.runUntil(sched.nanoTime() + 3000 * MS);
-            List<WorkCompletion> wcs = NicPair.drain(cqA);
+            List<WorkCompletion> wcs = NicRig.drain(cqA);
             boolean ok = wcs.size() == 2 && wcs.stream().allMatch(WorkCompletion::isSuccess);
             if (ok) {
                 assertArrayEquals(src, back);

@@ -16,9 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A port decorator that records a copy of every frame sent through it, decoded for assertions. */
-final class WireTap extends ForwardingFramePort {
+public final class WireTap extends ForwardingFramePort {
     /** One RoCE frame as seen on the wire. */
-    record Seen(String from, Opcode opcode, int psn, boolean ackReq, int destQp, int syndrome, int msn,
+    public record Seen(String from, Opcode opcode, int psn, boolean ackReq, int destQp, int syndrome, int msn,
                 int udpSrcPort, int ipId, int ttl, boolean df, int udpChecksum, int payloadLength, byte[] bytes) {
         @Override
         public String toString() {
@@ -76,16 +76,16 @@ final class WireTap extends ForwardingFramePort {
     }
 
     /** From now on, throws from {@code send} of the RoCE frames {@code which} accepts (after releasing them). */
-    void fail(java.util.function.Predicate<Seen> which) {
+    public void fail(java.util.function.Predicate<Seen> which) {
         this.fail = which;
     }
 
     /** From now on, loses the RoCE frames {@code which} accepts (a deterministic loss for one test). */
-    void lose(java.util.function.Predicate<Seen> which) {
+    public void lose(java.util.function.Predicate<Seen> which) {
         this.lose = which;
     }
 
-    static List<Seen> copy(List<Seen> log) {
+    public static List<Seen> copy(List<Seen> log) {
         synchronized (log) {
             return new ArrayList<>(log);
         }

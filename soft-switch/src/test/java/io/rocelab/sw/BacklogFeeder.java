@@ -2,6 +2,7 @@ package io.rocelab.sw;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.fabric.testing.SinkPort;
 import io.rocelab.fabric.time.Scheduler;
 
 /** Keeps Ethernet0's egress queue about {@code backlogBytes} deep by feeding copies of a frame, on the owner thread. */

@@ -9,10 +9,11 @@ import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.capture.PcapngWriter;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.testing.Delivery;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
-import io.rocelab.sw.testkit.RecordingPort;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -93,7 +94,7 @@ class RealTimeClockReadsTest {
             }
             for (int i = 0; i < PORTS; i++) {
                 var data = ports[(i + 1) % PORTS].data();
-                int[] psns = data.stream().mapToInt(RecordingPort.Sent::psn).toArray();
+                int[] psns = data.stream().mapToInt(Delivery::psn).toArray();
                 assertEquals(5, psns.length);
                 for (int k = 0; k < psns.length; k++) {
                     assertEquals(k, psns[k], "in order");

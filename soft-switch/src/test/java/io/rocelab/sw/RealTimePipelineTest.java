@@ -11,12 +11,13 @@ import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.testing.Delivery;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
-import io.rocelab.sw.testkit.RecordingPort;
 import io.rocelab.sw.egress.EgressPort;
 import java.util.List;
 
@@ -76,9 +77,9 @@ class RealTimePipelineTest {
             return null;
         });
         OwnerThread.await(() -> p0.data().size() == n);
-        List<RecordingPort.Sent> out = p0.data();
+        List<Delivery> out = p0.data();
         long wire = (out.get(0).length() + 24) * 8L * 10; // ns per frame at 100 Mb/s
-        long span = out.get(n - 1).nanos() - out.get(0).nanos();
+        long span = out.get(n - 1).timeNanos() - out.get(0).timeNanos();
         System.out.printf("real time, 100 Mb/s: %d frames of %d B in %.3f ms (wire time %.3f ms)%n", n,
             out.get(0).length(), span / 1e6, (n - 1) * wire / 1e6);
         for (int k = 0; k < n; k++) {
@@ -113,7 +114,7 @@ class RealTimePipelineTest {
             return null;
         });
         OwnerThread.await(() -> p0.data().size() == 1);
-        long held = p0.data().get(0).nanos() - xoffAt;
+        long held = p0.data().get(0).timeNanos() - xoffAt;
         System.out.printf("real time, 100 Mb/s: XOFF 0xFFFF held the lossless frame %.1f ms (pause %.1f ms)%n",
             held / 1e6, pause / 1e6);
         assertTrue(held >= pause, "left before the pause expired: " + held);
@@ -140,7 +141,7 @@ class RealTimePipelineTest {
             return t;
         });
         OwnerThread.await(() -> p0.data().size() == 2);
-        long sentAt = p0.data().get(1).nanos();
+        long sentAt = p0.data().get(1).timeNanos();
         System.out.printf("XON %.1f ms after XOFF; frame left %.3f ms after XON%n", (xonAt - xoff2) / 1e6,
             (sentAt - xonAt) / 1e6);
         assertTrue(sentAt >= xonAt && sentAt < xoff2 + pause, "resumed by the XON, not by expiry");

@@ -9,6 +9,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.testing.SinkPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;

@@ -9,6 +9,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.fabric.testing.SinkPort;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;

@@ -1,7 +1,7 @@
 package io.rocelab.fabric.link;
 
 import io.rocelab.fabric.testing.Await;
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.BusyPollScheduler;
 import io.rocelab.fabric.time.RealTimeScheduler;
@@ -63,8 +63,8 @@ class InProcessLinkBusyPollTest {
 
     private void exchange(Scheduler a, Scheduler b, String threadA, String threadB) throws Exception {
         final InProcessLink link = InProcessLink.builder().name("ring").build(a, b);
-        final RecordingReceiver atB = new RecordingReceiver(b, frames, false);
-        final RecordingReceiver atA = new RecordingReceiver(a, frames, false);
+        final RecordingPort atB = new RecordingPort(b, frames, false);
+        final RecordingPort atA = new RecordingPort(a, frames, false);
         link.portB().setReceiver((port, frame) -> {
             final int id = TestFrames.id(frame);
             atB.onFrame(port, frame);
@@ -96,7 +96,7 @@ class InProcessLinkBusyPollTest {
         final BusyPollScheduler a = polling("bp-a");
         final BusyPollScheduler b = polling("bp-b");
         final InProcessLink link = InProcessLink.builder().build(a, b);
-        final RecordingReceiver atB = new RecordingReceiver(b, frames, false);
+        final RecordingPort atB = new RecordingPort(b, frames, false);
         link.portB().setReceiver(atB);
         for (int i = 0; i < 5_000; i++) {
             link.portA().send(frames.frame(i, 64)); // the test thread owns neither end
@@ -110,7 +110,7 @@ class InProcessLinkBusyPollTest {
         final BusyPollScheduler a = polling("bp-a");
         final BusyPollScheduler b = polling("bp-b");
         final InProcessLink link = InProcessLink.builder().build(a, b);
-        link.portB().setReceiver(new RecordingReceiver(b, frames, false));
+        link.portB().setReceiver(new RecordingPort(b, frames, false));
         b.close();
         final CountDownLatch sent = new CountDownLatch(1);
         a.execute(() -> {

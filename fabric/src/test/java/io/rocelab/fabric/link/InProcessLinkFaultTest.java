@@ -2,7 +2,7 @@ package io.rocelab.fabric.link;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.fabric.testing.Delivery;
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.AfterEach;
@@ -44,8 +44,8 @@ class InProcessLinkFaultTest {
     }
 
     /** Sends n frames of the given size from A, runs to idle, returns what B received. */
-    private RecordingReceiver sendAndRun(InProcessLink link, int n, int size, boolean keepBytes) {
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, keepBytes);
+    private RecordingPort sendAndRun(InProcessLink link, int n, int size, boolean keepBytes) {
+        final RecordingPort rx = new RecordingPort(scheduler, frames, keepBytes);
         link.portB().setReceiver(rx);
         for (int i = 0; i < n; i++) {
             link.portA().send(frames.frame(i, size));
@@ -70,7 +70,7 @@ class InProcessLinkFaultTest {
         final int n = 100_000;
         final InProcessLink link = link(seed, FaultProfile.NONE.withLoss(0.05));
 
-        final RecordingReceiver rx = sendAndRun(link, n, 64, false);
+        final RecordingPort rx = sendAndRun(link, n, 64, false);
 
         final long dropped = link.aToB().counters().get(LinkCounter.DROPPED_LOSS);
         // binomial(100000, 0.05): mean 5000, standard deviation 68.9; allow 5 of them
@@ -103,7 +103,7 @@ class InProcessLinkFaultTest {
         final InProcessLink link = link(3, FaultProfile.NONE.withLoss(1.0));
         link.portA().send(frames.frame(0, 1500));
         link.aToB().setFaults(FaultProfile.NONE);
-        final RecordingReceiver rx = sendAndRun(link, 1, 1500, false);
+        final RecordingPort rx = sendAndRun(link, 1, 1500, false);
         // the second frame waited for the lost first one
         assertEquals(List.of(2 * SER_1500 + 1_000), rx.times());
     }
@@ -112,7 +112,7 @@ class InProcessLinkFaultTest {
     void duplicatesAreIdenticalIndependentCopiesDeliveredRightAfterTheOriginal() {
         final long seed = 99;
         final InProcessLink link = link(seed, FaultProfile.NONE.withDuplication(0.2));
-        final RecordingReceiver rx = sendAndRun(link, 2_000, 200, true);
+        final RecordingPort rx = sendAndRun(link, 2_000, 200, true);
 
         final long duplicated = link.aToB().counters().get(LinkCounter.DUPLICATED);
         final double sd = Math.sqrt(2_000 * 0.2 * 0.8);
@@ -139,7 +139,7 @@ class InProcessLinkFaultTest {
     void corruptionFlipsExactlyOneBitOfACopyAndLeavesTheSendersBufferIntact() {
         final long seed = 1234;
         final InProcessLink link = link(seed, FaultProfile.NONE.withCorruption(0.3));
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, true);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, true);
         link.portB().setReceiver(rx);
         final List<ByteBuf> kept = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
@@ -199,7 +199,7 @@ class InProcessLinkFaultTest {
         final InProcessLink link = InProcessLink.builder().seed(seed).rateBitsPerSecond(GBPS_100)
             .propagationDelayNanos(1_000).faultsAToB(FaultProfile.NONE.withReordering(0.1, 7, 3))
             .build(scheduler);
-        final RecordingReceiver rx = sendAndRun(link, 1_000, 1500, false);
+        final RecordingPort rx = sendAndRun(link, 1_000, 1500, false);
 
         final long reordered = link.aToB().counters().get(LinkCounter.REORDERED);
         assertTrue(reordered > 50 && reordered < 150, "reordered " + reordered + ", seed " + seed);
@@ -230,7 +230,7 @@ class InProcessLinkFaultTest {
     void faultsApplyOnlyToTheirDirection() {
         final InProcessLink link = InProcessLink.builder().seed(1).faultsAToB(FaultProfile.NONE.withLoss(1.0))
             .build(scheduler);
-        final RecordingReceiver atA = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort atA = new RecordingPort(scheduler, frames, false);
         link.portA().setReceiver(atA);
         sendAndRun(link, 10, 64, false);
         for (int i = 0; i < 10; i++) {
@@ -249,7 +249,7 @@ class InProcessLinkFaultTest {
         final InProcessLink link = InProcessLink.builder().name("f").seed(2).rateBitsPerSecond(GBPS_100)
             .propagationDelayNanos(10_000).faultsAToB(FaultProfile.NONE.withReordering(0.5, 50_000, 0))
             .build(scheduler);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(rx);
         final List<String> events = new ArrayList<>();
         link.portA().addLinkStateListener((port, up) -> events.add(port.name() + (up ? " up@" : " down@") + scheduler.nanoTime()));
@@ -293,7 +293,7 @@ class InProcessLinkFaultTest {
     void aFlapDuringALongFrameDoesNotDelayTheNextFrame() {
         // 1 Gb/s: a 9000-byte frame takes 72.192 us; a 64-byte one 0.704 us
         final InProcessLink link = InProcessLink.builder().rateGbps(1).propagationDelayNanos(100).build(scheduler);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(rx);
 
         link.portA().send(frames.frame(0, 9000));
@@ -324,7 +324,7 @@ class InProcessLinkFaultTest {
     void aLinkCanStartDown() {
         final InProcessLink link = InProcessLink.builder().up(false).build(scheduler);
         assertFalse(link.portA().isUp());
-        final RecordingReceiver rx = sendAndRun(link, 3, 64, false);
+        final RecordingPort rx = sendAndRun(link, 3, 64, false);
         assertEquals(0, rx.count());
         assertEquals(3, link.aToB().counters().get(LinkCounter.DROPPED_LINK_DOWN));
     }

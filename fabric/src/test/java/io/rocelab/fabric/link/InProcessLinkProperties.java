@@ -1,6 +1,6 @@
 package io.rocelab.fabric.link;
 
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import net.jqwik.api.Arbitraries;
@@ -93,15 +93,15 @@ class InProcessLinkProperties {
         return Arbitraries.of(0L, 1_000_000_000L, 100_000_000_000L);
     }
 
-    private record Run(InProcessLink link, RecordingReceiver atA, RecordingReceiver atB) {
+    private record Run(InProcessLink link, RecordingPort atA, RecordingPort atB) {
     }
 
     private static Run run(List<Op> scenario, long seed, long rate, TestFrames frames) {
         final VirtualTimeScheduler scheduler = new VirtualTimeScheduler();
         final InProcessLink link = InProcessLink.builder().seed(seed).rateBitsPerSecond(rate)
             .propagationDelayNanos(300).build(scheduler);
-        final RecordingReceiver atA = new RecordingReceiver(scheduler, frames, false);
-        final RecordingReceiver atB = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort atA = new RecordingPort(scheduler, frames, false);
+        final RecordingPort atB = new RecordingPort(scheduler, frames, false);
         link.portA().setReceiver(atA);
         link.portB().setReceiver(atB);
         final List<Integer> ids = new ArrayList<>();

@@ -1,6 +1,6 @@
 package io.rocelab.fabric.link;
 
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.Await;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
@@ -55,8 +55,8 @@ class InProcessLinkRealTimeTest {
     @Test
     void anUnlimitedLinkHandsFramesOverOnTheReceiversLoopInOrder() throws Exception {
         final InProcessLink link = InProcessLink.builder().name("rt").build(loopA, loopB);
-        final RecordingReceiver atB = new RecordingReceiver(loopB, frames, false);
-        final RecordingReceiver atA = new RecordingReceiver(loopA, frames, false);
+        final RecordingPort atB = new RecordingPort(loopB, frames, false);
+        final RecordingPort atA = new RecordingPort(loopA, frames, false);
         link.portB().setReceiver((port, frame) -> {
             final int id = TestFrames.id(frame);
             atB.onFrame(port, frame);
@@ -83,7 +83,7 @@ class InProcessLinkRealTimeTest {
         // 100 Mb/s: a 1500-byte frame takes 121.92 us on the wire
         final InProcessLink link = InProcessLink.builder().rateBitsPerSecond(100_000_000L)
             .propagationDelayNanos(50_000).build(loopA, loopB);
-        final RecordingReceiver atB = new RecordingReceiver(loopB, frames, false);
+        final RecordingPort atB = new RecordingPort(loopB, frames, false);
         link.portB().setReceiver(atB);
 
         final CountDownLatch sent = new CountDownLatch(1);

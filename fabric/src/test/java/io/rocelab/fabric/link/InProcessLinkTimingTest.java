@@ -1,7 +1,7 @@
 package io.rocelab.fabric.link;
 
 import io.rocelab.fabric.testing.Delivery;
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +43,7 @@ class InProcessLinkTimingTest {
     @Test
     void aFullFrameAt100GbpsArrivesAfterSerializationOfFramePlusOverheadPlusPropagation() {
         final InProcessLink link = link(GBPS_100, 500);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, true);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, true);
         link.portB().setReceiver(rx);
         scheduler.runUntil(1_000);
 
@@ -62,7 +62,7 @@ class InProcessLinkTimingTest {
     @Test
     void backToBackFramesArriveSpacedBySerializationTime() {
         final InProcessLink link = link(GBPS_100, 1_000);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(rx);
 
         for (int i = 0; i < 10; i++) {
@@ -82,7 +82,7 @@ class InProcessLinkTimingTest {
     @Test
     void framesSentWhileTheTransmitterIsBusyQueueBehindTheCurrentOne() {
         final InProcessLink link = link(10_000_000_000L, 0); // 10 Gb/s: 0.8 ns per byte
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(rx);
 
         link.portA().send(frames.frame(0, 1500)); // 1219.2 ns on the wire
@@ -100,7 +100,7 @@ class InProcessLinkTimingTest {
         frames = TestFrames.heap(); // 20000 frames: skip the leak tracer's stack traces
         final long rate = 25_000_000_000L;
         final InProcessLink link = link(rate, 2_000);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(rx);
         final int n = 20_000;
         final int[] sizes = {64, 1024, 4096, 333};
@@ -123,7 +123,7 @@ class InProcessLinkTimingTest {
     @Test
     void shortFramesArePaddedToTheEthernetMinimumOnTheWire() {
         final InProcessLink link = link(GBPS_100, 0);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, true);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, true);
         link.portB().setReceiver(rx);
 
         link.portA().send(frames.frame(1, 42)); // an ARP-sized frame: 60 + 24 = 84 bytes on the wire
@@ -138,7 +138,7 @@ class InProcessLinkTimingTest {
     void overheadAndPaddingAreConfigurable() {
         final InProcessLink link = InProcessLink.builder().rateGbps(1).overheadBytes(0).minFrameBytes(0)
             .build(scheduler);
-        final RecordingReceiver rx = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort rx = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(rx);
         link.portA().send(frames.frame(1, 20)); // 160 bits at 1 Gb/s
         scheduler.runUntilIdle();
@@ -148,8 +148,8 @@ class InProcessLinkTimingTest {
     @Test
     void bothDirectionsAreIndependent() {
         final InProcessLink link = link(GBPS_100, 100);
-        final RecordingReceiver atA = new RecordingReceiver(scheduler, frames, false);
-        final RecordingReceiver atB = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort atA = new RecordingPort(scheduler, frames, false);
+        final RecordingPort atB = new RecordingPort(scheduler, frames, false);
         link.portA().setReceiver(atA);
         link.portB().setReceiver(atB);
 
@@ -184,7 +184,7 @@ class InProcessLinkTimingTest {
     @Test
     void aReceiverCanAnswerAFrameWithAFrame() {
         final InProcessLink link = link(GBPS_100, 50);
-        final RecordingReceiver atA = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort atA = new RecordingPort(scheduler, frames, false);
         link.portA().setReceiver(atA);
         link.portB().setReceiver((port, frame) -> {
             final int id = TestFrames.id(frame);
@@ -212,7 +212,7 @@ class InProcessLinkTimingTest {
     @Test
     void framesSentBackToBackQueueOnTheWire() {
         final InProcessLink link = link(GBPS_100, 0);
-        final RecordingReceiver atB = new RecordingReceiver(scheduler, frames, false);
+        final RecordingPort atB = new RecordingPort(scheduler, frames, false);
         link.portB().setReceiver(atB);
         link.portA().send(frames.frame(1, 1500));
         link.portA().send(frames.frame(2, 1500));

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.testing.Await;
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -40,7 +40,7 @@ class LinkWritabilityTest {
     void onOneThreadThePortIsAlwaysWritable() {
         VirtualTimeScheduler time = new VirtualTimeScheduler();
         InProcessLink link = InProcessLink.builder().rateGbps(1).build(time);
-        link.portB().setReceiver(new RecordingReceiver(time, frames, false));
+        link.portB().setReceiver(new RecordingPort(time, frames, false));
         for (int i = 0; i < 3 * LinkDirection.HAND_OFF_HIGH_WATER; i++) {
             link.portA().send(frames.frame(i, 100));
         }
@@ -53,7 +53,7 @@ class LinkWritabilityTest {
         try (RealTimeScheduler sender = RealTimeScheduler.start("sender");
              RealTimeScheduler receiver = RealTimeScheduler.start("receiver")) {
             InProcessLink link = InProcessLink.builder().build(sender, receiver);
-            RecordingReceiver atB = new RecordingReceiver(receiver, frames, false);
+            RecordingPort atB = new RecordingPort(receiver, frames, false);
             link.portB().setReceiver(atB);
             CountDownLatch hold = new CountDownLatch(1);
             receiver.execute(() -> {

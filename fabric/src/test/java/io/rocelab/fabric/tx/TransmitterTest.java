@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.AbstractFramePort;
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import java.util.ArrayDeque;
@@ -59,12 +59,12 @@ class TransmitterTest {
         }
     }
 
-    private RecordingReceiver atB;
+    private RecordingPort atB;
 
     /** A transmitter on {@code owner} feeding a 100 Gb/s link whose far end records into {@link #atB}. */
     private Transmitter overLink(Fifo fifo, io.rocelab.fabric.time.Scheduler owner) {
         InProcessLink link = InProcessLink.builder().rateGbps(100).build(time);
-        atB = new RecordingReceiver(time, frames, false);
+        atB = new RecordingPort(time, frames, false);
         link.portB().setReceiver(atB);
         return new Transmitter(owner, link.portA(), GBPS_100, fifo);
     }
@@ -72,7 +72,7 @@ class TransmitterTest {
     @Test
     void aBackloggedSourceLeavesAtLineRateAndArrivesOnePropagationDelayLater() {
         InProcessLink link = InProcessLink.builder().rateGbps(100).propagationDelayNanos(500).build(time);
-        RecordingReceiver atB = new RecordingReceiver(time, frames, false);
+        RecordingPort atB = new RecordingPort(time, frames, false);
         link.portB().setReceiver(atB);
         Fifo fifo = new Fifo();
         Transmitter tx = new Transmitter(time, link.portA(), link.portA().speedBitsPerSecond(), fifo);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.Await;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
@@ -47,7 +47,7 @@ class UdpFramePortSocketThreadTest {
         try (UdpFramePort a = UdpFramePort.builder().name("a").socketThread(true).open(loopA);
              UdpFramePort b = UdpFramePort.builder().name("b").socketThread(true).open(loopB)) {
             a.setRemoteAddress(b.localAddress());
-            final RecordingReceiver atB = new RecordingReceiver(loopB, null, true);
+            final RecordingPort atB = new RecordingPort(loopB, null, true);
             b.setReceiver(atB);
             final int n = 200;
             for (int i = 0; i < n; i++) {
@@ -72,7 +72,7 @@ class UdpFramePortSocketThreadTest {
         try (UdpFramePort a = UdpFramePort.builder().name("a").transmitRate(0.032, 40_000).open(loopA);
              UdpFramePort b = UdpFramePort.builder().name("b").open(loopB)) {
             a.setRemoteAddress(b.localAddress());
-            final RecordingReceiver atB = new RecordingReceiver(loopB, null, false);
+            final RecordingPort atB = new RecordingPort(loopB, null, false);
             b.setReceiver(atB);
             final long start = System.nanoTime();
             for (int i = 0; i < 100; i++) {

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.nio.NioIoHandler;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.testing.Delivery;
-import io.rocelab.fabric.testing.RecordingReceiver;
+import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.Await;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.RealTimeScheduler;
@@ -82,8 +82,8 @@ class UdpFramePortTest {
 
     @Test
     void framesOf60To9000BytesCrossByteExactlyInBothDirections() throws Exception {
-        final RecordingReceiver atB = new RecordingReceiver(loopB, null, true);
-        final RecordingReceiver atA = new RecordingReceiver(loopA, null, true);
+        final RecordingPort atB = new RecordingPort(loopB, null, true);
+        final RecordingPort atA = new RecordingPort(loopA, null, true);
         b.setReceiver(atB);
         a.setReceiver(atA);
         final List<Integer> sizes = new ArrayList<>(List.of(60, 61, 64, 100, 128, 511, 1000, 1500, 1514, 1518,
@@ -146,7 +146,7 @@ class UdpFramePortTest {
 
     @Test
     void runtAndOversizedDatagramsAreCountedAndDropped() throws Exception {
-        final RecordingReceiver atA = new RecordingReceiver(loopA, null, true);
+        final RecordingPort atA = new RecordingPort(loopA, null, true);
         a.setReceiver(atA);
         try (DatagramSocket peer = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             for (int length : new int[] {0, 13, UdpFramePort.DEFAULT_MAX_FRAME_BYTES + 1, 20_000}) {
@@ -166,11 +166,11 @@ class UdpFramePortTest {
 
     @Test
     void aPaddingPortPadsShortFramesToEthernetsMinimumAsAWireDoes() throws Exception {
-        final RecordingReceiver plain = new RecordingReceiver(loopA, null, true);
+        final RecordingPort plain = new RecordingPort(loopA, null, true);
         a.setReceiver(plain);
         final UdpFramePort padding = UdpFramePort.builder().name("pad").padShortFrames(true).open(loopB);
         try (DatagramSocket peer = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            final RecordingReceiver padded = new RecordingReceiver(loopB, null, true);
+            final RecordingPort padded = new RecordingPort(loopB, null, true);
             padding.setReceiver(padded);
             final byte[] arp = new byte[42]; // an ARP request as qemu's virtio NIC sends it, unpadded
             java.util.Arrays.fill(arp, (byte) 0xA5);

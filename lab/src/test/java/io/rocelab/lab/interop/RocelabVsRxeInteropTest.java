@@ -337,7 +337,7 @@ class RocelabVsRxeInteropTest {
         try {
             udp = UdpFramePort.builder().name("rocelab-vm" + VM_HOST).localPort(0).remotePort(qemuPort)
                     .transmitRate(PACE_GBPS, PACE_BURST_BYTES).open(scheduler);
-            CapturingPort tap = new CapturingPort(udp);
+            PcapTap tap = new PcapTap(udp);
             NicAttachment shared = shared(scheduler, tap, udp);
             vm = RxeVm.start(InteropEnvironment.interopDir(), work, "rocelab-vs-rxe", VM_HOST, qemuPort,
                     udp.localAddress().getPort(), VM_SECONDS, script(steps), String.join(",", forwards));
@@ -377,7 +377,7 @@ class RocelabVsRxeInteropTest {
     }
 
     /** Runs rocelab's side of one step (waiting for the VM's server first), capturing its frames. */
-    private static Outcome runStep(Step st, boolean first, CapturingPort tap, NicAttachment shared, Path pcap,
+    private static Outcome runStep(Step st, boolean first, PcapTap tap, NicAttachment shared, Path pcap,
                                    ExecutorService side) throws Exception {
         if (st.vmServer()) {
             String why = awaitVmServer(st, first ? BOOT_SECONDS : STEP_SECONDS + 30);

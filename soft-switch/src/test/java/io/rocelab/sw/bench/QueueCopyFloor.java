@@ -1,6 +1,7 @@
 package io.rocelab.sw.bench;
 
 import io.netty.buffer.ByteBuf;
+import io.rocelab.fabric.testing.SinkPort;
 import java.util.ArrayDeque;
 
 /**
@@ -13,17 +14,17 @@ import java.util.ArrayDeque;
 final class QueueCopyFloor implements FrameSink {
     private final ArrayDeque<ByteBuf>[] ingress;
     private final ArrayDeque<ByteBuf>[] egress;
-    private final BenchPort[] ports;
+    private final SinkPort[] ports;
 
     @SuppressWarnings("unchecked")
     QueueCopyFloor(int n) {
         ingress = new ArrayDeque[n];
         egress = new ArrayDeque[n];
-        ports = new BenchPort[n];
+        ports = new SinkPort[n];
         for (int i = 0; i < n; i++) {
             ingress[i] = new ArrayDeque<>(1024);
             egress[i] = new ArrayDeque<>(1024);
-            ports[i] = new BenchPort("floor" + i);
+            ports[i] = new SinkPort("floor" + i);
         }
     }
 
@@ -39,7 +40,7 @@ final class QueueCopyFloor implements FrameSink {
     @Override
     public long transmitted() {
         long n = 0;
-        for (BenchPort p : ports) {
+        for (SinkPort p : ports) {
             n += p.sentFrames;
         }
         return n;

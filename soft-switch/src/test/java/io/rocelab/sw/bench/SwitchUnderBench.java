@@ -2,6 +2,7 @@ package io.rocelab.sw.bench;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.fabric.testing.SinkPort;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.config.SwitchConfig;
@@ -9,17 +10,17 @@ import io.rocelab.sw.stats.PortCounters;
 
 /**
  * The whole switch pipeline (parse, classify, route with ECMP hash, MMU admission, egress queue,
- * WRED check, ETS, shaper, transmit) behind {@link BenchPort}s, driven like {@link QueueCopyFloor}.
+ * WRED check, ETS, shaper, transmit) behind {@link SinkPort}s, driven like {@link QueueCopyFloor}.
  */
 final class SwitchUnderBench implements FrameSink {
     private final SoftSwitch sw;
-    private final BenchPort[] ports;
+    private final SinkPort[] ports;
 
     SwitchUnderBench(SwitchConfig config, Scheduler scheduler, ByteBufAllocator alloc) {
         sw = new SoftSwitch(config, scheduler, alloc, 1);
-        ports = new BenchPort[config.ports().size()];
+        ports = new SinkPort[config.ports().size()];
         for (int i = 0; i < ports.length; i++) {
-            ports[i] = new BenchPort(config.ports().get(i).name());
+            ports[i] = new SinkPort(config.ports().get(i).name());
             sw.attach(config.ports().get(i).name(), ports[i]);
         }
     }
@@ -32,7 +33,7 @@ final class SwitchUnderBench implements FrameSink {
     @Override
     public long transmitted() {
         long n = 0;
-        for (BenchPort p : ports) {
+        for (SinkPort p : ports) {
             n += p.sentFrames;
         }
         return n;

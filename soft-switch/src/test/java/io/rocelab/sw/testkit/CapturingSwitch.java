@@ -2,6 +2,7 @@ package io.rocelab.sw.testkit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.rocelab.fabric.testing.CapturingPort;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.config.SwitchConfig;

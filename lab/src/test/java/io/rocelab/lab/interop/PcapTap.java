@@ -20,7 +20,7 @@ import java.time.Instant;
  * thread, hence the lock. A write failure is remembered and reported by {@link #stop}, never
  * thrown into the NIC's data path.
  */
-final class CapturingPort extends ForwardingFramePort {
+final class PcapTap extends ForwardingFramePort {
     private final long epochNanosAtStart;
     private final long nanoTimeAtStart;
     private PcapWriter writer;
@@ -28,7 +28,7 @@ final class CapturingPort extends ForwardingFramePort {
     private long frames;
     private IOException failure;
 
-    CapturingPort(FramePort delegate) {
+    PcapTap(FramePort delegate) {
         super(delegate);
         Instant now = Instant.now();
         this.epochNanosAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();

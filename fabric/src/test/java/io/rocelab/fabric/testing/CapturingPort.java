@@ -1,4 +1,4 @@
-package io.rocelab.sw.testkit;
+package io.rocelab.fabric.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.fabric.port.AbstractFramePort;
