@@ -13,7 +13,6 @@ import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.stats.PortCounters;
-import io.rocelab.sw.stats.SwitchCounters;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
 import io.rocelab.sw.testkit.RecordingPort;
