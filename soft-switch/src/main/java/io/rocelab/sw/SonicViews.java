@@ -9,7 +9,6 @@ import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.stats.FdbCounters;
 import io.rocelab.sw.stats.PortCounters;
-import io.rocelab.sw.stats.SwitchCounters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToLongFunction;

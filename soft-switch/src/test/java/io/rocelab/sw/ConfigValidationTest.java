@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rocelab.sw.config.Color;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.SwitchConfig;
@@ -18,7 +19,6 @@ import io.rocelab.sw.config.RouteConfig;
 import io.rocelab.sw.config.SchedulerConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.sw.config.WredProfile;
-import io.rocelab.sw.pipeline.Color;
 import io.rocelab.sw.testkit.Lab;
 import java.util.List;
 import io.rocelab.sw.testkit.ConfigBuilder;

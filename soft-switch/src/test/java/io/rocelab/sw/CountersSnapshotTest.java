@@ -14,7 +14,6 @@ import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.sw.stats.PortCounters;
-import io.rocelab.sw.stats.SwitchCounters;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
 import java.util.concurrent.CompletableFuture;

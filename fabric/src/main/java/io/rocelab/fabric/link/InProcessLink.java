@@ -2,6 +2,7 @@ package io.rocelab.fabric.link;
 
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.fabric.wire.EthernetFraming;
 
 import java.lang.System.Logger.Level;
 import java.util.Objects;

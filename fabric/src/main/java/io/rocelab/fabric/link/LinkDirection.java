@@ -8,7 +8,8 @@ import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Doorbell;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.fabric.tx.WireTimeline;
+import io.rocelab.fabric.wire.EthernetFraming;
+import io.rocelab.fabric.wire.WireTimeline;
 import org.jctools.queues.MessagePassingQueue;
 
 import java.util.Objects;

@@ -19,7 +19,7 @@ import io.netty.buffer.ByteBuf;
  * until the port's {@linkplain #setWritabilityListener writability listener} says it can take more.
  * A port never refuses a frame for being full (send still takes it), but a device that ignores
  * writability queues in the port without bound. The sending device paces itself at the port's
- * {@linkplain #speedBitsPerSecond() speed} (its {@link io.rocelab.fabric.tx.Transmitter}); the port
+ * {@linkplain #speedBitsPerSecond() speed} (its {@code Transmitter}); the port
  * and the link below it only carry frames.
  *
  * <p>Threading: each port has an owner thread (the scheduler or event loop of the NIC or switch

@@ -1,9 +1,10 @@
 package io.rocelab.fabric.tx;
 
 import io.netty.buffer.ByteBuf;
-import io.rocelab.fabric.link.EthernetFraming;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.Scheduler;
+import io.rocelab.fabric.wire.EthernetFraming;
+import io.rocelab.fabric.wire.WireTimeline;
 import java.util.Objects;
 
 /**

@@ -4,6 +4,7 @@ import io.rocelab.fabric.testing.Delivery;
 import io.rocelab.fabric.testing.RecordingPort;
 import io.rocelab.fabric.testing.TestFrames;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.fabric.wire.EthernetFraming;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -2,11 +2,11 @@ package io.rocelab.lab.run;
 
 import io.rocelab.lab.expect.Kind;
 import io.rocelab.lab.labfile.Quantity;
+import io.rocelab.sw.RoutingViews;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.routing.BgpSession;
 import io.rocelab.sw.routing.BgpSpeaker;
 import io.rocelab.sw.routing.RouteChange;
-import io.rocelab.sw.routing.RoutingViews;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.model.SwitchNode;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.rocelab.lab.switchd;
 
+import io.rocelab.sw.RoutingViews;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.SonicViews;
-import io.rocelab.sw.routing.RoutingViews;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

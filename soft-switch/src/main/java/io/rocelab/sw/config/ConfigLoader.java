@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rocelab.codec.header.MacAddress;
-import io.rocelab.sw.pipeline.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,6 @@ package io.rocelab.sw.config;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
-import io.rocelab.sw.pipeline.Color;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

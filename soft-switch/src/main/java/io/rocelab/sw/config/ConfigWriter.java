@@ -3,7 +3,6 @@ package io.rocelab.sw.config;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rocelab.codec.header.MacAddress;
-import io.rocelab.sw.pipeline.Color;
 import java.util.Map;
 import java.util.stream.Collectors;
 

@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param pgProfiles      8 entries, null = nothing configured for that PG (lossy, shared pool only)
  * @param queues          8 entries, never null
  * @param pfcWd           the watchdog, or null if off
- * @param dscpToColor     64 entries of {@link io.rocelab.sw.pipeline.Color} ({@code dscp_to_color_map}), or null
+ * @param dscpToColor     64 entries of {@link Color} ({@code dscp_to_color_map}), or null
  * @param tcToDot1p       8 entries: the PCP a tagged frame of each TC leaves with ({@code tc_to_dot1p_map}),
  *                        or null to leave the PCP as it is
  * @param vlans           the port's VLAN membership, or null if it is in no VLAN (VLAN-unaware)

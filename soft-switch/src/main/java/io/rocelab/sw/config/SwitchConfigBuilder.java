@@ -273,7 +273,7 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
-    /** {@code DSCP_TO_COLOR_MAP|name}: 64 entries of {@link io.rocelab.sw.pipeline.Color}. */
+    /** {@code DSCP_TO_COLOR_MAP|name}: 64 entries of {@link Color}. */
     public SwitchConfigBuilder dscpToColorMap(String name, int[] map) {
         dscpToColor.put(name, map.clone());
         return this;

@@ -1,7 +1,5 @@
 package io.rocelab.sw.config;
 
-import io.rocelab.sw.pipeline.Color;
-
 /**
  * One SONiC {@code WRED_PROFILE} entry: a rule per packet colour ({@code green_}, {@code yellow_}
  * and {@code red_} thresholds and drop probability, {@code wred_<colour>_enable}, and whether the

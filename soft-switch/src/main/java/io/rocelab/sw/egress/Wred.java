@@ -1,8 +1,8 @@
 package io.rocelab.sw.egress;
 
 import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.sw.config.Color;
 import io.rocelab.sw.config.WredProfile;
-import io.rocelab.sw.pipeline.Color;
 
 /**
  * WRED/ECN decided at dequeue, from the depth the departing packet leaves behind it (as the ns-3
@@ -10,7 +10,7 @@ import io.rocelab.sw.pipeline.Color;
  * it were decided at enqueue). Follows SONiC {@code WRED_PROFILE}: an ECT packet that is hit is
  * marked CE when the {@code ecn} mode covers its colour; otherwise it is dropped when
  * {@code wred_<colour>_enable} is set, and passes untouched when it is not. Each colour meets its
- * own thresholds ({@link io.rocelab.sw.pipeline.Color}).
+ * own thresholds ({@link Color}).
  */
 public final class Wred {
     /** What happens to one packet. */

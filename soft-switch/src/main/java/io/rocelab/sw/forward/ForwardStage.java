@@ -7,7 +7,6 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Udp;
 import io.rocelab.sw.lag.LagGroup;
-import io.rocelab.sw.lag.LagHash;
 import io.rocelab.sw.lag.PortChannels;
 import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;

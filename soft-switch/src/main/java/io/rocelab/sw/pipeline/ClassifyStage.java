@@ -3,6 +3,7 @@ package io.rocelab.sw.pipeline;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Vlan;
+import io.rocelab.sw.config.Color;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.config.Trust;
 

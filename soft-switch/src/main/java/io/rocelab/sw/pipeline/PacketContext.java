@@ -2,6 +2,7 @@ package io.rocelab.sw.pipeline;
 
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.FrameKind;
+import io.rocelab.sw.config.Color;
 
 /**
  * What the pipeline stages know about one frame, filled in stage by stage (as bmv2's packet

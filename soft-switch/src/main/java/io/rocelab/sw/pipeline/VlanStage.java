@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Vlan;
+import io.rocelab.sw.config.Color;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.config.VlanMembership;
 

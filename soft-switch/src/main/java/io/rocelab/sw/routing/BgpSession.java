@@ -481,6 +481,11 @@ public final class BgpSession {
         return drops;
     }
 
+    /** @return how often it reached Established */
+    public int timesEstablished() {
+        return established;
+    }
+
     public String lastDownReason() {
         return lastDownReason;
     }

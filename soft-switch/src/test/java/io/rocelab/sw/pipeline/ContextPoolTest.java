@@ -10,6 +10,7 @@ import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.sw.config.Color;
 import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
 import java.lang.reflect.Field;

@@ -3,6 +3,7 @@ package io.rocelab.sw.routing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rocelab.sw.RoutingViews;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

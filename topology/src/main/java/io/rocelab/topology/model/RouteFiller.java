@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Fills in the {@code STATIC_ROUTE}s of the switches of a topology from its wiring, before their
- * configurations are checked and built (see {@code io.rocelab.topology.route.EcmpRoutes}).
+ * configurations are checked and built. The route package implements it (static ECMP routes or
+ * eBGP): the model calls it and knows nothing of how routes are found.
  */
 @FunctionalInterface
 public interface RouteFiller {

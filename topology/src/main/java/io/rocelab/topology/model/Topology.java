@@ -16,10 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A fabric as data: hosts, switches and the links between their ports, checked as a whole. What
- * {@code io.rocelab.topology.fabric.Fabric} builds and runs, what generators produce and what a
- * topology file will describe. Immutable; every link's speed is resolved (its ends' port speeds
- * when it gave none).
+ * A fabric as data: hosts, switches and the links between their ports, checked as a whole. What a
+ * {@code Fabric} builds and runs, what generators produce and what a topology file will describe.
+ * Immutable; every link's speed is resolved (its ends' port speeds when it gave none).
  */
 public final class Topology {
     private final List<Host> hosts;

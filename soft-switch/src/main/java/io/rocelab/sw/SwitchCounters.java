@@ -1,6 +1,8 @@
-package io.rocelab.sw.stats;
+package io.rocelab.sw;
 
 import io.rocelab.sw.pfcwd.QueueWatch;
+import io.rocelab.sw.stats.FdbCounters;
+import io.rocelab.sw.stats.PortCounters;
 import java.util.ArrayList;
 import java.util.List;
 

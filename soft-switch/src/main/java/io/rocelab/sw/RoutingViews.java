@@ -1,13 +1,15 @@
-package io.rocelab.sw.routing;
+package io.rocelab.sw;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.routing.Ipv4Prefix;
 import io.rocelab.codec.routing.Ipv6Prefix;
 import io.rocelab.codec.routing.RoutePrefix;
-import io.rocelab.sw.config.Route6Config;
-import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.config.BgpConfig;
+import io.rocelab.sw.config.Route6Config;
 import io.rocelab.sw.config.RouteConfig;
+import io.rocelab.sw.routing.BgpSession;
+import io.rocelab.sw.routing.BgpSpeaker;
+import io.rocelab.sw.routing.RouteChange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -126,7 +128,7 @@ public final class RoutingViews {
             BgpConfig.Neighbor n = s.neighbor();
             String state = s.state() == BgpSession.State.Established ? String.valueOf(s.prefixesReceived())
                 : s.neighbor().adminUp() ? s.state().name() : "Idle (Admin)";
-            String upDown = s.established == 0 && s.state() != BgpSession.State.Established ? "never"
+            String upDown = s.timesEstablished() == 0 && s.state() != BgpSession.State.Established ? "never"
                 : age(now - s.upDownSinceNanos());
             b.append(String.format(Locale.ROOT, format, Ipv4.toString(n.peerAddr()), "4", n.peerAsn(),
                 s.messagesReceived(), s.messagesSent(), 0, 0, 0, upDown, state, n.name()));

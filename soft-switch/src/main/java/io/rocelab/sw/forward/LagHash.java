@@ -1,10 +1,9 @@
-package io.rocelab.sw.lag;
+package io.rocelab.sw.forward;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Udp;
 import io.rocelab.fabric.random.SplitMix64;
-import io.rocelab.sw.forward.FlowHash;
 import io.rocelab.sw.pipeline.PacketContext;
 
 /**

@@ -1,4 +1,4 @@
-package io.rocelab.fabric.tx;
+package io.rocelab.fabric.wire;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.rocelab.fabric.link;
+package io.rocelab.fabric.wire;
 
 /**
  * The bytes an Ethernet frame occupies on the wire beyond what a {@link io.rocelab.fabric.port.FramePort}

@@ -1,8 +1,8 @@
-package io.rocelab.fabric.tx;
+package io.rocelab.fabric.wire;
 
 /**
  * When a transmitter is busy: the frames it has started, reduced to the time the last one's last
- * bit leaves the wire. A {@link Transmitter} keeps one to pace its device at the line rate; an
+ * bit leaves the wire. A device's transmitter keeps one to pace the device at the line rate; an
  * in-process link keeps one as the wire's physics (a frame cannot cross it faster than its speed).
  *
  * <p>Why exact arithmetic: a 1524-byte wire frame at 100 Gb/s takes 121.92 ns. Rounding each frame

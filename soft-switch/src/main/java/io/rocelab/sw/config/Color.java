@@ -1,4 +1,4 @@
-package io.rocelab.sw.pipeline;
+package io.rocelab.sw.config;
 
 /**
  * The colour of a packet, which picks the WRED thresholds it meets at dequeue (SONiC
