@@ -14,11 +14,11 @@ import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
-import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.egress.NicEgress;
 import io.rocelab.nic.egress.PfcCounters;
 import io.rocelab.nic.egress.PfcStorm;
+import io.rocelab.nic.egress.SendStep;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
 import io.rocelab.nic.net.Neighbors;
@@ -51,11 +51,11 @@ public final class NicPort {
     /** What the transmitter pulls: MAC control, control frames, the QPs (see {@link NicEgress}). */
     final NicEgress egress;
     private final Transmitter transmitter;
-    /** Where frames built on the NIC's thread go: the frame a pull emits, or the control queue. */
+    /**
+     * Where the neighbour tables send (ARP, neighbour discovery, the frames parked for them once
+     * resolved): the egress's control queue, at each frame's own priority.
+     */
     private final FramePort out;
-    /** The data frame {@link #emit} is handing over, and the frame the pull takes when it got out. */
-    private ByteBuf emitting;
-    private ByteBuf pulled;
     final Neighbors neighbors;
     final NeighborDiscovery nd;
     PfcStorm storm;
@@ -88,11 +88,7 @@ public final class NicPort {
         this.out = new ForwardingFramePort(link) {
             @Override
             public void send(ByteBuf frame) {
-                if (frame == emitting) {
-                    pulled = frame;
-                } else {
-                    egress.sendControl(frame, priorityOf(frame));
-                }
+                egress.sendControl(frame, priorityOf(frame));
             }
         };
         this.neighbors = new Neighbors(mac, ipv4, nic.agentScheduler(), out, alloc, counters, l2);
@@ -210,44 +206,32 @@ public final class NicPort {
     }
 
     /**
-     * Hands over the data packet of the QP the transmitter is pulling ({@link #takePulled}): a frame
-     * whose next hop is known is what the pull returns; one waiting for ARP or neighbour discovery
-     * is parked there and later goes out through the control queue, in order. Owner thread.
+     * Sends the data packet {@code frame} a QP just built ({@link PacketWriter#finish()}) along
+     * {@code route}, for the transmitter that is pulling the QP: its next hop resolved, it is the
+     * {@linkplain SendStep.Frame frame} the pull returns; one waiting for ARP or neighbour discovery
+     * is {@linkplain SendStep#PARKED parked} there and later goes out through the control queue, in
+     * order; one written in place in the port's send buffer (UDP endpoint mode) is committed there
+     * ({@link SendStep#WRITTEN_IN_PLACE}). Owner thread.
      */
-    void emit(Route route, ByteBuf frame) {
+    SendStep emit(Route route, ByteBuf frame) {
         if (writer.takeClaim(frame)) {
             // written in place in the port's send buffer (UDP endpoint mode): no frame, no neighbour
             if (nic.isClosed()) {
                 writer.sink().abort();
-                return;
+                return SendStep.NO_PACKET;
             }
             counters.increment(NicCounter.SENT_PKTS);
             writer.sink().commit();
-            pulled = TransmitSource.WRITTEN_TO_PORT;
-            return;
+            return SendStep.WRITTEN_IN_PLACE;
         }
         if (nic.isClosed()) {
             frame.release();
-            return;
+            return SendStep.NO_PACKET;
         }
         counters.increment(NicCounter.SENT_PKTS);
-        emitting = frame;
-        try {
-            if (route.ipv6) {
-                nd.send(route.dstGid, frame);
-            } else {
-                neighbors.send(route.dstIpv4, frame);
-            }
-        } finally {
-            emitting = null;
-        }
-    }
-
-    /** The packet {@link #emit} handed over since the last call, or null; forgets it. Owner thread. */
-    ByteBuf takePulled() {
-        ByteBuf f = pulled;
-        pulled = null;
-        return f;
+        boolean resolved = route.ipv6 ? nd.resolveOrPark(route.dstGid, frame)
+                : neighbors.resolveOrPark(route.dstIpv4, frame);
+        return resolved ? new SendStep.Frame(frame) : SendStep.PARKED;
     }
 
     /**

@@ -58,8 +58,8 @@ class PauseResponseTimingTest {
             }
 
             @Override
-            protected ByteBuf nextPacket(long now) {
-                return Unpooled.buffer(FRAME).writeZero(FRAME);
+            protected SendStep nextPacket(long now) {
+                return new SendStep.Frame(Unpooled.buffer(FRAME).writeZero(FRAME));
             }
 
             @Override
