@@ -99,7 +99,7 @@ public final class NicPort {
 
     /** Starts taking frames and link changes from the link (after the NIC is built). */
     void attach() {
-        link.setReceiver((p, frame) -> nic.onFrame(this, frame));
+        link.setReceiver((p, frame) -> nic.receive.onFrame(this, frame));
         // the link tells its listeners on its owner thread, the NIC's
         link.addLinkStateListener((p, isUp) -> linkChanged(isUp));
     }
