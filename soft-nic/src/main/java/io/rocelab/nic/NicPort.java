@@ -7,7 +7,6 @@ import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
-import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
 import io.rocelab.fabric.pfc.PauseResponse;
@@ -16,8 +15,6 @@ import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.egress.NicEgress;
-import io.rocelab.nic.egress.PfcCounters;
-import io.rocelab.nic.egress.PfcStorm;
 import io.rocelab.nic.egress.SendStep;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
@@ -58,7 +55,8 @@ public final class NicPort {
     private final FramePort out;
     final Neighbors neighbors;
     final NeighborDiscovery nd;
-    PfcStorm storm;
+    /** PFC as this port receives and sends it. */
+    final PortPfc pfc;
     /** The link's state as the NIC last saw it (owner thread). */
     private boolean up;
 
@@ -91,6 +89,7 @@ public final class NicPort {
                 egress.sendControl(frame, priorityOf(frame));
             }
         };
+        this.pfc = new PortPfc(this);
         this.neighbors = new Neighbors(mac, ipv4, nic.agentScheduler(), out, alloc, counters, l2);
         this.nd = new NeighborDiscovery(mac, gids[SoftNic.GID_INDEX_LINK_LOCAL], own6, nic.agentScheduler(), out,
                 alloc, counters, l2);
@@ -287,50 +286,13 @@ public final class NicPort {
         return 0;
     }
 
-    /** A PFC frame for us (to the MAC control group, or our MAC): the egress pauses its priorities. */
-    void onPfc(ByteBuf frame, io.rocelab.codec.ParsedFrame f) {
-        long dst = f.dstMac();
-        if (dst != MacAddress.PAUSE_MULTICAST && dst != mac) {
-            counters.increment(NicCounter.DROP_NOT_FOR_US);
-            return;
-        }
-        if (frame.readableBytes() < f.l3Offset() + Pfc.LENGTH) {
-            counters.increment(NicCounter.DROP_MALFORMED);
-            return;
-        }
-        egress.onPfc(frame, f.l3Offset(), nic.scheduler().nanoTime());
-    }
-
-    /** Sends one PFC frame to the link partner (owner thread). */
-    void transmitPfc(int cev, int[] quanta) {
-        if (nic.isClosed()) {
-            return;
-        }
-        ByteBuf b = nic.alloc().buffer(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
-        b.writerIndex(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
-        b.setZero(0, b.writerIndex());
-        Ethernet.write(b, 0, MacAddress.PAUSE_MULTICAST, mac, EtherType.MAC_CONTROL);
-        Pfc.write(b, Ethernet.LENGTH, cev, quanta);
-        for (int p = 0; p < Pfc.PRIORITIES; p++) {
-            if ((cev & (1 << p)) != 0) {
-                counters.increment(PfcCounters.txPause(p));
-            }
-        }
-        egress.sendMacControl(b);
-    }
-
     /** Stops the port: its storm, its egress, its parked frames. Owner thread. */
     void close() {
-        if (storm != null) {
-            storm.stop();
-        }
+        pfc.stopStorm();
         egress.close();
         neighbors.releaseAll();
         nd.releaseAll();
     }
-
-    /** A PFC frame is padded to the 60-byte minimum: 14 + 20 + 26. */
-    private static final int PFC_PADDING = 26;
 
     @Override
     public String toString() {

@@ -58,7 +58,7 @@ final class NicReceive {
                 return;
             }
             if (f.kind() == FrameKind.PFC) {
-                port.onPfc(frame, f);
+                port.pfc.onPfc(frame, f);
                 return;
             }
             if (!port.l2.accepts(f)) {

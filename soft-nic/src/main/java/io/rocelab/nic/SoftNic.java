@@ -19,7 +19,6 @@ import io.rocelab.nic.cc.DcqcnParam;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
 import io.rocelab.nic.egress.NicEgress;
-import io.rocelab.nic.egress.PfcStorm;
 import io.rocelab.nic.net.Ecn;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
@@ -602,7 +601,7 @@ public final class SoftNic {
         }
         int[] copy = quanta.clone();
         call(() -> {
-            ports[0].transmitPfc(classEnableVector, copy);
+            ports[0].pfc.send(classEnableVector, copy);
             return null;
         });
     }
@@ -616,16 +615,8 @@ public final class SoftNic {
         if (priority < 0 || priority >= Pfc.PRIORITIES) {
             throw new IllegalArgumentException("priority must be 0..7: " + priority);
         }
-        int[] quanta = new int[Pfc.PRIORITIES];
-        quanta[priority] = 0xFFFF;
-        // repeat at half the pause time, as a stuck receiver's PFC generator refreshes its XOFF
-        long period = Math.max(1, Pfc.quantaToNanos(0xFFFF, ports[0].pfcSpeed) / 2);
         call(() -> {
-            NicPort port = ports[0];
-            if (port.storm != null) {
-                port.storm.stop();
-            }
-            port.storm = new PfcStorm(agents, () -> port.transmitPfc(1 << priority, quanta), period);
+            ports[0].pfc.startStorm(priority);
             return null;
         });
     }
@@ -633,10 +624,7 @@ public final class SoftNic {
     /** Stops a storm started by {@link #startPfcStorm}; the partner resumes when the last pause runs out. */
     public void stopPfcStorm() {
         call(() -> {
-            if (ports[0].storm != null) {
-                ports[0].storm.stop();
-                ports[0].storm = null;
-            }
+            ports[0].pfc.stopStorm();
             return null;
         });
     }
