@@ -8,6 +8,7 @@ import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
 import io.rocelab.fabric.time.Cancellable;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The completer (rxe_comp.c): processes ACKs, NAKs, READ responses and ATOMIC ACKs, and completes

@@ -16,9 +16,11 @@ import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.egress.NicEgress;
 import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
 import io.rocelab.nic.net.Neighbors;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.List;
 
 /**

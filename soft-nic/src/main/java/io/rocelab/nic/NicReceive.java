@@ -11,6 +11,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.nic.net.Ecn;
 import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The NIC's receive path, rxe_recv.c's role: every frame a port receives is validated here and

@@ -8,6 +8,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.nic.egress.PfcCounters;
 import io.rocelab.nic.egress.PfcStorm;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * PFC (IEEE 802.1Qbb) at one {@link NicPort}, as the port's MAC does it: a PFC frame received for

@@ -8,6 +8,7 @@ import io.rocelab.nic.cc.CongestionControl;
 import io.rocelab.nic.egress.EgressFlow;
 import io.rocelab.nic.egress.Pacer;
 import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import java.util.Objects;
 

@@ -12,6 +12,7 @@ import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The requester (rxe_req.c): turns send WQEs into request packets, in order.

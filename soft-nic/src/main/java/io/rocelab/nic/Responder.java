@@ -15,6 +15,7 @@ import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
 import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The responder (rxe_resp.c): checks and executes incoming requests and answers them. An explicit

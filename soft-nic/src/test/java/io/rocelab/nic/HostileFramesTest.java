@@ -22,6 +22,7 @@ import io.rocelab.nic.cm.CmId;
 import io.rocelab.nic.cm.CmState;
 import io.rocelab.nic.cm.ConnectionManager;
 import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;

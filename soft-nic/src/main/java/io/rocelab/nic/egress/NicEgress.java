@@ -7,7 +7,7 @@ import io.rocelab.fabric.pfc.PauseTimers;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 

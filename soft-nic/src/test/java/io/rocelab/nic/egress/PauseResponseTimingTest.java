@@ -13,7 +13,7 @@ import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.fabric.tx.Transmitter;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
