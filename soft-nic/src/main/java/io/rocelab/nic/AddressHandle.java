@@ -1,5 +1,7 @@
 package io.rocelab.nic;
 
+import io.rocelab.nic.net.Gid;
+
 /**
  * Where a packet goes ({@code struct ibv_ah_attr} with a GRH, the only form RoCEv2 has): the
  * destination GID (IPv4-mapped or IPv6), our source GID index (of the same family), hop limit and

@@ -6,6 +6,7 @@ import io.rocelab.codec.header.Udp;
 import io.rocelab.fabric.lag.LacpActor;
 import io.rocelab.fabric.lag.LacpAggregator;
 import io.rocelab.fabric.lag.LacpSettings;
+import io.rocelab.nic.net.Gid;
 
 /**
  * A NIC's two ports bonded into one (RoCE LAG, what ConnectX does when both its netdevs are in a

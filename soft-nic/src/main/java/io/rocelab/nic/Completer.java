@@ -7,6 +7,7 @@ import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The completer (rxe_comp.c): processes ACKs, NAKs, READ responses and ATOMIC ACKs, and completes

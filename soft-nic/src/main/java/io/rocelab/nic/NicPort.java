@@ -7,21 +7,20 @@ import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
-import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.header.Vlan;
 import io.rocelab.fabric.endpoint.UdpPayloadSink;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
-import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.egress.NicEgress;
-import io.rocelab.nic.egress.PfcCounters;
-import io.rocelab.nic.egress.PfcStorm;
+import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
 import io.rocelab.nic.net.Neighbors;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.List;
 
 /**
@@ -51,14 +50,15 @@ public final class NicPort {
     /** What the transmitter pulls: MAC control, control frames, the QPs (see {@link NicEgress}). */
     final NicEgress egress;
     private final Transmitter transmitter;
-    /** Where frames built on the NIC's thread go: the frame a pull emits, or the control queue. */
+    /**
+     * Where the neighbour tables send (ARP, neighbour discovery, the frames parked for them once
+     * resolved): the egress's control queue, at each frame's own priority.
+     */
     private final FramePort out;
-    /** The data frame {@link #emit} is handing over, and the frame the pull takes when it got out. */
-    private ByteBuf emitting;
-    private ByteBuf pulled;
     final Neighbors neighbors;
     final NeighborDiscovery nd;
-    PfcStorm storm;
+    /** PFC as this port receives and sends it. */
+    final PortPfc pfc;
     /** The link's state as the NIC last saw it (owner thread). */
     private boolean up;
 
@@ -88,13 +88,10 @@ public final class NicPort {
         this.out = new ForwardingFramePort(link) {
             @Override
             public void send(ByteBuf frame) {
-                if (frame == emitting) {
-                    pulled = frame;
-                } else {
-                    egress.sendControl(frame, priorityOf(frame));
-                }
+                egress.sendControl(frame, priorityOf(frame));
             }
         };
+        this.pfc = new PortPfc(this);
         this.neighbors = new Neighbors(mac, ipv4, nic.agentScheduler(), out, alloc, counters, l2);
         this.nd = new NeighborDiscovery(mac, gids[SoftNic.GID_INDEX_LINK_LOCAL], own6, nic.agentScheduler(), out,
                 alloc, counters, l2);
@@ -103,7 +100,7 @@ public final class NicPort {
 
     /** Starts taking frames and link changes from the link (after the NIC is built). */
     void attach() {
-        link.setReceiver((p, frame) -> nic.onFrame(this, frame));
+        link.setReceiver((p, frame) -> nic.receive.onFrame(this, frame));
         // the link tells its listeners on its owner thread, the NIC's
         link.addLinkStateListener((p, isUp) -> linkChanged(isUp));
     }
@@ -210,44 +207,32 @@ public final class NicPort {
     }
 
     /**
-     * Hands over the data packet of the QP the transmitter is pulling ({@link #takePulled}): a frame
-     * whose next hop is known is what the pull returns; one waiting for ARP or neighbour discovery
-     * is parked there and later goes out through the control queue, in order. Owner thread.
+     * Sends the data packet {@code frame} a QP just built ({@link PacketWriter#finish()}) along
+     * {@code route}, for the transmitter that is pulling the QP: its next hop resolved, it is the
+     * {@linkplain SendStep.Frame frame} the pull returns; one waiting for ARP or neighbour discovery
+     * is {@linkplain SendStep#PARKED parked} there and later goes out through the control queue, in
+     * order; one written in place in the port's send buffer (UDP endpoint mode) is committed there
+     * ({@link SendStep#WRITTEN_IN_PLACE}). Owner thread.
      */
-    void emit(Route route, ByteBuf frame) {
+    SendStep emit(Route route, ByteBuf frame) {
         if (writer.takeClaim(frame)) {
             // written in place in the port's send buffer (UDP endpoint mode): no frame, no neighbour
             if (nic.isClosed()) {
                 writer.sink().abort();
-                return;
+                return SendStep.NO_PACKET;
             }
             counters.increment(NicCounter.SENT_PKTS);
             writer.sink().commit();
-            pulled = TransmitSource.WRITTEN_TO_PORT;
-            return;
+            return SendStep.WRITTEN_IN_PLACE;
         }
         if (nic.isClosed()) {
             frame.release();
-            return;
+            return SendStep.NO_PACKET;
         }
         counters.increment(NicCounter.SENT_PKTS);
-        emitting = frame;
-        try {
-            if (route.ipv6) {
-                nd.send(route.dstGid, frame);
-            } else {
-                neighbors.send(route.dstIpv4, frame);
-            }
-        } finally {
-            emitting = null;
-        }
-    }
-
-    /** The packet {@link #emit} handed over since the last call, or null; forgets it. Owner thread. */
-    ByteBuf takePulled() {
-        ByteBuf f = pulled;
-        pulled = null;
-        return f;
+        boolean resolved = route.ipv6 ? nd.resolveOrPark(route.dstGid, frame)
+                : neighbors.resolveOrPark(route.dstIpv4, frame);
+        return resolved ? new SendStep.Frame(frame) : SendStep.PARKED;
     }
 
     /**
@@ -303,50 +288,13 @@ public final class NicPort {
         return 0;
     }
 
-    /** A PFC frame for us (to the MAC control group, or our MAC): the egress pauses its priorities. */
-    void onPfc(ByteBuf frame, io.rocelab.codec.ParsedFrame f) {
-        long dst = f.dstMac();
-        if (dst != MacAddress.PAUSE_MULTICAST && dst != mac) {
-            counters.increment(NicCounter.DROP_NOT_FOR_US);
-            return;
-        }
-        if (frame.readableBytes() < f.l3Offset() + Pfc.LENGTH) {
-            counters.increment(NicCounter.DROP_MALFORMED);
-            return;
-        }
-        egress.onPfc(frame, f.l3Offset(), nic.scheduler().nanoTime());
-    }
-
-    /** Sends one PFC frame to the link partner (owner thread). */
-    void transmitPfc(int cev, int[] quanta) {
-        if (nic.isClosed()) {
-            return;
-        }
-        ByteBuf b = nic.alloc().buffer(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
-        b.writerIndex(Ethernet.LENGTH + Pfc.LENGTH + PFC_PADDING);
-        b.setZero(0, b.writerIndex());
-        Ethernet.write(b, 0, MacAddress.PAUSE_MULTICAST, mac, EtherType.MAC_CONTROL);
-        Pfc.write(b, Ethernet.LENGTH, cev, quanta);
-        for (int p = 0; p < Pfc.PRIORITIES; p++) {
-            if ((cev & (1 << p)) != 0) {
-                counters.increment(PfcCounters.txPause(p));
-            }
-        }
-        egress.sendMacControl(b);
-    }
-
     /** Stops the port: its storm, its egress, its parked frames. Owner thread. */
     void close() {
-        if (storm != null) {
-            storm.stop();
-        }
+        pfc.stopStorm();
         egress.close();
         neighbors.releaseAll();
         nd.releaseAll();
     }
-
-    /** A PFC frame is padded to the 60-byte minimum: 14 + 20 + 26. */
-    private static final int PFC_PADDING = 26;
 
     @Override
     public String toString() {

@@ -30,7 +30,8 @@ import io.rocelab.nic.net.L2Framing;
  * into the buffer of a GSO send. Its ICRC is computed over the IPv4 and UDP headers the receiver
  * rebuilds (the same fields as in a frame: the identification fixed, DF, the lengths, addresses and
  * ports), written aside in a 28-byte scratch buffer. {@link #finish()} then returns the port's buffer,
- * and {@link SoftNic#transmit} commits the packet instead of sending a frame ({@link #takeClaim}).
+ * and {@link NicPort#emit} or {@link NicPort#sendControl} commits the packet there instead of
+ * sending a frame ({@link #takeClaim}).
  * Where the port declines (another thread, GSO off, a source address not its own), a frame is built.
  *
  * <p>Owner-thread only: one instance per NIC, one frame at a time; nothing is allocated but the

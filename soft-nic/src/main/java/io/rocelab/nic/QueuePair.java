@@ -1,14 +1,14 @@
 package io.rocelab.nic;
 
-import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.time.Cancellable;
-import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.wire.EthernetFraming;
 import io.rocelab.nic.cc.CongestionControl;
 import io.rocelab.nic.egress.EgressFlow;
 import io.rocelab.nic.egress.Pacer;
+import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import java.util.Objects;
 
@@ -964,22 +964,18 @@ public final class QueuePair {
         }
 
         @Override
-        protected ByteBuf nextPacket(long now) {
+        protected SendStep nextPacket(long now) {
             if (!state.canSend() && !responder.hasReadResponses()) {
-                return null;
+                return SendStep.NOTHING;
             }
-            ByteBuf frame = null;
-            if (responder.hasReadResponses()) {
-                responder.sendNextReadResponse();
-                frame = port.takePulled();
+            SendStep step = responder.hasReadResponses() ? responder.sendNextReadResponse() : SendStep.NOTHING;
+            while (!step.isPacket() && (step = requester.sendOne()) != SendStep.NOTHING) {
+                // parked for ARP, or a local operation: go on
             }
-            while (frame == null && requester.sendOne()) {
-                frame = port.takePulled(); // null when the packet was parked for ARP: go on
+            if (step instanceof SendStep.Frame f) {
+                sent(now, f.frame().readableBytes());
             }
-            if (frame != null && frame != TransmitSource.WRITTEN_TO_PORT) {
-                sent(now, frame.readableBytes());
-            }
-            return frame;
+            return step;
         }
 
         private void sent(long now, int frameBytes) {

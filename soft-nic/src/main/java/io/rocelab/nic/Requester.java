@@ -10,6 +10,8 @@ import io.rocelab.codec.header.Reth;
 import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
+import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The requester (rxe_req.c): turns send WQEs into request packets, in order.
@@ -123,41 +125,42 @@ final class Requester {
     }
 
     /**
-     * Sends the next packet, if the window, the rd/atomic limit and the QP state allow one: it is
-     * emitted to the NIC's transmitter ({@link SoftNic#emit}). Returns whether it made progress (a
-     * packet emitted or parked for ARP, a local operation done); false when nothing may go now.
+     * Builds the next packet, if the window, the rd/atomic limit and the QP state allow one, and
+     * returns what it made ({@link NicPort#emit}): the frame for the transmitter, the packet parked
+     * for ARP or written in place, {@link SendStep#NO_PACKET} for a local operation done, or
+     * {@link SendStep#NOTHING} when nothing may go now.
      */
-    boolean sendOne() {
+    SendStep sendOne() {
         if (!qp.state().canSend() || req.rnrWait || qp.sq().allSent()) {
-            return false;
+            return SendStep.NOTHING;
         }
         SendWqe w = qp.sq().get(qp.sq().next());
         if (w.done) {
             qp.sq().advance(); // a LOCAL_INV already executed, met again after a rewind
-            return true;
+            return SendStep.NO_PACKET;
         }
         if (qp.state() == QpState.SQD && !w.started) {
-            return false; // IBA 10.3.1.5: draining finishes what was started, starts nothing new
+            return SendStep.NOTHING; // IBA 10.3.1.5: draining finishes what was started, starts nothing new
         }
         if (w.opcode == WrOpcode.LOCAL_INV) {
-            return localInvalidate(w);
+            return localInvalidate(w) ? SendStep.NO_PACKET : SendStep.NOTHING;
         }
         if (qp.type() == QpType.RC) {
             if (Psn.diff(req.psn, qp.completer().compPsn()) >= window) {
-                return false;
+                return SendStep.NOTHING;
             }
             if (!w.started || w.offset == 0) {
                 int outstanding = outstandingReadAtomic();
                 if (w.fence && outstanding > 0) {
-                    return false;
+                    return SendStep.NOTHING;
                 }
                 if (w.opcode.isReadOrAtomic() && outstanding >= Math.max(1, qp.maxRdAtomic())) {
-                    return false;
+                    return SendStep.NOTHING;
                 }
             }
         }
         if (!checkLocal(w)) {
-            return false;
+            return SendStep.NOTHING;
         }
         if (!w.started) {
             w.started = true;
@@ -166,13 +169,12 @@ final class Requester {
             w.lastPsn = Psn.add(req.psn, w.npkts - 1);
             w.offset = 0;
         }
-        switch (qp.type()) {
+        return switch (qp.type()) {
             case RC -> sendRc(w);
             case UC -> sendUc(w);
             case UD -> sendUd(w);
             default -> throw new IllegalStateException();
-        }
-        return true;
+        };
     }
 
     private int packets(SendWqe w) {
@@ -233,29 +235,32 @@ final class Requester {
         return n;
     }
 
-    private void sendRc(SendWqe w) {
+    private SendStep sendRc(SendWqe w) {
+        SendStep step;
         if (w.opcode == WrOpcode.RDMA_READ) {
-            sendReadRequest(w);
+            step = sendReadRequest(w);
         } else if (w.opcode.isAtomic()) {
-            sendAtomic(w);
+            step = sendAtomic(w);
         } else if (w.opcode.isPlacement()) {
-            sendPlacement(w);
+            step = sendPlacement(w);
         } else {
-            sendSegment(w, Opcode.RC_BASE, true);
+            step = sendSegment(w, Opcode.RC_BASE, true);
         }
         qp.completer().armAckTimer();
+        return step;
     }
 
-    private void sendUc(SendWqe w) {
-        sendSegment(w, Opcode.UC_BASE, false);
+    private SendStep sendUc(SendWqe w) {
+        SendStep step = sendSegment(w, Opcode.UC_BASE, false);
         if (w.offset >= w.length) {
             w.done = true; // UC: complete once sent (IBA 9.8.2)
             qp.completer().completeReady();
         }
+        return step;
     }
 
     /** One SEND/WRITE packet at {@link RequesterInfo#psn} from byte {@code w.offset}. */
-    private void sendSegment(SendWqe w, int base, boolean reliable) {
+    private SendStep sendSegment(SendWqe w, int base, boolean reliable) {
         int mtu = qp.pathMtu();
         boolean first = w.offset == 0;
         int len = Math.min(mtu, w.length - w.offset);
@@ -276,7 +281,7 @@ final class Requester {
             Ieth.write(b, pw.ext(ExtHeader.IETH), w.invRkey);
         }
         payload(w, b, pw.payloadOffset(), w.offset, len);
-        qp.port().emit(qp.route(), pw.finish());
+        SendStep step = qp.port().emit(qp.route(), pw.finish());
         advance(1);
         w.offset += len;
         if (last) {
@@ -284,6 +289,7 @@ final class Requester {
             qp.sq().advance();
             qp.port().counters.increment(NicCounter.RDMA_SENDS);
         }
+        return step;
     }
 
     private void payload(SendWqe w, ByteBuf b, int at, int from, int len) {
@@ -314,39 +320,41 @@ final class Requester {
     }
 
     /** A READ request for what is still missing: from {@code w.offset} (0, or where a retry resumes). */
-    private void sendReadRequest(SendWqe w) {
+    private SendStep sendReadRequest(SendWqe w) {
         int remaining = w.length - w.offset;
         int pkts = Math.max(1, (remaining + qp.pathMtu() - 1) / qp.pathMtu());
         PacketWriter pw = qp.port().writer;
         ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_RDMA_READ_REQUEST, false, qp.pkey(),
                 qp.destQpn(), true, req.psn, 0);
         Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr + w.offset, w.rkey, remaining);
-        qp.port().emit(qp.route(), pw.finish());
+        SendStep step = qp.port().emit(qp.route(), pw.finish());
         req.noAckPkts = 0;
         advance(pkts);
         w.offset = w.length;
         qp.sq().advance();
+        return step;
     }
 
-    private void sendAtomic(SendWqe w) {
+    private SendStep sendAtomic(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD;
         PacketWriter pw = qp.port().writer;
         ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), op, false, qp.pkey(), qp.destQpn(), true, req.psn, 0);
         long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
         long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
         AtomicEth.write(b, pw.ext(ExtHeader.ATOMIC_ETH), w.remoteAddr, w.rkey, swapAdd, compare);
-        qp.port().emit(qp.route(), pw.finish());
+        SendStep step = qp.port().emit(qp.route(), pw.finish());
         req.noAckPkts = 0;
         advance(1);
         w.offset = w.length;
         qp.sq().advance();
+        return step;
     }
 
     /**
      * ATOMIC WRITE (a RETH for 8 bytes, and the 8 bytes) or FLUSH (FETH and RETH), one packet asking
      * for its response (IBA Annex A19).
      */
-    private void sendPlacement(SendWqe w) {
+    private SendStep sendPlacement(SendWqe w) {
         boolean write = w.opcode == WrOpcode.ATOMIC_WRITE;
         Opcode op = write ? Opcode.RC_ATOMIC_WRITE : Opcode.RC_FLUSH;
         PacketWriter pw = qp.port().writer;
@@ -359,11 +367,12 @@ final class Requester {
             Feth.write(b, pw.ext(ExtHeader.FETH), w.feth);
             Reth.write(b, pw.ext(ExtHeader.RETH), w.remoteAddr, w.rkey, w.flushLength);
         }
-        qp.port().emit(qp.route(), pw.finish());
+        SendStep step = qp.port().emit(qp.route(), pw.finish());
         req.noAckPkts = 0;
         advance(1);
         w.offset = w.length;
         qp.sq().advance();
+        return step;
     }
 
     /** Moves {@link RequesterInfo#psn} past {@code n} PSNs just sent. */
@@ -395,7 +404,7 @@ final class Requester {
         return qp.sq().next() + 1 >= qp.sq().size();
     }
 
-    private void sendUd(SendWqe w) {
+    private SendStep sendUd(SendWqe w) {
         Opcode op = w.opcode == WrOpcode.SEND_WITH_IMM ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY;
         // IBA 10.2.5: a Q_Key with the high bit set means "use the QP's own Q_Key"
         int qkey = w.remoteQkey < 0 ? qp.qkey() : w.remoteQkey;
@@ -413,13 +422,14 @@ final class Requester {
             ImmDt.write(b, pw.ext(ExtHeader.IMM_DT), w.imm);
         }
         payload(w, b, pw.payloadOffset(), 0, w.length);
-        qp.port().emit(w.route, pw.finish());
+        SendStep step = qp.port().emit(w.route, pw.finish());
         advance(1);
         w.offset = w.length;
         w.done = true;
         qp.sq().advance();
         qp.port().counters.increment(NicCounter.RDMA_SENDS);
         qp.completer().completeReady();
+        return step;
     }
 
     /**

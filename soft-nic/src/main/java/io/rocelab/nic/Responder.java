@@ -14,6 +14,8 @@ import io.rocelab.codec.ib.ExtHeader;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
+import io.rocelab.nic.egress.SendStep;
+import io.rocelab.nic.stats.NicCounter;
 
 /**
  * The responder (rxe_resp.c): checks and executes incoming requests and answers them. An explicit
@@ -579,8 +581,8 @@ final class Responder {
         return !resp.readResponses.isEmpty();
     }
 
-    /** Emits the next READ response packet (owner thread, from the QP's egress flow). */
-    void sendNextReadResponse() {
+    /** Builds the next READ response packet and returns what it made (owner thread, from the QP's egress flow). */
+    SendStep sendNextReadResponse() {
         ResponderInfo.ReadResponse r = resp.readResponses.peek();
         int mtu = qp.pathMtu();
         int n = Math.min(mtu, r.length - r.sent);
@@ -602,7 +604,7 @@ final class Responder {
         if (last) {
             resp.readResponses.poll();
         }
-        qp.port().emit(qp.route(), pw.finish());
+        return qp.port().emit(qp.route(), pw.finish());
     }
 
     /** Drops the READ responses not yet sent (the QP left RTS/RTR: IBA 10.3.1.7). */

@@ -2,6 +2,7 @@ package io.rocelab.nic;
 
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.nic.net.Ecn;
+import io.rocelab.nic.net.Gid;
 
 /**
  * Where a QP's (or a UD WR's) frames go, resolved once from an {@link AddressHandle} when the QP

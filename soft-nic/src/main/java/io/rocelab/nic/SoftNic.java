@@ -1,14 +1,8 @@
 package io.rocelab.nic;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.rocelab.codec.DecodeError;
-import io.rocelab.codec.FrameKind;
-import io.rocelab.codec.Icrc;
-import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
-import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.ib.Opcode;
@@ -25,12 +19,12 @@ import io.rocelab.nic.cc.DcqcnParam;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
 import io.rocelab.nic.egress.NicEgress;
-import io.rocelab.nic.egress.PfcStorm;
 import io.rocelab.nic.net.Ecn;
-import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
 import io.rocelab.nic.net.Neighbors;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -80,6 +74,8 @@ public final class SoftNic {
     final NeighborDiscovery nd;
     /** How the two ports of a bonded NIC share its QPs (RoCE LAG), or null. */
     final Bond bond;
+    /** Where the ports' received frames go (owner thread). */
+    final NicReceive receive;
     final CongestionControl.Factory congestionControl;
     /** Whether QPs with congestion control send ECN-capable (ECT(0)) packets, as mlx5 does. */
     final boolean markEct;
@@ -96,9 +92,6 @@ public final class SoftNic {
     private final Doorbell commandBell;
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private volatile MemoryRegion[] mrs = new MemoryRegion[64];
-    private final ParsedFrame rxFrame = new ParsedFrame();
-    private final RxPacket rxPacket = new RxPacket();
-    private final Icrc icrc = new Icrc();
     final Memory memory = new Memory(this);
     private int nextQpn = FIRST_QPN;
     private int nextMrIndex = 1;
@@ -147,6 +140,7 @@ public final class SoftNic {
             this.ports = new NicPort[] {one, two};
         }
         this.bond = b.bondMode != null ? new Bond(b.bondMode, ports, this, b.lacpFast, qps::values) : null;
+        this.receive = new NicReceive(this, ports, bond);
         this.egress = one.egress;
         this.writer = one.writer;
         this.neighbors = one.neighbors;
@@ -501,7 +495,7 @@ public final class SoftNic {
      * mlx5 completes them in software after an internal error; so an application waiting on a CQ
      * ends with an error instead of waiting for good. The error and its stack go to the log.
      */
-    private void deviceFatal(RuntimeException e) {
+    void deviceFatal(RuntimeException e) {
         counters().increment(NicCounter.INTERNAL_ERRORS);
         if (fatal) {
             return;
@@ -575,125 +569,6 @@ public final class SoftNic {
         return call(() -> ports[0].egress.isPaused(priority, scheduler.nanoTime()));
     }
 
-    /** The receive path (owner thread): parse, check, dispatch to a QP; bad frames are counted and dropped. */
-    void onFrame(NicPort port, ByteBuf frame) {
-        try {
-            if (closed) {
-                return;
-            }
-            if (bond != null && bond.takeLacp(port, frame)) {
-                return;
-            }
-            ParsedFrame f = rxFrame;
-            DecodeError err = f.parse(frame);
-            if (err != null) {
-                port.counters.increment(NicCounter.DROP_MALFORMED);
-                return;
-            }
-            if (f.kind() == FrameKind.PFC) {
-                port.onPfc(frame, f);
-                return;
-            }
-            if (!port.l2.accepts(f)) {
-                port.counters.increment(NicCounter.DROP_VLAN);
-                return;
-            }
-            if (f.kind() == FrameKind.ARP) {
-                port.neighbors.onArp(frame, f.l3Offset());
-                if (bond != null) {
-                    // a bond is one interface with one ARP table: the reply to a request one port sent
-                    // may come in by the other
-                    for (NicPort other : ports) {
-                        if (other != port) {
-                            other.neighbors.learnFromArp(frame, f.l3Offset());
-                        }
-                    }
-                }
-                return;
-            }
-            long dst = f.dstMac();
-            boolean ourMac = dst == port.mac() || MacAddress.isMulticast(dst);
-            if (f.kind() == FrameKind.IPV6 && f.l4Protocol() == Icmpv6.NEXT_HEADER) {
-                if (ourMac) {
-                    boolean learned = port.nd.onIcmpv6(frame, f.l3Offset(), f.srcMac());
-                    if (learned && bond != null) {
-                        // one interface, one neighbour cache, as for ARP above
-                        for (NicPort other : ports) {
-                            if (other != port) {
-                                other.nd.learnFromNd(frame, f.l3Offset(), f.srcMac());
-                            }
-                        }
-                    }
-                }
-                return;
-            }
-            if (f.kind() != FrameKind.ROCEV2) {
-                return;
-            }
-            boolean ourIp = f.ipVersion() == 4 ? Ipv4.dst(frame, f.l3Offset()) == port.ipv4()
-                    : port.nd.isOwn(frame, f.l3Offset() + Ipv6.DST);
-            if (!ourMac || !ourIp) {
-                port.counters.increment(NicCounter.DROP_NOT_FOR_US);
-                return;
-            }
-            if (!icrc.verify(f)) {
-                port.counters.increment(NicCounter.DROP_BAD_ICRC); // IBA C9-?? / A17.4.1: drop silently
-                return;
-            }
-            port.counters.increment(NicCounter.RCVD_PKTS);
-            RxPacket p = rxPacket;
-            p.load(f);
-            QueuePair qp = qps.get(p.destQp);
-            if (f.opcode().code() == Opcode.CNP_CODE) {
-                onCnp(port, qp);
-                return;
-            }
-            if (qp == null || !qp.state().canReceive() && qp.state() != QpState.ERR) {
-                port.counters.increment(NicCounter.DROP_UNKNOWN_QP);
-                return;
-            }
-            if (!f.opcode().isKnown() || f.opcode().transport() == null
-                    || !f.opcode().transport().name().equals(qp.type().name())) {
-                port.counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
-                return;
-            }
-            if (f.ecn() == Ecn.CE && qp.type() != QpType.UD && isCongestionSignal(f.opcode())) {
-                port.counters.increment(NicCounter.NP_ECN_MARKED_ROCE_PACKETS);
-                qp.notifyCongestion(scheduler.nanoTime());
-            }
-            qp.receive(port, p);
-        } catch (RuntimeException e) {
-            deviceFatal(e);
-        } finally {
-            frame.release();
-        }
-    }
-
-    /**
-     * A CNP (the reaction point's input): handed to the QP's congestion control if it is an RC or
-     * UC QP; a CNP for an unknown QP, or one that has no congestion control (UD), is counted and
-     * dropped.
-     */
-    private void onCnp(NicPort port, QueuePair qp) {
-        if (qp == null) {
-            port.counters.increment(NicCounter.DROP_UNKNOWN_QP);
-            return;
-        }
-        if (qp.type() == QpType.UD || !qp.state().canReceive()) {
-            port.counters.increment(NicCounter.RP_CNP_IGNORED);
-            return;
-        }
-        qp.onCnp(scheduler.nanoTime());
-    }
-
-    /**
-     * Whether a CE mark on a packet with this opcode is congestion on the data path the CNP should
-     * slow: requests and READ responses; not ACKs, whose sender has nothing to slow down.
-     */
-    private static boolean isCongestionSignal(Opcode op) {
-        return op.has(Opcode.REQUEST) || op.has(Opcode.READ);
-    }
-
     /** A CNP to the source QP of a CE-marked packet (notification point). Owner thread. */
     void sendCnp(QueuePair qp) {
         NicPort port = qp.port();
@@ -728,7 +603,7 @@ public final class SoftNic {
         }
         int[] copy = quanta.clone();
         call(() -> {
-            ports[0].transmitPfc(classEnableVector, copy);
+            ports[0].pfc.send(classEnableVector, copy);
             return null;
         });
     }
@@ -742,16 +617,8 @@ public final class SoftNic {
         if (priority < 0 || priority >= Pfc.PRIORITIES) {
             throw new IllegalArgumentException("priority must be 0..7: " + priority);
         }
-        int[] quanta = new int[Pfc.PRIORITIES];
-        quanta[priority] = 0xFFFF;
-        // repeat at half the pause time, as a stuck receiver's PFC generator refreshes its XOFF
-        long period = Math.max(1, Pfc.quantaToNanos(0xFFFF, ports[0].pfcSpeed) / 2);
         call(() -> {
-            NicPort port = ports[0];
-            if (port.storm != null) {
-                port.storm.stop();
-            }
-            port.storm = new PfcStorm(agents, () -> port.transmitPfc(1 << priority, quanta), period);
+            ports[0].pfc.startStorm(priority);
             return null;
         });
     }
@@ -759,10 +626,7 @@ public final class SoftNic {
     /** Stops a storm started by {@link #startPfcStorm}; the partner resumes when the last pause runs out. */
     public void stopPfcStorm() {
         call(() -> {
-            if (ports[0].storm != null) {
-                ports[0].storm.stop();
-                ports[0].storm = null;
-            }
+            ports[0].pfc.stopStorm();
             return null;
         });
     }
@@ -806,6 +670,11 @@ public final class SoftNic {
         } catch (RuntimeException e) {
             deviceFatal(e);
         }
+    }
+
+    /** The QP with number {@code qpn}, or null (owner thread). */
+    QueuePair qp(int qpn) {
+        return qps.get(qpn);
     }
 
     void destroyQp(QueuePair qp) {

@@ -30,6 +30,10 @@
  *
  * <p>Inside, a QP's transport is split as in rxe: {@code Requester}, {@code Responder} and
  * {@code Completer}, the last two explicit state machines; modify-QP is checked against the IBA
- * transition table in {@code QpTransitions}.
+ * transition table in {@code QpTransitions}; received frames are checked and dispatched by
+ * {@code NicReceive} (rxe_recv.c). The subpackages sit below this one and never reach back
+ * ({@code PackageCyclesTest}): {@code egress} (the transmit side), {@code net} (GIDs, ARP,
+ * neighbour discovery, L2 framing), {@code cc} (congestion control), {@code stats} (the
+ * counters); {@code cm}, the connection manager, sits above and uses the verbs.
  */
 package io.rocelab.nic;

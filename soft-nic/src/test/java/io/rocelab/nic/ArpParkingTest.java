@@ -10,6 +10,7 @@ import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.stats.NicCounter;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Udp;
+import io.rocelab.nic.net.Gid;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -29,6 +29,7 @@ import io.rocelab.nic.cm.CmEventType;
 import io.rocelab.nic.cm.CmId;
 import io.rocelab.nic.cm.CmState;
 import io.rocelab.nic.cm.ConnectionManager;
+import io.rocelab.nic.stats.NicCounter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

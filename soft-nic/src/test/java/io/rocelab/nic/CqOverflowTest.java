@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

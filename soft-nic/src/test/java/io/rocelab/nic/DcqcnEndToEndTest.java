@@ -18,6 +18,7 @@ import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.net.Gid;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -22,6 +22,7 @@ import io.rocelab.nic.cm.CmId;
 import io.rocelab.nic.cm.CmState;
 import io.rocelab.nic.cm.ConnectionManager;
 import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Frames from a peer on the same Ethernet that lie (an attacker computes valid ICRCs) never put
  * the NIC in the fatal state: every receive path outside the RC/UC transport (the dispatch in
- * {@code SoftNic.onFrame}, ARP, IPv6 neighbour discovery, QP1 and the connection manager's MAD
+ * {@code NicReceive.onFrame}, ARP, IPv6 neighbour discovery, QP1 and the connection manager's MAD
  * parsing, UD receive) is fed every truncation and byte mutation of real frames. Each frame is
  * delivered in a buffer whose capacity is exactly the frame, as a switch's flood copies are: a
  * read past the end of the frame then throws instead of reading stale bytes, which is how such a

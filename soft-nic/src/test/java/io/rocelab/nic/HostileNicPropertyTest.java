@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.testkit.HostileBudget;
 import io.rocelab.nic.net.Neighbors;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

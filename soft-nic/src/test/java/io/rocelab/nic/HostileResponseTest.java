@@ -9,6 +9,7 @@ import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;

@@ -4,6 +4,7 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

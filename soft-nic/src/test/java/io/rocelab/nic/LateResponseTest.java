@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.stats.NicCounter;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.ib.Psn;
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

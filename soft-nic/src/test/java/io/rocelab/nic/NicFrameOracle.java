@@ -14,6 +14,7 @@ import io.rocelab.codec.header.Vlan;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.codec.testkit.HostileFrames;
 import io.rocelab.nic.net.Icmpv6;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;

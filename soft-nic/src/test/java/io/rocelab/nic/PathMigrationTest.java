@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.net.Gid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

@@ -7,6 +7,8 @@ import io.rocelab.codec.RoceFrame;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.nic.net.Gid;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

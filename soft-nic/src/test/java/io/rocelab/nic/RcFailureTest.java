@@ -8,6 +8,7 @@ import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

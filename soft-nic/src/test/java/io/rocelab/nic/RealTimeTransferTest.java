@@ -6,6 +6,7 @@ import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
+import io.rocelab.nic.stats.NicCounter;
 import org.junit.jupiter.api.Test;
 
 /**

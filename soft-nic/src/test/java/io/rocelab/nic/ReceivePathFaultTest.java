@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import io.rocelab.codec.ib.AethSyndrome;
 import io.rocelab.codec.ib.NakCode;
 import io.rocelab.codec.ib.Opcode;
+import io.rocelab.nic.stats.NicCounter;
 import org.junit.jupiter.api.Test;
 
 /**

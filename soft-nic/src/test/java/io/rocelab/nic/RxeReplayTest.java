@@ -21,6 +21,7 @@ import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.port.LinkStateListener;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.stats.NicCounter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

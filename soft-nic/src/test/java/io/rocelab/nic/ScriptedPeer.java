@@ -6,6 +6,7 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.net.Gid;
 import java.util.List;
 import java.util.Objects;
 

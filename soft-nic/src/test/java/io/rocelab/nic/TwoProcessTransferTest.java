@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
+import io.rocelab.nic.stats.NicCounter;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

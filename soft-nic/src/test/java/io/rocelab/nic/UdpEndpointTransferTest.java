@@ -21,6 +21,7 @@ import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.time.RealTimeScheduler;
+import io.rocelab.nic.stats.NicCounter;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

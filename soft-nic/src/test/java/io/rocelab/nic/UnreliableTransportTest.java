@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.link.FaultProfile;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;

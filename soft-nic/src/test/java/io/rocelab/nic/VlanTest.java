@@ -13,6 +13,7 @@ import io.rocelab.codec.ParsedFrame;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,7 @@ import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.link.LinkCounter;
 import io.rocelab.fabric.time.RealTimeScheduler;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.WorkCompletion;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.fabric.FabricMode;

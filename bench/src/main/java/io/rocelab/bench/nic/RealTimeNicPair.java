@@ -10,7 +10,7 @@ import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.ProtectionDomain;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpCaps;

@@ -1,7 +1,6 @@
 package io.rocelab.fabric.tx;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 
 /**
  * The queues a {@link Transmitter} pulls from: a device's own choice of what goes next (a NIC's
@@ -16,16 +15,12 @@ public interface TransmitSource {
     long NEVER = Long.MAX_VALUE;
 
     /**
-     * What {@link #pull} returns for a packet it wrote straight into the port's own send buffer (a
-     * UDP endpoint port's in-place payloads): it counts as sent, there is no frame to hand over.
-     * Only for ports without a line rate.
-     */
-    ByteBuf WRITTEN_TO_PORT = Unpooled.unreleasableBuffer(Unpooled.EMPTY_BUFFER);
-
-    /**
      * @param nowNanos the time the decision is made
-     * @return the frame to start now (ownership passes to the transmitter), {@link #WRITTEN_TO_PORT},
-     *         or {@code null} if nothing may start now: nothing queued, or all of it paused or paced
+     * @return the frame to start now (ownership passes to the transmitter), or {@code null} if
+     *         nothing may start now: nothing queued, or all of it paused or paced. A source that
+     *         did work of its own in the pull (a NIC whose packets went straight into the port's
+     *         send buffer) may also return null to let the owner thread go; its
+     *         {@link #nextReadyNanos} then says {@code nowNanos}
      */
     ByteBuf pull(long nowNanos);
 

@@ -218,10 +218,6 @@ public final class Transmitter {
     }
 
     private void start(ByteBuf frame, long t, boolean backToBack) {
-        if (frame == TransmitSource.WRITTEN_TO_PORT) {
-            framesSent++;
-            return;
-        }
         int len = frame.readableBytes();
         wire.transmit(t, EthernetFraming.wireBytes(len, minFrameBytes, overheadBytes), backToBack);
         framesSent++;

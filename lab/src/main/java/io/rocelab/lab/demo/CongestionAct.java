@@ -4,7 +4,7 @@ import io.rocelab.codec.capture.CaptureWriter;
 import io.rocelab.lab.experiment.IncastExperiment;
 import io.rocelab.lab.experiment.IncastResult;
 import io.rocelab.lab.experiment.IncastSpec;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.sw.SonicViews;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package io.rocelab.lab.demo;
 
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.nic.HostPair;
 import io.rocelab.sw.SonicViews;

@@ -3,7 +3,7 @@ package io.rocelab.lab.experiment;
 import io.rocelab.lab.report.Csv;
 import io.rocelab.lab.report.Plots;
 import io.rocelab.lab.report.TimeSeries;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.stats.PortCounters;

@@ -134,7 +134,7 @@ final class NetnsClock implements RunClock {
             fabric.onOwner(h, () -> {
                 var c = fabric.nic(h).counters();
                 StringBuilder b = new StringBuilder();
-                for (io.rocelab.nic.NicCounter n : io.rocelab.nic.NicCounter.values()) {
+                for (io.rocelab.nic.stats.NicCounter n : io.rocelab.nic.stats.NicCounter.values()) {
                     String name = n.rxeName();
                     boolean trouble = name.contains("err") || name.contains("retry") || name.contains("dup")
                         || name.contains("drop") || name.contains("rnr") || name.contains("seq");
@@ -142,8 +142,8 @@ final class NetnsClock implements RunClock {
                         b.append(' ').append(name).append(' ').append(c.get(n));
                     }
                 }
-                out.add("nic " + h + ": sent_pkts " + c.get(io.rocelab.nic.NicCounter.SENT_PKTS) + " rcvd_pkts "
-                    + c.get(io.rocelab.nic.NicCounter.RCVD_PKTS) + b);
+                out.add("nic " + h + ": sent_pkts " + c.get(io.rocelab.nic.stats.NicCounter.SENT_PKTS) + " rcvd_pkts "
+                    + c.get(io.rocelab.nic.stats.NicCounter.RCVD_PKTS) + b);
                 return null;
             });
         }

@@ -3,7 +3,7 @@ package io.rocelab.lab.run;
 import io.rocelab.lab.expect.Kind;
 import io.rocelab.lab.labfile.ProbeSpec;
 import io.rocelab.lab.labfile.RunSpec;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.pfcwd.QueueWatch;

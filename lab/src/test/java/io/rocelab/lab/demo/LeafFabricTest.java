@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.LinkCounter;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.nic.HostPair;
 import io.rocelab.sw.config.ConfigLoader;

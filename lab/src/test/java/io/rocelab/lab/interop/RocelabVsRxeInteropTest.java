@@ -6,7 +6,7 @@ import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.udp.UdpFramePort;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;

@@ -3,7 +3,7 @@ package io.rocelab.perftest.nic;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.OptionException;

@@ -5,7 +5,7 @@ import io.rocelab.nic.AccessFlags;
 import io.rocelab.nic.AddressHandle;
 import io.rocelab.nic.CompletionQueue;
 import io.rocelab.nic.MemoryRegion;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.ProtectionDomain;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpCaps;
@@ -359,7 +359,7 @@ public final class NicEngine implements TestEngine {
                         + mine.get(i).gid() + " (GID index " + context.gidIndex() + ") are not of one IP version");
             }
             // from the GID of -x to the peer's, as perftest's ctx_modify_qp_to_rtr (sgid_index = gid_index)
-            AddressHandle ah = new AddressHandle(io.rocelab.nic.Gid.of(r.gid().bytes()), context.gidIndex(), 64,
+            AddressHandle ah = new AddressHandle(io.rocelab.nic.net.Gid.of(r.gid().bytes()), context.gidIndex(), 64,
                     tclass, -1);
             QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(mine.get(i).psn());
             if (ud) {

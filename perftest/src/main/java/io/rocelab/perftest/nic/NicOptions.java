@@ -618,9 +618,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
 
     /** {@code --ip6}: a global unicast IPv6 address (the link-local one comes from the MAC), as typed. */
     private static String checkIpv6(String v) {
-        io.rocelab.nic.Gid g;
+        io.rocelab.nic.net.Gid g;
         try {
-            g = v.indexOf(':') < 0 ? null : io.rocelab.nic.Gid.ipv6(v);
+            g = v.indexOf(':') < 0 ? null : io.rocelab.nic.net.Gid.ipv6(v);
         } catch (IllegalArgumentException e) {
             g = null;
         }

@@ -218,7 +218,7 @@ public final class PingpongSession {
                     + " this side's " + mine.gid().toIpv6Text() + " (-g " + gidIndex + ") are not of one IP version;"
                     + " give both sides GIDs of one version with -g");
         }
-        io.rocelab.nic.Gid dgid = io.rocelab.nic.Gid.of(g.bytes());
+        io.rocelab.nic.net.Gid dgid = io.rocelab.nic.net.Gid.of(g.bytes());
         if (o.kind() == PingpongKind.UD) {
             qp.modify(new QpAttr().state(QpState.RTR));
             qp.modify(new QpAttr().state(QpState.RTS).sqPsn(mine.psn()));

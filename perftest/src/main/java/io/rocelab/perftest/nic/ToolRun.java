@@ -1,7 +1,7 @@
 package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.port.FramePort;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.cli.OptionException;
 import java.io.IOException;

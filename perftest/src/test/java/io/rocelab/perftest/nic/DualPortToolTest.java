@@ -174,8 +174,8 @@ class DualPortToolTest {
     @Test
     void aFailedRunNamesPortTwosLink() {
         assertEquals("link rocelab0/2 sent_pkts 5",
-                ToolRun.line(2, java.util.Map.of(io.rocelab.nic.NicCounter.SENT_PKTS, 5L)));
+                ToolRun.line(2, java.util.Map.of(io.rocelab.nic.stats.NicCounter.SENT_PKTS, 5L)));
         assertEquals("link rocelab0/1 sent_pkts 5",
-                ToolRun.line(java.util.Map.of(io.rocelab.nic.NicCounter.SENT_PKTS, 5L)));
+                ToolRun.line(java.util.Map.of(io.rocelab.nic.stats.NicCounter.SENT_PKTS, 5L)));
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.RealTimeScheduler;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.perftest.TestKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

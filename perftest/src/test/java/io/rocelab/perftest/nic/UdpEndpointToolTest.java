@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.endpoint.UdpEndpointCounter;
 import io.rocelab.fabric.endpoint.UdpEndpointPort;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.OobServer;

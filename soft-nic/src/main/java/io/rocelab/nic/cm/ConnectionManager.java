@@ -14,7 +14,7 @@ import io.rocelab.codec.mad.CmaIpHeader;
 import io.rocelab.codec.mad.MadHeader;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.nic.AddressHandle;
-import io.rocelab.nic.Gid;
+import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpState;
 import io.rocelab.nic.QueuePair;

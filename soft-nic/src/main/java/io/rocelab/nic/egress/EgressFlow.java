@@ -1,7 +1,5 @@
 package io.rocelab.nic.egress;
 
-import io.netty.buffer.ByteBuf;
-
 /**
  * One source of data packets for the NIC's {@link NicEgress}: a QP's send side (its requester and
  * its responder's READ responses). The egress keeps each flow in exactly one place: idle (in no
@@ -26,13 +24,14 @@ public abstract class EgressFlow {
     protected abstract int priority();
 
     /**
-     * Builds its next packet, if it may send one now.
+     * Builds its next packet, if it may send one now. A step that made no packet of its own (one
+     * parked for ARP, a local operation) is followed by the flow's next, within this call.
      *
-     * @return the frame, {@link io.rocelab.fabric.tx.TransmitSource#WRITTEN_TO_PORT} if it was
-     *         written straight into the port, or null if it has nothing it may send now (it goes
-     *         idle until woken)
+     * @return a {@link SendStep.Frame} for the transmitter, {@link SendStep#WRITTEN_IN_PLACE} for a
+     *         packet the port already took, or {@link SendStep#NOTHING} if it has nothing it may
+     *         send now (it goes idle until woken)
      */
-    protected abstract ByteBuf nextPacket(long nowNanos);
+    protected abstract SendStep nextPacket(long nowNanos);
 
     /** @return the earliest time its next packet may go, by its pacing ({@link Long#MIN_VALUE}: now) */
     protected abstract long nextSendAtNanos();

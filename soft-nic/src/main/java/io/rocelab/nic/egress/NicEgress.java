@@ -7,7 +7,7 @@ import io.rocelab.fabric.pfc.PauseTimers;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.tx.TransmitSource;
 import io.rocelab.fabric.tx.Transmitter;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
@@ -36,6 +36,13 @@ import java.util.PriorityQueue;
  * (PFC frames naming N, XOFF or XON), {@code rx_prio<N>_pause_duration} (µs paused, the response
  * time not included), {@code rx_prio<N>_pause_transition} (paused to resumed),
  * {@code tx_prio<N>_pause} (PFC frames sent).
+ *
+ * <p>A packet a QP writes straight into the port's send buffer (UDP endpoint mode,
+ * {@link SendStep#WRITTEN_IN_PLACE}) is sent when it is written: there is no frame for the
+ * transmitter, so the pull goes on to the next one, as the transmitter's next pull would, at most
+ * {@link Transmitter#MAX_FRAMES_PER_PUMP} of them in one pull; then it returns null with the QPs
+ * still ready, and {@link #nextReadyNanos} brings the transmitter back at once, after it has let
+ * the owner thread do its other work.
  *
  * <p>Owner thread only. Nothing here may kick the transmitter from inside {@link #pull}: work added
  * while a pull runs (a completion that wakes another QP) is reported by {@link #nextReadyNanos} as
@@ -192,24 +199,40 @@ public final class NicEgress implements TransmitSource {
 
     @Override
     public ByteBuf pull(long now) {
-        if (closed) {
-            return null;
-        }
-        if (!macControl.isEmpty()) {
-            return macControl.poll();
-        }
-        int pausedMask = pausedMask(now);
-        int eligible = controlNonEmpty & ~pausedMask;
-        if (eligible != 0) {
-            int p = 31 - Integer.numberOfLeadingZeros(eligible);
-            ByteBuf frame = control[p].poll();
-            if (control[p].isEmpty()) {
-                controlNonEmpty &= ~(1 << p);
+        int writtenInPlace = 0;
+        while (!closed) {
+            if (!macControl.isEmpty()) {
+                return macControl.poll();
             }
-            return frame;
+            int pausedMask = pausedMask(now);
+            int eligible = controlNonEmpty & ~pausedMask;
+            if (eligible != 0) {
+                int p = 31 - Integer.numberOfLeadingZeros(eligible);
+                ByteBuf frame = control[p].poll();
+                if (control[p].isEmpty()) {
+                    controlNonEmpty &= ~(1 << p);
+                }
+                return frame;
+            }
+            releasePaced(now);
+            releasePaused(pausedMask);
+            SendStep step = nextFromFlows(now, pausedMask);
+            if (step instanceof SendStep.Frame f) {
+                return f.frame();
+            }
+            if (step != SendStep.WRITTEN_IN_PLACE || ++writtenInPlace == Transmitter.MAX_FRAMES_PER_PUMP) {
+                return null;
+            }
+            // the packet went to the port: on to the next one, as the transmitter's next pull would
         }
-        releasePaced(now);
-        releasePaused(pausedMask);
+        return null;
+    }
+
+    /**
+     * The next packet of the QPs, round robin: a frame, {@link SendStep#WRITTEN_IN_PLACE}, or
+     * {@link SendStep#NOTHING} when no ready flow may send now.
+     */
+    private SendStep nextFromFlows(long now, int pausedMask) {
         pulling = true;
         try {
             while (readyHead != null) {
@@ -230,8 +253,8 @@ public final class NicEgress implements TransmitSource {
                     paced.add(f);
                     continue;
                 }
-                ByteBuf frame = f.nextPacket(now);
-                if (frame == null) {
+                SendStep step = f.nextPacket(now);
+                if (!step.isPacket()) {
                     if (f.place == EgressFlow.Place.READY) {
                         removeReady(f);
                     }
@@ -240,9 +263,9 @@ public final class NicEgress implements TransmitSource {
                 if (f.place == EgressFlow.Place.READY) {
                     readyHead = f.next; // round robin: the next flow goes first next time
                 }
-                return frame;
+                return step;
             }
-            return null;
+            return SendStep.NOTHING;
         } finally {
             pulling = false;
         }

@@ -1,6 +1,6 @@
 package io.rocelab.nic.egress;
 
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 
 /** The per-priority PFC counters of {@link NicCounter}, by priority. */
 public final class PfcCounters {

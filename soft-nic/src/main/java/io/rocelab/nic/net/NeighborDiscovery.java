@@ -9,8 +9,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.nic.Gid;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -101,11 +100,23 @@ public final class NeighborDiscovery {
 
     /** Sends {@code frame} (destination MAC still to fill) to {@code peer}, soliciting first if needed. */
     public void send(Gid peer, ByteBuf frame) {
+        if (resolveOrPark(peer, frame)) {
+            port.send(frame);
+        }
+    }
+
+    /**
+     * Resolves the next hop of {@code frame} (destination MAC still to fill) to {@code peer}, or
+     * parks it (see {@link Neighbors#resolveOrPark}).
+     *
+     * @return true: the destination MAC is set and the caller sends the frame now; false: parked
+     *         until the neighbour advertisement, or dropped and counted; no longer the caller's
+     */
+    public boolean resolveOrPark(Gid peer, ByteBuf frame) {
         Long m = table.get(peer);
         if (m != null) {
             MacAddress.set(frame, Ethernet.DST, m);
-            port.send(frame);
-            return;
+            return true;
         }
         ArrayDeque<ByteBuf> q = parked.get(peer);
         if (q == null) {
@@ -116,9 +127,10 @@ public final class NeighborDiscovery {
         if (q.size() >= Neighbors.MAX_PARKED) {
             counters.increment(NicCounter.DROP_ND_PENDING);
             frame.release();
-            return;
+            return false;
         }
         q.add(frame);
+        return false;
     }
 
     private void solicit(Gid target, int attemptsLeft) {

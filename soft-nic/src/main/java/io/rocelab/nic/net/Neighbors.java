@@ -9,7 +9,7 @@ import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntHashSet;
@@ -95,11 +95,23 @@ public final class Neighbors {
 
     /** Sends {@code frame} (dst MAC still to fill) to {@code peerIp}, resolving first if needed. */
     public void send(int peerIp, ByteBuf frame) {
+        if (resolveOrPark(peerIp, frame)) {
+            port.send(frame);
+        }
+    }
+
+    /**
+     * Resolves the next hop of {@code frame} (dst MAC still to fill) to {@code peerIp}, or parks it.
+     *
+     * @return true: the destination MAC is set and the caller sends the frame now; false: the frame
+     *         is parked until the ARP reply (then sent, in order, on this table's port), or dropped
+     *         and counted if too many are parked already; either way it is no longer the caller's
+     */
+    public boolean resolveOrPark(int peerIp, ByteBuf frame) {
         long m = lookup(peerIp);
         if (m != -1L) {
             MacAddress.set(frame, Ethernet.DST, m);
-            port.send(frame);
-            return;
+            return true;
         }
         ArrayDeque<ByteBuf> q = parked.get(peerIp);
         if (q == null) {
@@ -110,9 +122,10 @@ public final class Neighbors {
         if (q.size() >= MAX_PARKED) {
             counters.increment(NicCounter.DROP_ARP_PENDING);
             frame.release();
-            return;
+            return false;
         }
         q.add(frame);
+        return false;
     }
 
     private void request(int peerIp, int attemptsLeft) {

@@ -10,7 +10,7 @@ import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.AsyncEvent;
 import io.rocelab.nic.AsyncEventType;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.nic.QpAttr;
 import io.rocelab.nic.QpState;
 import io.rocelab.nic.SoftNic;

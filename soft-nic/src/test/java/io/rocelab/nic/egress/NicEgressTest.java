@@ -1,6 +1,8 @@
 package io.rocelab.nic.egress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -11,7 +13,7 @@ import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.fabric.tx.Transmitter;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,21 +86,57 @@ class NicEgressTest {
         }
 
         @Override
-        protected ByteBuf nextPacket(long now) {
+        protected SendStep nextPacket(long now) {
             asked++;
             if (packets == 0) {
-                return null;
+                return SendStep.NOTHING;
             }
             packets--;
             if (gap > 0) {
                 sendAt = now + gap;
             }
-            return frame(tag);
+            return new SendStep.Frame(frame(tag));
         }
 
         @Override
         protected long nextSendAtNanos() {
             return sendAt;
+        }
+    }
+
+    /**
+     * A QP whose packets the port takes in place (UDP endpoint mode): each goes into {@code log}
+     * when it is written, and no frame goes to the transmitter.
+     */
+    private static final class InPlaceQp extends EgressFlow {
+        final String tag;
+        final List<String> log;
+        int packets;
+
+        InPlaceQp(String tag, int packets, List<String> log) {
+            this.tag = tag;
+            this.packets = packets;
+            this.log = log;
+        }
+
+        @Override
+        protected int priority() {
+            return 3;
+        }
+
+        @Override
+        protected SendStep nextPacket(long now) {
+            if (packets == 0) {
+                return SendStep.NOTHING;
+            }
+            packets--;
+            log.add(tag);
+            return SendStep.WRITTEN_IN_PLACE;
+        }
+
+        @Override
+        protected long nextSendAtNanos() {
+            return Long.MIN_VALUE;
         }
     }
 
@@ -196,5 +234,38 @@ class NicEgressTest {
         egress.wake(qp);
         time.runUntilIdle();
         assertEquals(List.of("q"), wire.sent);
+    }
+
+    @Test
+    void packetsWrittenInPlaceTakeTheirTurnInTheRoundRobinWithoutAFrame() {
+        Qp frames = new Qp('f', 3, 3);
+        InPlaceQp inPlace = new InPlaceQp("i", 3, wire.sent);
+        egress.wake(frames); // its first frame starts at once
+        egress.wake(inPlace);
+        time.runUntilIdle();
+        // each wire slot: f's frame, then the ring goes on; a packet written in place needs no slot,
+        // so the pull goes on to the next QP's at once
+        assertEquals(List.of("f", "f", "i", "f", "i", "i"), wire.sent);
+        assertEquals(3, tx.framesSent(), "only frames reach the transmitter");
+    }
+
+    @Test
+    void aPullWritesAtMostOnePumpsWorthInPlaceThenLetsTheThreadGo() {
+        // no transmitter: pulled by hand
+        NicEgress e = new NicEgress(counters, RATE, PauseResponse.INSTANT);
+        List<String> written = new ArrayList<>();
+        e.wake(new InPlaceQp("a", 100, written));
+        e.wake(new InPlaceQp("b", 100, written));
+        assertNull(e.pull(0), "no frame for the transmitter");
+        assertEquals(Transmitter.MAX_FRAMES_PER_PUMP, written.size());
+        assertEquals(List.of("a", "b", "a", "b"), written.subList(0, 4), "round robin");
+        assertTrue(e.hasWork());
+        assertEquals(0, e.nextReadyNanos(0), "the transmitter comes back at once");
+        assertNull(e.pull(0));
+        assertEquals(2 * Transmitter.MAX_FRAMES_PER_PUMP, written.size());
+        assertNull(e.pull(0));
+        assertNull(e.pull(0));
+        assertEquals(200, written.size());
+        assertFalse(e.hasWork(), "both drained: the flows went idle");
     }
 }

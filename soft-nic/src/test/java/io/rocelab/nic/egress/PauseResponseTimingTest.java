@@ -13,7 +13,7 @@ import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.fabric.wire.EthernetFraming;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -58,8 +58,8 @@ class PauseResponseTimingTest {
             }
 
             @Override
-            protected ByteBuf nextPacket(long now) {
-                return Unpooled.buffer(FRAME).writeZero(FRAME);
+            protected SendStep nextPacket(long now) {
+                return new SendStep.Frame(Unpooled.buffer(FRAME).writeZero(FRAME));
             }
 
             @Override

@@ -7,7 +7,7 @@ import io.rocelab.fabric.link.LinkPort;
 import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
-import io.rocelab.nic.Gid;
+import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.topology.model.Attachment;

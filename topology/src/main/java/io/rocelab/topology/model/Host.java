@@ -5,7 +5,7 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.BondMode;
-import io.rocelab.nic.Gid;
+import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.cc.DcqcnParams;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.rocelab.topology.fabric;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.sw.stats.PortCounters;
 import io.rocelab.topology.generate.LeafSpine;
 import io.rocelab.topology.model.Attachment;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.LinkCounter;
-import io.rocelab.nic.NicCounter;
+import io.rocelab.nic.stats.NicCounter;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.generate.LeafSpine;
 import io.rocelab.topology.qos.QosProfile;

@@ -1,4 +1,4 @@
-package io.rocelab.nic;
+package io.rocelab.nic.net;
 
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -65,8 +65,8 @@ public final class Gid {
         return raw.clone();
     }
 
-    /** The bytes without a copy, for writing headers; never modified. */
-    byte[] rawBytes() {
+    /** The bytes without a copy, for writing headers: the caller must never modify them. */
+    public byte[] rawBytes() {
         return raw;
     }
 
