@@ -166,9 +166,9 @@ class NicToolTest {
                 assertEquals(41001, s.nic().udpLocal(), "where the VM sends");
                 assertEquals(41000, s.nic().udpRemote(), "where the VM receives");
             }
-            var clientOptions = io.rocelab.perftest.PerftestTool.parse(kind, client.perftestArgs(),
+            var clientOptions = io.rocelab.perftest.run.PerftestTool.parse(kind, client.perftestArgs(),
                     SessionRunner.nullStream(), SessionRunner.nullStream()).options();
-            var serverOptions = io.rocelab.perftest.PerftestTool.parse(kind, server.perftestArgs(),
+            var serverOptions = io.rocelab.perftest.run.PerftestTool.parse(kind, server.perftestArgs(),
                     SessionRunner.nullStream(), SessionRunner.nullStream()).options();
             assertTrue(clientOptions.isClient() && "127.0.0.1".equals(clientOptions.host()), "through qemu's forward");
             assertEquals(18515, clientOptions.port());
