@@ -98,6 +98,7 @@ public final class PerftestTool {
     public static CommandLine commandLine(PerftestCommand command) {
         CommandLine cl = new CommandLine(command);
         cl.setCommandName(command.kind().toolName());
+        PerftestCommand.inPerftestOrder(cl.getCommandSpec());
         cl.setOverwrittenOptionsAllowed(true);
         cl.setAbbreviatedOptionsAllowed(true);
         cl.setPosixClusteredShortOptionsAllowed(true);
