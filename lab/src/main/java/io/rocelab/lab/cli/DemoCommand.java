@@ -1,18 +1,20 @@
 package io.rocelab.lab.cli;
 
 import io.rocelab.lab.demo.Demo;
+import io.rocelab.lab.demo.DemoFlags;
 import io.rocelab.lab.demo.DemoOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Unmatched;
 
 /**
  * {@code rocelab demo}: host-a — leaf — host-b in one process, ib_write_bw and ib_read_lat across the
- * switch, the NIC and switch counters, and a pcapng of the run. The options are read by
- * {@link DemoOptions}, so that a mistake is one line and exit code 2.
+ * switch, the NIC and switch counters, and a pcapng of the run. The options are the
+ * {@link DemoFlags} mixin, which names a mistake in one line (exit code 2).
  */
 @Command(name = "demo",
         mixinStandardHelpOptions = true,
@@ -33,14 +35,18 @@ import picocli.CommandLine.Unmatched;
             "                       first, so that the JIT has compiled the data path before",
             "                       the measured tests)"})
 public final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    DemoFlags flags = new DemoFlags();
+
+    /** What is none of the demo's flags: each a mistake that {@link DemoFlags#toOptions} names. */
     @Unmatched
-    List<String> args = new ArrayList<>();
+    List<String> unmatched = new ArrayList<>();
 
     @Override
     public Integer call() {
         DemoOptions options;
         try {
-            options = DemoOptions.parse(args);
+            options = flags.toOptions(unmatched);
         } catch (IllegalArgumentException e) {
             throw new UserError("demo: " + e.getMessage());
         }

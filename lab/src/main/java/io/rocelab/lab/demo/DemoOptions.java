@@ -49,86 +49,6 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
             DEFAULT_FRAMES_PER_PORT, true, true);
     }
 
-    /**
-     * Reads the demo's command line.
-     *
-     * @throws IllegalArgumentException with a one-line message naming what is wrong
-     */
-    public static DemoOptions parse(List<String> args) {
-        long size = DEFAULT_SIZE;
-        Integer iters = null;
-        Integer duration = null;
-        int latIters = DEFAULT_LAT_ITERATIONS;
-        String capture = null;
-        boolean noCapture = false;
-        boolean congestion = true;
-        boolean warmup = true;
-        int frames = DEFAULT_FRAMES_PER_PORT;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String name = a;
-            String value = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                name = a.substring(0, eq);
-                value = a.substring(eq + 1);
-            }
-            switch (name) {
-                case "--size" -> size = number(name, value != null ? value : value(args, ++i, name), 1, MAX_SIZE);
-                case "--iters" -> iters = (int) number(name, value != null ? value : value(args, ++i, name), 5,
-                    MAX_ITERATIONS);
-                case "--duration" -> duration = (int) number(name, value != null ? value : value(args, ++i, name), 1,
-                    MAX_DURATION);
-                case "--lat-iters" -> latIters = (int) number(name, value != null ? value : value(args, ++i, name), 5,
-                    MAX_ITERATIONS);
-                case "--capture-frames" -> frames = (int) number(name, value != null ? value
-                    : value(args, ++i, name), 0, MAX_ITERATIONS);
-                case "--capture" -> {
-                    capture = value != null ? value : value(args, ++i, name);
-                    if (capture.isEmpty()) {
-                        throw new IllegalArgumentException("--capture needs a file name");
-                    }
-                }
-                case "--no-congestion" -> {
-                    if (value != null) {
-                        throw new IllegalArgumentException("--no-congestion takes no value");
-                    }
-                    congestion = false;
-                }
-                case "--no-warmup" -> {
-                    if (value != null) {
-                        throw new IllegalArgumentException("--no-warmup takes no value");
-                    }
-                    warmup = false;
-                }
-                case "--no-capture" -> {
-                    if (value != null) {
-                        throw new IllegalArgumentException("--no-capture takes no value");
-                    }
-                    noCapture = true;
-                }
-                default -> throw new IllegalArgumentException(a.startsWith("-")
-                    ? "unknown option '" + a + "' (options: --size, --iters, --duration, --lat-iters, --capture,"
-                        + " --capture-frames, --no-capture, --no-congestion, --no-warmup)"
-                    : "unexpected argument '" + a + "': the demo takes options only");
-            }
-        }
-        if (iters != null && duration != null) {
-            throw new IllegalArgumentException("--iters and --duration both set the length of ib_write_bw; give one");
-        }
-        if (noCapture && capture != null) {
-            throw new IllegalArgumentException("--capture and --no-capture contradict each other; give one");
-        }
-        int n = duration != null ? 0 : iters != null ? iters : DEFAULT_ITERATIONS;
-        Path file;
-        try {
-            file = noCapture ? null : Path.of(capture != null ? capture : DEFAULT_CAPTURE);
-        } catch (java.nio.file.InvalidPathException e) {
-            throw new IllegalArgumentException("--capture: '" + capture + "' is not a file name");
-        }
-        return new DemoOptions(size, n, duration != null ? duration : 0, latIters, file, frames, congestion, warmup);
-    }
-
     /** perftest's flags for the warm-up's ib_write_bw. */
     public List<String> warmupArgs() {
         return List.of("-s", String.valueOf(WARMUP_MESSAGE), "-n", String.valueOf(WARMUP_BYTES / WARMUP_MESSAGE), "-u",
@@ -145,26 +65,5 @@ public record DemoOptions(long size, int iterations, int durationSeconds, int la
     /** perftest's flags for ib_read_lat (no server address). */
     public List<String> readLatArgs() {
         return List.of("-n", String.valueOf(latIterations), "-u", String.valueOf(QP_TIMEOUT));
-    }
-
-    private static String value(List<String> args, int i, String name) {
-        if (i >= args.size()) {
-            throw new IllegalArgumentException(name + " needs a value");
-        }
-        return args.get(i);
-    }
-
-    private static long number(String name, String text, long min, long max) {
-        long v;
-        try {
-            v = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " wants a whole number " + min + ".." + max + ", got '" + text
-                + "'");
-        }
-        if (v < min || v > max) {
-            throw new IllegalArgumentException(name + " must be " + min + ".." + max + ", got " + v);
-        }
-        return v;
     }
 }

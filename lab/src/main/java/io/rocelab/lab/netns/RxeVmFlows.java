@@ -2,11 +2,11 @@ package io.rocelab.lab.netns;
 
 import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.time.Scheduler;
-import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.nic.NicEngine;
 import io.rocelab.perftest.nic.PlainAttachment;
 import io.rocelab.perftest.run.PerftestSession;
+import io.rocelab.perftest.run.PerftestTool;
 import io.rocelab.topology.workload.FlowProgress;
 import io.rocelab.topology.workload.FlowResult;
 import io.rocelab.topology.workload.Verb;

@@ -44,22 +44,47 @@ class DemoConfigTest {
 
     @Test
     void optionsHaveTheDefaultsOfTheReadme() {
-        DemoOptions d = DemoOptions.parse(List.of());
+        DemoOptions d = DemoFlags.parse(List.of());
         assertEquals(DemoOptions.defaults(), d);
         assertEquals(List.of("-s", "65536", "-n", "5000", "-u", "18"), d.writeBwArgs(), "perftest's 5000 iterations");
         assertTrue(d.warmup());
         assertEquals(List.of("-s", "65536", "-n", "16384", "-u", "18"), d.warmupArgs(), "1 GB of 64 KB WRITEs");
-        assertFalse(DemoOptions.parse(List.of("--no-warmup")).warmup());
+        assertFalse(DemoFlags.parse(List.of("--no-warmup")).warmup());
         assertEquals(List.of("-n", "1000", "-u", "18"), d.readLatArgs());
         assertEquals(Path.of("rocelab-demo.pcapng"), d.capture());
 
-        DemoOptions o = DemoOptions.parse(List.of("--size=4096", "--duration", "2", "--capture", "/tmp/x.pcapng"));
+        DemoOptions o = DemoFlags.parse(List.of("--size=4096", "--duration", "2", "--capture", "/tmp/x.pcapng"));
         assertEquals(List.of("-s", "4096", "-D", "2", "-u", "18"), o.writeBwArgs());
         assertEquals(Path.of("/tmp/x.pcapng"), o.capture());
-        assertNull(DemoOptions.parse(List.of("--no-capture")).capture());
+        assertNull(DemoFlags.parse(List.of("--no-capture")).capture());
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> DemoOptions.parse(List.of("--size", "-1")));
+            () -> DemoFlags.parse(List.of("--size", "-1")));
         assertEquals("--size must be 1..8388608, got -1", e.getMessage());
+    }
+
+    /** picocli reads the flags (the DemoFlags mixin); the mistakes are still the demo's own one-line messages. */
+    @Test
+    void flagsAreReadByPicocliWithTheDemosMessages() {
+        assertEquals(4096, DemoFlags.parse(List.of("--size", "5", "--size=4096")).size(), "the last one counts");
+        assertFalse(DemoFlags.parse(List.of("--no-congestion")).congestion());
+        assertEquals(7, DemoFlags.parse(List.of("--capture-frames", "7")).framesPerPort());
+        String[][] bad = {
+            {"--iters"}, {"--iters needs a value"},
+            {"--no-warmup=1"}, {"--no-warmup takes no value"},
+            {"--capture="}, {"--capture needs a file name"},
+            {"--size", "abc", "--size", "64"}, {"--size wants a whole number 1..8388608, got 'abc'"},
+            {"--iters=3"}, {"--iters must be 5..100000, got 3"},
+            {"--bogus"}, {"unknown option '--bogus' (options: --size, --iters, --duration, --lat-iters, --capture,"
+                + " --capture-frames, --no-capture, --no-congestion, --no-warmup)"},
+            {"extra"}, {"unexpected argument 'extra': the demo takes options only"},
+            {"--iters=10", "--duration=2"}, {"--iters and --duration both set the length of ib_write_bw; give one"},
+            {"--capture=x.pcapng", "--no-capture"}, {"--capture and --no-capture contradict each other; give one"},
+        };
+        for (int i = 0; i < bad.length; i += 2) {
+            List<String> args = List.of(bad[i]);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DemoFlags.parse(args));
+            assertEquals(bad[i + 1][0], e.getMessage(), args.toString());
+        }
     }
 }

@@ -50,7 +50,7 @@ final class OptionsValidator {
             throw new OptionException(" Invalid Command or flag: " + c.unmatched.get(0)
                     + ". Please check command line and run again.");
         }
-        if (c.useCuda != null || c.useCudaBusId != null || c.useRocm != null) {
+        if (c.device.useCuda != null || c.device.useCudaBusId != null || c.device.useRocm != null) {
             throw new OptionException(" GPU memory (--use_cuda/--use_rocm) is not supported:"
                     + " rocelab's NIC reaches host memory only");
         }
@@ -59,175 +59,175 @@ final class OptionsValidator {
         }
         b.host(c.hosts.isEmpty() ? null : c.hosts.get(0));
 
-        if (c.port != null) {
-            b.port((int) range(c.port, "Port", 1, 65535));
+        if (c.peer.port != null) {
+            b.port((int) range(c.peer.port, "Port", 1, 65535));
         }
-        if (c.ibDev != null) {
-            b.device(c.ibDev);
+        if (c.device.ibDev != null) {
+            b.device(c.device.ibDev);
         }
-        if (c.ibPort != null) {
-            long p = integer(c.ibPort, "IB Port");
+        if (c.device.ibPort != null) {
+            long p = integer(c.device.ibPort, "IB Port");
             if (p < 1) {
                 throw new OptionException("IB Port can't be less than 1");
             }
-            b.ibPort((int) range(c.ibPort, "IB Port", 1, 255));
+            b.ibPort((int) range(c.device.ibPort, "IB Port", 1, 255));
         }
-        if (c.mtu != null) {
-            long m = integer(c.mtu, "MTU");
+        if (c.device.mtu != null) {
+            long m = integer(c.device.mtu, "MTU");
             Mtu mtu = Mtu.ofBytes(m);
             if (mtu == null) {
                 throw new OptionException(" Invalid MTU - " + m + " . Please choose mtu from {256,512,1024,2048,4096}");
             }
             b.requestedMtu(mtu);
         }
-        if (c.iters != null) {
-            b.iterations(range(c.iters, "Iteration num", MIN_ITERATIONS, Integer.MAX_VALUE));
+        if (c.shape.iters != null) {
+            b.iterations(range(c.shape.iters, "Iteration num", MIN_ITERATIONS, Integer.MAX_VALUE));
         }
-        if (c.txDepth != null) {
-            b.txDepth((int) range(c.txDepth, "Tx depth", 1, MAX_TX_DEPTH));
+        if (c.queues.txDepth != null) {
+            b.txDepth((int) range(c.queues.txDepth, "Tx depth", 1, MAX_TX_DEPTH));
         }
-        if (c.tos != null) {
-            b.tos((int) range(c.tos, "TOS", 0, 255));
+        if (c.rate.tos != null) {
+            b.tos((int) range(c.rate.tos, "TOS", 0, 255));
         }
-        if (c.qpTimeout != null) {
-            b.qpTimeout((int) range(c.qpTimeout, "QP Timeout", 0, MAX_QP_TIMEOUT));
+        if (c.queues.qpTimeout != null) {
+            b.qpTimeout((int) range(c.queues.qpTimeout, "QP Timeout", 0, MAX_QP_TIMEOUT));
         }
-        if (c.sl != null) {
-            long sl = integer(c.sl, "Service Level");
+        if (c.rate.sl != null) {
+            long sl = integer(c.rate.sl, "Service Level");
             if (sl < 0 || sl > MAX_SL) {
                 throw new OptionException(" Only " + MAX_SL + " Service levels");
             }
             b.serviceLevel((int) sl);
         }
-        if (c.gidIndex != null) {
-            b.gidIndex((int) range(c.gidIndex, "Gid index", 0, MAX_GID_INDEX));
+        if (c.peer.gidIndex != null) {
+            b.gidIndex((int) range(c.peer.gidIndex, "Gid index", 0, MAX_GID_INDEX));
         }
-        if (c.connection != null) {
-            b.connection(connection(c.connection, verb));
+        if (c.queues.connection != null) {
+            b.connection(connection(c.queues.connection, verb));
         }
-        if (c.qp != null) {
+        if (c.shape.qp != null) {
             if (!kind.isBandwidth()) {
                 throw new OptionException(" Multiple QPs only available on bw tests");
             }
-            b.numQps((int) range(c.qp, "num of Qps", 1, MAX_QPS));
+            b.numQps((int) range(c.shape.qp, "num of Qps", 1, MAX_QPS));
         }
-        if (c.inlineSize != null) {
-            int inline = (int) range(c.inlineSize, "Max inline", 0, MAX_INLINE);
+        if (c.queues.inlineSize != null) {
+            int inline = (int) range(c.queues.inlineSize, "Max inline", 0, MAX_INLINE);
             if (verb.usesOutstandingReads()) {
                 throw new OptionException(" Inline feature not available on READ/Atomic verbs");
             }
             b.inlineSize(inline);
         }
-        if (c.outs != null) {
-            long outs = integer(c.outs, "Outstanding Reads");
+        if (c.queues.outs != null) {
+            long outs = integer(c.queues.outs, "Outstanding Reads");
             if (!verb.usesOutstandingReads()) {
                 throw new OptionException(" Setting Outstanding reads only available on READ verb");
             }
             b.outReads((int) Math.max(0, Math.min(outs, 0xffff)));
         }
-        if (c.rxDepth != null) {
-            int rx = (int) range(c.rxDepth, " Rx depth", 1, MAX_RX_DEPTH);
+        if (c.queues.rxDepth != null) {
+            int rx = (int) range(c.queues.rxDepth, " Rx depth", 1, MAX_RX_DEPTH);
             if (verb != Verb.SEND && rx > TestKind.DEFAULT_RX_DEPTH_RDMA) {
                 throw new OptionException(" On RDMA verbs rx depth can be only 1");
             }
             b.rxDepth(rx);
         }
-        if (c.cqMod != null) {
-            b.cqModeration((int) range(c.cqMod, "CQ moderation", 1, MAX_CQ_MOD));
+        if (c.queues.cqMod != null) {
+            b.cqModeration((int) range(c.queues.cqMod, "CQ moderation", 1, MAX_CQ_MOD));
             b.cqModerationRequested(true);
         }
-        if (c.atomicType != null) {
+        if (c.queues.atomicType != null) {
             if (verb != Verb.ATOMIC) {
                 throw new OptionException(" You are not running the atomic_lat/bw test! To change the atomic action"
                         + " type, you must run one of the atomic tests");
             }
-            b.atomicType(atomicType(c.atomicType));
+            b.atomicType(atomicType(c.queues.atomicType));
         }
-        if (c.postList != null) {
-            long pl = integer(c.postList, "Send Post List size");
+        if (c.queues.postList != null) {
+            long pl = integer(c.queues.postList, "Send Post List size");
             if (pl < 1) {
                 throw new OptionException(" Send Post List size must be positive");
             }
             b.postList((int) Math.min(pl, Integer.MAX_VALUE));
         }
-        if (c.duration != null) {
-            long d = integer(c.duration, "Duration period");
+        if (c.shape.duration != null) {
+            long d = integer(c.shape.duration, "Duration period");
             if (d <= 0) {
                 throw new OptionException(" Duration period must be positive");
             }
             b.durationSeconds((int) Math.min(d, Integer.MAX_VALUE));
             b.durationMode(true);
         }
-        if (c.margin != null) {
-            long m = integer(c.margin, "Margin");
+        if (c.shape.margin != null) {
+            long m = integer(c.shape.margin, "Margin");
             if (m < 0) {
                 throw new OptionException(" Margin must be non-negative");
             }
             b.marginSeconds((int) Math.min(m, Integer.MAX_VALUE));
         }
-        if (c.dualPort) {
+        if (c.device.dualPort) {
             throw new OptionException(" Dual-port mode (-O) is not supported: a rocelab NIC has one port");
         }
-        if (c.all) {
+        if (c.shape.all) {
             b.runAll(true);
         }
-        if (c.cpuFreq) {
+        if (c.report.cpuFreq) {
             b.cpuFreqWarningsOff(true);
         }
-        if (c.rdmaCm) {
+        if (c.peer.rdmaCm) {
             b.rdmaCm(true);
         }
-        if (c.size != null) {
-            b.size(size(c.size));
+        if (c.shape.size != null) {
+            b.size(size(c.shape.size));
             b.sizeRequested(true);
         }
-        if (c.events) {
+        if (c.queues.events) {
             if (verb == Verb.WRITE) {
                 throw new OptionException(" Events feature not available on WRITE verb");
             }
             b.events(true);
         }
-        if (c.vector != null) {
+        if (c.queues.vector != null) {
             if (verb == Verb.WRITE) {
                 throw new OptionException(" Events feature not available on WRITE verb");
             }
-            b.eventVector((int) range(c.vector, "EQN", 0, MAX_EQ_NUM));
+            b.eventVector((int) range(c.queues.vector, "EQN", 0, MAX_EQ_NUM));
         }
-        if (c.bidirectional) {
+        if (c.shape.bidirectional) {
             if (kind.isLatency()) {
                 throw new OptionException(" Bidirectional is only available in BW test");
             }
             b.bidirectional(true);
         }
-        if (c.noPeak) {
+        if (c.report.noPeak) {
             if (kind.isLatency()) {
                 throw new OptionException(" NoPeak only valid for BW tests");
             }
             b.noPeak(true);
         }
-        if (c.reportCycles || c.histogram || c.unsorted) {
+        if (c.report.reportCycles || c.report.histogram || c.report.unsorted) {
             if (!kind.isLatency()) {
                 throw new OptionException(" Available only on Latency tests");
             }
-            b.reportCycles(c.reportCycles).histogram(c.histogram).unsorted(c.unsorted);
+            b.reportCycles(c.report.reportCycles).histogram(c.report.histogram).unsorted(c.report.unsorted);
         }
-        if (c.limitBw != null) {
-            Double v = CNumbers.parseDouble(c.limitBw);
+        if (c.report.limitBw != null) {
+            Double v = CNumbers.parseDouble(c.report.limitBw);
             if (v == null || v < 0) {
                 throw new OptionException(" Invalid Minimum BW Limit");
             }
             b.limitBw(v);
         }
-        if (c.limitMsgRate != null) {
-            Double v = CNumbers.parseDouble(c.limitMsgRate);
+        if (c.report.limitMsgRate != null) {
+            Double v = CNumbers.parseDouble(c.report.limitMsgRate);
             if (v == null || v < 0) {
                 throw new OptionException(" Invalid Minimum msgRate Limit");
             }
             b.limitMsgRate(v);
         }
-        if (c.reportCounters != null) {
+        if (c.report.reportCounters != null) {
             List<String> names = new ArrayList<>();
-            for (String n : c.reportCounters.split(",")) {
+            for (String n : c.report.reportCounters.split(",")) {
                 if (n.isBlank()) {
                     throw new OptionException("Failed to parse the performance counter list");
                 }
@@ -235,14 +235,14 @@ final class OptionsValidator {
             }
             b.reportCounters(names);
         }
-        b.reportUnit(c.reportGbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MB_PER_SEC);
-        b.runInfinitely(c.runInfinitely);
-        b.exchangeVersions(!c.dontExchangeVersions);
-        b.ipv6(c.ipv6).oldPostSend(c.oldPostSend).srq(c.srq).warmUp(c.warmUp).mrPerQp(c.mrPerQp);
-        if (c.sourceIp != null) {
-            b.sourceIp(c.sourceIp);
+        b.reportUnit(c.report.reportGbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MB_PER_SEC);
+        b.runInfinitely(c.shape.runInfinitely);
+        b.exchangeVersions(!c.peer.dontExchangeVersions);
+        b.ipv6(c.peer.ipv6).oldPostSend(c.queues.oldPostSend).srq(c.queues.srq).warmUp(c.shape.warmUp).mrPerQp(c.device.mrPerQp);
+        if (c.peer.sourceIp != null) {
+            b.sourceIp(c.peer.sourceIp);
         }
-        if (c.inlineSize == null) {
+        if (c.queues.inlineSize == null) {
             b.inlineSize(defaultInline(kind, b.connection()));
         }
         RateLimitRules rate = RateLimitRules.parse(c);
@@ -255,17 +255,17 @@ final class OptionsValidator {
 
     /** Combinations perftest accepts but silently overrides; refused here so nothing is ignored. */
     private static void rejectConflicts(PerftestCommand c, PerftestOptions.Builder b) {
-        if (c.all && c.size != null) {
+        if (c.shape.all && c.shape.size != null) {
             throw new OptionException(" -a runs every size from 2 to " + PerftestOptions.MAX_SIZE
                     + " bytes; it cannot be combined with -s");
         }
-        if (c.duration != null && c.iters != null) {
+        if (c.shape.duration != null && c.shape.iters != null) {
             throw new OptionException(" -D runs for a time, not a number of iterations; it cannot be combined with -n");
         }
-        if (c.runInfinitely && c.all) {
+        if (c.shape.runInfinitely && c.shape.all) {
             throw new OptionException(" --run_infinitely runs one size; it cannot be combined with -a");
         }
-        if (c.runInfinitely && c.iters != null) {
+        if (c.shape.runInfinitely && c.shape.iters != null) {
             throw new OptionException(" --run_infinitely runs until stopped; it cannot be combined with -n");
         }
     }

@@ -39,18 +39,18 @@ final class RateLimitRules {
     /** perftest's {@code parser}: each flag alone. */
     static RateLimitRules parse(PerftestCommand c) {
         double rate = 0;
-        if (c.rateLimit != null) {
-            Double v = CNumbers.parseDouble(c.rateLimit);
+        if (c.rate.rateLimit != null) {
+            Double v = CNumbers.parseDouble(c.rate.rateLimit);
             if (v == null || !(v > 0) || v.isInfinite()) {
                 throw new OptionException(" Rate limit must be non-negative floating point number");
             }
             rate = v;
         }
         Integer burst = null;
-        if (c.burstSize != null) {
-            Long v = CNumbers.parse(c.burstSize);
+        if (c.rate.burstSize != null) {
+            Long v = CNumbers.parse(c.rate.burstSize);
             if (v == null || v > Integer.MAX_VALUE) {
-                throw new OptionException(" Burst size argument " + c.burstSize + " should be an integer");
+                throw new OptionException(" Burst size argument " + c.rate.burstSize + " should be an integer");
             }
             if (v < 0) {
                 throw new OptionException(" Burst size must be non-negative int");
@@ -58,25 +58,25 @@ final class RateLimitRules {
             burst = v.intValue();
         }
         RateUnits units = RateUnits.GIGA_BIT_PS;
-        if (c.rateUnits != null) {
-            units = RateUnits.ofFlag(c.rateUnits);
+        if (c.rate.rateUnits != null) {
+            units = RateUnits.ofFlag(c.rate.rateUnits);
             if (units == null) {
                 throw new OptionException(" Invalid rate limit units. Please use M,g or p");
             }
         }
         RateLimitType type = null;
-        if (c.rateLimitType != null) {
-            type = switch (c.rateLimitType) {
+        if (c.rate.rateLimitType != null) {
+            type = switch (c.rate.rateLimitType) {
                 case "HW" -> RateLimitType.HW;
                 case "SW" -> RateLimitType.SW;
                 case "PP" -> RateLimitType.PP;
                 default -> throw new OptionException(" Invalid rate limit type flag. Please use HW, SW or PP.");
             };
-        } else if (c.rateLimit != null) {
+        } else if (c.rate.rateLimit != null) {
             // perftest: "if not specified, choose HW rate limiter as default"
             type = RateLimitType.HW;
         }
-        return new RateLimitRules(c.rateLimit, rate, units, type, burst);
+        return new RateLimitRules(c.rate.rateLimit, rate, units, type, burst);
     }
 
     /** Whether a rate limiter was asked for (perftest's {@code rate_limit_type != DISABLE_RATE_LIMIT}). */

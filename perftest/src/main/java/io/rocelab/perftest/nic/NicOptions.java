@@ -50,7 +50,8 @@ import java.util.regex.Pattern;
  *                                  default, IEEE 802.3 31B.3.7's bound for the link speed), 394q, 2us, 0
  * </pre>
  *
- * Each flag takes its value as the next argument or after {@code =}. A bad value or combination is
+ * Each flag takes its value as the next argument or after {@code =}; picocli reads them
+ * ({@link NicFlags}, everything else left in order for perftest). A bad value or combination is
  * one line, and the tool exits with status 1 as perftest does for its own flags.
  *
  * @param dataPath   where frames go
@@ -306,7 +307,12 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
      */
     public static Split split(String[] args) {
         Objects.requireNonNull(args, "args");
-        List<String> rest = new ArrayList<>(args.length);
+        int end = Arrays.asList(args).indexOf("--");
+        NicFlags flags = NicFlags.parse(end < 0 ? args : Arrays.copyOf(args, end));
+        List<String> rest = new ArrayList<>(flags.perftestArgs);
+        if (end >= 0) {
+            rest.addAll(Arrays.asList(args).subList(end, args.length));
+        }
         DataPath path = DataPath.NONE;
         int lport = 0;
         int rport = 0;
@@ -317,8 +323,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         int mtu = DEFAULT_ACTIVE_MTU;
         Long seed = null;
         boolean udpGiven = false;
-        boolean inProcessGiven = false;
-        boolean busyPoll = false;
+        boolean inProcessGiven = flags.inProcess;
+        boolean busyPoll = flags.busyPoll;
         BondMode bond = null;
         String link2 = null;
         boolean udp2 = false;
@@ -329,188 +335,116 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         String raw = null;
         String capture = null;
         Integer captureFrames = null;
-        String cc = null;
-        List<String> ccParams = new ArrayList<>();
-        String pfcStorm = null;
-        String pauseResponse = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if ("--".equals(a)) {
-                rest.addAll(Arrays.asList(args).subList(i, args.length));
-                break;
+        String cc = last(flags.cc);
+        List<String> ccParams = flags.ccParams;
+        String pfcStorm = last(flags.pfcStorm);
+        String pauseResponse = last(flags.pauseResponse);
+        for (String v : flags.bond) {
+            try {
+                bond = BondMode.parse(v);
+            } catch (IllegalArgumentException e) {
+                throw new OptionException(" --bond: " + e.getMessage());
             }
-            String name = a;
-            String inline = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                name = a.substring(0, eq);
-                inline = a.substring(eq + 1);
+        }
+        for (String v : flags.udpFrame) {
+            String[] parts = v.split(":", -1);
+            if (parts.length == 2) {
+                host = "127.0.0.1";
+                lport = port(parts[0], v, false);
+                rport = port(parts[1], v, true);
+            } else if (parts.length == 3 && !parts[1].isEmpty()) {
+                host = parts[1];
+                lport = port(parts[0], v, false);
+                rport = port(parts[2], v, true);
+            } else {
+                throw new OptionException(" --udp-frame wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
             }
-            switch (name) {
-                case "--in-process":
-                    if (inline != null) {
-                        throw new OptionException(" --in-process takes no value");
-                    }
-                    inProcessGiven = true;
-                    break;
-                case "--busy-poll":
-                    if (inline != null) {
-                        throw new OptionException(" --busy-poll takes no value");
-                    }
-                    busyPoll = true;
-                    break;
-                case "--bond": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    try {
-                        bond = BondMode.parse(v);
-                    } catch (IllegalArgumentException e) {
-                        throw new OptionException(" --bond: " + e.getMessage());
-                    }
-                    break;
-                }
-                case "--udp-frame": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    String[] parts = v.split(":", -1);
-                    if (parts.length == 2) {
-                        host = "127.0.0.1";
-                        lport = port(parts[0], v, false);
-                        rport = port(parts[1], v, true);
-                    } else if (parts.length == 3 && !parts[1].isEmpty()) {
-                        host = parts[1];
-                        lport = port(parts[0], v, false);
-                        rport = port(parts[2], v, true);
-                    } else {
-                        throw new OptionException(" --udp-frame wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
-                    }
-                    udpGiven = true;
-                    break;
-                }
-                case "--udp-endpoint": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    endpoint = checkEndpoint(v);
-                    break;
-                }
-                case "--raw": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    String iface = v.substring(v.indexOf(':') + 1);
-                    String kind = v.indexOf(':') < 0 ? "" : v.substring(0, v.indexOf(':'));
-                    if (iface.isEmpty() || iface.length() > 15 || !iface.matches("[^/\\s:]+")
-                            || !List.of("", "af_packet", "pcap").contains(kind)) {
-                        throw new OptionException(" --raw wants a Linux interface name like veth0 (af_packet:veth0 or"
-                                + " pcap:veth0 to choose how), got '" + v + "'");
-                    }
-                    raw = v;
-                    break;
-                }
-                case "--udp-frame2": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    String[] parts = v.split(":", -1);
-                    if (parts.length == 2) {
-                        link2 = port(parts[0], v, false) + ":127.0.0.1:" + port(parts[1], v, true);
-                    } else if (parts.length == 3 && !parts[1].isEmpty()) {
-                        link2 = port(parts[0], v, false) + ":" + parts[1] + ":" + port(parts[2], v, true);
-                    } else {
-                        throw new OptionException(" --udp-frame2 wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
-                    }
-                    udp2 = true;
-                    break;
-                }
-                case "--raw2": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    if (v.isEmpty() || v.length() > 15 || !v.matches("[^/\\s:]+")) {
-                        throw new OptionException(" --raw2 wants a Linux interface name like veth1, got '" + v + "'");
-                    }
-                    link2 = v;
-                    raw2 = true;
-                    break;
-                }
-                case "--ip2": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    ip2 = checkIpv4(v);
-                    break;
-                }
-                case "--mac2": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    if (!MAC.matcher(v).matches() || (Integer.parseInt(v.substring(0, 2), 16) & 1) != 0) {
-                        throw new OptionException(" --mac2 wants a unicast MAC like 52:54:00:78:01:01, got '" + v + "'");
-                    }
-                    mac2 = v.toLowerCase(Locale.ROOT);
-                    break;
-                }
-                case "--ip": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    ip = checkIpv4(v);
-                    break;
-                }
-                case "--ip6": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    ip6.add(checkIpv6(v));
-                    break;
-                }
-                case "--mac": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    if (!MAC.matcher(v).matches()) {
-                        throw new OptionException(" --mac wants six hex bytes like 52:54:00:77:01:01, got '" + v + "'");
-                    }
-                    if ((Integer.parseInt(v.substring(0, 2), 16) & 1) != 0) {
-                        throw new OptionException(" --mac must be a unicast address (first byte even), got '" + v + "'");
-                    }
-                    mac = v.toLowerCase(Locale.ROOT);
-                    break;
-                }
-                case "--active-mtu": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    mtu = switch (v) {
-                        case "256", "512", "1024", "2048", "4096" -> Integer.parseInt(v);
-                        default -> throw new OptionException(" --active-mtu must be 256, 512, 1024, 2048 or 4096, got '"
-                                + v + "'");
-                    };
-                    break;
-                }
-                case "--capture": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    if (v.isEmpty()) {
-                        throw new OptionException(" --capture needs a file name");
-                    }
-                    capture = v;
-                    break;
-                }
-                case "--capture-frames": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    try {
-                        captureFrames = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        captureFrames = 0;
-                    }
-                    if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
-                        throw new OptionException(" --capture-frames wants a whole number 1.." + MAX_CAPTURE_FRAMES
-                                + ", got '" + v + "'");
-                    }
-                    break;
-                }
-                case "--cc":
-                    cc = inline != null ? inline : value(args, ++i, name);
-                    break;
-                case "--cc-param":
-                    ccParams.add(inline != null ? inline : value(args, ++i, name));
-                    break;
-                case "--pfc-storm":
-                    pfcStorm = inline != null ? inline : value(args, ++i, name);
-                    break;
-                case "--pause-response":
-                    pauseResponse = inline != null ? inline : value(args, ++i, name);
-                    break;
-                case "--psn-seed": {
-                    String v = inline != null ? inline : value(args, ++i, name);
-                    try {
-                        seed = Long.decode(v);
-                    } catch (NumberFormatException e) {
-                        throw new OptionException(" --psn-seed wants an integer, got '" + v + "'");
-                    }
-                    break;
-                }
-                default:
-                    rest.add(a);
+            udpGiven = true;
+        }
+        for (String v : flags.udpEndpoint) {
+            endpoint = checkEndpoint(v);
+        }
+        for (String v : flags.raw) {
+            String iface = v.substring(v.indexOf(':') + 1);
+            String kind = v.indexOf(':') < 0 ? "" : v.substring(0, v.indexOf(':'));
+            if (iface.isEmpty() || iface.length() > 15 || !iface.matches("[^/\\s:]+")
+                    || !List.of("", "af_packet", "pcap").contains(kind)) {
+                throw new OptionException(" --raw wants a Linux interface name like veth0 (af_packet:veth0 or"
+                        + " pcap:veth0 to choose how), got '" + v + "'");
+            }
+            raw = v;
+        }
+        for (String v : flags.udpFrame2) {
+            String[] parts = v.split(":", -1);
+            if (parts.length == 2) {
+                link2 = port(parts[0], v, false) + ":127.0.0.1:" + port(parts[1], v, true);
+            } else if (parts.length == 3 && !parts[1].isEmpty()) {
+                link2 = port(parts[0], v, false) + ":" + parts[1] + ":" + port(parts[2], v, true);
+            } else {
+                throw new OptionException(" --udp-frame2 wants LPORT:RPORT or LPORT:HOST:RPORT, got '" + v + "'");
+            }
+            udp2 = true;
+        }
+        for (String v : flags.raw2) {
+            if (v.isEmpty() || v.length() > 15 || !v.matches("[^/\\s:]+")) {
+                throw new OptionException(" --raw2 wants a Linux interface name like veth1, got '" + v + "'");
+            }
+            link2 = v;
+            raw2 = true;
+        }
+        for (String v : flags.ip2) {
+            ip2 = checkIpv4(v);
+        }
+        for (String v : flags.mac2) {
+            if (!MAC.matcher(v).matches() || (Integer.parseInt(v.substring(0, 2), 16) & 1) != 0) {
+                throw new OptionException(" --mac2 wants a unicast MAC like 52:54:00:78:01:01, got '" + v + "'");
+            }
+            mac2 = v.toLowerCase(Locale.ROOT);
+        }
+        for (String v : flags.ip) {
+            ip = checkIpv4(v);
+        }
+        for (String v : flags.ip6) {
+            ip6.add(checkIpv6(v));
+        }
+        for (String v : flags.mac) {
+            if (!MAC.matcher(v).matches()) {
+                throw new OptionException(" --mac wants six hex bytes like 52:54:00:77:01:01, got '" + v + "'");
+            }
+            if ((Integer.parseInt(v.substring(0, 2), 16) & 1) != 0) {
+                throw new OptionException(" --mac must be a unicast address (first byte even), got '" + v + "'");
+            }
+            mac = v.toLowerCase(Locale.ROOT);
+        }
+        for (String v : flags.activeMtu) {
+            mtu = switch (v) {
+                case "256", "512", "1024", "2048", "4096" -> Integer.parseInt(v);
+                default -> throw new OptionException(" --active-mtu must be 256, 512, 1024, 2048 or 4096, got '"
+                        + v + "'");
+            };
+        }
+        for (String v : flags.capture) {
+            if (v.isEmpty()) {
+                throw new OptionException(" --capture needs a file name");
+            }
+            capture = v;
+        }
+        for (String v : flags.captureFrames) {
+            try {
+                captureFrames = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                captureFrames = 0;
+            }
+            if (captureFrames < 1 || captureFrames > MAX_CAPTURE_FRAMES) {
+                throw new OptionException(" --capture-frames wants a whole number 1.." + MAX_CAPTURE_FRAMES
+                        + ", got '" + v + "'");
+            }
+        }
+        for (String v : flags.psnSeed) {
+            try {
+                seed = Long.decode(v);
+            } catch (NumberFormatException e) {
+                throw new OptionException(" --psn-seed wants an integer, got '" + v + "'");
             }
         }
         if ((udpGiven ? 1 : 0) + (inProcessGiven ? 1 : 0) + (endpoint != null ? 1 : 0) + (raw != null ? 1 : 0) > 1) {
@@ -570,19 +504,17 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                 rest.toArray(new String[0]));
     }
 
+    /** A flag's last value, or null if it was not given: a later flag overrides an earlier one. */
+    private static String last(List<String> given) {
+        return given.isEmpty() ? null : given.get(given.size() - 1);
+    }
+
     private static boolean isLoopback(String host) {
         try {
             return InetAddress.getByName(host).isLoopbackAddress();
         } catch (java.net.UnknownHostException e) {
             return false;
         }
-    }
-
-    private static String value(String[] args, int i, String name) {
-        if (i >= args.length) {
-            throw new OptionException(" " + name + " needs a value");
-        }
-        return args[i];
     }
 
     private static int port(String text, String whole, boolean remote) {

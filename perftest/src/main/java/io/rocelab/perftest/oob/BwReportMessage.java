@@ -1,6 +1,5 @@
 package io.rocelab.perftest.oob;
 
-import io.rocelab.perftest.report.BwResult;
 import java.nio.ByteBuffer;
 
 /**

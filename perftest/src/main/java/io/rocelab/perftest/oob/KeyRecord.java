@@ -1,6 +1,6 @@
 package io.rocelab.perftest.oob;
 
-import io.rocelab.perftest.report.CFormat;
+import io.rocelab.perftest.CFormat;
 import java.util.Objects;
 
 /**

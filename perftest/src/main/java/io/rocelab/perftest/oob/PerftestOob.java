@@ -1,7 +1,6 @@
 package io.rocelab.perftest.oob;
 
 import io.rocelab.perftest.Mtu;
-import io.rocelab.perftest.report.BwResult;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Objects;

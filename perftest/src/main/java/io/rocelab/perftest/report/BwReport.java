@@ -1,6 +1,8 @@
 package io.rocelab.perftest.report;
 
+import io.rocelab.perftest.CFormat;
 import io.rocelab.perftest.ReportUnit;
+import io.rocelab.perftest.oob.BwResult;
 
 /**
  * perftest's bandwidth table: the computation of {@code print_report_bw} and the text of

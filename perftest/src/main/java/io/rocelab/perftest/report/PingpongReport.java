@@ -1,5 +1,6 @@
 package io.rocelab.perftest.report;
 
+import io.rocelab.perftest.CFormat;
 import io.rocelab.perftest.oob.PingpongRecord;
 
 /**

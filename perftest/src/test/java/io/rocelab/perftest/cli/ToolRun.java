@@ -1,8 +1,8 @@
 package io.rocelab.perftest.cli;
 
-import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.run.EngineFactory;
+import io.rocelab.perftest.run.PerftestTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

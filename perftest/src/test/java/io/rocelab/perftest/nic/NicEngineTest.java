@@ -107,6 +107,44 @@ class NicEngineTest {
         }
     }
 
+    /**
+     * {@code ib_send_bw -b}: both sides send and re-post receives, so the send loop runs on the
+     * application's thread (not OwnerThreadSendLoop): counted ({@code -n}) on two QPs, every
+     * message arrives and each side's table counts its iterations.
+     */
+    @Test
+    void bidirectionalSendBandwidthCounted() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.SEND_BW, "-b", "-s", "4096", "-n", "300", "-q", "2");
+        ok(p);
+        for (NicSessions.Side side : List.of(p.client, p.server)) {
+            NicSessions.BwLine line = onlyBwLine(side);
+            assertEquals(4096, line.size(), side.out());
+            assertEquals(600, line.iterations(), side.out());
+            assertTrue(line.average() > 0 && line.rate() > 0, side.out());
+            // the loop on this thread, not the NIC's: no OwnerThreadSendLoop ran
+            assertEquals(-1, side.engine.lastLoopOutstanding);
+        }
+        assertTrue(p.server.engine.nic().counters().get(NicCounter.RCVD_PKTS) >= 600);
+        assertTrue(p.client.engine.nic().counters().get(NicCounter.RCVD_PKTS) >= 600);
+        assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
+    }
+
+    /**
+     * {@code ib_send_bw -b -D}: the application thread's loop counts completions over the window,
+     * then stops at the next signalled WR and drains.
+     */
+    @Test
+    void bidirectionalSendBandwidthForADuration() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.SEND_BW, "-b", "-s", "4096", "-D", "2");
+        ok(p);
+        NicSessions.BwLine line = onlyBwLine(p.client);
+        assertEquals(4096, line.size());
+        assertTrue(line.iterations() > 100, p.client.out());
+        assertTrue(line.average() > 0, p.client.out());
+        assertEquals(-1, p.client.engine.lastLoopOutstanding);
+        assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
+    }
+
     @Test
     void writeBandwidthOnTwoQpsWithSmallMtu() throws Exception {
         NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-s", "65536", "-n", "40", "-q", "2", "-m", "1024");

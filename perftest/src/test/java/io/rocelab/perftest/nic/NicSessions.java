@@ -1,11 +1,11 @@
 package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.port.FramePort;
-import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.OobServer;
 import io.rocelab.perftest.run.PerftestSession;
+import io.rocelab.perftest.run.PerftestTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -82,6 +82,33 @@ class NicToolTest {
         assertEquals("eth0", NicOptions.split(new String[] {"--raw=eth0"}).nic().rawInterface());
     }
 
+    /**
+     * picocli reads rocelab's flags (NicFlags): exact names only, both value forms, the last value
+     * wins, perftest's arguments stay in order, and what follows {@code --} is perftest's untouched.
+     */
+    @Test
+    void picocliTakesOutRocelabsFlagsAndLeavesPerftestsInOrder() {
+        NicOptions.Split s = NicOptions.split(new String[] {"-s", "64", "--ip=10.77.0.9", "-aF", "--ip", "10.77.0.8",
+                "--MAC", "x", "--ipx", "-p", "18515", "--psn-seed", "-5", "@args", "host", "--", "--ip", "1"});
+        assertEquals("10.77.0.8", s.nic().ipFor(true));
+        assertEquals(-5L, s.nic().psnSeed());
+        assertEquals(java.util.List.of("-s", "64", "-aF", "--MAC", "x", "--ipx", "-p", "18515", "@args", "host", "--",
+                "--ip", "1"), java.util.List.of(s.perftestArgs()));
+        String[][] bad = {
+            {"--in-process=x"}, {" --in-process takes no value"},
+            {"--busy-poll=1", "--in-process"}, {" --busy-poll takes no value"},
+            {"--udp-frame"}, {" --udp-frame needs a value"},
+            {"--ip", "--mac", "52:54:00:77:01:09"}, {" --ip needs a value"},
+            {"--ip", "-s"}, {" --ip wants an IPv4 address like 10.77.0.1, got '-s'"},
+        };
+        for (int i = 0; i < bad.length; i += 2) {
+            String[] args = bad[i];
+            io.rocelab.perftest.cli.OptionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.rocelab.perftest.cli.OptionException.class, () -> NicOptions.split(args));
+            assertEquals(bad[i + 1][0], e.getMessage(), String.join(" ", args));
+        }
+    }
+
     @Test
     void ip6GivesTheNicGlobalIpv6AddressesInGidOrder() {
         NicOptions.Split s = NicOptions.split(new String[] {"--udp-frame", "40000:40001", "--ip6", "fd77::100",
@@ -166,9 +193,9 @@ class NicToolTest {
                 assertEquals(41001, s.nic().udpLocal(), "where the VM sends");
                 assertEquals(41000, s.nic().udpRemote(), "where the VM receives");
             }
-            var clientOptions = io.rocelab.perftest.PerftestTool.parse(kind, client.perftestArgs(),
+            var clientOptions = io.rocelab.perftest.run.PerftestTool.parse(kind, client.perftestArgs(),
                     SessionRunner.nullStream(), SessionRunner.nullStream()).options();
-            var serverOptions = io.rocelab.perftest.PerftestTool.parse(kind, server.perftestArgs(),
+            var serverOptions = io.rocelab.perftest.run.PerftestTool.parse(kind, server.perftestArgs(),
                     SessionRunner.nullStream(), SessionRunner.nullStream()).options();
             assertTrue(clientOptions.isClient() && "127.0.0.1".equals(clientOptions.host()), "through qemu's forward");
             assertEquals(18515, clientOptions.port());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.Mtu;
-import io.rocelab.perftest.report.BwResult;
+import io.rocelab.perftest.oob.BwResult;
 import io.rocelab.perftest.testkit.ByteCursor;
 import io.rocelab.perftest.testkit.Pcap;
 import io.rocelab.perftest.testkit.RoceRequest;

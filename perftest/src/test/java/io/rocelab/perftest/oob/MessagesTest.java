@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.Mtu;
-import io.rocelab.perftest.report.BwResult;
+import io.rocelab.perftest.oob.BwResult;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 

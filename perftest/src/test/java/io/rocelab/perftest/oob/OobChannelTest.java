@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.Mtu;
-import io.rocelab.perftest.report.BwResult;
+import io.rocelab.perftest.oob.BwResult;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

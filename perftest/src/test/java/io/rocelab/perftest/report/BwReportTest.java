@@ -3,6 +3,7 @@ package io.rocelab.perftest.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rocelab.perftest.ReportUnit;
+import io.rocelab.perftest.oob.BwResult;
 import org.junit.jupiter.api.Test;
 
 /**

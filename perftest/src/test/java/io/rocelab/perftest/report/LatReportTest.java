@@ -3,6 +3,7 @@ package io.rocelab.perftest.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.rocelab.perftest.CFormat;
 import io.rocelab.perftest.Verb;
 import org.junit.jupiter.api.Test;
 

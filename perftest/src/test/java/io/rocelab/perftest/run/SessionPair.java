@@ -1,10 +1,10 @@
 package io.rocelab.perftest.run;
 
-import io.rocelab.perftest.PerftestTool;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.OobServer;
 import io.rocelab.perftest.oob.OobTrace;
+import io.rocelab.perftest.run.PerftestTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -1,13 +1,11 @@
-package io.rocelab.perftest;
+package io.rocelab.perftest.run;
 
+import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.OptionException;
 import io.rocelab.perftest.cli.PerftestCommand;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.cli.PerftestUsage;
 import io.rocelab.perftest.oob.PerftestVersion;
-import io.rocelab.perftest.run.EngineFactory;
-import io.rocelab.perftest.run.PerftestSession;
-import io.rocelab.perftest.run.TestEngine;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Arrays;
@@ -100,6 +98,7 @@ public final class PerftestTool {
     public static CommandLine commandLine(PerftestCommand command) {
         CommandLine cl = new CommandLine(command);
         cl.setCommandName(command.kind().toolName());
+        PerftestCommand.inPerftestOrder(cl.getCommandSpec());
         cl.setOverwrittenOptionsAllowed(true);
         cl.setAbbreviatedOptionsAllowed(true);
         cl.setPosixClusteredShortOptionsAllowed(true);

@@ -1,4 +1,4 @@
-package io.rocelab.perftest.report;
+package io.rocelab.perftest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

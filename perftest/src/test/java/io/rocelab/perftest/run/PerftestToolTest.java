@@ -1,17 +1,14 @@
-package io.rocelab.perftest;
+package io.rocelab.perftest.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rocelab.perftest.Mtu;
+import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.cli.PerftestOptions;
 import io.rocelab.perftest.oob.KeyRecord;
 import io.rocelab.perftest.report.BwMeasurement;
 import io.rocelab.perftest.report.LatMeasurement;
-import io.rocelab.perftest.run.DeviceInfo;
-import io.rocelab.perftest.run.EngineFactory;
-import io.rocelab.perftest.run.LatDuration;
-import io.rocelab.perftest.run.RunContext;
-import io.rocelab.perftest.run.TestEngine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

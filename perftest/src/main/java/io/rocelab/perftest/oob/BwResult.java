@@ -1,4 +1,4 @@
-package io.rocelab.perftest.report;
+package io.rocelab.perftest.oob;
 
 /**
  * One line of a bandwidth table — and exactly what perftest's peers send each other at the end of

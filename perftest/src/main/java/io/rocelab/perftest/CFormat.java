@@ -1,4 +1,4 @@
-package io.rocelab.perftest.report;
+package io.rocelab.perftest;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
