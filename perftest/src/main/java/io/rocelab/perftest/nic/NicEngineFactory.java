@@ -106,7 +106,7 @@ public final class NicEngineFactory implements EngineFactory {
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server),
+        NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, activeMtu(), seed, nic.ip6For(server),
                 nic.congestionFor(server)),
                 () -> attachments.apply(o));
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME
@@ -118,6 +118,30 @@ public final class NicEngineFactory implements EngineFactory {
             run.watch(role(o), engine::nic);
         }
         return engine;
+    }
+
+    /**
+     * The port's active MTU: {@code --active-mtu} (4096 by default), and on {@code --raw}/{@code --raw2}
+     * no more than each interface's MTU allows, as rxe takes it from its netdev ({@link NetdevMtu});
+     * when an interface lowers it, one line says so before perftest's header.
+     */
+    private int activeMtu() {
+        int mtu = nic.activeMtu();
+        if (nic.dataPath() != NicOptions.DataPath.RAW) {
+            return mtu;
+        }
+        List<String> ifaces = nic.link2() == null ? List.of(nic.rawInterface()) : List.of(nic.rawInterface(), nic.link2());
+        for (String iface : ifaces) {
+            var netdev = NetdevMtu.of(iface);
+            if (netdev.isPresent() && NetdevMtu.ibMtuFor(netdev.getAsInt()) < mtu) {
+                mtu = NetdevMtu.ibMtuFor(netdev.getAsInt());
+                if (run != null) {
+                    run.note(iface + "'s MTU is " + netdev.getAsInt() + ": the port's active MTU is " + mtu
+                            + " (as rxe: the MTU less " + NetdevMtu.RXE_MAX_HDR_LENGTH + " header bytes, down to an IB MTU)");
+                }
+            }
+        }
+        return mtu;
     }
 
     /** What the soft NIC engine cannot do, said the way perftest says what it cannot do: one line. */

@@ -37,8 +37,9 @@ import java.util.regex.Pattern;
  *                                  fd77::1 server, fd77::2 client); not perftest's --ipv6, which only
  *                                  makes the automatic GID choice prefer an IPv6 GID
  *   --mac XX:XX:XX:XX:XX:XX        the NIC's MAC (default 52:54:00:77:01:01 server, :02 client)
- *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; perftest's -m
- *                                  and the peer's MTU lower the path MTU)
+ *   --active-mtu BYTES             the port's active MTU, 256..4096 (default 4096; on --raw no more
+ *                                  than the interface's MTU allows, as rxe; perftest's -m and the
+ *                                  peer's MTU lower the path MTU)
  *   --psn-seed N                   seed of the QPs' random first PSNs (default: from the MAC and IP)
  *   --capture FILE                 a pcapng of the frames the NIC sent and received (both NICs
  *                                  in-process), bounded: the first and the last N frames
@@ -198,7 +199,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
                     + " GID 0 is the link-local address from the MAC, GID 1 the IPv4-mapped one, as on rxe"
                     + " (default none; --in-process: " + DEFAULT_SERVER_IP6 + " server, " + DEFAULT_CLIENT_IP6
                     + " client). Use it with -x 2 / -g 2; perftest's --ipv6 picks GID 0",
-            "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU + ")",
+            "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU
+                    + "; on --raw at most the interface's MTU less 80, as rxe)",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
             String.join("\n", NicCongestion.USAGE),
             "rocelab diagnostics:",

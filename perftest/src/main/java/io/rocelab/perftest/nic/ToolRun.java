@@ -103,6 +103,11 @@ final class ToolRun implements AutoCloseable {
         return new PlainAttachment(a.scheduler(), tapped, tapped2, a.describe(), a::close, a::configure);
     }
 
+    /** One line of rocelab's about the run, on the error stream as rocelab's other notes are. */
+    void note(String line) {
+        err.println(" " + line);
+    }
+
     /** Counts {@code nic}'s NIC among the run's, once it is open ({@code nic} gives null before). */
     void watch(String role, Supplier<SoftNic> soft) {
         nics.add(new Watched(role, soft));

@@ -1,0 +1,97 @@
+package io.rocelab.lab.cli;
+
+import static io.rocelab.lab.cli.HostCommands.find;
+import static io.rocelab.lab.cli.HostCommands.quietly;
+import static io.rocelab.lab.cli.HostCommands.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --raw} on a veth as {@code ip link add} makes it (MTU 1500), between two namespaces: the
+ * NIC's port takes its active MTU from the interface as rxe does (1500 less 80 header bytes, down
+ * to 1024), says so in one line before perftest's header, perftest's header prints {@code Mtu :
+ * 1024[B]}, and 64 KiB writes complete (with a 4096-byte port every data packet would be refused
+ * by the interface and the writer would end in IBV_WC_RETRY_EXC_ERR). perftest's {@code -m 4096} is
+ * capped by the active MTU as on a real device. Needs root and iproute2; elsewhere it skips loudly
+ * unless CI=true, where it fails.
+ */
+@Timeout(180)
+class RawMtuNetnsTest {
+    private static final String IP = find("ip");
+    private static final Pattern RESULT = Pattern.compile("(?m)^ 65536\\s+300\\s+\\S+\\s+([0-9.]+)");
+
+    @TempDir
+    Path dir;
+
+    private final String tag = Long.toString(ProcessHandle.current().pid() % 100_000);
+    private final String nsA = "rlma" + tag;
+    private final String nsB = "rlmb" + tag;
+    private ToolProcesses tools;
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        if (tools != null) {
+            tools.stopAll();
+        }
+        if (cannotRun() == null) {
+            quietly(IP, "netns", "del", nsA);
+            quietly(IP, "netns", "del", nsB);
+        }
+    }
+
+    @Test
+    void aRawNicOnA1500ByteVethRunsAt1024AndItsWritesComplete() throws Exception {
+        MachinePrerequisites.require("RawMtuNetnsTest", cannotRun());
+        tools = new ToolProcesses(dir);
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        run(IP, "link", "add", "rma" + tag, "netns", nsA, "type", "veth", "peer", "name", "rmb" + tag, "netns", nsB);
+        String[][] ends = {{nsA, "rma" + tag, "10.99.72.1"}, {nsB, "rmb" + tag, "10.99.72.2"}};
+        for (String[] e : ends) {
+            run(IP, "-n", e[0], "addr", "add", e[2] + "/24", "dev", e[1]);
+            run(IP, "-n", e[0], "link", "set", e[1], "up");
+            run(IP, "-n", e[0], "link", "set", "lo", "up");
+        }
+        int tcp = ToolProcesses.freeTcpPort();
+        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", "rmb" + tag, "--ip", "10.99.72.12",
+            "--mac", "52:54:00:72:00:12", "-n", "300", "-s", "65536", "-p", String.valueOf(tcp)));
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", "rma" + tag, "--ip", "10.99.72.11",
+            "--mac", "52:54:00:72:00:11", "-n", "300", "-s", "65536", "-m", "4096", "-p", String.valueOf(tcp), "10.99.72.2"));
+        assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + tools.output("server"));
+        String out = tools.output("client");
+        assertEquals(0, client.exitValue(), out);
+        assertEquals(0, server.exitValue(), tools.output("server"));
+        assertTrue(out.contains("rma" + tag + "'s MTU is 1500: the port's active MTU is 1024"), out);
+        assertTrue(out.contains("Requested mtu is higher than active mtu"), "-m 4096 is capped: " + out);
+        assertTrue(Pattern.compile("Mtu\\s+:\\s+1024\\[B\\]").matcher(out).find(), out);
+        assertTrue(Pattern.compile("Mtu\\s+:\\s+1024\\[B\\]").matcher(tools.output("server")).find(), tools.output("server"));
+        var m = RESULT.matcher(out);
+        assertTrue(m.find() && Double.parseDouble(m.group(1)) > 0, "300 writes of 64 KiB completed: " + out);
+    }
+
+    /** {@code rocelab ARGS} in namespace {@code ns}. */
+    private List<String> rocelab(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns));
+        cmd.addAll(tools.command(args));
+        return cmd;
+    }
+
+    private static String cannotRun() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "needs root to make namespaces and veth pairs (user is " + System.getProperty("user.name") + ")";
+        }
+        return IP == null ? "needs ip (iproute2)" : null;
+    }
+}
