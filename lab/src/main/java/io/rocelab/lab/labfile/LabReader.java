@@ -1,16 +1,10 @@
 package io.rocelab.lab.labfile;
 
-import io.rocelab.fabric.pfc.PauseResponse;
-import io.rocelab.nic.cc.DcqcnParams;
-import io.rocelab.sw.config.PfcWdAction;
-import io.rocelab.sw.config.PfcWdConfig;
 import io.rocelab.topology.model.Attachment;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
-import io.rocelab.topology.qos.QosProfile;
-import io.rocelab.topology.qos.QosProfiles;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.SizeDistribution;
 import java.io.IOException;
@@ -244,15 +238,14 @@ public final class LabReader {
             top.mistake("duration", "must be more than 0");
         }
         long seed = top.integer("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
-        QosProfile[] profile = new QosProfile[1];
-        QosSpec qos = qos(top, profile);
-        NicSpec nics = nics(top);
+        QosReader.Qos qos = QosReader.read(top);
+        NicSpec nics = NicsReader.read(top);
         Map<String, Loc> linux = new LinkedHashMap<>();
         Map<String, Loc> vms = new LinkedHashMap<>();
         Problems netnsLimits = new Problems();
         io.rocelab.topology.route.Routing routing = RoutingReader.read(top);
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux, vms, netnsLimits, notes, routing) : null;
+            qos.profile(), nics, linux, vms, netnsLimits, notes, routing) : null;
         if (modes.contains(Mode.NETNS)) {
             problems.addAll(netnsLimits);
         }
@@ -318,165 +311,8 @@ public final class LabReader {
         if (topology == null) {
             return null;
         }
-        return new RunSpec(variant, duration, seed, modes, topology, qos, nics, flows, background, events, probes,
+        return new RunSpec(variant, duration, seed, modes, topology, qos.spec(), nics, flows, background, events, probes,
             capture, linux.keySet(), vms.keySet());
-    }
-
-    private QosSpec qos(Section top, QosProfile[] out) {
-        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets", "lossy-dynamic-th");
-        if (s == null) {
-            return null;
-        }
-        String name = s.string("profile", "lossless");
-        QosProfile p = QosProfiles.named(name);
-        if (p == null) {
-            String near = Section.closest(name, QosProfiles.names());
-            s.mistake("profile", "no QoS profile '" + name + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
-                + "; known: " + String.join(", ", QosProfiles.names()));
-            return null;
-        }
-        long kmin = -1;
-        long kmax = -1;
-        double pmax = -1;
-        if (s.has("ecn")) {
-            Section e = s.section("ecn", "kmin", "kmax", "pmax");
-            if (e != null) {
-                kmin = e.bytes("kmin", p.ecnMinThreshold());
-                kmax = e.bytes("kmax", p.ecnMaxThreshold());
-                pmax = e.fraction("pmax", p.ecnMaxProbability());
-                if (kmin > kmax) {
-                    e.mistake("kmin", "Kmin " + kmin + " B is above Kmax " + kmax + " B");
-                }
-                p = p.withEcn(kmin, kmax, pmax);
-            }
-        }
-        if (s.has("pfc")) {
-            Section f = s.section("pfc", "xon", "xoff", "dynamic-th", "headroom-type");
-            if (f != null) {
-                if (!p.lossless()) {
-                    s.mistake("pfc", "PFC thresholds need a lossless profile; '" + name + "' has no PFC");
-                }
-                String type = f.string("headroom-type", "static");
-                if (!type.equals("static") && !type.equals("dynamic")) {
-                    f.mistake("headroom-type", "the headroom type is static or dynamic (SONiC's headroom_type), not '"
-                        + type + "'");
-                }
-                boolean dynamic = type.equals("dynamic");
-                if (dynamic && (f.has("xoff") || f.has("xon"))) {
-                    f.mistake("headroom-type", "a dynamic headroom is worked out from each port's speed and cable: "
-                        + "give no xon or xoff with it");
-                }
-                long xoff = f.has("xoff") ? f.bytes("xoff", 0) : p.xoff();
-                long xon = f.bytes("xon", p.xon());
-                if (f.has("xon") && !f.has("xoff") && !dynamic) {
-                    f.mistake("xon", "xon goes with an xoff (the headroom) of your own; without one each port "
-                        + "takes the SN2700 profile of its speed and cable");
-                }
-                if (f.has("xoff") && xoff <= 0) {
-                    f.mistake("xoff", "the headroom (xoff) must be above zero");
-                }
-                int th = (int) f.integer("dynamic-th", p.losslessDynamicTh(), -8, 8);
-                p = p.withLosslessPg(xon, xoff, th, dynamic);
-            }
-        }
-        boolean wdOff = false;
-        PfcWdConfig wd = null;
-        if (s.has("watchdog")) {
-            Boolean onOff = Section.bool(s.get("watchdog"));
-            if (onOff != null) {
-                wdOff = !onOff;
-                if (wdOff) {
-                    p = p.withWatchdog(null);
-                } else if (p.watchdog() == null) {
-                    wd = new PfcWdConfig(PfcWdAction.DROP, 200_000_000L, 200_000_000L);
-                    p = p.withWatchdog(wd);
-                }
-            } else {
-                Section w = s.section("watchdog", "detection", "restoration", "action", "poll");
-                if (w != null) {
-                    String action = w.string("action", "drop");
-                    PfcWdAction a = null;
-                    for (PfcWdAction x : PfcWdAction.values()) {
-                        if (x.name().equalsIgnoreCase(action)) {
-                            a = x;
-                        }
-                    }
-                    if (a == null) {
-                        w.mistake("action", "the watchdog's action is drop, forward or alert, not '" + action + "'");
-                        a = PfcWdAction.DROP;
-                    }
-                    wd = new PfcWdConfig(a, w.nanos("detection", 200_000_000L), w.nanos("restoration", 200_000_000L));
-                    p = p.withWatchdog(wd);
-                    if (w.has("poll")) {
-                        long poll = w.nanos("poll", 200_000_000L);
-                        if (poll < 1_000_000L || poll % 1_000_000L != 0) {
-                            w.mistake("poll", "the watchdog polls every whole number of milliseconds (SONiC's "
-                                + "POLL_INTERVAL), e.g. 1ms: " + w.text("poll"));
-                        } else {
-                            p = p.withWatchdogPoll(poll / 1_000_000L);
-                        }
-                    }
-                }
-            }
-            if (!p.lossless() && (wd != null)) {
-                s.mistake("watchdog", "the PFC watchdog needs a lossless profile; '" + name + "' has no PFC");
-            }
-        }
-        int lossyW = -1;
-        int roceW = -1;
-        if (s.has("ets")) {
-            Section e = s.section("ets", "lossy", "roce");
-            if (e != null) {
-                lossyW = (int) e.integer("lossy", p.lossyWeight(), 1, 100);
-                roceW = (int) e.integer("roce", p.roceWeight(), 1, 100);
-                p = p.withWeights(lossyW, roceW);
-            }
-        }
-        if (s.has("lossy-dynamic-th")) {
-            int th = (int) s.integer("lossy-dynamic-th", p.lossyDynamicTh(), -8, 8);
-            p = p.withLossyDynamicTh(th);
-        }
-        out[0] = p;
-        return new QosSpec(name, kmin, kmax, pmax, wdOff, wd, lossyW, roceW);
-    }
-
-    private NicSpec nics(Section top) {
-        Section s = top.section("nics", "cc", "cc-params", "pause-response");
-        if (s == null) {
-            return NicSpec.DEFAULTS;
-        }
-        String cc = s.string("cc", "none");
-        if (!cc.equals("none") && !cc.equals("dcqcn")) {
-            s.mistake("cc", "congestion control is none or dcqcn, not '" + cc + "'");
-            cc = "none";
-        }
-        DcqcnParams params = DcqcnParams.defaults();
-        if (s.has("cc-params")) {
-            Section p = s.anySection("cc-params");
-            if (p != null) {
-                for (Map.Entry<String, YNode> e : p.map().entries().entrySet()) {
-                    String text = e.getValue() instanceof YNode.YScalar sc ? sc.text() : YNode.kind(e.getValue());
-                    try {
-                        params = params.with(e.getKey(), text);
-                    } catch (IllegalArgumentException ex) {
-                        problems.add(p.map().keyLoc(e.getKey()), p.path(e.getKey()), ex.getMessage());
-                    }
-                }
-                if (!cc.equals("dcqcn") && !p.map().entries().isEmpty()) {
-                    s.mistake("cc-params", "DCQCN's parameters need cc: dcqcn");
-                }
-            }
-        }
-        PauseResponse response = PauseResponse.IEEE;
-        String r = s.text("pause-response");
-        if (r != null) {
-            try {
-                response = PauseResponse.parse(r);
-            } catch (IllegalArgumentException e) {
-                s.mistake("pause-response", e.getMessage());
-            }
-        }
-        return new NicSpec(cc, params, response);
     }
 
     private static List<String> hostNames(Topology t) {
