@@ -2,12 +2,9 @@ package io.rocelab.lab.labfile;
 
 import io.rocelab.topology.model.Attachment;
 import io.rocelab.topology.model.Host;
-import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import io.rocelab.topology.workload.Flow;
-import io.rocelab.topology.workload.SizeDistribution;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -27,12 +24,7 @@ public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
         "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY);
-    /** What a variant or a sweep may change. */
-    static final List<String> VARIANT_KEYS = List.of("duration", "seed", "topology", "qos", "nics", "flows",
-        "background", "events", "probes", "capture", RoutingReader.KEY);
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
-    /** Variant names are identifiers: expectations start with them ({@code lossy.switch.drops}). */
-    private static final Pattern VARIANT = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
     static final List<String> VERBS = List.of("write", "read", "send", "ud-send");
     /** The verb of a flow between linux hosts: a real TCP flow (iperf3), netns mode only. */
     public static final String TCP = "tcp";
@@ -53,12 +45,14 @@ public final class LabReader {
     private final String file;
     private final LabSources sources;
     private final Problems problems = new Problems();
+    private final SizeFiles sizeFiles;
     /** Not mistakes: what the file's switch configurations carry that rocelab does not model. */
     private final Problems notes = new Problems();
 
     private LabReader(String file, LabSources sources) {
         this.file = file;
         this.sources = sources;
+        this.sizeFiles = new SizeFiles(sources);
     }
 
     /**
@@ -99,7 +93,7 @@ public final class LabReader {
         if (!top.has("topology")) {
             top.missing("topology", "a leaf-spine, a fat-tree, or hosts/switches/links");
         }
-        Map<String, YNode> variants = variants(top);
+        Map<String, YNode> variants = VariantsReader.read(top);
         List<RunSpec> runs = new ArrayList<>();
         for (Map.Entry<String, YNode> v : variants.entrySet()) {
             YNode merged = v.getValue() == null ? root : MergePatch.apply(root, v.getValue());
@@ -108,7 +102,7 @@ public final class LabReader {
                 runs.add(run);
             }
         }
-        List<ExpectSpec> expect = expectations(top);
+        List<ExpectSpec> expect = ClaimsReader.read(top);
         if (!problems.isEmpty()) {
             return null;
         }
@@ -134,101 +128,6 @@ public final class LabReader {
         }
         return modes;
     }
-
-    /** @return variant name to its patch (null: the base as it is), in file order */
-    private Map<String, YNode> variants(Section top) {
-        Map<String, YNode> out = new LinkedHashMap<>();
-        if (top.has("variants") && top.has("sweep")) {
-            top.mistake("sweep", "give variants or sweep, not both");
-        }
-        if (top.has("variants")) {
-            Section v = Section.anyKeys(top.get("variants"), "variants", problems);
-            if (v != null) {
-                for (Map.Entry<String, YNode> e : v.map().entries().entrySet()) {
-                    String name = e.getKey();
-                    String path = "variants." + name;
-                    if (!VARIANT.matcher(name).matches()) {
-                        problems.add(v.map().keyLoc(name), path, "a variant's name is a letter, then letters, digits or "
-                            + "'_' (expectations start with it: " + "lossy.switch.drops)");
-                    }
-                    if (e.getValue() instanceof YNode.YScalar s && s.isNull()) {
-                        out.put(name, null);
-                        continue;
-                    }
-                    Section.of(e.getValue(), path, problems, VARIANT_KEYS.toArray(String[]::new));
-                    out.put(name, e.getValue());
-                }
-            }
-        } else if (top.has("sweep")) {
-            sweep(Section.of(top.get("sweep"), "sweep", problems, "key", "values", "name"), out);
-        }
-        if (out.isEmpty()) {
-            out.put("", null);
-        }
-        return out;
-    }
-
-    private void sweep(Section s, Map<String, YNode> out) {
-        if (s == null) {
-            return;
-        }
-        String key = s.text("key");
-        if (key == null) {
-            s.missing("key", "the key path the sweep sets, e.g. nics.cc-params.rp_ai_rate");
-            return;
-        }
-        String[] parts = key.split("\\.");
-        if (!VARIANT_KEYS.contains(parts[0])) {
-            s.mistake("key", "a sweep sets one of " + String.join(", ", VARIANT_KEYS) + ", not '" + parts[0] + "'");
-            return;
-        }
-        List<YNode> values = s.list("values");
-        if (values.isEmpty()) {
-            s.missing("values", "the values, one variant each");
-        }
-        String prefix = s.string("name", parts[parts.length - 1]).replaceAll("[^A-Za-z0-9_]", "_");
-        if (!VARIANT.matcher(prefix).matches()) {
-            s.mistake("name", "a sweep's name starts with a letter: '" + prefix + "'");
-        }
-        for (YNode value : values) {
-            String text = value instanceof YNode.YScalar sc ? sc.text() : Integer.toString(out.size());
-            String name = prefix + "_" + text.replaceAll("[^A-Za-z0-9_]", "_");
-            YNode patch = value;
-            for (int i = parts.length - 1; i >= 0; i--) {
-                patch = new YNode.YMap(value.loc(), Map.of(parts[i], patch), Map.of(parts[i], value.loc()));
-            }
-            if (out.put(name, patch) != null) {
-                problems.add(value.loc(), "sweep.values", "two values make variant '" + name + "'");
-            }
-        }
-    }
-
-    private List<ExpectSpec> expectations(Section top) {
-        List<ExpectSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("expect");
-        for (int i = 0; i < items.size(); i++) {
-            String path = "expect[" + i + "]";
-            YNode n = items.get(i);
-            if (n instanceof YNode.YScalar s && !s.isNull()) {
-                out.add(new ExpectSpec(s.text(), s.text(), s.loc(), path));
-                continue;
-            }
-            Section e = Section.of(n, path, problems, "claim", "check");
-            if (e == null) {
-                continue;
-            }
-            String check = e.text("check");
-            if (check == null) {
-                e.missing("check", "the expression that decides the claim, e.g. lossless.switch.drops == 0");
-                continue;
-            }
-            out.add(new ExpectSpec(e.string("claim", check), check, e.loc("check"), path + ".check"));
-        }
-        return out;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // one run
 
     private RunSpec run(String variant, YNode doc, Set<Mode> modes) {
         // a mistake of the base shows once: Problems keeps each line once
@@ -306,17 +205,13 @@ public final class LabReader {
                 }
             }
         }
-        ProbeSpec probes = probes(top, topology, duration);
-        CaptureSpec capture = capture(top, topology, modes);
+        ProbeSpec probes = ProbesReader.read(top, topology, duration);
+        CaptureSpec capture = CaptureReader.read(top, topology, modes);
         if (topology == null) {
             return null;
         }
         return new RunSpec(variant, duration, seed, modes, topology, qos.spec(), nics, flows, background, events, probes,
             capture, linux.keySet(), vms.keySet());
-    }
-
-    private static List<String> hostNames(Topology t) {
-        return t.hosts().stream().map(Host::name).toList();
     }
 
     private List<FlowSpec> flows(Section top, Topology topology, long duration, Set<String> linux, Set<String> vms,
@@ -359,7 +254,7 @@ public final class LabReader {
                 f.mistake("size-cdf", "give size or size-cdf, not both");
             }
             if (cdf != null) {
-                readable(f, "size-cdf", cdf);
+                sizeFiles.cdf(f, "size-cdf", cdf);
                 size = 0;
             } else if (size < 1) {
                 f.mistake("size", "a message has at least 1 byte");
@@ -380,9 +275,9 @@ public final class LabReader {
             if ("event".equals(f.text("start"))) {
                 start = Long.MAX_VALUE;
             } else {
-                start = time(f, "start", 0);
+                start = f.time("start", 0);
             }
-            long stop = f.has("stop") ? time(f, "stop", Long.MAX_VALUE) : Long.MAX_VALUE;
+            long stop = f.has("stop") ? f.time("stop", Long.MAX_VALUE) : Long.MAX_VALUE;
             if (stop != Long.MAX_VALUE && start != Long.MAX_VALUE && stop <= start) {
                 f.mistake("stop", "stops at " + Quantity.formatNanos(stop) + ", not after its start "
                     + Quantity.formatNanos(start));
@@ -435,8 +330,8 @@ public final class LabReader {
             if (topology == null) {
                 continue;
             }
-            List<String> sources = hosts(f, "from", topology);
-            List<String> to = hosts(f, "to", topology);
+            List<String> sources = TopologyRefs.hosts(f, "from", topology);
+            List<String> to = TopologyRefs.hosts(f, "to", topology);
             if (to.size() > 1) {
                 f.mistake("to", "a flow has one destination; '" + f.text("to") + "' names " + to.size() + " hosts");
                 continue;
@@ -531,47 +426,6 @@ public final class LabReader {
         return new int[] {p, r};
     }
 
-    /** A time of the run: not negative ("before time 0"). */
-    private static long time(Section s, String key, long otherwise) {
-        String t = s.text(key);
-        if (t != null && t.trim().startsWith("-")) {
-            s.mistake(key, "before time 0: " + t);
-            return otherwise;
-        }
-        return s.nanos(key, otherwise);
-    }
-
-    /** A size CDF file: readable, and a CDF (its own mistakes name the line). */
-    private void readable(Section s, String key, String path) {
-        try {
-            SizeDistribution.cdf(path, new java.io.StringReader(sources.read(path)));
-        } catch (IOException e) {
-            s.mistake(key, "cannot read '" + path + "': " + e.getMessage());
-        } catch (IllegalArgumentException e) {
-            s.mistake(key, path + ": " + e.getMessage());
-        }
-    }
-
-    /** Host names from a name, a pattern or a list of them; unknown names are mistakes. */
-    private List<String> hosts(Section s, String key, Topology topology) {
-        List<String> unknown = new ArrayList<>();
-        List<String> known = hostNames(topology);
-        List<String> out;
-        try {
-            out = HostPattern.resolve(s.strings(key), known, unknown);
-        } catch (IllegalArgumentException e) {
-            s.mistake(key, e.getMessage());
-            return List.of();
-        }
-        for (String u : unknown) {
-            String near = Section.closest(u, known);
-            String what = topology.node(u) instanceof SwitchNode ? "'" + u + "' is a switch, not a host"
-                : "unknown host '" + u + "'" + (near != null ? " (did you mean '" + near + "'?)" : "");
-            s.mistake(key, what);
-        }
-        return unknown.isEmpty() ? out : List.of();
-    }
-
     private List<BackgroundSpec> background(Section top, Topology topology, long duration) {
         List<BackgroundSpec> out = new ArrayList<>();
         List<YNode> items = top.list("background");
@@ -593,14 +447,15 @@ public final class LabReader {
             String cdf = b.text("size-cdf");
             long size = cdf == null ? b.bytes("size", 65_536) : 0;
             if (cdf != null) {
-                readable(b, "size-cdf", cdf);
+                sizeFiles.cdf(b, "size-cdf", cdf);
             }
-            long start = time(b, "start", 0);
-            long stop = b.has("stop") ? time(b, "stop", duration) : duration;
+            long start = b.time("start", 0);
+            long stop = b.has("stop") ? b.time("stop", duration) : duration;
             if (topology == null) {
                 continue;
             }
-            List<String> hosts = b.has("hosts") ? hosts(b, "hosts", topology) : hostNames(topology);
+            List<String> hosts = b.has("hosts") ? TopologyRefs.hosts(b, "hosts", topology)
+                : TopologyRefs.hostNames(topology);
             if (hosts.size() < 2 && b.has("hosts")) {
                 b.mistake("hosts", "background load needs at least two hosts");
             }
@@ -628,7 +483,7 @@ public final class LabReader {
             if (!e.has("at")) {
                 e.missing("at", "when it happens, e.g. at: 500us");
             }
-            long at = time(e, "at", 0);
+            long at = e.time("at", 0);
             if (duration > 0 && at >= duration) {
                 e.mistake("at", "at " + Quantity.formatNanos(at) + " the run is over (duration "
                     + Quantity.formatNanos(duration) + ")");
@@ -645,7 +500,7 @@ public final class LabReader {
             String p = path + "." + action;
             switch (kind) {
                 case LINK_DOWN, LINK_UP -> {
-                    String link = link(e, action, e.text(action), topology);
+                    String link = TopologyRefs.link(e, action, e.text(action), topology);
                     if (link != null) {
                         out.add(new EventSpec(at, kind, link, -1, 0, 0, 0, loc, p));
                     }
@@ -655,7 +510,7 @@ public final class LabReader {
                     if (f == null) {
                         continue;
                     }
-                    String link = link(f, "link", f.text("link"), topology);
+                    String link = TopologyRefs.link(f, "link", f.text("link"), topology);
                     double loss = f.fraction("loss", 0);
                     double corrupt = f.fraction("corrupt", 0);
                     double dup = f.fraction("duplicate", 0);
@@ -681,7 +536,7 @@ public final class LabReader {
                     } else {
                         host = e.text(action);
                     }
-                    if (host(e, action, host, topology)) {
+                    if (TopologyRefs.host(e, action, host, topology)) {
                         out.add(new EventSpec(at, kind, host, prio, 0, 0, 0, loc, p));
                     }
                 }
@@ -717,7 +572,7 @@ public final class LabReader {
                     if (f == null) {
                         continue;
                     }
-                    String link = link(f, "link", f.text("link"), topology);
+                    String link = TopologyRefs.link(f, "link", f.text("link"), topology);
                     long times = f.integer("times", 3, 1, 1000);
                     long down = f.nanos("down", 50_000);
                     long up = f.nanos("up", 100_000);
@@ -738,7 +593,7 @@ public final class LabReader {
                 }
                 case DRAIN_STOP, DRAIN_START -> {
                     String host = e.text(action);
-                    if (host(e, action, host, topology)) {
+                    if (TopologyRefs.host(e, action, host, topology)) {
                         out.add(new EventSpec(at, kind, host, -1, 0, 0, 0, loc, p));
                     }
                 }
@@ -767,181 +622,5 @@ public final class LabReader {
             }
         }
         return out;
-    }
-
-    private boolean host(Section s, String key, String host, Topology topology) {
-        if (host == null || topology == null) {
-            return false;
-        }
-        if (topology.node(host) instanceof Host) {
-            return true;
-        }
-        String near = Section.closest(host, hostNames(topology));
-        s.mistake(key, topology.node(host) != null ? "'" + host + "' is a switch, not a host"
-            : "unknown host '" + host + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
-        return false;
-    }
-
-    /** A link by its name, or by one of its ends ({@code leaf0:Ethernet8}, a host's name). */
-    private String link(Section s, String key, String ref, Topology topology) {
-        if (ref == null || topology == null) {
-            if (ref == null && s != null) {
-                s.missing(key, "the link: its name or one of its ends, e.g. leaf0:Ethernet8");
-            }
-            return null;
-        }
-        for (Link l : topology.links()) {
-            if (l.name().equals(ref)) {
-                return l.name();
-            }
-        }
-        Attachment end = Attachment.parse(ref);
-        Link l = topology.linkAt(end);
-        if (l != null) {
-            return l.name();
-        }
-        String reason = topology.node(end.node()) == null ? "unknown node '" + end.node() + "'"
-            : "nothing is cabled to " + end;
-        s.mistake(key, "no link '" + ref + "': " + reason + " (a link is named by its name or by one of its ends, "
-            + "e.g. leaf0:Ethernet8)");
-        return null;
-    }
-
-    private ProbeSpec probes(Section top, Topology topology, long duration) {
-        Section s = top.section("probes", "interval", "sample", "queues", "ports");
-        boolean given = s != null && s.has("interval");
-        long interval = given ? s.nanos("interval", ProbeSpec.defaultIntervalNanos(duration))
-            : ProbeSpec.defaultIntervalNanos(duration);
-        if (given && interval < 100) {
-            s.mistake("interval", "sample at most every 100ns: " + s.text("interval"));
-            interval = ProbeSpec.defaultIntervalNanos(duration);
-        }
-        Set<String> kinds = new LinkedHashSet<>();
-        if (s == null || !s.has("sample")) {
-            kinds.addAll(ProbeSpec.KINDS);
-        } else {
-            List<String> asked = s.strings("sample");
-            for (String k : asked) {
-                if (k.equals("all")) {
-                    kinds.addAll(ProbeSpec.KINDS);
-                } else if (!ProbeSpec.KINDS.contains(k)) {
-                    String near = Section.closest(k, ProbeSpec.KINDS);
-                    s.mistake("sample", "no probe '" + k + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
-                        + "; known: " + String.join(", ", ProbeSpec.KINDS) + ", all");
-                }
-            }
-            for (String k : ProbeSpec.KINDS) {
-                if (asked.contains(k)) {
-                    kinds.add(k);
-                }
-            }
-        }
-        if (topology == null) {
-            return new ProbeSpec(interval, kinds, List.of(), List.of(), !given);
-        }
-        int roce = topology.qos() == null ? 3 : topology.qos().roceTc();
-        List<String> allPorts = switchPorts(topology);
-        List<String> allQueues = new ArrayList<>();
-        for (String p : allPorts) {
-            for (int q = 0; q < 8; q++) {
-                allQueues.add(p + ":" + q);
-            }
-        }
-        List<String> queues;
-        if (s != null && s.has("queues")) {
-            queues = match(s, "queues", allQueues, "queue (switch:port:queue)");
-        } else {
-            queues = allPorts.stream().map(p -> p + ":" + roce).toList();
-        }
-        List<String> ports = s != null && s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)")
-            : allPorts;
-        return new ProbeSpec(interval, kinds, queues, ports, !given);
-    }
-
-    /** Every cabled switch port, {@code switch:port}, in topology order. */
-    public static List<String> switchPorts(Topology topology) {
-        List<String> out = new ArrayList<>();
-        for (SwitchNode sw : topology.switches()) {
-            for (var port : sw.config().ports()) {
-                if (topology.linkAt(new Attachment(sw.name(), port.name())) != null) {
-                    out.add(sw.name() + ":" + port.name());
-                }
-            }
-        }
-        return out;
-    }
-
-    private List<String> match(Section s, String key, List<String> all, String what) {
-        List<String> unknown = new ArrayList<>();
-        List<String> out;
-        try {
-            out = HostPattern.resolve(s.strings(key), all, unknown);
-        } catch (IllegalArgumentException e) {
-            s.mistake(key, e.getMessage());
-            return List.of();
-        }
-        for (String u : unknown) {
-            String near = Section.closest(u, all);
-            s.mistake(key, "no " + what + " '" + u + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
-        }
-        return out;
-    }
-
-    private CaptureSpec capture(Section top, Topology topology, Set<Mode> modes) {
-        if (!top.has("capture")) {
-            return null;
-        }
-        Section s = top.section("capture", "ports", "frames", "tshark");
-        if (s == null || topology == null) {
-            return null;
-        }
-        int frames = (int) s.integer("frames", 1000, 1, 1_000_000);
-        List<String> tshark = List.of();
-        if (s.has("tshark")) {
-            if (!modes.equals(EnumSet.of(Mode.NETNS))) {
-                s.mistake("tshark", "tshark captures an interface of the Linux network: the lab runs only in netns "
-                    + "mode then (modes: [netns])");
-            }
-            tshark = hosts(s, "tshark", topology);
-        }
-        if (!s.has("ports")) {
-            if (!tshark.isEmpty()) {
-                return new CaptureSpec(List.of(), frames, tshark);
-            }
-            s.missing("ports", "the switch ports to capture, e.g. [leaf0:Ethernet0]");
-            return null;
-        }
-        List<String> all = switchPorts(topology);
-        List<String> wanted = new ArrayList<>();
-        for (String p : s.strings("ports")) {
-            // a host's name stands for the switch port it is cabled to
-            if (topology.node(p) instanceof Host h) {
-                Attachment peer = topology.peerOf(h);
-                if (topology.node(peer.node()) instanceof SwitchNode) {
-                    wanted.add(peer.toString());
-                } else {
-                    s.mistake("ports", "host '" + p + "' is not cabled to a switch");
-                }
-            } else {
-                wanted.add(p);
-            }
-        }
-        List<String> unknown = new ArrayList<>();
-        List<String> ports;
-        try {
-            ports = HostPattern.resolve(wanted, all, unknown);
-        } catch (IllegalArgumentException e) {
-            s.mistake("ports", e.getMessage());
-            return null;
-        }
-        for (String u : unknown) {
-            Attachment a = Attachment.parse(u);
-            String why = topology.node(a.node()) == null ? "unknown node '" + a.node() + "'"
-                : topology.node(a.node()) instanceof SwitchNode sw && !sw.hasPort(a.port())
-                    ? "switch '" + a.node() + "' has no port '" + a.port() + "'"
-                    : "nothing is cabled there";
-            s.mistake("ports", "cannot capture '" + u + "': " + why);
-        }
-        return new CaptureSpec(ports, frames, tshark);
     }
 }
