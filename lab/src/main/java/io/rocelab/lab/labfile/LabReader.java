@@ -1,10 +1,8 @@
 package io.rocelab.lab.labfile;
 
 import io.rocelab.topology.model.Attachment;
-import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
-import io.rocelab.topology.workload.Flow;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -24,23 +22,12 @@ public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
         "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY);
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
-    static final List<String> VERBS = List.of("write", "read", "send", "ud-send");
-    /** The verb of a flow between linux hosts: a real TCP flow (iperf3), netns mode only. */
-    public static final String TCP = "tcp";
+    /** A lab's and a flow's name. */
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
     /** The events a netns lab may have: what the NICs and the workload do (the rest acts on in-process cables). */
     private static final Set<EventSpec.Kind> NETNS_EVENTS = EnumSet.of(EventSpec.Kind.PFC_STORM,
         EventSpec.Kind.PFC_STORM_STOP, EventSpec.Kind.DRAIN_STOP, EventSpec.Kind.DRAIN_START, EventSpec.Kind.FLOW_START,
         EventSpec.Kind.FLOW_STOP);
-    /** What a tcp flow may say: iperf3 runs it, and knows nothing of messages, windows or QPs. */
-    private static final List<String> TCP_KEYS = List.of("name", "from", "to", "verb", "duration", "start", "stop",
-        "streams", "rate");
-    /** What a flow from an rxe-vm host may say: perftest in the VM runs it ({@code -s}, {@code -n}). */
-    private static final List<String> VM_KEYS = List.of("name", "from", "to", "verb", "size", "messages");
-    /** The verbs perftest runs from a VM (rdma_cm, RC). */
-    static final List<String> VM_VERBS = List.of("write", "read", "send");
-    /** A VM flow's messages when the file gives none (perftest's 5000 would take minutes under TCG). */
-    public static final long VM_MESSAGES = 100;
 
     private final String file;
     private final LabSources sources;
@@ -159,7 +146,8 @@ public final class LabReader {
                     + "a switch port: the lab runs only in netns mode then (modes: [netns])");
             }
         }
-        List<FlowSpec> flows = flows(top, topology, duration, linux.keySet(), vms.keySet(), netnsOnly);
+        List<LabFlow> flows = FlowsReader.read(top, topology, duration, linux.keySet(), vms.keySet(), netnsOnly,
+            sizeFiles);
         List<BackgroundSpec> background = background(top, topology, duration);
         for (BackgroundSpec b : background) {
             for (String h : b.hosts()) {
@@ -172,13 +160,13 @@ public final class LabReader {
             }
         }
         Set<String> vmServers = new LinkedHashSet<>();
-        for (FlowSpec f : flows) {
+        for (LabFlow f : flows) {
             if (vms.containsKey(f.source()) && !vms.containsKey(f.destination()) && !vmServers.add(f.destination())) {
                 problems.add(f.loc(), f.path() + ".to", "host '" + f.destination() + "' already serves a flow from an "
                     + "rxe-vm host: its NIC runs one perftest server");
             }
         }
-        for (FlowSpec f : flows) {
+        for (LabFlow f : flows) {
             boolean fromVm = vms.containsKey(f.source());
             for (String h : List.of(f.source(), f.destination())) {
                 if (vmServers.contains(h) && !fromVm) {
@@ -214,218 +202,6 @@ public final class LabReader {
             capture, linux.keySet(), vms.keySet());
     }
 
-    private List<FlowSpec> flows(Section top, Topology topology, long duration, Set<String> linux, Set<String> vms,
-                                 boolean netnsOnly) {
-        List<FlowSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("flows");
-        Reachability reach = topology == null ? null : new Reachability(topology);
-        Set<String> names = new LinkedHashSet<>();
-        for (int i = 0; i < items.size(); i++) {
-            String path = "flows[" + i + "]";
-            YNode item = items.get(i);
-            boolean tcp = item instanceof YNode.YMap m && m.get("verb") instanceof YNode.YScalar v
-                && TCP.equals(v.text());
-            boolean fromVm = item instanceof YNode.YMap m && m.get("from") instanceof YNode.YScalar v
-                && vms.contains(v.text());
-            Section f = tcp ? Section.of(item, path, problems, TCP_KEYS.toArray(String[]::new))
-                : fromVm ? Section.of(item, path, problems, VM_KEYS.toArray(String[]::new))
-                : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
-                "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
-                "rnr-retry", "reconnect", "alt-path", "verify");
-            if (f == null) {
-                continue;
-            }
-            if (tcp && !netnsOnly) {
-                f.mistake("verb", "verb tcp runs iperf3 between linux hosts: the lab runs only in netns mode then "
-                    + "(modes: [netns])");
-            }
-            if (!f.has("from") || !f.has("to")) {
-                f.missing(f.has("from") ? "to" : "from", "a flow goes from one or more hosts to one host");
-                continue;
-            }
-            String verb = f.string("verb", "write").toLowerCase(Locale.ROOT);
-            if (!VERBS.contains(verb) && !tcp) {
-                f.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ", and tcp between "
-                    + "linux hosts)");
-            }
-            long size = f.bytes("size", 65_536);
-            String cdf = f.text("size-cdf");
-            if (f.has("size") && cdf != null) {
-                f.mistake("size-cdf", "give size or size-cdf, not both");
-            }
-            if (cdf != null) {
-                sizeFiles.cdf(f, "size-cdf", cdf);
-                size = 0;
-            } else if (size < 1) {
-                f.mistake("size", "a message has at least 1 byte");
-            }
-            long messages = fromVm ? f.integer("messages", VM_MESSAGES, 1, 1_000_000)
-                : f.integer("messages", 0, 0, Long.MAX_VALUE);
-            if (fromVm && !VM_VERBS.contains(verb)) {
-                f.mistake("verb", "a flow from an rxe-vm host is perftest in the VM over rdma_cm: write, read or send, "
-                    + "not '" + verb + "'");
-            }
-            long flowDuration = f.nanos("duration", 0);
-            if (tcp && flowDuration % 1_000_000_000L != 0) {
-                f.mistake("duration", "a tcp flow lasts whole seconds (iperf3 -t): " + f.text("duration"));
-            }
-            int qps = tcp ? (int) f.integer("streams", 1, 1, 128) : (int) f.integer("qps", 1, 1, Flow.MAX_QPS);
-            int window = (int) f.integer("window", 8, 1, Flow.MAX_WINDOW);
-            long start = 0;
-            if ("event".equals(f.text("start"))) {
-                start = Long.MAX_VALUE;
-            } else {
-                start = f.time("start", 0);
-            }
-            long stop = f.has("stop") ? f.time("stop", Long.MAX_VALUE) : Long.MAX_VALUE;
-            if (stop != Long.MAX_VALUE && start != Long.MAX_VALUE && stop <= start) {
-                f.mistake("stop", "stops at " + Quantity.formatNanos(stop) + ", not after its start "
-                    + Quantity.formatNanos(start));
-            }
-            if (start != Long.MAX_VALUE && duration > 0 && start >= duration) {
-                f.mistake("start", "starts at " + Quantity.formatNanos(start) + ", when the run is over (duration "
-                    + Quantity.formatNanos(duration) + ")");
-            }
-            long rate = f.bitsPerSecond("rate", 0);
-            int dscp = (int) f.integer("dscp", -1, 0, 63);
-            int ackTimeout = (int) f.integer("ack-timeout", 14, 0, 31);
-            int retry = (int) f.integer("retry", 7, 0, 7);
-            int rnrRetry = (int) f.integer("rnr-retry", 7, 0, 7);
-            long reconnect = f.nanos("reconnect", 0);
-            if (f.has("reconnect") && reconnect <= 0) {
-                f.mistake("reconnect", "the wait before reconnecting must be longer than 0, e.g. reconnect: 50ms");
-            } else if (reconnect > 0 && "ud-send".equals(verb)) {
-                f.mistake("reconnect", "reconnecting through rdma_cm is for RC flows, not ud-send");
-            } else if (reconnect > 0 && ackTimeout == 0) {
-                f.mistake("ack-timeout", "a reconnecting flow sets its ACK timeout through rdma_cm: 1..31, not 0");
-            }
-            Section alt = f.has("alt-path") ? f.section("alt-path", "port", "remote-port", "ack-timeout") : null;
-            int altPort = alt == null ? 0 : (int) alt.integer("port", 0, 1, 2);
-            int altRemotePort = alt == null ? 0 : (int) alt.integer("remote-port", 0, 1, 2);
-            int altTimeout = alt == null ? -1 : (int) alt.integer("ack-timeout", -1, 0, 31);
-            if (alt != null && "ud-send".equals(verb)) {
-                f.mistake("alt-path", "an alternate path is for RC flows (IBA 17.2.8), not ud-send");
-                alt = null;
-            } else if (alt != null && reconnect > 0) {
-                f.mistake("alt-path", "a flow with reconnect connects through rdma_cm, which loads no alternate path "
-                    + "(no LAP): give one or the other");
-                alt = null;
-            }
-            boolean verify = f.bool("verify", false);
-            if (verify && "ud-send".equals(verb)) {
-                f.mistake("verify", "UD datagrams may be lost: verify checks write, read and send flows");
-            } else if (verify && "send".equals(verb) && reconnect > 0) {
-                f.mistake("verify", "a verified send counts the messages each QP receives, which reconnecting QPs "
-                    + "restart: not with reconnect");
-            } else if (verify && !tcp) {
-                long wr = Math.min(io.rocelab.topology.workload.Workload.MAX_WR_BYTES, size > 0 ? size : 1);
-                long slots = Math.min(Flow.MAX_WINDOW, 2L * window);
-                long need = qps * slots * wr;
-                if (size > 0 && need > Flow.MAX_VERIFY_BYTES) {
-                    f.mistake("verify", "a verified flow holds " + slots + " slots of " + wr + " bytes per QP on each "
-                        + "side: " + qps + " QPs take " + (need >> 20) + " MiB, more than "
-                        + (Flow.MAX_VERIFY_BYTES >> 20) + " MiB (fewer qps, a smaller window or smaller messages)");
-                }
-            }
-            if (topology == null) {
-                continue;
-            }
-            List<String> sources = TopologyRefs.hosts(f, "from", topology);
-            List<String> to = TopologyRefs.hosts(f, "to", topology);
-            if (to.size() > 1) {
-                f.mistake("to", "a flow has one destination; '" + f.text("to") + "' names " + to.size() + " hosts");
-                continue;
-            }
-            if (sources.isEmpty() || to.isEmpty()) {
-                continue;
-            }
-            String dst = to.get(0);
-            String group = f.string("name", null);
-            if (group != null && !NAME.matcher(group).matches()) {
-                f.mistake("name", "a flow's name is lower-case letters, digits and '-': '" + group + "'");
-            }
-            for (String src : sources) {
-                if (src.equals(dst)) {
-                    f.mistake("from", "a flow from " + src + " to itself");
-                    continue;
-                }
-                if (!tcp && (vms.contains(src) || vms.contains(dst))) {
-                    if (!vms.contains(src) || linux.contains(dst)) {
-                        f.mistake(vms.contains(src) ? "to" : "from", vms.contains(src)
-                            ? "a flow from an rxe-vm host goes to a nic or an rxe-vm host; '" + dst + "' is kind linux"
-                            : "a flow to an rxe-vm host starts in an rxe-vm host (perftest's client in the VM); '"
-                                + src + "' is kind " + (linux.contains(src) ? "linux" : "nic"));
-                        continue;
-                    }
-                } else if (tcp ? !(linux.contains(src) && linux.contains(dst))
-                    : linux.contains(src) || linux.contains(dst)) {
-                    String nic = !linux.contains(src) ? src : dst;
-                    String lin = linux.contains(src) ? src : dst;
-                    f.mistake(tcp ? "from" : "to", tcp ? "a tcp flow runs between linux hosts; '" + nic + "' is a nic host"
-                        : "an RDMA flow (" + verb + ") runs between nic hosts; '" + lin + "' is kind linux (verb: tcp)");
-                    continue;
-                }
-                if (!reach.reaches(src, dst)) {
-                    f.mistake("to", "no path from " + src + " to " + dst + ": they are unreachable over the fabric's "
-                        + "links");
-                    continue;
-                }
-                int[] altPorts = alt == null ? null : altPorts(alt, altPort, altRemotePort, topology.host(src),
-                    topology.host(dst));
-                if (alt != null && altPorts == null) {
-                    continue;
-                }
-                String name = group == null ? src + "-" + dst : sources.size() == 1 ? group : group + "-" + src;
-                if (!names.add(name)) {
-                    f.mistake("name", "a second flow called '" + name + "'");
-                    continue;
-                }
-                out.add(new FlowSpec(name, group == null ? name : group, src, dst, verb, size, cdf, messages,
-                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, reconnect,
-                    altPorts == null ? 0 : altPorts[0], altPorts == null ? 0 : altPorts[1], altTimeout, verify,
-                    f.map().loc(), path));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * A flow's alternate path between {@code src} and {@code dst}: its ports ({@code port} of the
-     * source, {@code remote-port} of the destination; by default each host's port 2 if it has one),
-     * or null after reporting why there is none: a bonded host, a port the host lacks, or the
-     * primary path again (port 1 to port 1).
-     */
-    private static int[] altPorts(Section alt, int port, int remotePort, Host src, Host dst) {
-        boolean ok = true;
-        for (Host h : List.of(src, dst)) {
-            if (h.bonded()) {
-                alt.problems().add(alt.map().loc(), alt.path(), h.name() + "'s ports are bonded (" + h.name()
-                    + " has one port to verbs, and the bond fails over by itself): no alternate path");
-                ok = false;
-            }
-        }
-        if (!ok) {
-            return null;
-        }
-        int p = port > 0 ? port : src.portCount();
-        int r = remotePort > 0 ? remotePort : dst.portCount();
-        if (p > src.portCount()) {
-            alt.mistake("port", src.name() + " has one port: no port " + p + " (ports: 2 on the host gives it eth1)");
-            return null;
-        }
-        if (r > dst.portCount()) {
-            alt.mistake("remote-port", dst.name() + " has one port: no port " + r
-                + " (ports: 2 on the host gives it eth1)");
-            return null;
-        }
-        if (p == 1 && r == 1) {
-            alt.problems().add(alt.map().loc(), alt.path(), "the alternate path is the primary path (" + src.name()
-                + "'s port 1 to " + dst.name() + "'s port 1): give a port 2 on either end");
-            return null;
-        }
-        return new int[] {p, r};
-    }
-
     private List<BackgroundSpec> background(Section top, Topology topology, long duration) {
         List<BackgroundSpec> out = new ArrayList<>();
         List<YNode> items = top.list("background");
@@ -441,8 +217,8 @@ public final class LabReader {
             }
             double load = b.fraction("load", 0.3);
             String verb = b.string("verb", "write").toLowerCase(Locale.ROOT);
-            if (!VERBS.contains(verb)) {
-                b.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ")");
+            if (!FlowsReader.VERBS.contains(verb)) {
+                b.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", FlowsReader.VERBS) + ")");
             }
             String cdf = b.text("size-cdf");
             long size = cdf == null ? b.bytes("size", 65_536) : 0;
@@ -465,7 +241,7 @@ public final class LabReader {
         return out;
     }
 
-    private List<EventSpec> events(Section top, Topology topology, List<FlowSpec> flows, long duration) {
+    private List<EventSpec> events(Section top, Topology topology, List<LabFlow> flows, long duration) {
         List<EventSpec> out = new ArrayList<>();
         List<YNode> items = top.list("events");
         List<String> kinds = new ArrayList<>();
@@ -604,13 +380,13 @@ public final class LabReader {
                     }
                     List<String> matched = new ArrayList<>();
                     java.util.regex.Pattern g = HostPattern.glob(which);
-                    for (FlowSpec f : flows) {
+                    for (LabFlow f : flows) {
                         if (f.name().equals(which) || f.group().equals(which) || g.matcher(f.name()).matches()) {
                             matched.add(f.name());
                         }
                     }
                     if (matched.isEmpty()) {
-                        String near = Section.closest(which, flows.stream().map(FlowSpec::name).toList());
+                        String near = Section.closest(which, flows.stream().map(LabFlow::name).toList());
                         e.mistake(action, "no flow '" + which + "'" + (near != null ? " (did you mean '" + near + "'?)"
                             : ""));
                     }

@@ -7,8 +7,7 @@ import io.rocelab.lab.labfile.BackgroundSpec;
 import io.rocelab.lab.labfile.CaptureSpec;
 import io.rocelab.topology.model.Attachment;
 import io.rocelab.lab.labfile.EventSpec;
-import io.rocelab.lab.labfile.FlowSpec;
-import io.rocelab.lab.labfile.LabReader;
+import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.LabSources;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
@@ -23,7 +22,6 @@ import io.rocelab.topology.timeline.PfcStorm;
 import io.rocelab.topology.timeline.SilentPort;
 import io.rocelab.topology.timeline.SwitchPower;
 import io.rocelab.topology.timeline.Timeline;
-import io.rocelab.topology.workload.AltPath;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
 import io.rocelab.topology.workload.PoissonFlows;
@@ -81,12 +79,12 @@ public final class LabRunner {
     public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile, Mode mode) {
         long wall = System.nanoTime();
         List<Flow> flows = new ArrayList<>();
-        List<FlowSpec> programFlows = new ArrayList<>();
-        for (FlowSpec f : run.flows()) {
-            if (f.verb().equals(LabReader.TCP) || run.rxeVms().contains(f.source())) {
-                programFlows.add(f);
+        List<LabFlow> programFlows = new ArrayList<>();
+        for (LabFlow f : run.flows()) {
+            if (f instanceof LabFlow.Rdma r && !run.rxeVms().contains(f.source())) {
+                flows.add(r.flow());
             } else {
-                flows.add(flow(f));
+                programFlows.add(f);
             }
         }
         List<Flow> background = new ArrayList<>();
@@ -196,16 +194,6 @@ public final class LabRunner {
                 throw new UncheckedIOException("cannot read " + c, e);
             }
         });
-    }
-
-    private Flow flow(FlowSpec f) {
-        return Flow.builder(f.name(), f.source(), f.destination()).verb(Verb.parse(f.verb()))
-            .size(sizes(f.sizeBytes(), f.sizeCdf())).messages(f.messages()).durationNanos(f.durationNanos())
-            .qps(f.qps()).window(f.window()).startNanos(f.startNanos()).stopNanos(f.stopNanos())
-            .rateBitsPerSecond(f.rateBitsPerSecond()).dscp(f.dscp()).ackTimeout(f.ackTimeout())
-            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).reconnectAfterNanos(f.reconnectNanos())
-            .altPath(f.hasAltPath() ? new AltPath(f.altPort(), f.altRemotePort(), f.altAckTimeout()) : null)
-            .verify(f.verify()).build();
     }
 
     /** The timeline's events as the topology module takes them. */

@@ -1,6 +1,6 @@
 package io.rocelab.lab.run;
 
-import io.rocelab.lab.labfile.FlowSpec;
+import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.topology.fabric.Fabric;
@@ -35,7 +35,7 @@ interface RunClock extends AutoCloseable {
      *
      * @throws IllegalArgumentException where no real program can run
      */
-    default ProgramFlows programs(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+    default ProgramFlows programs(Fabric fabric, List<LabFlow> flows, long epochNanos) {
         if (!flows.isEmpty()) {
             throw new IllegalArgumentException("flow '" + flows.get(0).name() + "' is a tcp flow: it runs only with "
                 + "--mode netns");
