@@ -1,7 +1,5 @@
 package io.rocelab.lab.labfile;
 
-import io.rocelab.topology.model.Attachment;
-import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -24,10 +22,6 @@ public final class LabReader {
         "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY);
     /** A lab's and a flow's name. */
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
-    /** The events a netns lab may have: what the NICs and the workload do (the rest acts on in-process cables). */
-    private static final Set<EventSpec.Kind> NETNS_EVENTS = EnumSet.of(EventSpec.Kind.PFC_STORM,
-        EventSpec.Kind.PFC_STORM_STOP, EventSpec.Kind.DRAIN_STOP, EventSpec.Kind.DRAIN_START, EventSpec.Kind.FLOW_START,
-        EventSpec.Kind.FLOW_STOP);
 
     private final String file;
     private final LabSources sources;
@@ -184,15 +178,7 @@ public final class LabReader {
                 }
             }
         }
-        List<EventSpec> events = events(top, topology, flows, duration);
-        if (modes.contains(Mode.NETNS)) {
-            for (EventSpec e : events) {
-                if (!NETNS_EVENTS.contains(e.kind())) {
-                    problems.add(e.loc(), e.path(), "a lab that runs in netns mode has no link, port or switch "
-                        + "failures: its links are veth pairs (take netns out of modes)");
-                }
-            }
-        }
+        List<LabEvent> events = EventsReader.read(top, topology, flows, duration, modes);
         ProbeSpec probes = ProbesReader.read(top, topology, duration);
         CaptureSpec capture = CaptureReader.read(top, topology, modes);
         if (topology == null) {
@@ -237,165 +223,6 @@ public final class LabReader {
             }
             out.add(new BackgroundSpec(b.string("name", "bg" + i), hosts, load, size, cdf, verb, start, stop,
                 b.map().loc(), path));
-        }
-        return out;
-    }
-
-    private List<EventSpec> events(Section top, Topology topology, List<LabFlow> flows, long duration) {
-        List<EventSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("events");
-        List<String> kinds = new ArrayList<>();
-        for (EventSpec.Kind k : EventSpec.Kind.values()) {
-            kinds.add(k.key());
-        }
-        List<String> keys = new ArrayList<>(kinds);
-        keys.add(0, "at");
-        for (int i = 0; i < items.size(); i++) {
-            String path = "events[" + i + "]";
-            Section e = Section.of(items.get(i), path, problems, keys.toArray(String[]::new));
-            if (e == null) {
-                continue;
-            }
-            if (!e.has("at")) {
-                e.missing("at", "when it happens, e.g. at: 500us");
-            }
-            long at = e.time("at", 0);
-            if (duration > 0 && at >= duration) {
-                e.mistake("at", "at " + Quantity.formatNanos(at) + " the run is over (duration "
-                    + Quantity.formatNanos(duration) + ")");
-            }
-            List<String> actions = e.map().entries().keySet().stream().filter(kinds::contains).toList();
-            if (actions.size() != 1) {
-                problems.add(e.map().loc(), path, "an event does one thing: one of " + String.join(", ", kinds)
-                    + (actions.isEmpty() ? "" : " (this one has " + String.join(", ", actions) + ")"));
-                continue;
-            }
-            String action = actions.get(0);
-            EventSpec.Kind kind = EventSpec.Kind.values()[kinds.indexOf(action)];
-            Loc loc = e.loc(action);
-            String p = path + "." + action;
-            switch (kind) {
-                case LINK_DOWN, LINK_UP -> {
-                    String link = TopologyRefs.link(e, action, e.text(action), topology);
-                    if (link != null) {
-                        out.add(new EventSpec(at, kind, link, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                case LINK_FAULTS -> {
-                    Section f = e.section(action, "link", "loss", "corrupt", "duplicate");
-                    if (f == null) {
-                        continue;
-                    }
-                    String link = TopologyRefs.link(f, "link", f.text("link"), topology);
-                    double loss = f.fraction("loss", 0);
-                    double corrupt = f.fraction("corrupt", 0);
-                    double dup = f.fraction("duplicate", 0);
-                    if (link != null) {
-                        out.add(new EventSpec(at, kind, link, -1, loss, corrupt, dup, loc, p));
-                    }
-                }
-                case PFC_STORM, PFC_STORM_STOP -> {
-                    YNode v = e.get(action);
-                    String host;
-                    int prio = topology == null || topology.qos() == null ? 3 : Math.max(0, topology.qos().pfcPriority());
-                    if (v instanceof YNode.YMap) {
-                        Section s = e.section(action, "host", "priority");
-                        if (s == null) {
-                            continue;
-                        }
-                        host = s.text("host");
-                        prio = (int) s.integer("priority", prio, 0, 7);
-                        if (host == null) {
-                            s.missing("host", "the host that sends the storm");
-                            continue;
-                        }
-                    } else {
-                        host = e.text(action);
-                    }
-                    if (TopologyRefs.host(e, action, host, topology)) {
-                        out.add(new EventSpec(at, kind, host, prio, 0, 0, 0, loc, p));
-                    }
-                }
-                case SWITCH_DOWN, SWITCH_UP -> {
-                    String sw = e.text(action);
-                    if (sw != null && topology != null) {
-                        if (topology.node(sw) instanceof SwitchNode) {
-                            out.add(new EventSpec(at, kind, sw, -1, 0, 0, 0, loc, p));
-                        } else {
-                            String near = Section.closest(sw, topology.switches().stream().map(SwitchNode::name)
-                                .toList());
-                            e.mistake(action, topology.node(sw) != null ? "'" + sw + "' is a host, not a switch"
-                                : "unknown switch '" + sw + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
-                        }
-                    }
-                }
-                case PORT_SILENT, PORT_SILENT_STOP -> {
-                    String end = e.text(action);
-                    if (end == null || topology == null) {
-                        continue;
-                    }
-                    Attachment at0 = Attachment.parse(end);
-                    if (topology.linkAt(at0) != null) {
-                        out.add(new EventSpec(at, kind, at0.toString(), -1, 0, 0, 0, loc, p));
-                    } else {
-                        e.mistake(action, "no port '" + end + "': " + (topology.node(at0.node()) == null
-                            ? "unknown node '" + at0.node() + "'" : "nothing is cabled to " + at0)
-                            + " (a port is node:port, e.g. leaf0:Ethernet8, or a host's name)");
-                    }
-                }
-                case LINK_FLAP -> {
-                    Section f = e.section(action, "link", "times", "down", "up");
-                    if (f == null) {
-                        continue;
-                    }
-                    String link = TopologyRefs.link(f, "link", f.text("link"), topology);
-                    long times = f.integer("times", 3, 1, 1000);
-                    long down = f.nanos("down", 50_000);
-                    long up = f.nanos("up", 100_000);
-                    if (down <= 0 || up <= 0) {
-                        f.mistake(down <= 0 ? "down" : "up", "must be longer than 0");
-                        continue;
-                    }
-                    long last = at + times * down + (times - 1) * up;
-                    if (duration > 0 && last >= duration) {
-                        f.mistake("times", "the last flap ends at " + Quantity.formatNanos(last)
-                            + ", after the run (duration " + Quantity.formatNanos(duration) + ")");
-                        continue;
-                    }
-                    for (long k = 0, t0 = at; link != null && k < times; k++, t0 += down + up) {
-                        out.add(new EventSpec(t0, EventSpec.Kind.LINK_DOWN, link, -1, 0, 0, 0, loc, p));
-                        out.add(new EventSpec(t0 + down, EventSpec.Kind.LINK_UP, link, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                case DRAIN_STOP, DRAIN_START -> {
-                    String host = e.text(action);
-                    if (TopologyRefs.host(e, action, host, topology)) {
-                        out.add(new EventSpec(at, kind, host, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                case FLOW_START, FLOW_STOP -> {
-                    String which = e.text(action);
-                    if (which == null || topology == null) {
-                        continue;
-                    }
-                    List<String> matched = new ArrayList<>();
-                    java.util.regex.Pattern g = HostPattern.glob(which);
-                    for (LabFlow f : flows) {
-                        if (f.name().equals(which) || f.group().equals(which) || g.matcher(f.name()).matches()) {
-                            matched.add(f.name());
-                        }
-                    }
-                    if (matched.isEmpty()) {
-                        String near = Section.closest(which, flows.stream().map(LabFlow::name).toList());
-                        e.mistake(action, "no flow '" + which + "'" + (near != null ? " (did you mean '" + near + "'?)"
-                            : ""));
-                    }
-                    for (String m : matched) {
-                        out.add(new EventSpec(at, kind, m, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                default -> throw new IllegalStateException(kind.toString());
-            }
         }
         return out;
     }

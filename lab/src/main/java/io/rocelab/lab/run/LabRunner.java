@@ -1,26 +1,16 @@
 package io.rocelab.lab.run;
 
-import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.codec.capture.PcapngWriter;
 import io.rocelab.lab.demo.BoundedCapture;
 import io.rocelab.lab.labfile.BackgroundSpec;
 import io.rocelab.lab.labfile.CaptureSpec;
 import io.rocelab.topology.model.Attachment;
-import io.rocelab.lab.labfile.EventSpec;
+import io.rocelab.lab.labfile.LabEvent;
 import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.LabSources;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.topology.fabric.Fabric;
-import io.rocelab.topology.timeline.Action;
-import io.rocelab.topology.timeline.Draining;
-import io.rocelab.topology.timeline.Event;
-import io.rocelab.topology.timeline.FlowControl;
-import io.rocelab.topology.timeline.LinkFaults;
-import io.rocelab.topology.timeline.LinkState;
-import io.rocelab.topology.timeline.PfcStorm;
-import io.rocelab.topology.timeline.SilentPort;
-import io.rocelab.topology.timeline.SwitchPower;
 import io.rocelab.topology.timeline.Timeline;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
@@ -106,7 +96,8 @@ public final class LabRunner {
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
              Workload workload = Workload.start(fabric, all, run.seed());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
-             Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
+             Timeline timeline = Timeline.schedule(run.events().stream().map(LabEvent::event).toList(), fabric,
+                 workload)) {
             if (captureFile != null && run.capture() != null && !run.capture().ports().isEmpty()) {
                 tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
             }
@@ -194,31 +185,5 @@ public final class LabRunner {
                 throw new UncheckedIOException("cannot read " + c, e);
             }
         });
-    }
-
-    /** The timeline's events as the topology module takes them. */
-    static List<Event> events(List<EventSpec> specs) {
-        List<Event> out = new ArrayList<>();
-        for (EventSpec e : specs) {
-            Action a = switch (e.kind()) {
-                case LINK_DOWN -> new LinkState(e.target(), false);
-                case LINK_UP -> new LinkState(e.target(), true);
-                case LINK_FAULTS -> new LinkFaults(e.target(), FaultProfile.NONE.withLoss(e.loss())
-                    .withCorruption(e.corrupt()).withDuplication(e.duplicate()));
-                case PFC_STORM -> new PfcStorm(e.target(), e.priority(), true);
-                case PFC_STORM_STOP -> new PfcStorm(e.target(), e.priority(), false);
-                case DRAIN_STOP -> new Draining(e.target(), false);
-                case DRAIN_START -> new Draining(e.target(), true);
-                case FLOW_START -> new FlowControl(e.target(), true);
-                case FLOW_STOP -> new FlowControl(e.target(), false);
-                case SWITCH_DOWN -> new SwitchPower(e.target(), false);
-                case SWITCH_UP -> new SwitchPower(e.target(), true);
-                case PORT_SILENT -> new SilentPort(e.target(), true);
-                case PORT_SILENT_STOP -> new SilentPort(e.target(), false);
-                case LINK_FLAP -> throw new IllegalStateException("a link flap is read as its link-down and link-up events");
-            };
-            out.add(new Event(e.atNanos(), a));
-        }
-        return out;
     }
 }
