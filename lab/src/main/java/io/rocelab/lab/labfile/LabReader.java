@@ -6,7 +6,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -14,7 +13,12 @@ import java.util.regex.Pattern;
 /**
  * Reads and checks a lab file (the format is {@code labs/README.md}'s): every mistake is found in
  * one pass and reported with its line, column and key path; a file with none becomes a
- * {@link LabFile}, one {@link RunSpec} per variant.
+ * {@link LabFile}, one {@link RunSpec} per variant. Each section has its reader, which builds what
+ * the section says ({@link TopologyReader}, {@link RoutingReader}, {@link QosReader},
+ * {@link NicsReader}, {@link FlowsReader}, {@link BackgroundReader}, {@link EventsReader},
+ * {@link ProbesReader}, {@link CaptureReader}, {@link ClaimsReader}, {@link VariantsReader}); this
+ * one reads the top level, runs them in order for each variant, and checks what spans sections
+ * (the hosts' kinds against the flows and the background load).
  */
 public final class LabReader {
     /** The top-level keys. */
@@ -142,7 +146,7 @@ public final class LabReader {
         }
         List<LabFlow> flows = FlowsReader.read(top, topology, duration, linux.keySet(), vms.keySet(), netnsOnly,
             sizeFiles);
-        List<BackgroundSpec> background = background(top, topology, duration);
+        List<BackgroundSpec> background = BackgroundReader.read(top, topology, duration, sizeFiles);
         for (BackgroundSpec b : background) {
             for (String h : b.hosts()) {
                 if (linux.containsKey(h) || vms.containsKey(h)) {
@@ -186,44 +190,5 @@ public final class LabReader {
         }
         return new RunSpec(variant, duration, seed, modes, topology, qos.spec(), nics, flows, background, events, probes,
             capture, linux.keySet(), vms.keySet());
-    }
-
-    private List<BackgroundSpec> background(Section top, Topology topology, long duration) {
-        List<BackgroundSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("background");
-        for (int i = 0; i < items.size(); i++) {
-            String path = "background[" + i + "]";
-            Section b = Section.of(items.get(i), path, problems, "name", "hosts", "load", "size", "size-cdf", "verb",
-                "start", "stop");
-            if (b == null) {
-                continue;
-            }
-            if (!b.has("load")) {
-                b.missing("load", "the offered load, a fraction of each host's link rate, e.g. 30%");
-            }
-            double load = b.fraction("load", 0.3);
-            String verb = b.string("verb", "write").toLowerCase(Locale.ROOT);
-            if (!FlowsReader.VERBS.contains(verb)) {
-                b.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", FlowsReader.VERBS) + ")");
-            }
-            String cdf = b.text("size-cdf");
-            long size = cdf == null ? b.bytes("size", 65_536) : 0;
-            if (cdf != null) {
-                sizeFiles.cdf(b, "size-cdf", cdf);
-            }
-            long start = b.time("start", 0);
-            long stop = b.has("stop") ? b.time("stop", duration) : duration;
-            if (topology == null) {
-                continue;
-            }
-            List<String> hosts = b.has("hosts") ? TopologyRefs.hosts(b, "hosts", topology)
-                : TopologyRefs.hostNames(topology);
-            if (hosts.size() < 2 && b.has("hosts")) {
-                b.mistake("hosts", "background load needs at least two hosts");
-            }
-            out.add(new BackgroundSpec(b.string("name", "bg" + i), hosts, load, size, cdf, verb, start, stop,
-                b.map().loc(), path));
-        }
-        return out;
     }
 }
