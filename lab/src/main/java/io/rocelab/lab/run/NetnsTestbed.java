@@ -31,14 +31,16 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * A lab on the Linux network ({@code --mode netns}): the topology laid out as namespaces and veth
- * pairs ({@link VethNetwork}), the live fabric (every NIC and switch on one real-time event loop,
- * as {@link RunClock.Live}) moved onto the veths ({@link VethPorts}), iperf3 for the tcp flows, tshark
- * where the file asks. Whatever happens, what it made is removed: at the end, on a failure, and on
- * Ctrl-C or SIGTERM by a shutdown hook; after a kill -9 the next run or {@code rocelab lab clean}
- * does it.
+ * A lab's testbed on the Linux network ({@code --mode netns}): the topology laid out as
+ * namespaces and veth pairs ({@link VethNetwork}), the live fabric (every NIC and switch on one
+ * real-time event loop, as {@link RunClock.Live}, whose wall clock is the run's time) moved onto the
+ * veths ({@link VethPorts}), the real programs the file's flows name (iperf3 for the tcp flows,
+ * qemu VMs running perftest for the flows from rxe-vm hosts, with the NIC-side servers they talk
+ * to), tshark where the file asks, and the notes a run leaves (what each port dropped, each NIC's
+ * trouble). Whatever happens, what it made is removed: at the end, on a failure, and on Ctrl-C or
+ * SIGTERM by a shutdown hook; after a kill -9 the next run or {@code rocelab lab clean} does it.
  */
-final class NetnsClock implements RunClock {
+final class NetnsTestbed implements RunClock {
     /** iperf3's first port; each tcp flow has its own. */
     private static final int IPERF3_PORT = 5201;
     /** perftest's port for the first flow from a VM (rdma_cm's, {@code -p}); each flow has its own. */
@@ -58,7 +60,7 @@ final class NetnsClock implements RunClock {
     private RxeVmFlows vmFlows;
     private boolean hooked;
 
-    NetnsClock(RunSpec run, Path captureFile) {
+    NetnsTestbed(RunSpec run, Path captureFile) {
         this.run = run;
         this.captureFile = captureFile;
     }
