@@ -270,9 +270,10 @@ public final class ExpressionParser {
             pos++;
         }
         String unit = text.substring(unitStart, pos);
-        if (!unit.isEmpty() && text.startsWith("/s", pos) && !nameGoesOn(pos + 2) && Units.perSecond(unit)) {
-            pos += 2; // Mb/s: a unit, not a division by a name s
-            unit += "/s";
+        if (!unit.isEmpty() && text.regionMatches(true, pos, "/s", 0, 2) && !nameGoesOn(pos + 2)
+            && Units.perSecond(unit)) {
+            unit += text.substring(pos, pos + 2); // Mb/s: a unit, not a division by a name s
+            pos += 2;
         }
         if (!unit.isEmpty()) {
             Double scale = Units.claim(unit);
