@@ -1,9 +1,9 @@
 package io.rocelab.lab.expect;
 
+import io.rocelab.lab.labfile.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -23,36 +23,12 @@ import java.util.Map;
  * args    := (arg (',' arg)*)?     arg := NAME '=' expr | expr
  * </pre>
  *
- * Units of numbers: ns us ms s (to seconds); B KB MB GB KiB MiB GiB (to bytes); bps Kbps Mbps Gbps
- * Tbps, and K M G T alone (SI multipliers: 100G is 1e11); % (a hundredth).
+ * Units of numbers: {@link Units}' table, the same as a lab file's fields take, in any case but
+ * {@code S} and {@code Ms}: times to seconds, sizes to bytes, rates to bits per second ({@code Mb/s}
+ * where the {@code s} ends the word; {@code K M G T} alone are SI multipliers: 100G is 1e11), %
+ * a hundredth.
  */
 public final class ExpressionParser {
-    private static final Map<String, Double> UNITS = new LinkedHashMap<>();
-
-    static {
-        UNITS.put("ns", 1e-9);
-        UNITS.put("us", 1e-6);
-        UNITS.put("ms", 1e-3);
-        UNITS.put("s", 1.0);
-        UNITS.put("b", 1.0);
-        UNITS.put("kb", 1e3);
-        UNITS.put("mb", 1e6);
-        UNITS.put("gb", 1e9);
-        UNITS.put("kib", 1024.0);
-        UNITS.put("mib", 1024.0 * 1024);
-        UNITS.put("gib", 1024.0 * 1024 * 1024);
-        UNITS.put("bps", 1.0);
-        UNITS.put("kbps", 1e3);
-        UNITS.put("mbps", 1e6);
-        UNITS.put("gbps", 1e9);
-        UNITS.put("tbps", 1e12);
-        UNITS.put("k", 1e3);
-        UNITS.put("m", 1e6);
-        UNITS.put("g", 1e9);
-        UNITS.put("t", 1e12);
-        UNITS.put("%", 0.01);
-    }
-
     private final String text;
     private int pos;
 
@@ -262,6 +238,15 @@ public final class ExpressionParser {
         return new Expr.Call(target, name, args, named);
     }
 
+    /** @return whether a name (or a member, or a call) goes on at {@code at} */
+    private boolean nameGoesOn(int at) {
+        if (at >= text.length()) {
+            return false;
+        }
+        char c = text.charAt(at);
+        return Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == '(';
+    }
+
     private Expr number() {
         int start = pos;
         while (pos < text.length() && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
@@ -285,9 +270,14 @@ public final class ExpressionParser {
             pos++;
         }
         String unit = text.substring(unitStart, pos);
+        if (!unit.isEmpty() && text.regionMatches(true, pos, "/s", 0, 2) && !nameGoesOn(pos + 2)
+            && Units.perSecond(unit)) {
+            unit += text.substring(pos, pos + 2); // Mb/s: a unit, not a division by a name s
+            pos += 2;
+        }
         if (!unit.isEmpty()) {
-            Double scale = UNITS.get(unit.toLowerCase(Locale.ROOT));
-            if (scale == null || unit.equals("S") || unit.equals("Ms")) {
+            Double scale = Units.claim(unit);
+            if (scale == null) {
                 pos = unitStart;
                 throw error("unknown unit '" + unit + "' (times ns us ms s, sizes B KB MB GB KiB MiB GiB, rates bps "
                     + "Mbps Gbps or K M G T, %)");

@@ -1,25 +1,11 @@
 package io.rocelab.lab.labfile;
 
-import io.rocelab.fabric.pfc.PauseResponse;
-import io.rocelab.nic.cc.DcqcnParams;
-import io.rocelab.sw.config.PfcWdAction;
-import io.rocelab.sw.config.PfcWdConfig;
-import io.rocelab.topology.model.Attachment;
-import io.rocelab.topology.model.Host;
-import io.rocelab.topology.model.Link;
-import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
-import io.rocelab.topology.qos.QosProfile;
-import io.rocelab.topology.qos.QosProfiles;
-import io.rocelab.topology.workload.Flow;
-import io.rocelab.topology.workload.SizeDistribution;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -27,44 +13,31 @@ import java.util.regex.Pattern;
 /**
  * Reads and checks a lab file (the format is {@code labs/README.md}'s): every mistake is found in
  * one pass and reported with its line, column and key path; a file with none becomes a
- * {@link LabFile}, one {@link RunSpec} per variant.
+ * {@link LabFile}, one {@link RunSpec} per variant. Each section has its reader, which builds what
+ * the section says ({@link TopologyReader}, {@link RoutingReader}, {@link QosReader},
+ * {@link NicsReader}, {@link FlowsReader}, {@link BackgroundReader}, {@link EventsReader},
+ * {@link ProbesReader}, {@link CaptureReader}, {@link ClaimsReader}, {@link VariantsReader}); this
+ * one reads the top level, runs them in order for each variant, and checks what spans sections
+ * (the hosts' kinds against the flows and the background load).
  */
 public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
         "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY);
-    /** What a variant or a sweep may change. */
-    static final List<String> VARIANT_KEYS = List.of("duration", "seed", "topology", "qos", "nics", "flows",
-        "background", "events", "probes", "capture", RoutingReader.KEY);
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
-    /** Variant names are identifiers: expectations start with them ({@code lossy.switch.drops}). */
-    private static final Pattern VARIANT = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
-    static final List<String> VERBS = List.of("write", "read", "send", "ud-send");
-    /** The verb of a flow between linux hosts: a real TCP flow (iperf3), netns mode only. */
-    public static final String TCP = "tcp";
-    /** The events a netns lab may have: what the NICs and the workload do (the rest acts on in-process cables). */
-    private static final Set<EventSpec.Kind> NETNS_EVENTS = EnumSet.of(EventSpec.Kind.PFC_STORM,
-        EventSpec.Kind.PFC_STORM_STOP, EventSpec.Kind.DRAIN_STOP, EventSpec.Kind.DRAIN_START, EventSpec.Kind.FLOW_START,
-        EventSpec.Kind.FLOW_STOP);
-    /** What a tcp flow may say: iperf3 runs it, and knows nothing of messages, windows or QPs. */
-    private static final List<String> TCP_KEYS = List.of("name", "from", "to", "verb", "duration", "start", "stop",
-        "streams", "rate");
-    /** What a flow from an rxe-vm host may say: perftest in the VM runs it ({@code -s}, {@code -n}). */
-    private static final List<String> VM_KEYS = List.of("name", "from", "to", "verb", "size", "messages");
-    /** The verbs perftest runs from a VM (rdma_cm, RC). */
-    static final List<String> VM_VERBS = List.of("write", "read", "send");
-    /** A VM flow's messages when the file gives none (perftest's 5000 would take minutes under TCG). */
-    public static final long VM_MESSAGES = 100;
+    /** A lab's and a flow's name. */
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
     private final String file;
     private final LabSources sources;
     private final Problems problems = new Problems();
+    private final SizeFiles sizeFiles;
     /** Not mistakes: what the file's switch configurations carry that rocelab does not model. */
     private final Problems notes = new Problems();
 
     private LabReader(String file, LabSources sources) {
         this.file = file;
         this.sources = sources;
+        this.sizeFiles = new SizeFiles(sources);
     }
 
     /**
@@ -105,7 +78,7 @@ public final class LabReader {
         if (!top.has("topology")) {
             top.missing("topology", "a leaf-spine, a fat-tree, or hosts/switches/links");
         }
-        Map<String, YNode> variants = variants(top);
+        Map<String, YNode> variants = VariantsReader.read(top);
         List<RunSpec> runs = new ArrayList<>();
         for (Map.Entry<String, YNode> v : variants.entrySet()) {
             YNode merged = v.getValue() == null ? root : MergePatch.apply(root, v.getValue());
@@ -114,7 +87,7 @@ public final class LabReader {
                 runs.add(run);
             }
         }
-        List<ExpectSpec> expect = expectations(top);
+        List<ExpectSpec> expect = ClaimsReader.read(top);
         if (!problems.isEmpty()) {
             return null;
         }
@@ -141,101 +114,6 @@ public final class LabReader {
         return modes;
     }
 
-    /** @return variant name to its patch (null: the base as it is), in file order */
-    private Map<String, YNode> variants(Section top) {
-        Map<String, YNode> out = new LinkedHashMap<>();
-        if (top.has("variants") && top.has("sweep")) {
-            top.mistake("sweep", "give variants or sweep, not both");
-        }
-        if (top.has("variants")) {
-            Section v = Section.anyKeys(top.get("variants"), "variants", problems);
-            if (v != null) {
-                for (Map.Entry<String, YNode> e : v.map().entries().entrySet()) {
-                    String name = e.getKey();
-                    String path = "variants." + name;
-                    if (!VARIANT.matcher(name).matches()) {
-                        problems.add(v.map().keyLoc(name), path, "a variant's name is a letter, then letters, digits or "
-                            + "'_' (expectations start with it: " + "lossy.switch.drops)");
-                    }
-                    if (e.getValue() instanceof YNode.YScalar s && s.isNull()) {
-                        out.put(name, null);
-                        continue;
-                    }
-                    Section.of(e.getValue(), path, problems, VARIANT_KEYS.toArray(String[]::new));
-                    out.put(name, e.getValue());
-                }
-            }
-        } else if (top.has("sweep")) {
-            sweep(Section.of(top.get("sweep"), "sweep", problems, "key", "values", "name"), out);
-        }
-        if (out.isEmpty()) {
-            out.put("", null);
-        }
-        return out;
-    }
-
-    private void sweep(Section s, Map<String, YNode> out) {
-        if (s == null) {
-            return;
-        }
-        String key = s.text("key");
-        if (key == null) {
-            s.missing("key", "the key path the sweep sets, e.g. nics.cc-params.rp_ai_rate");
-            return;
-        }
-        String[] parts = key.split("\\.");
-        if (!VARIANT_KEYS.contains(parts[0])) {
-            s.mistake("key", "a sweep sets one of " + String.join(", ", VARIANT_KEYS) + ", not '" + parts[0] + "'");
-            return;
-        }
-        List<YNode> values = s.list("values");
-        if (values.isEmpty()) {
-            s.missing("values", "the values, one variant each");
-        }
-        String prefix = s.string("name", parts[parts.length - 1]).replaceAll("[^A-Za-z0-9_]", "_");
-        if (!VARIANT.matcher(prefix).matches()) {
-            s.mistake("name", "a sweep's name starts with a letter: '" + prefix + "'");
-        }
-        for (YNode value : values) {
-            String text = value instanceof YNode.YScalar sc ? sc.text() : Integer.toString(out.size());
-            String name = prefix + "_" + text.replaceAll("[^A-Za-z0-9_]", "_");
-            YNode patch = value;
-            for (int i = parts.length - 1; i >= 0; i--) {
-                patch = new YNode.YMap(value.loc(), Map.of(parts[i], patch), Map.of(parts[i], value.loc()));
-            }
-            if (out.put(name, patch) != null) {
-                problems.add(value.loc(), "sweep.values", "two values make variant '" + name + "'");
-            }
-        }
-    }
-
-    private List<ExpectSpec> expectations(Section top) {
-        List<ExpectSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("expect");
-        for (int i = 0; i < items.size(); i++) {
-            String path = "expect[" + i + "]";
-            YNode n = items.get(i);
-            if (n instanceof YNode.YScalar s && !s.isNull()) {
-                out.add(new ExpectSpec(s.text(), s.text(), s.loc(), path));
-                continue;
-            }
-            Section e = Section.of(n, path, problems, "claim", "check");
-            if (e == null) {
-                continue;
-            }
-            String check = e.text("check");
-            if (check == null) {
-                e.missing("check", "the expression that decides the claim, e.g. lossless.switch.drops == 0");
-                continue;
-            }
-            out.add(new ExpectSpec(e.string("claim", check), check, e.loc("check"), path + ".check"));
-        }
-        return out;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // one run
-
     private RunSpec run(String variant, YNode doc, Set<Mode> modes) {
         // a mistake of the base shows once: Problems keeps each line once
         Section top = Section.of(doc, "", problems, TOP.toArray(String[]::new));
@@ -244,15 +122,14 @@ public final class LabReader {
             top.mistake("duration", "must be more than 0");
         }
         long seed = top.integer("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
-        QosProfile[] profile = new QosProfile[1];
-        QosSpec qos = qos(top, profile);
-        NicSpec nics = nics(top);
+        QosReader.Qos qos = QosReader.read(top);
+        NicSpec nics = NicsReader.read(top);
         Map<String, Loc> linux = new LinkedHashMap<>();
         Map<String, Loc> vms = new LinkedHashMap<>();
         Problems netnsLimits = new Problems();
         io.rocelab.topology.route.Routing routing = RoutingReader.read(top);
         Topology topology = top.has("topology") ? TopologyReader.read(top.get("topology"), problems, sources,
-            profile[0], nics, linux, vms, netnsLimits, notes, routing) : null;
+            qos.profile(), nics, linux, vms, netnsLimits, notes, routing) : null;
         if (modes.contains(Mode.NETNS)) {
             problems.addAll(netnsLimits);
         }
@@ -267,8 +144,9 @@ public final class LabReader {
                     + "a switch port: the lab runs only in netns mode then (modes: [netns])");
             }
         }
-        List<FlowSpec> flows = flows(top, topology, duration, linux.keySet(), vms.keySet(), netnsOnly);
-        List<BackgroundSpec> background = background(top, topology, duration);
+        List<LabFlow> flows = FlowsReader.read(top, topology, duration, linux.keySet(), vms.keySet(), netnsOnly,
+            sizeFiles);
+        List<BackgroundSpec> background = BackgroundReader.read(top, topology, duration, sizeFiles);
         for (BackgroundSpec b : background) {
             for (String h : b.hosts()) {
                 if (linux.containsKey(h) || vms.containsKey(h)) {
@@ -280,13 +158,13 @@ public final class LabReader {
             }
         }
         Set<String> vmServers = new LinkedHashSet<>();
-        for (FlowSpec f : flows) {
+        for (LabFlow f : flows) {
             if (vms.containsKey(f.source()) && !vms.containsKey(f.destination()) && !vmServers.add(f.destination())) {
                 problems.add(f.loc(), f.path() + ".to", "host '" + f.destination() + "' already serves a flow from an "
                     + "rxe-vm host: its NIC runs one perftest server");
             }
         }
-        for (FlowSpec f : flows) {
+        for (LabFlow f : flows) {
             boolean fromVm = vms.containsKey(f.source());
             for (String h : List.of(f.source(), f.destination())) {
                 if (vmServers.contains(h) && !fromVm) {
@@ -304,808 +182,13 @@ public final class LabReader {
                 }
             }
         }
-        List<EventSpec> events = events(top, topology, flows, duration);
-        if (modes.contains(Mode.NETNS)) {
-            for (EventSpec e : events) {
-                if (!NETNS_EVENTS.contains(e.kind())) {
-                    problems.add(e.loc(), e.path(), "a lab that runs in netns mode has no link, port or switch "
-                        + "failures: its links are veth pairs (take netns out of modes)");
-                }
-            }
-        }
-        ProbeSpec probes = probes(top, topology, duration);
-        CaptureSpec capture = capture(top, topology, modes);
+        List<LabEvent> events = EventsReader.read(top, topology, flows, duration, modes);
+        ProbeSpec probes = ProbesReader.read(top, topology, duration);
+        CaptureSpec capture = CaptureReader.read(top, topology, modes);
         if (topology == null) {
             return null;
         }
-        return new RunSpec(variant, duration, seed, modes, topology, qos, nics, flows, background, events, probes,
+        return new RunSpec(variant, duration, seed, modes, topology, qos.spec(), nics, flows, background, events, probes,
             capture, linux.keySet(), vms.keySet());
-    }
-
-    private QosSpec qos(Section top, QosProfile[] out) {
-        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets", "lossy-dynamic-th");
-        if (s == null) {
-            return null;
-        }
-        String name = s.string("profile", "lossless");
-        QosProfile p = QosProfiles.named(name);
-        if (p == null) {
-            String near = Section.closest(name, QosProfiles.names());
-            s.mistake("profile", "no QoS profile '" + name + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
-                + "; known: " + String.join(", ", QosProfiles.names()));
-            return null;
-        }
-        long kmin = -1;
-        long kmax = -1;
-        double pmax = -1;
-        if (s.has("ecn")) {
-            Section e = s.section("ecn", "kmin", "kmax", "pmax");
-            if (e != null) {
-                kmin = e.bytes("kmin", p.ecnMinThreshold());
-                kmax = e.bytes("kmax", p.ecnMaxThreshold());
-                pmax = e.fraction("pmax", p.ecnMaxProbability());
-                if (kmin > kmax) {
-                    e.mistake("kmin", "Kmin " + kmin + " B is above Kmax " + kmax + " B");
-                }
-                p = p.withEcn(kmin, kmax, pmax);
-            }
-        }
-        if (s.has("pfc")) {
-            Section f = s.section("pfc", "xon", "xoff", "dynamic-th", "headroom-type");
-            if (f != null) {
-                if (!p.lossless()) {
-                    s.mistake("pfc", "PFC thresholds need a lossless profile; '" + name + "' has no PFC");
-                }
-                String type = f.string("headroom-type", "static");
-                if (!type.equals("static") && !type.equals("dynamic")) {
-                    f.mistake("headroom-type", "the headroom type is static or dynamic (SONiC's headroom_type), not '"
-                        + type + "'");
-                }
-                boolean dynamic = type.equals("dynamic");
-                if (dynamic && (f.has("xoff") || f.has("xon"))) {
-                    f.mistake("headroom-type", "a dynamic headroom is worked out from each port's speed and cable: "
-                        + "give no xon or xoff with it");
-                }
-                long xoff = f.has("xoff") ? f.bytes("xoff", 0) : p.xoff();
-                long xon = f.bytes("xon", p.xon());
-                if (f.has("xon") && !f.has("xoff") && !dynamic) {
-                    f.mistake("xon", "xon goes with an xoff (the headroom) of your own; without one each port "
-                        + "takes the SN2700 profile of its speed and cable");
-                }
-                if (f.has("xoff") && xoff <= 0) {
-                    f.mistake("xoff", "the headroom (xoff) must be above zero");
-                }
-                int th = (int) f.integer("dynamic-th", p.losslessDynamicTh(), -8, 8);
-                p = p.withLosslessPg(xon, xoff, th, dynamic);
-            }
-        }
-        boolean wdOff = false;
-        PfcWdConfig wd = null;
-        if (s.has("watchdog")) {
-            Boolean onOff = Section.bool(s.get("watchdog"));
-            if (onOff != null) {
-                wdOff = !onOff;
-                if (wdOff) {
-                    p = p.withWatchdog(null);
-                } else if (p.watchdog() == null) {
-                    wd = new PfcWdConfig(PfcWdAction.DROP, 200_000_000L, 200_000_000L);
-                    p = p.withWatchdog(wd);
-                }
-            } else {
-                Section w = s.section("watchdog", "detection", "restoration", "action", "poll");
-                if (w != null) {
-                    String action = w.string("action", "drop");
-                    PfcWdAction a = null;
-                    for (PfcWdAction x : PfcWdAction.values()) {
-                        if (x.name().equalsIgnoreCase(action)) {
-                            a = x;
-                        }
-                    }
-                    if (a == null) {
-                        w.mistake("action", "the watchdog's action is drop, forward or alert, not '" + action + "'");
-                        a = PfcWdAction.DROP;
-                    }
-                    wd = new PfcWdConfig(a, w.nanos("detection", 200_000_000L), w.nanos("restoration", 200_000_000L));
-                    p = p.withWatchdog(wd);
-                    if (w.has("poll")) {
-                        long poll = w.nanos("poll", 200_000_000L);
-                        if (poll < 1_000_000L || poll % 1_000_000L != 0) {
-                            w.mistake("poll", "the watchdog polls every whole number of milliseconds (SONiC's "
-                                + "POLL_INTERVAL), e.g. 1ms: " + w.text("poll"));
-                        } else {
-                            p = p.withWatchdogPoll(poll / 1_000_000L);
-                        }
-                    }
-                }
-            }
-            if (!p.lossless() && (wd != null)) {
-                s.mistake("watchdog", "the PFC watchdog needs a lossless profile; '" + name + "' has no PFC");
-            }
-        }
-        int lossyW = -1;
-        int roceW = -1;
-        if (s.has("ets")) {
-            Section e = s.section("ets", "lossy", "roce");
-            if (e != null) {
-                lossyW = (int) e.integer("lossy", p.lossyWeight(), 1, 100);
-                roceW = (int) e.integer("roce", p.roceWeight(), 1, 100);
-                p = p.withWeights(lossyW, roceW);
-            }
-        }
-        if (s.has("lossy-dynamic-th")) {
-            int th = (int) s.integer("lossy-dynamic-th", p.lossyDynamicTh(), -8, 8);
-            p = p.withLossyDynamicTh(th);
-        }
-        out[0] = p;
-        return new QosSpec(name, kmin, kmax, pmax, wdOff, wd, lossyW, roceW);
-    }
-
-    private NicSpec nics(Section top) {
-        Section s = top.section("nics", "cc", "cc-params", "pause-response");
-        if (s == null) {
-            return NicSpec.DEFAULTS;
-        }
-        String cc = s.string("cc", "none");
-        if (!cc.equals("none") && !cc.equals("dcqcn")) {
-            s.mistake("cc", "congestion control is none or dcqcn, not '" + cc + "'");
-            cc = "none";
-        }
-        DcqcnParams params = DcqcnParams.defaults();
-        if (s.has("cc-params")) {
-            Section p = s.anySection("cc-params");
-            if (p != null) {
-                for (Map.Entry<String, YNode> e : p.map().entries().entrySet()) {
-                    String text = e.getValue() instanceof YNode.YScalar sc ? sc.text() : YNode.kind(e.getValue());
-                    try {
-                        params = params.with(e.getKey(), text);
-                    } catch (IllegalArgumentException ex) {
-                        problems.add(p.map().keyLoc(e.getKey()), p.path(e.getKey()), ex.getMessage());
-                    }
-                }
-                if (!cc.equals("dcqcn") && !p.map().entries().isEmpty()) {
-                    s.mistake("cc-params", "DCQCN's parameters need cc: dcqcn");
-                }
-            }
-        }
-        PauseResponse response = PauseResponse.IEEE;
-        String r = s.text("pause-response");
-        if (r != null) {
-            try {
-                response = PauseResponse.parse(r);
-            } catch (IllegalArgumentException e) {
-                s.mistake("pause-response", e.getMessage());
-            }
-        }
-        return new NicSpec(cc, params, response);
-    }
-
-    private static List<String> hostNames(Topology t) {
-        return t.hosts().stream().map(Host::name).toList();
-    }
-
-    private List<FlowSpec> flows(Section top, Topology topology, long duration, Set<String> linux, Set<String> vms,
-                                 boolean netnsOnly) {
-        List<FlowSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("flows");
-        Reachability reach = topology == null ? null : new Reachability(topology);
-        Set<String> names = new LinkedHashSet<>();
-        for (int i = 0; i < items.size(); i++) {
-            String path = "flows[" + i + "]";
-            YNode item = items.get(i);
-            boolean tcp = item instanceof YNode.YMap m && m.get("verb") instanceof YNode.YScalar v
-                && TCP.equals(v.text());
-            boolean fromVm = item instanceof YNode.YMap m && m.get("from") instanceof YNode.YScalar v
-                && vms.contains(v.text());
-            Section f = tcp ? Section.of(item, path, problems, TCP_KEYS.toArray(String[]::new))
-                : fromVm ? Section.of(item, path, problems, VM_KEYS.toArray(String[]::new))
-                : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
-                "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
-                "rnr-retry", "reconnect", "alt-path", "verify");
-            if (f == null) {
-                continue;
-            }
-            if (tcp && !netnsOnly) {
-                f.mistake("verb", "verb tcp runs iperf3 between linux hosts: the lab runs only in netns mode then "
-                    + "(modes: [netns])");
-            }
-            if (!f.has("from") || !f.has("to")) {
-                f.missing(f.has("from") ? "to" : "from", "a flow goes from one or more hosts to one host");
-                continue;
-            }
-            String verb = f.string("verb", "write").toLowerCase(Locale.ROOT);
-            if (!VERBS.contains(verb) && !tcp) {
-                f.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ", and tcp between "
-                    + "linux hosts)");
-            }
-            long size = f.bytes("size", 65_536);
-            String cdf = f.text("size-cdf");
-            if (f.has("size") && cdf != null) {
-                f.mistake("size-cdf", "give size or size-cdf, not both");
-            }
-            if (cdf != null) {
-                readable(f, "size-cdf", cdf);
-                size = 0;
-            } else if (size < 1) {
-                f.mistake("size", "a message has at least 1 byte");
-            }
-            long messages = fromVm ? f.integer("messages", VM_MESSAGES, 1, 1_000_000)
-                : f.integer("messages", 0, 0, Long.MAX_VALUE);
-            if (fromVm && !VM_VERBS.contains(verb)) {
-                f.mistake("verb", "a flow from an rxe-vm host is perftest in the VM over rdma_cm: write, read or send, "
-                    + "not '" + verb + "'");
-            }
-            long flowDuration = f.nanos("duration", 0);
-            if (tcp && flowDuration % 1_000_000_000L != 0) {
-                f.mistake("duration", "a tcp flow lasts whole seconds (iperf3 -t): " + f.text("duration"));
-            }
-            int qps = tcp ? (int) f.integer("streams", 1, 1, 128) : (int) f.integer("qps", 1, 1, Flow.MAX_QPS);
-            int window = (int) f.integer("window", 8, 1, Flow.MAX_WINDOW);
-            long start = 0;
-            if ("event".equals(f.text("start"))) {
-                start = Long.MAX_VALUE;
-            } else {
-                start = time(f, "start", 0);
-            }
-            long stop = f.has("stop") ? time(f, "stop", Long.MAX_VALUE) : Long.MAX_VALUE;
-            if (stop != Long.MAX_VALUE && start != Long.MAX_VALUE && stop <= start) {
-                f.mistake("stop", "stops at " + Quantity.formatNanos(stop) + ", not after its start "
-                    + Quantity.formatNanos(start));
-            }
-            if (start != Long.MAX_VALUE && duration > 0 && start >= duration) {
-                f.mistake("start", "starts at " + Quantity.formatNanos(start) + ", when the run is over (duration "
-                    + Quantity.formatNanos(duration) + ")");
-            }
-            long rate = f.bitsPerSecond("rate", 0);
-            int dscp = (int) f.integer("dscp", -1, 0, 63);
-            int ackTimeout = (int) f.integer("ack-timeout", 14, 0, 31);
-            int retry = (int) f.integer("retry", 7, 0, 7);
-            int rnrRetry = (int) f.integer("rnr-retry", 7, 0, 7);
-            long reconnect = f.nanos("reconnect", 0);
-            if (f.has("reconnect") && reconnect <= 0) {
-                f.mistake("reconnect", "the wait before reconnecting must be longer than 0, e.g. reconnect: 50ms");
-            } else if (reconnect > 0 && "ud-send".equals(verb)) {
-                f.mistake("reconnect", "reconnecting through rdma_cm is for RC flows, not ud-send");
-            } else if (reconnect > 0 && ackTimeout == 0) {
-                f.mistake("ack-timeout", "a reconnecting flow sets its ACK timeout through rdma_cm: 1..31, not 0");
-            }
-            Section alt = f.has("alt-path") ? f.section("alt-path", "port", "remote-port", "ack-timeout") : null;
-            int altPort = alt == null ? 0 : (int) alt.integer("port", 0, 1, 2);
-            int altRemotePort = alt == null ? 0 : (int) alt.integer("remote-port", 0, 1, 2);
-            int altTimeout = alt == null ? -1 : (int) alt.integer("ack-timeout", -1, 0, 31);
-            if (alt != null && "ud-send".equals(verb)) {
-                f.mistake("alt-path", "an alternate path is for RC flows (IBA 17.2.8), not ud-send");
-                alt = null;
-            } else if (alt != null && reconnect > 0) {
-                f.mistake("alt-path", "a flow with reconnect connects through rdma_cm, which loads no alternate path "
-                    + "(no LAP): give one or the other");
-                alt = null;
-            }
-            boolean verify = f.bool("verify", false);
-            if (verify && "ud-send".equals(verb)) {
-                f.mistake("verify", "UD datagrams may be lost: verify checks write, read and send flows");
-            } else if (verify && "send".equals(verb) && reconnect > 0) {
-                f.mistake("verify", "a verified send counts the messages each QP receives, which reconnecting QPs "
-                    + "restart: not with reconnect");
-            } else if (verify && !tcp) {
-                long wr = Math.min(io.rocelab.topology.workload.Workload.MAX_WR_BYTES, size > 0 ? size : 1);
-                long slots = Math.min(Flow.MAX_WINDOW, 2L * window);
-                long need = qps * slots * wr;
-                if (size > 0 && need > Flow.MAX_VERIFY_BYTES) {
-                    f.mistake("verify", "a verified flow holds " + slots + " slots of " + wr + " bytes per QP on each "
-                        + "side: " + qps + " QPs take " + (need >> 20) + " MiB, more than "
-                        + (Flow.MAX_VERIFY_BYTES >> 20) + " MiB (fewer qps, a smaller window or smaller messages)");
-                }
-            }
-            if (topology == null) {
-                continue;
-            }
-            List<String> sources = hosts(f, "from", topology);
-            List<String> to = hosts(f, "to", topology);
-            if (to.size() > 1) {
-                f.mistake("to", "a flow has one destination; '" + f.text("to") + "' names " + to.size() + " hosts");
-                continue;
-            }
-            if (sources.isEmpty() || to.isEmpty()) {
-                continue;
-            }
-            String dst = to.get(0);
-            String group = f.string("name", null);
-            if (group != null && !NAME.matcher(group).matches()) {
-                f.mistake("name", "a flow's name is lower-case letters, digits and '-': '" + group + "'");
-            }
-            for (String src : sources) {
-                if (src.equals(dst)) {
-                    f.mistake("from", "a flow from " + src + " to itself");
-                    continue;
-                }
-                if (!tcp && (vms.contains(src) || vms.contains(dst))) {
-                    if (!vms.contains(src) || linux.contains(dst)) {
-                        f.mistake(vms.contains(src) ? "to" : "from", vms.contains(src)
-                            ? "a flow from an rxe-vm host goes to a nic or an rxe-vm host; '" + dst + "' is kind linux"
-                            : "a flow to an rxe-vm host starts in an rxe-vm host (perftest's client in the VM); '"
-                                + src + "' is kind " + (linux.contains(src) ? "linux" : "nic"));
-                        continue;
-                    }
-                } else if (tcp ? !(linux.contains(src) && linux.contains(dst))
-                    : linux.contains(src) || linux.contains(dst)) {
-                    String nic = !linux.contains(src) ? src : dst;
-                    String lin = linux.contains(src) ? src : dst;
-                    f.mistake(tcp ? "from" : "to", tcp ? "a tcp flow runs between linux hosts; '" + nic + "' is a nic host"
-                        : "an RDMA flow (" + verb + ") runs between nic hosts; '" + lin + "' is kind linux (verb: tcp)");
-                    continue;
-                }
-                if (!reach.reaches(src, dst)) {
-                    f.mistake("to", "no path from " + src + " to " + dst + ": they are unreachable over the fabric's "
-                        + "links");
-                    continue;
-                }
-                int[] altPorts = alt == null ? null : altPorts(alt, altPort, altRemotePort, topology.host(src),
-                    topology.host(dst));
-                if (alt != null && altPorts == null) {
-                    continue;
-                }
-                String name = group == null ? src + "-" + dst : sources.size() == 1 ? group : group + "-" + src;
-                if (!names.add(name)) {
-                    f.mistake("name", "a second flow called '" + name + "'");
-                    continue;
-                }
-                out.add(new FlowSpec(name, group == null ? name : group, src, dst, verb, size, cdf, messages,
-                    flowDuration, qps, window, start, stop, rate, dscp, ackTimeout, retry, rnrRetry, reconnect,
-                    altPorts == null ? 0 : altPorts[0], altPorts == null ? 0 : altPorts[1], altTimeout, verify,
-                    f.map().loc(), path));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * A flow's alternate path between {@code src} and {@code dst}: its ports ({@code port} of the
-     * source, {@code remote-port} of the destination; by default each host's port 2 if it has one),
-     * or null after reporting why there is none: a bonded host, a port the host lacks, or the
-     * primary path again (port 1 to port 1).
-     */
-    private static int[] altPorts(Section alt, int port, int remotePort, Host src, Host dst) {
-        boolean ok = true;
-        for (Host h : List.of(src, dst)) {
-            if (h.bonded()) {
-                alt.problems().add(alt.map().loc(), alt.path(), h.name() + "'s ports are bonded (" + h.name()
-                    + " has one port to verbs, and the bond fails over by itself): no alternate path");
-                ok = false;
-            }
-        }
-        if (!ok) {
-            return null;
-        }
-        int p = port > 0 ? port : src.portCount();
-        int r = remotePort > 0 ? remotePort : dst.portCount();
-        if (p > src.portCount()) {
-            alt.mistake("port", src.name() + " has one port: no port " + p + " (ports: 2 on the host gives it eth1)");
-            return null;
-        }
-        if (r > dst.portCount()) {
-            alt.mistake("remote-port", dst.name() + " has one port: no port " + r
-                + " (ports: 2 on the host gives it eth1)");
-            return null;
-        }
-        if (p == 1 && r == 1) {
-            alt.problems().add(alt.map().loc(), alt.path(), "the alternate path is the primary path (" + src.name()
-                + "'s port 1 to " + dst.name() + "'s port 1): give a port 2 on either end");
-            return null;
-        }
-        return new int[] {p, r};
-    }
-
-    /** A time of the run: not negative ("before time 0"). */
-    private static long time(Section s, String key, long otherwise) {
-        String t = s.text(key);
-        if (t != null && t.trim().startsWith("-")) {
-            s.mistake(key, "before time 0: " + t);
-            return otherwise;
-        }
-        return s.nanos(key, otherwise);
-    }
-
-    /** A size CDF file: readable, and a CDF (its own mistakes name the line). */
-    private void readable(Section s, String key, String path) {
-        try {
-            SizeDistribution.cdf(path, new java.io.StringReader(sources.read(path)));
-        } catch (IOException e) {
-            s.mistake(key, "cannot read '" + path + "': " + e.getMessage());
-        } catch (IllegalArgumentException e) {
-            s.mistake(key, path + ": " + e.getMessage());
-        }
-    }
-
-    /** Host names from a name, a pattern or a list of them; unknown names are mistakes. */
-    private List<String> hosts(Section s, String key, Topology topology) {
-        List<String> unknown = new ArrayList<>();
-        List<String> known = hostNames(topology);
-        List<String> out;
-        try {
-            out = HostPattern.resolve(s.strings(key), known, unknown);
-        } catch (IllegalArgumentException e) {
-            s.mistake(key, e.getMessage());
-            return List.of();
-        }
-        for (String u : unknown) {
-            String near = Section.closest(u, known);
-            String what = topology.node(u) instanceof SwitchNode ? "'" + u + "' is a switch, not a host"
-                : "unknown host '" + u + "'" + (near != null ? " (did you mean '" + near + "'?)" : "");
-            s.mistake(key, what);
-        }
-        return unknown.isEmpty() ? out : List.of();
-    }
-
-    private List<BackgroundSpec> background(Section top, Topology topology, long duration) {
-        List<BackgroundSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("background");
-        for (int i = 0; i < items.size(); i++) {
-            String path = "background[" + i + "]";
-            Section b = Section.of(items.get(i), path, problems, "name", "hosts", "load", "size", "size-cdf", "verb",
-                "start", "stop");
-            if (b == null) {
-                continue;
-            }
-            if (!b.has("load")) {
-                b.missing("load", "the offered load, a fraction of each host's link rate, e.g. 30%");
-            }
-            double load = b.fraction("load", 0.3);
-            String verb = b.string("verb", "write").toLowerCase(Locale.ROOT);
-            if (!VERBS.contains(verb)) {
-                b.mistake("verb", "no verb '" + verb + "' (known: " + String.join(", ", VERBS) + ")");
-            }
-            String cdf = b.text("size-cdf");
-            long size = cdf == null ? b.bytes("size", 65_536) : 0;
-            if (cdf != null) {
-                readable(b, "size-cdf", cdf);
-            }
-            long start = time(b, "start", 0);
-            long stop = b.has("stop") ? time(b, "stop", duration) : duration;
-            if (topology == null) {
-                continue;
-            }
-            List<String> hosts = b.has("hosts") ? hosts(b, "hosts", topology) : hostNames(topology);
-            if (hosts.size() < 2 && b.has("hosts")) {
-                b.mistake("hosts", "background load needs at least two hosts");
-            }
-            out.add(new BackgroundSpec(b.string("name", "bg" + i), hosts, load, size, cdf, verb, start, stop,
-                b.map().loc(), path));
-        }
-        return out;
-    }
-
-    private List<EventSpec> events(Section top, Topology topology, List<FlowSpec> flows, long duration) {
-        List<EventSpec> out = new ArrayList<>();
-        List<YNode> items = top.list("events");
-        List<String> kinds = new ArrayList<>();
-        for (EventSpec.Kind k : EventSpec.Kind.values()) {
-            kinds.add(k.key());
-        }
-        List<String> keys = new ArrayList<>(kinds);
-        keys.add(0, "at");
-        for (int i = 0; i < items.size(); i++) {
-            String path = "events[" + i + "]";
-            Section e = Section.of(items.get(i), path, problems, keys.toArray(String[]::new));
-            if (e == null) {
-                continue;
-            }
-            if (!e.has("at")) {
-                e.missing("at", "when it happens, e.g. at: 500us");
-            }
-            long at = time(e, "at", 0);
-            if (duration > 0 && at >= duration) {
-                e.mistake("at", "at " + Quantity.formatNanos(at) + " the run is over (duration "
-                    + Quantity.formatNanos(duration) + ")");
-            }
-            List<String> actions = e.map().entries().keySet().stream().filter(kinds::contains).toList();
-            if (actions.size() != 1) {
-                problems.add(e.map().loc(), path, "an event does one thing: one of " + String.join(", ", kinds)
-                    + (actions.isEmpty() ? "" : " (this one has " + String.join(", ", actions) + ")"));
-                continue;
-            }
-            String action = actions.get(0);
-            EventSpec.Kind kind = EventSpec.Kind.values()[kinds.indexOf(action)];
-            Loc loc = e.loc(action);
-            String p = path + "." + action;
-            switch (kind) {
-                case LINK_DOWN, LINK_UP -> {
-                    String link = link(e, action, e.text(action), topology);
-                    if (link != null) {
-                        out.add(new EventSpec(at, kind, link, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                case LINK_FAULTS -> {
-                    Section f = e.section(action, "link", "loss", "corrupt", "duplicate");
-                    if (f == null) {
-                        continue;
-                    }
-                    String link = link(f, "link", f.text("link"), topology);
-                    double loss = f.fraction("loss", 0);
-                    double corrupt = f.fraction("corrupt", 0);
-                    double dup = f.fraction("duplicate", 0);
-                    if (link != null) {
-                        out.add(new EventSpec(at, kind, link, -1, loss, corrupt, dup, loc, p));
-                    }
-                }
-                case PFC_STORM, PFC_STORM_STOP -> {
-                    YNode v = e.get(action);
-                    String host;
-                    int prio = topology == null || topology.qos() == null ? 3 : Math.max(0, topology.qos().pfcPriority());
-                    if (v instanceof YNode.YMap) {
-                        Section s = e.section(action, "host", "priority");
-                        if (s == null) {
-                            continue;
-                        }
-                        host = s.text("host");
-                        prio = (int) s.integer("priority", prio, 0, 7);
-                        if (host == null) {
-                            s.missing("host", "the host that sends the storm");
-                            continue;
-                        }
-                    } else {
-                        host = e.text(action);
-                    }
-                    if (host(e, action, host, topology)) {
-                        out.add(new EventSpec(at, kind, host, prio, 0, 0, 0, loc, p));
-                    }
-                }
-                case SWITCH_DOWN, SWITCH_UP -> {
-                    String sw = e.text(action);
-                    if (sw != null && topology != null) {
-                        if (topology.node(sw) instanceof SwitchNode) {
-                            out.add(new EventSpec(at, kind, sw, -1, 0, 0, 0, loc, p));
-                        } else {
-                            String near = Section.closest(sw, topology.switches().stream().map(SwitchNode::name)
-                                .toList());
-                            e.mistake(action, topology.node(sw) != null ? "'" + sw + "' is a host, not a switch"
-                                : "unknown switch '" + sw + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
-                        }
-                    }
-                }
-                case PORT_SILENT, PORT_SILENT_STOP -> {
-                    String end = e.text(action);
-                    if (end == null || topology == null) {
-                        continue;
-                    }
-                    Attachment at0 = Attachment.parse(end);
-                    if (topology.linkAt(at0) != null) {
-                        out.add(new EventSpec(at, kind, at0.toString(), -1, 0, 0, 0, loc, p));
-                    } else {
-                        e.mistake(action, "no port '" + end + "': " + (topology.node(at0.node()) == null
-                            ? "unknown node '" + at0.node() + "'" : "nothing is cabled to " + at0)
-                            + " (a port is node:port, e.g. leaf0:Ethernet8, or a host's name)");
-                    }
-                }
-                case LINK_FLAP -> {
-                    Section f = e.section(action, "link", "times", "down", "up");
-                    if (f == null) {
-                        continue;
-                    }
-                    String link = link(f, "link", f.text("link"), topology);
-                    long times = f.integer("times", 3, 1, 1000);
-                    long down = f.nanos("down", 50_000);
-                    long up = f.nanos("up", 100_000);
-                    if (down <= 0 || up <= 0) {
-                        f.mistake(down <= 0 ? "down" : "up", "must be longer than 0");
-                        continue;
-                    }
-                    long last = at + times * down + (times - 1) * up;
-                    if (duration > 0 && last >= duration) {
-                        f.mistake("times", "the last flap ends at " + Quantity.formatNanos(last)
-                            + ", after the run (duration " + Quantity.formatNanos(duration) + ")");
-                        continue;
-                    }
-                    for (long k = 0, t0 = at; link != null && k < times; k++, t0 += down + up) {
-                        out.add(new EventSpec(t0, EventSpec.Kind.LINK_DOWN, link, -1, 0, 0, 0, loc, p));
-                        out.add(new EventSpec(t0 + down, EventSpec.Kind.LINK_UP, link, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                case DRAIN_STOP, DRAIN_START -> {
-                    String host = e.text(action);
-                    if (host(e, action, host, topology)) {
-                        out.add(new EventSpec(at, kind, host, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                case FLOW_START, FLOW_STOP -> {
-                    String which = e.text(action);
-                    if (which == null || topology == null) {
-                        continue;
-                    }
-                    List<String> matched = new ArrayList<>();
-                    java.util.regex.Pattern g = HostPattern.glob(which);
-                    for (FlowSpec f : flows) {
-                        if (f.name().equals(which) || f.group().equals(which) || g.matcher(f.name()).matches()) {
-                            matched.add(f.name());
-                        }
-                    }
-                    if (matched.isEmpty()) {
-                        String near = Section.closest(which, flows.stream().map(FlowSpec::name).toList());
-                        e.mistake(action, "no flow '" + which + "'" + (near != null ? " (did you mean '" + near + "'?)"
-                            : ""));
-                    }
-                    for (String m : matched) {
-                        out.add(new EventSpec(at, kind, m, -1, 0, 0, 0, loc, p));
-                    }
-                }
-                default -> throw new IllegalStateException(kind.toString());
-            }
-        }
-        return out;
-    }
-
-    private boolean host(Section s, String key, String host, Topology topology) {
-        if (host == null || topology == null) {
-            return false;
-        }
-        if (topology.node(host) instanceof Host) {
-            return true;
-        }
-        String near = Section.closest(host, hostNames(topology));
-        s.mistake(key, topology.node(host) != null ? "'" + host + "' is a switch, not a host"
-            : "unknown host '" + host + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
-        return false;
-    }
-
-    /** A link by its name, or by one of its ends ({@code leaf0:Ethernet8}, a host's name). */
-    private String link(Section s, String key, String ref, Topology topology) {
-        if (ref == null || topology == null) {
-            if (ref == null && s != null) {
-                s.missing(key, "the link: its name or one of its ends, e.g. leaf0:Ethernet8");
-            }
-            return null;
-        }
-        for (Link l : topology.links()) {
-            if (l.name().equals(ref)) {
-                return l.name();
-            }
-        }
-        Attachment end = Attachment.parse(ref);
-        Link l = topology.linkAt(end);
-        if (l != null) {
-            return l.name();
-        }
-        String reason = topology.node(end.node()) == null ? "unknown node '" + end.node() + "'"
-            : "nothing is cabled to " + end;
-        s.mistake(key, "no link '" + ref + "': " + reason + " (a link is named by its name or by one of its ends, "
-            + "e.g. leaf0:Ethernet8)");
-        return null;
-    }
-
-    private ProbeSpec probes(Section top, Topology topology, long duration) {
-        Section s = top.section("probes", "interval", "sample", "queues", "ports");
-        boolean given = s != null && s.has("interval");
-        long interval = given ? s.nanos("interval", ProbeSpec.defaultIntervalNanos(duration))
-            : ProbeSpec.defaultIntervalNanos(duration);
-        if (given && interval < 100) {
-            s.mistake("interval", "sample at most every 100ns: " + s.text("interval"));
-            interval = ProbeSpec.defaultIntervalNanos(duration);
-        }
-        Set<String> kinds = new LinkedHashSet<>();
-        if (s == null || !s.has("sample")) {
-            kinds.addAll(ProbeSpec.KINDS);
-        } else {
-            List<String> asked = s.strings("sample");
-            for (String k : asked) {
-                if (k.equals("all")) {
-                    kinds.addAll(ProbeSpec.KINDS);
-                } else if (!ProbeSpec.KINDS.contains(k)) {
-                    String near = Section.closest(k, ProbeSpec.KINDS);
-                    s.mistake("sample", "no probe '" + k + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
-                        + "; known: " + String.join(", ", ProbeSpec.KINDS) + ", all");
-                }
-            }
-            for (String k : ProbeSpec.KINDS) {
-                if (asked.contains(k)) {
-                    kinds.add(k);
-                }
-            }
-        }
-        if (topology == null) {
-            return new ProbeSpec(interval, kinds, List.of(), List.of(), !given);
-        }
-        int roce = topology.qos() == null ? 3 : topology.qos().roceTc();
-        List<String> allPorts = switchPorts(topology);
-        List<String> allQueues = new ArrayList<>();
-        for (String p : allPorts) {
-            for (int q = 0; q < 8; q++) {
-                allQueues.add(p + ":" + q);
-            }
-        }
-        List<String> queues;
-        if (s != null && s.has("queues")) {
-            queues = match(s, "queues", allQueues, "queue (switch:port:queue)");
-        } else {
-            queues = allPorts.stream().map(p -> p + ":" + roce).toList();
-        }
-        List<String> ports = s != null && s.has("ports") ? match(s, "ports", allPorts, "switch port (switch:port)")
-            : allPorts;
-        return new ProbeSpec(interval, kinds, queues, ports, !given);
-    }
-
-    /** Every cabled switch port, {@code switch:port}, in topology order. */
-    public static List<String> switchPorts(Topology topology) {
-        List<String> out = new ArrayList<>();
-        for (SwitchNode sw : topology.switches()) {
-            for (var port : sw.config().ports()) {
-                if (topology.linkAt(new Attachment(sw.name(), port.name())) != null) {
-                    out.add(sw.name() + ":" + port.name());
-                }
-            }
-        }
-        return out;
-    }
-
-    private List<String> match(Section s, String key, List<String> all, String what) {
-        List<String> unknown = new ArrayList<>();
-        List<String> out;
-        try {
-            out = HostPattern.resolve(s.strings(key), all, unknown);
-        } catch (IllegalArgumentException e) {
-            s.mistake(key, e.getMessage());
-            return List.of();
-        }
-        for (String u : unknown) {
-            String near = Section.closest(u, all);
-            s.mistake(key, "no " + what + " '" + u + "'" + (near != null ? " (did you mean '" + near + "'?)" : ""));
-        }
-        return out;
-    }
-
-    private CaptureSpec capture(Section top, Topology topology, Set<Mode> modes) {
-        if (!top.has("capture")) {
-            return null;
-        }
-        Section s = top.section("capture", "ports", "frames", "tshark");
-        if (s == null || topology == null) {
-            return null;
-        }
-        int frames = (int) s.integer("frames", 1000, 1, 1_000_000);
-        List<String> tshark = List.of();
-        if (s.has("tshark")) {
-            if (!modes.equals(EnumSet.of(Mode.NETNS))) {
-                s.mistake("tshark", "tshark captures an interface of the Linux network: the lab runs only in netns "
-                    + "mode then (modes: [netns])");
-            }
-            tshark = hosts(s, "tshark", topology);
-        }
-        if (!s.has("ports")) {
-            if (!tshark.isEmpty()) {
-                return new CaptureSpec(List.of(), frames, tshark);
-            }
-            s.missing("ports", "the switch ports to capture, e.g. [leaf0:Ethernet0]");
-            return null;
-        }
-        List<String> all = switchPorts(topology);
-        List<String> wanted = new ArrayList<>();
-        for (String p : s.strings("ports")) {
-            // a host's name stands for the switch port it is cabled to
-            if (topology.node(p) instanceof Host h) {
-                Attachment peer = topology.peerOf(h);
-                if (topology.node(peer.node()) instanceof SwitchNode) {
-                    wanted.add(peer.toString());
-                } else {
-                    s.mistake("ports", "host '" + p + "' is not cabled to a switch");
-                }
-            } else {
-                wanted.add(p);
-            }
-        }
-        List<String> unknown = new ArrayList<>();
-        List<String> ports;
-        try {
-            ports = HostPattern.resolve(wanted, all, unknown);
-        } catch (IllegalArgumentException e) {
-            s.mistake("ports", e.getMessage());
-            return null;
-        }
-        for (String u : unknown) {
-            Attachment a = Attachment.parse(u);
-            String why = topology.node(a.node()) == null ? "unknown node '" + a.node() + "'"
-                : topology.node(a.node()) instanceof SwitchNode sw && !sw.hasPort(a.port())
-                    ? "switch '" + a.node() + "' has no port '" + a.port() + "'"
-                    : "nothing is cabled there";
-            s.mistake("ports", "cannot capture '" + u + "': " + why);
-        }
-        return new CaptureSpec(ports, frames, tshark);
     }
 }

@@ -11,6 +11,8 @@ import java.util.Set;
  */
 public final class Problems {
     private final Set<String> lines = new LinkedHashSet<>();
+    /** Every {@link #add}, a line already kept or not: a reader tells by it whether a part had a mistake. */
+    private int reported;
 
     /**
      * @param loc  where
@@ -18,12 +20,21 @@ public final class Problems {
      * @param what what is wrong
      */
     public void add(Loc loc, String path, String what) {
+        reported++;
         lines.add(loc + ": " + (path == null || path.isEmpty() ? "" : path + ": ") + what);
     }
 
     /** Adds every line of {@code other} (kept once, in its order). */
     public void addAll(Problems other) {
         lines.addAll(other.lines);
+    }
+
+    /**
+     * @return how many mistakes were reported, counting again one already kept (a mistake of the
+     *         base document, reported again by each variant): it grows with every mistake found
+     */
+    public int reported() {
+        return reported;
     }
 
     public boolean isEmpty() {

@@ -24,7 +24,7 @@ import java.util.Set;
  * @param rxeVms      the hosts of kind {@code rxe-vm} (rdma_rxe VMs, netns mode); every other host is a NIC
  */
 public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
-                      NicSpec nics, List<FlowSpec> flows, List<BackgroundSpec> background, List<EventSpec> events,
+                      NicSpec nics, List<LabFlow> flows, List<BackgroundSpec> background, List<LabEvent> events,
                       ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts,
                       Set<String> rxeVms) {
     public RunSpec {

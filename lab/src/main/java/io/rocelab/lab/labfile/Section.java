@@ -164,6 +164,16 @@ final class Section {
         }
     }
 
+    /** A time of the run: not negative ("before time 0"). */
+    long time(String key, long otherwise) {
+        String t = text(key);
+        if (t != null && t.trim().startsWith("-")) {
+            mistake(key, "before time 0: " + t);
+            return otherwise;
+        }
+        return nanos(key, otherwise);
+    }
+
     long bitsPerSecond(String key, long otherwise) {
         String t = text(key);
         if (t == null) {

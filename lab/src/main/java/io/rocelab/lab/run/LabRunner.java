@@ -1,29 +1,17 @@
 package io.rocelab.lab.run;
 
-import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.codec.capture.PcapngWriter;
 import io.rocelab.lab.demo.BoundedCapture;
 import io.rocelab.lab.labfile.BackgroundSpec;
 import io.rocelab.lab.labfile.CaptureSpec;
 import io.rocelab.topology.model.Attachment;
-import io.rocelab.lab.labfile.EventSpec;
-import io.rocelab.lab.labfile.FlowSpec;
-import io.rocelab.lab.labfile.LabReader;
+import io.rocelab.lab.labfile.LabEvent;
+import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.LabSources;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.topology.fabric.Fabric;
-import io.rocelab.topology.timeline.Action;
-import io.rocelab.topology.timeline.Draining;
-import io.rocelab.topology.timeline.Event;
-import io.rocelab.topology.timeline.FlowControl;
-import io.rocelab.topology.timeline.LinkFaults;
-import io.rocelab.topology.timeline.LinkState;
-import io.rocelab.topology.timeline.PfcStorm;
-import io.rocelab.topology.timeline.SilentPort;
-import io.rocelab.topology.timeline.SwitchPower;
 import io.rocelab.topology.timeline.Timeline;
-import io.rocelab.topology.workload.AltPath;
 import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
 import io.rocelab.topology.workload.PoissonFlows;
@@ -81,12 +69,12 @@ public final class LabRunner {
     public LabRun run(RunSpec run, Progress progress, java.nio.file.Path captureFile, Mode mode) {
         long wall = System.nanoTime();
         List<Flow> flows = new ArrayList<>();
-        List<FlowSpec> programFlows = new ArrayList<>();
-        for (FlowSpec f : run.flows()) {
-            if (f.verb().equals(LabReader.TCP) || run.rxeVms().contains(f.source())) {
-                programFlows.add(f);
+        List<LabFlow> programFlows = new ArrayList<>();
+        for (LabFlow f : run.flows()) {
+            if (f instanceof LabFlow.Rdma r && !run.rxeVms().contains(f.source())) {
+                flows.add(r.flow());
             } else {
-                flows.add(flow(f));
+                programFlows.add(f);
             }
         }
         List<Flow> background = new ArrayList<>();
@@ -108,7 +96,8 @@ public final class LabRunner {
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
              Workload workload = Workload.start(fabric, all, run.seed());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
-             Timeline timeline = Timeline.schedule(events(run.events()), fabric, workload)) {
+             Timeline timeline = Timeline.schedule(run.events().stream().map(LabEvent::event).toList(), fabric,
+                 workload)) {
             if (captureFile != null && run.capture() != null && !run.capture().ports().isEmpty()) {
                 tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
             }
@@ -196,41 +185,5 @@ public final class LabRunner {
                 throw new UncheckedIOException("cannot read " + c, e);
             }
         });
-    }
-
-    private Flow flow(FlowSpec f) {
-        return Flow.builder(f.name(), f.source(), f.destination()).verb(Verb.parse(f.verb()))
-            .size(sizes(f.sizeBytes(), f.sizeCdf())).messages(f.messages()).durationNanos(f.durationNanos())
-            .qps(f.qps()).window(f.window()).startNanos(f.startNanos()).stopNanos(f.stopNanos())
-            .rateBitsPerSecond(f.rateBitsPerSecond()).dscp(f.dscp()).ackTimeout(f.ackTimeout())
-            .retryCount(f.retryCount()).rnrRetry(f.rnrRetry()).reconnectAfterNanos(f.reconnectNanos())
-            .altPath(f.hasAltPath() ? new AltPath(f.altPort(), f.altRemotePort(), f.altAckTimeout()) : null)
-            .verify(f.verify()).build();
-    }
-
-    /** The timeline's events as the topology module takes them. */
-    static List<Event> events(List<EventSpec> specs) {
-        List<Event> out = new ArrayList<>();
-        for (EventSpec e : specs) {
-            Action a = switch (e.kind()) {
-                case LINK_DOWN -> new LinkState(e.target(), false);
-                case LINK_UP -> new LinkState(e.target(), true);
-                case LINK_FAULTS -> new LinkFaults(e.target(), FaultProfile.NONE.withLoss(e.loss())
-                    .withCorruption(e.corrupt()).withDuplication(e.duplicate()));
-                case PFC_STORM -> new PfcStorm(e.target(), e.priority(), true);
-                case PFC_STORM_STOP -> new PfcStorm(e.target(), e.priority(), false);
-                case DRAIN_STOP -> new Draining(e.target(), false);
-                case DRAIN_START -> new Draining(e.target(), true);
-                case FLOW_START -> new FlowControl(e.target(), true);
-                case FLOW_STOP -> new FlowControl(e.target(), false);
-                case SWITCH_DOWN -> new SwitchPower(e.target(), false);
-                case SWITCH_UP -> new SwitchPower(e.target(), true);
-                case PORT_SILENT -> new SilentPort(e.target(), true);
-                case PORT_SILENT_STOP -> new SilentPort(e.target(), false);
-                case LINK_FLAP -> throw new IllegalStateException("a link flap is read as its link-down and link-up events");
-            };
-            out.add(new Event(e.atNanos(), a));
-        }
-        return out;
     }
 }

@@ -103,8 +103,8 @@ final class Probes {
     /** @return the names a run of {@code run} reports on: flows, cabled switch ports, probed queues, hosts, switches */
     static java.util.Map<Kind, List<String>> names(RunSpec run) {
         java.util.Map<Kind, List<String>> m = new java.util.EnumMap<>(Kind.class);
-        m.put(Kind.FLOW, run.flows().stream().map(io.rocelab.lab.labfile.FlowSpec::name).toList());
-        m.put(Kind.PORT, io.rocelab.lab.labfile.LabReader.switchPorts(run.topology()));
+        m.put(Kind.FLOW, run.flows().stream().map(io.rocelab.lab.labfile.LabFlow::name).toList());
+        m.put(Kind.PORT, io.rocelab.lab.labfile.TopologyRefs.switchPorts(run.topology()));
         m.put(Kind.QUEUE, run.probes().queues());
         m.put(Kind.NIC, run.nicHosts());
         m.put(Kind.SWITCH, run.topology().switches().stream().map(SwitchNode::name).toList());

@@ -1,6 +1,6 @@
 package io.rocelab.lab.run;
 
-import io.rocelab.lab.labfile.FlowSpec;
+import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.topology.fabric.Fabric;
@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * sample to sample, and everything it reads, it reads between events. Live, the fabric runs on the
  * wall clock by itself, on one event loop shared by every NIC and switch (so one task on that loop
  * may read every node), and the runner waits for each sample time and samples on that loop. On the
- * Linux network ({@link NetnsClock}) the same live fabric runs on veth pairs between namespaces.
+ * Linux network ({@link NetnsTestbed}) the same live fabric runs on veth pairs between namespaces.
  */
 interface RunClock extends AutoCloseable {
     /** @return the topology brought to life for this clock */
@@ -35,7 +35,7 @@ interface RunClock extends AutoCloseable {
      *
      * @throws IllegalArgumentException where no real program can run
      */
-    default ProgramFlows programs(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+    default ProgramFlows programs(Fabric fabric, List<LabFlow> flows, long epochNanos) {
         if (!flows.isEmpty()) {
             throw new IllegalArgumentException("flow '" + flows.get(0).name() + "' is a tcp flow: it runs only with "
                 + "--mode netns");
@@ -86,7 +86,7 @@ interface RunClock extends AutoCloseable {
         return switch (mode) {
             case VIRTUAL -> new Virtual();
             case LIVE -> new Live();
-            case NETNS -> new NetnsClock(run, captureFile);
+            case NETNS -> new NetnsTestbed(run, captureFile);
         };
     }
 

@@ -2,7 +2,7 @@ package io.rocelab.lab.run;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.MacAddress;
-import io.rocelab.lab.labfile.FlowSpec;
+import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.lab.netns.InteropDir;
 import io.rocelab.lab.netns.NetnsNames;
@@ -17,6 +17,7 @@ import io.rocelab.topology.fabric.FabricMode;
 import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
+import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowProgress;
 import io.rocelab.topology.workload.FlowResult;
 import java.nio.file.Path;
@@ -30,14 +31,16 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * A lab on the Linux network ({@code --mode netns}): the topology laid out as namespaces and veth
- * pairs ({@link VethNetwork}), the live fabric (every NIC and switch on one real-time event loop,
- * as {@link RunClock.Live}) moved onto the veths ({@link VethPorts}), iperf3 for the tcp flows, tshark
- * where the file asks. Whatever happens, what it made is removed: at the end, on a failure, and on
- * Ctrl-C or SIGTERM by a shutdown hook; after a kill -9 the next run or {@code rocelab lab clean}
- * does it.
+ * A lab's testbed on the Linux network ({@code --mode netns}): the topology laid out as
+ * namespaces and veth pairs ({@link VethNetwork}), the live fabric (every NIC and switch on one
+ * real-time event loop, as {@link RunClock.Live}, whose wall clock is the run's time) moved onto the
+ * veths ({@link VethPorts}), the real programs the file's flows name (iperf3 for the tcp flows,
+ * qemu VMs running perftest for the flows from rxe-vm hosts, with the NIC-side servers they talk
+ * to), tshark where the file asks, and the notes a run leaves (what each port dropped, each NIC's
+ * trouble). Whatever happens, what it made is removed: at the end, on a failure, and on Ctrl-C or
+ * SIGTERM by a shutdown hook; after a kill -9 the next run or {@code rocelab lab clean} does it.
  */
-final class NetnsClock implements RunClock {
+final class NetnsTestbed implements RunClock {
     /** iperf3's first port; each tcp flow has its own. */
     private static final int IPERF3_PORT = 5201;
     /** perftest's port for the first flow from a VM (rdma_cm's, {@code -p}); each flow has its own. */
@@ -57,7 +60,7 @@ final class NetnsClock implements RunClock {
     private RxeVmFlows vmFlows;
     private boolean hooked;
 
-    NetnsClock(RunSpec run, Path captureFile) {
+    NetnsTestbed(RunSpec run, Path captureFile) {
         this.run = run;
         this.captureFile = captureFile;
     }
@@ -153,7 +156,7 @@ final class NetnsClock implements RunClock {
     /** The nic hosts that serve a flow from a VM: a NIC of their own runs perftest's server. */
     private Set<String> vmServedHosts() {
         Set<String> out = new LinkedHashSet<>();
-        for (FlowSpec f : run.flows()) {
+        for (LabFlow f : run.flows()) {
             if (run.rxeVms().contains(f.source()) && !run.rxeVms().contains(f.destination())) {
                 out.add(f.destination());
             }
@@ -162,10 +165,11 @@ final class NetnsClock implements RunClock {
     }
 
     @Override
-    public ProgramFlows programs(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
-        List<FlowSpec> fromVms = flows.stream().filter(f -> run.rxeVms().contains(f.source())).toList();
-        ProgramFlows tcp = tcpFlows(fabric, flows.stream().filter(f -> !run.rxeVms().contains(f.source())).toList(),
-            epochNanos);
+    public ProgramFlows programs(Fabric fabric, List<LabFlow> flows, long epochNanos) {
+        List<Flow> fromVms = flows.stream().filter(f -> run.rxeVms().contains(f.source()))
+            .map(f -> ((LabFlow.Rdma) f).flow()).toList();
+        ProgramFlows tcp = tcpFlows(fabric, flows.stream().filter(f -> !run.rxeVms().contains(f.source()))
+            .map(f -> (LabFlow.Tcp) f).toList(), epochNanos);
         if (run.rxeVms().isEmpty()) {
             return tcp;
         }
@@ -201,16 +205,17 @@ final class NetnsClock implements RunClock {
     }
 
     /** Boots the VMs (each with its own script) after rocelab's servers for their flows to nic hosts listen. */
-    private RxeVmFlows vmFlows(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+    private RxeVmFlows vmFlows(Fabric fabric, List<Flow> flows, long epochNanos) {
         Topology t = run.topology();
         List<RxeVmFlows.Spec> specs = new ArrayList<>();
         int port = PERFTEST_PORT;
         // the fabric's RoCE class, ECT(0) as the NICs send it (a WRED queue drops Not-ECT packets it would mark)
         int tos = t.qos() != null ? t.qos().roceDscp() << 2 | 2 : 0;
-        for (FlowSpec f : flows) {
+        for (Flow f : flows) {
             boolean toVm = run.rxeVms().contains(f.destination());
             specs.add(new RxeVmFlows.Spec(f.name(), f.source(), f.destination(),
-                Ipv4.toString(t.host(f.destination()).ipv4()), toVm, f.verb(), f.sizeBytes(), f.messages(), port++, tos));
+                Ipv4.toString(t.host(f.destination()).ipv4()), toVm, f.verb().name().toLowerCase(Locale.ROOT),
+                f.size().maxBytes(), f.messages(), port++, tos));
         }
         Map<String, RxeVmFlows.NicServer> servers = new LinkedHashMap<>();
         for (String h : vmServedHosts()) {
@@ -257,16 +262,16 @@ final class NetnsClock implements RunClock {
         return f;
     }
 
-    private ProgramFlows tcpFlows(Fabric fabric, List<FlowSpec> flows, long epochNanos) {
+    private ProgramFlows tcpFlows(Fabric fabric, List<LabFlow.Tcp> flows, long epochNanos) {
         List<TcpFlows.Spec> specs = new ArrayList<>();
         int port = IPERF3_PORT;
-        for (FlowSpec f : flows) {
+        for (LabFlow.Tcp f : flows) {
             long end = Math.min(f.stopNanos(), run.durationNanos());
             long nanos = f.durationNanos() > 0 ? f.durationNanos() : Math.max(1, end - f.startNanos());
             long seconds = Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
             specs.add(new TcpFlows.Spec(f.name(), f.source(), f.destination(), network.namespaceOf(f.source()),
                 network.namespaceOf(f.destination()), Ipv4.toString(run.topology().host(f.destination()).ipv4()),
-                port++, f.startNanos(), seconds, f.qps(), f.rateBitsPerSecond()));
+                port++, f.startNanos(), seconds, f.streams(), f.rateBitsPerSecond()));
         }
         if (specs.isEmpty()) {
             return ProgramFlows.NONE;

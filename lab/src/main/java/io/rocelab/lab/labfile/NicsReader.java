@@ -1,0 +1,55 @@
+package io.rocelab.lab.labfile;
+
+import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.nic.cc.DcqcnParams;
+import java.util.Map;
+
+/**
+ * {@code nics:}: every host NIC's settings: congestion control ({@code cc: none | dcqcn}), DCQCN's
+ * parameters ({@code cc-params}, mlx5's names) and how long a NIC takes to act on a PFC XOFF
+ * ({@code pause-response}).
+ */
+final class NicsReader {
+    private NicsReader() {
+    }
+
+    /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
+    static NicSpec read(Section top) {
+        Section s = top.section("nics", "cc", "cc-params", "pause-response");
+        if (s == null) {
+            return NicSpec.DEFAULTS;
+        }
+        String cc = s.string("cc", "none");
+        if (!cc.equals("none") && !cc.equals("dcqcn")) {
+            s.mistake("cc", "congestion control is none or dcqcn, not '" + cc + "'");
+            cc = "none";
+        }
+        DcqcnParams params = DcqcnParams.defaults();
+        if (s.has("cc-params")) {
+            Section p = s.anySection("cc-params");
+            if (p != null) {
+                for (Map.Entry<String, YNode> e : p.map().entries().entrySet()) {
+                    String text = e.getValue() instanceof YNode.YScalar sc ? sc.text() : YNode.kind(e.getValue());
+                    try {
+                        params = params.with(e.getKey(), text);
+                    } catch (IllegalArgumentException ex) {
+                        p.problems().add(p.map().keyLoc(e.getKey()), p.path(e.getKey()), ex.getMessage());
+                    }
+                }
+                if (!cc.equals("dcqcn") && !p.map().entries().isEmpty()) {
+                    s.mistake("cc-params", "DCQCN's parameters need cc: dcqcn");
+                }
+            }
+        }
+        PauseResponse response = PauseResponse.IEEE;
+        String r = s.text("pause-response");
+        if (r != null) {
+            try {
+                response = PauseResponse.parse(r);
+            } catch (IllegalArgumentException e) {
+                s.mistake("pause-response", e.getMessage());
+            }
+        }
+        return new NicSpec(cc, params, response);
+    }
+}
