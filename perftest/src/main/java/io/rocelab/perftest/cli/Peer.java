@@ -21,6 +21,9 @@ import io.rocelab.perftest.oob.OobServer;
 public record Peer(String host, int port, boolean rdmaCm, int gidIndex, boolean ipv6, String sourceIp,
                    boolean exchangeVersions) {
 
+    /** perftest's {@code MAX_GID_IX}: the largest {@code -x}. */
+    static final int MAX_GID_INDEX = 64;
+
     /** True on the side that waits for a connection (no host given). */
     public boolean isServer() {
         return host == null;

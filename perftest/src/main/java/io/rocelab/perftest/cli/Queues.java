@@ -3,6 +3,8 @@ package io.rocelab.perftest.cli;
 import io.rocelab.perftest.AtomicType;
 import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.TestKind;
+import io.rocelab.perftest.Verb;
+import java.util.Arrays;
 
 /**
  * The QPs of a perftest run and how work requests are posted to them and completed (the settings
@@ -35,6 +37,87 @@ public record Queues(ConnectionType connection, int txDepth, int rxDepth, int ou
                      int inlineSize, int qpTimeout, boolean qpTimeoutRequested, int postList, int cqModeration,
                      boolean cqModerationRequested, boolean events, int eventVector, boolean oldPostSend,
                      boolean srq) {
+
+    /** perftest's {@code MAX_TX}: the deepest send queue {@code -t} takes. */
+    static final int MAX_TX_DEPTH = 15000;
+    /** perftest's {@code MAX_RX}: the deepest receive queue {@code -r} takes. */
+    static final int MAX_RX_DEPTH = 16384;
+    /** perftest's {@code UC_MAX_RX}: the receive depth a UC or UD test's default is capped to. */
+    static final int UC_MAX_RX = 16000;
+    /** perftest's {@code MAX_CQ_MOD}: the largest {@code -Q}. */
+    static final int MAX_CQ_MOD = 1024;
+    /** perftest's {@code MAX_INLINE}: the largest {@code -I}. */
+    static final int MAX_INLINE = 912;
+    /** perftest's {@code MAX_INLINE_UD}: the inline size a UD test is lowered to. */
+    static final int MAX_INLINE_UD = 884;
+    /** The largest {@code -u}: the ACK timeout exponent is 5 bits (IBA, QP attribute Local ACK Timeout). */
+    static final int MAX_QP_TIMEOUT = 31;
+    /** The largest completion vector {@code -X} takes. */
+    static final int MAX_EQ_NUM = 2048;
+    /** Above this message size perftest signals every send unless {@code -Q} was given. */
+    static final int CQ_MOD_SIZE_LIMIT = 8192;
+    /** perftest's {@code DEF_INLINE_WRITE}: the inline default of ib_write_lat. */
+    static final int INLINE_WRITE_LAT = 220;
+    /** perftest's {@code DEF_INLINE_SEND_RC_UC}: the inline default of ib_send_lat on RC and UC. */
+    static final int INLINE_SEND_LAT = 236;
+    /** perftest's {@code DEF_INLINE_SEND_UD}: the inline default of ib_send_lat on UD. */
+    static final int INLINE_SEND_LAT_UD = 188;
+
+    /**
+     * perftest's inline defaults for a device it recognises ({@code ctx_set_max_inline}): only
+     * latency tests inline by default, since inlining a bandwidth test's large messages costs
+     * more than it saves.
+     */
+    static int defaultInline(TestKind kind, ConnectionType connection) {
+        if (!kind.isLatency()) {
+            return 0;
+        }
+        switch (kind.verb()) {
+            case WRITE:
+                return INLINE_WRITE_LAT;
+            case SEND:
+                return connection == ConnectionType.UD ? INLINE_SEND_LAT_UD : INLINE_SEND_LAT;
+            default:
+                return 0;
+        }
+    }
+
+    /** perftest's {@code -c}: the transport named, if the test's verb can use it. */
+    static ConnectionType parseConnection(String text, Verb verb) {
+        switch (text) {
+            case "RC":
+                return ConnectionType.RC;
+            case "UC":
+                if (verb.usesOutstandingReads()) {
+                    throw new OptionException(" UC connection not possible in READ/ATOMIC verbs");
+                }
+                return ConnectionType.UC;
+            case "UD":
+                if (verb != Verb.SEND) {
+                    throw new OptionException(" UD connection only possible in SEND verb");
+                }
+                return ConnectionType.UD;
+            case "XRC":
+            case "DC":
+            case "SRD":
+            case "RawEth":
+                throw new OptionException(" " + text + " connection is not supported by rocelab's NIC."
+                        + " Please choose from {RC,UC,UD}");
+            default:
+                throw new OptionException(" Invalid Connection type. Please choose from {RC,UC,UD}");
+        }
+    }
+
+    /** perftest's {@code -A}: the atomic operation named. */
+    static AtomicType parseAtomicType(String text) {
+        for (AtomicType t : AtomicType.values()) {
+            if (t.name().equals(text)) {
+                return t;
+            }
+        }
+        throw new OptionException(" Invalid Atomic type! please choose from "
+                + Arrays.toString(AtomicType.values()).replace(" ", "").replace('[', '{').replace(']', '}'));
+    }
 
     /** The settings while perftest's rules fill them in; starts at the tool's defaults. */
     static final class Builder {

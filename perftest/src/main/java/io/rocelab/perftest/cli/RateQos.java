@@ -15,6 +15,9 @@ import io.rocelab.perftest.RateLimit;
  */
 public record RateQos(RateLimit rateLimit, int serviceLevel, int tos) {
 
+    /** perftest's {@code MAX_SL}: the largest {@code -S} (IBA service levels are 0..15). */
+    static final int MAX_SL = 15;
+
     /** The settings while perftest's rules fill them in; starts at perftest's defaults. */
     static final class Builder {
         RateLimit rateLimit = null;

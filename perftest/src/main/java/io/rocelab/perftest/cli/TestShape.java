@@ -31,6 +31,41 @@ public record TestShape(long size, boolean sizeRequested, boolean runAll, long i
     /** perftest's {@code MAX_SIZE}: the largest message, and the last size of {@code -a}. */
     public static final long MAX_SIZE = 8_388_608;
 
+    /** perftest's {@code MIN_ITER}: the fewest iterations {@code -n} takes. */
+    static final int MIN_ITERATIONS = 5;
+
+    /** perftest's {@code MAX_QP_NUM}: the most QPs {@code -q} takes. */
+    static final int MAX_QPS = 16384;
+
+    /** Above this many iterations perftest's bandwidth tests compute no peak ({@code force_dependecies}). */
+    static final int NO_PEAK_ITERATIONS = 20000;
+
+    /**
+     * perftest's {@code -s}: a number, optionally followed by K (KiB) or M (MiB), between 1 byte
+     * and {@link PerftestOptions#MAX_SIZE}.
+     */
+    static long parseSize(String text) {
+        long factor = 1;
+        String digits = text;
+        if (text.endsWith("K")) {
+            factor = 1024;
+            digits = text.substring(0, text.length() - 1);
+        } else if (text.endsWith("M")) {
+            factor = 1024 * 1024;
+            digits = text.substring(0, text.length() - 1);
+        }
+        Long v = CNumbers.parse(digits);
+        if (v == null) {
+            throw new OptionException(" Message Size argument " + text
+                    + " should be an integer, optionally followed by K or M");
+        }
+        long size = v > MAX_SIZE ? v : v * factor;
+        if (size < 1 || size > MAX_SIZE) {
+            throw new OptionException(" Message Size should be between 1 and " + MAX_SIZE);
+        }
+        return size;
+    }
+
     /** The settings while perftest's rules fill them in; starts at the tool's defaults. */
     static final class Builder {
         long size;
