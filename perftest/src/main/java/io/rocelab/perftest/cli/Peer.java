@@ -29,6 +29,11 @@ public record Peer(String host, int port, boolean rdmaCm, int gidIndex, boolean 
         return host == null;
     }
 
+    /** True on the side that connects and, in one-way tests, sends. */
+    public boolean isClient() {
+        return host != null;
+    }
+
     /** The settings while perftest's rules fill them in; starts at perftest's defaults. */
     static final class Builder {
         String host = null;

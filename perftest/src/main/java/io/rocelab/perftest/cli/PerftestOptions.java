@@ -73,7 +73,7 @@ public final class PerftestOptions {
 
     /** True on the side that connects and, in one-way tests, sends. */
     public boolean isClient() {
-        return !peer.isServer();
+        return peer.isClient();
     }
 
     /**
