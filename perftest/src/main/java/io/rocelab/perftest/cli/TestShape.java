@@ -42,7 +42,7 @@ public record TestShape(long size, boolean sizeRequested, boolean runAll, long i
 
     /**
      * perftest's {@code -s}: a number, optionally followed by K (KiB) or M (MiB), between 1 byte
-     * and {@link PerftestOptions#MAX_SIZE}.
+     * and {@link #MAX_SIZE}.
      */
     static long parseSize(String text) {
         long factor = 1;
