@@ -1,6 +1,5 @@
 package io.rocelab.perftest.cli;
 
-import io.rocelab.perftest.AtomicType;
 import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.Mtu;
 import io.rocelab.perftest.ReportUnit;
@@ -8,7 +7,6 @@ import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.Verb;
 import io.rocelab.perftest.report.PerftestFormats;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,23 +18,6 @@ import java.util.List;
  * that says why.
  */
 final class OptionsValidator {
-    static final int MIN_ITERATIONS = 5;
-    static final int MAX_TX_DEPTH = 15000;
-    static final int MAX_RX_DEPTH = 16384;
-    static final int UC_MAX_RX = 16000;
-    static final int MAX_QPS = 16384;
-    static final int MAX_CQ_MOD = 1024;
-    static final int MAX_INLINE = 912;
-    static final int MAX_INLINE_UD = 884;
-    static final int MAX_GID_INDEX = 64;
-    static final int MAX_SL = 15;
-    static final int MAX_QP_TIMEOUT = 31;
-    static final int MAX_EQ_NUM = 2048;
-    static final int CQ_MOD_SIZE_LIMIT = 8192;
-    static final int NO_PEAK_ITERATIONS = 20000;
-    static final int INLINE_WRITE_LAT = 220;
-    static final int INLINE_SEND_LAT = 236;
-    static final int INLINE_SEND_LAT_UD = 188;
 
     private OptionsValidator() {
     }
@@ -81,38 +62,38 @@ final class OptionsValidator {
             b.requestedMtu(mtu);
         }
         if (c.shape.iters != null) {
-            b.iterations(range(c.shape.iters, "Iteration num", MIN_ITERATIONS, Integer.MAX_VALUE));
+            b.iterations(range(c.shape.iters, "Iteration num", TestShape.MIN_ITERATIONS, Integer.MAX_VALUE));
         }
         if (c.queues.txDepth != null) {
-            b.txDepth((int) range(c.queues.txDepth, "Tx depth", 1, MAX_TX_DEPTH));
+            b.txDepth((int) range(c.queues.txDepth, "Tx depth", 1, Queues.MAX_TX_DEPTH));
         }
         if (c.rate.tos != null) {
             b.tos((int) range(c.rate.tos, "TOS", 0, 255));
         }
         if (c.queues.qpTimeout != null) {
-            b.qpTimeout((int) range(c.queues.qpTimeout, "QP Timeout", 0, MAX_QP_TIMEOUT));
+            b.qpTimeout((int) range(c.queues.qpTimeout, "QP Timeout", 0, Queues.MAX_QP_TIMEOUT));
         }
         if (c.rate.sl != null) {
             long sl = integer(c.rate.sl, "Service Level");
-            if (sl < 0 || sl > MAX_SL) {
-                throw new OptionException(" Only " + MAX_SL + " Service levels");
+            if (sl < 0 || sl > RateQos.MAX_SL) {
+                throw new OptionException(" Only " + RateQos.MAX_SL + " Service levels");
             }
             b.serviceLevel((int) sl);
         }
         if (c.peer.gidIndex != null) {
-            b.gidIndex((int) range(c.peer.gidIndex, "Gid index", 0, MAX_GID_INDEX));
+            b.gidIndex((int) range(c.peer.gidIndex, "Gid index", 0, Peer.MAX_GID_INDEX));
         }
         if (c.queues.connection != null) {
-            b.connection(connection(c.queues.connection, verb));
+            b.connection(Queues.parseConnection(c.queues.connection, verb));
         }
         if (c.shape.qp != null) {
             if (!kind.isBandwidth()) {
                 throw new OptionException(" Multiple QPs only available on bw tests");
             }
-            b.numQps((int) range(c.shape.qp, "num of Qps", 1, MAX_QPS));
+            b.numQps((int) range(c.shape.qp, "num of Qps", 1, TestShape.MAX_QPS));
         }
         if (c.queues.inlineSize != null) {
-            int inline = (int) range(c.queues.inlineSize, "Max inline", 0, MAX_INLINE);
+            int inline = (int) range(c.queues.inlineSize, "Max inline", 0, Queues.MAX_INLINE);
             if (verb.usesOutstandingReads()) {
                 throw new OptionException(" Inline feature not available on READ/Atomic verbs");
             }
@@ -126,14 +107,14 @@ final class OptionsValidator {
             b.outReads((int) Math.max(0, Math.min(outs, 0xffff)));
         }
         if (c.queues.rxDepth != null) {
-            int rx = (int) range(c.queues.rxDepth, " Rx depth", 1, MAX_RX_DEPTH);
+            int rx = (int) range(c.queues.rxDepth, " Rx depth", 1, Queues.MAX_RX_DEPTH);
             if (verb != Verb.SEND && rx > TestKind.DEFAULT_RX_DEPTH_RDMA) {
                 throw new OptionException(" On RDMA verbs rx depth can be only 1");
             }
             b.rxDepth(rx);
         }
         if (c.queues.cqMod != null) {
-            b.cqModeration((int) range(c.queues.cqMod, "CQ moderation", 1, MAX_CQ_MOD));
+            b.cqModeration((int) range(c.queues.cqMod, "CQ moderation", 1, Queues.MAX_CQ_MOD));
             b.cqModerationRequested(true);
         }
         if (c.queues.atomicType != null) {
@@ -141,7 +122,7 @@ final class OptionsValidator {
                 throw new OptionException(" You are not running the atomic_lat/bw test! To change the atomic action"
                         + " type, you must run one of the atomic tests");
             }
-            b.atomicType(atomicType(c.queues.atomicType));
+            b.atomicType(Queues.parseAtomicType(c.queues.atomicType));
         }
         if (c.queues.postList != null) {
             long pl = integer(c.queues.postList, "Send Post List size");
@@ -178,7 +159,7 @@ final class OptionsValidator {
             b.rdmaCm(true);
         }
         if (c.shape.size != null) {
-            b.size(size(c.shape.size));
+            b.size(TestShape.parseSize(c.shape.size));
             b.sizeRequested(true);
         }
         if (c.queues.events) {
@@ -191,7 +172,7 @@ final class OptionsValidator {
             if (verb == Verb.WRITE) {
                 throw new OptionException(" Events feature not available on WRITE verb");
             }
-            b.eventVector((int) range(c.queues.vector, "EQN", 0, MAX_EQ_NUM));
+            b.eventVector((int) range(c.queues.vector, "EQN", 0, Queues.MAX_EQ_NUM));
         }
         if (c.shape.bidirectional) {
             if (kind.isLatency()) {
@@ -243,7 +224,7 @@ final class OptionsValidator {
             b.sourceIp(c.peer.sourceIp);
         }
         if (c.queues.inlineSize == null) {
-            b.inlineSize(defaultInline(kind, b.connection()));
+            b.inlineSize(Queues.defaultInline(kind, b.connection()));
         }
         RateLimitRules rate = RateLimitRules.parse(c);
 
@@ -285,10 +266,10 @@ final class OptionsValidator {
             }
             if ((b.connection() == ConnectionType.UD || b.connection() == ConnectionType.UC)
                     && b.rxDepth() == TestKind.DEFAULT_RX_DEPTH_SEND) {
-                b.rxDepth((int) Math.min(b.iterations(), UC_MAX_RX));
+                b.rxDepth((int) Math.min(b.iterations(), Queues.UC_MAX_RX));
             }
         }
-        if (b.size() > CQ_MOD_SIZE_LIMIT && b.connection() != ConnectionType.UD && !b.runAll() && !b.events()) {
+        if (b.size() > Queues.CQ_MOD_SIZE_LIMIT && b.connection() != ConnectionType.UD && !b.runAll() && !b.events()) {
             if (!b.cqModerationRequested()) {
                 b.cqModeration(1);
             } else if (b.cqModeration() > 1) {
@@ -367,15 +348,15 @@ final class OptionsValidator {
                 throw new OptionException(" run_infinitely does not support rate limit feature yet");
             }
         }
-        if (b.connection() == ConnectionType.UD && b.inlineSize() > MAX_INLINE_UD) {
+        if (b.connection() == ConnectionType.UD && b.inlineSize() > Queues.MAX_INLINE_UD) {
             b.note(PerftestFormats.RESULT_LINE);
-            b.note("Setting inline size to " + MAX_INLINE_UD + " (Max inline size in UD)");
-            b.inlineSize(MAX_INLINE_UD);
+            b.note("Setting inline size to " + Queues.MAX_INLINE_UD + " (Max inline size in UD)");
+            b.inlineSize(Queues.MAX_INLINE_UD);
         }
         if (verb == Verb.SEND && b.rxDepth() % 2 == 1 && !b.runAll() && !b.runInfinitely()) {
             b.rxDepth(b.rxDepth() + 1);
         }
-        if (iterationsMode && b.iterations() > NO_PEAK_ITERATIONS && kind.isBandwidth()) {
+        if (iterationsMode && b.iterations() > TestShape.NO_PEAK_ITERATIONS && kind.isBandwidth()) {
             b.noPeak(true);
         }
         if (b.durationMode() && b.marginSeconds() == -1) {
@@ -417,86 +398,6 @@ final class OptionsValidator {
         } else {
             throw new OptionException(" Max message size in UD cannot be greater than MTU (" + mtu.bytes() + ")");
         }
-    }
-
-    /**
-     * perftest's inline defaults for a device it recognises ({@code ctx_set_max_inline}): only
-     * latency tests inline by default, since inlining a bandwidth test's large messages costs
-     * more than it saves.
-     */
-    static int defaultInline(TestKind kind, ConnectionType connection) {
-        if (!kind.isLatency()) {
-            return 0;
-        }
-        switch (kind.verb()) {
-            case WRITE:
-                return INLINE_WRITE_LAT;
-            case SEND:
-                return connection == ConnectionType.UD ? INLINE_SEND_LAT_UD : INLINE_SEND_LAT;
-            default:
-                return 0;
-        }
-    }
-
-    private static ConnectionType connection(String text, Verb verb) {
-        switch (text) {
-            case "RC":
-                return ConnectionType.RC;
-            case "UC":
-                if (verb.usesOutstandingReads()) {
-                    throw new OptionException(" UC connection not possible in READ/ATOMIC verbs");
-                }
-                return ConnectionType.UC;
-            case "UD":
-                if (verb != Verb.SEND) {
-                    throw new OptionException(" UD connection only possible in SEND verb");
-                }
-                return ConnectionType.UD;
-            case "XRC":
-            case "DC":
-            case "SRD":
-            case "RawEth":
-                throw new OptionException(" " + text + " connection is not supported by rocelab's NIC."
-                        + " Please choose from {RC,UC,UD}");
-            default:
-                throw new OptionException(" Invalid Connection type. Please choose from {RC,UC,UD}");
-        }
-    }
-
-    private static AtomicType atomicType(String text) {
-        for (AtomicType t : AtomicType.values()) {
-            if (t.name().equals(text)) {
-                return t;
-            }
-        }
-        throw new OptionException(" Invalid Atomic type! please choose from "
-                + Arrays.toString(AtomicType.values()).replace(" ", "").replace('[', '{').replace(']', '}'));
-    }
-
-    /**
-     * perftest's {@code -s}: a number, optionally followed by K (KiB) or M (MiB), between 1 byte
-     * and {@link PerftestOptions#MAX_SIZE}.
-     */
-    static long size(String text) {
-        long factor = 1;
-        String digits = text;
-        if (text.endsWith("K")) {
-            factor = 1024;
-            digits = text.substring(0, text.length() - 1);
-        } else if (text.endsWith("M")) {
-            factor = 1024 * 1024;
-            digits = text.substring(0, text.length() - 1);
-        }
-        Long v = CNumbers.parse(digits);
-        if (v == null) {
-            throw new OptionException(" Message Size argument " + text
-                    + " should be an integer, optionally followed by K or M");
-        }
-        long size = v > PerftestOptions.MAX_SIZE ? v : v * factor;
-        if (size < 1 || size > PerftestOptions.MAX_SIZE) {
-            throw new OptionException(" Message Size should be between 1 and " + PerftestOptions.MAX_SIZE);
-        }
-        return size;
     }
 
     private static long integer(String text, String name) {

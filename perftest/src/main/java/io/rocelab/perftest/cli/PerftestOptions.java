@@ -6,7 +6,6 @@ import io.rocelab.perftest.Mtu;
 import io.rocelab.perftest.RateLimit;
 import io.rocelab.perftest.ReportUnit;
 import io.rocelab.perftest.TestKind;
-import io.rocelab.perftest.oob.OobServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,114 +15,34 @@ import java.util.Objects;
  * ({@code parser} and {@code force_dependecies}): what the run uses, not what the user typed.
  * {@link PerftestCommand} produces it from a command line; tests and embedders can build one
  * directly with {@link #builder(TestKind)}, which fills in the tool's defaults but checks nothing.
+ *
+ * <p>The settings are grouped by concern, as the flags are: the test's shape ({@link TestShape}),
+ * how the sides reach each other ({@link Peer}), the device ({@link RdmaDevice}), the QPs and work
+ * requests ({@link Queues}), the output ({@link Reporting}), rate limits and QoS ({@link RateQos}).
+ * Each setting is also reachable here by its own name ({@code o.size()}); the records document
+ * them, with the perftest flag that sets each.
  */
 public final class PerftestOptions {
     /** perftest's {@code MAX_SIZE}: the largest message, and the last size of {@code -a}. */
-    public static final long MAX_SIZE = 8_388_608;
+    public static final long MAX_SIZE = TestShape.MAX_SIZE;
     private final TestKind kind;
-    private final String host;
-    private final int port;
-    private final String device;
-    private final int ibPort;
-    private final long size;
-    private final boolean sizeRequested;
-    private final boolean runAll;
-    private final long iterations;
-    private final int durationSeconds;
-    private final boolean durationMode;
-    private final int marginSeconds;
-    private final boolean runInfinitely;
-    private final int numQps;
-    private final Mtu requestedMtu;
-    private final boolean bidirectional;
-    private final int gidIndex;
-    private final ConnectionType connection;
-    private final int txDepth;
-    private final int rxDepth;
-    private final boolean rdmaCm;
-    private final int outReads;
-    private final AtomicType atomicType;
-    private final int inlineSize;
-    private final ReportUnit reportUnit;
-    private final int qpTimeout;
-    private final boolean qpTimeoutRequested;
-    private final int serviceLevel;
-    private final int postList;
-    private final int cqModeration;
-    private final boolean cqModerationRequested;
-    private final boolean events;
-    private final int eventVector;
-    private final int tos;
-    private final double limitBw;
-    private final double limitMsgRate;
-    private final List<String> reportCounters;
-    private final boolean noPeak;
-    private final boolean reportCycles;
-    private final boolean histogram;
-    private final boolean unsorted;
-    private final boolean cpuFreqWarningsOff;
-    private final boolean exchangeVersions;
-    private final boolean ipv6;
-    private final boolean oldPostSend;
-    private final boolean srq;
-    private final String sourceIp;
-    private final boolean warmUp;
-    private final boolean mrPerQp;
-    private final RateLimit rateLimit;
+    private final TestShape shape;
+    private final Peer peer;
+    private final RdmaDevice rdmaDevice;
+    private final Queues queues;
+    private final Reporting reporting;
+    private final RateQos rateQos;
     private final List<String> notes;
     private final List<String> warnings;
 
     private PerftestOptions(Builder b) {
         this.kind = b.kind;
-        this.host = b.host;
-        this.port = b.port;
-        this.device = b.device;
-        this.ibPort = b.ibPort;
-        this.size = b.size;
-        this.sizeRequested = b.sizeRequested;
-        this.runAll = b.runAll;
-        this.iterations = b.iterations;
-        this.durationSeconds = b.durationSeconds;
-        this.durationMode = b.durationMode;
-        this.marginSeconds = b.marginSeconds;
-        this.runInfinitely = b.runInfinitely;
-        this.numQps = b.numQps;
-        this.requestedMtu = b.requestedMtu;
-        this.bidirectional = b.bidirectional;
-        this.gidIndex = b.gidIndex;
-        this.connection = b.connection;
-        this.txDepth = b.txDepth;
-        this.rxDepth = b.rxDepth;
-        this.rdmaCm = b.rdmaCm;
-        this.outReads = b.outReads;
-        this.atomicType = b.atomicType;
-        this.inlineSize = b.inlineSize;
-        this.reportUnit = b.reportUnit;
-        this.qpTimeout = b.qpTimeout;
-        this.qpTimeoutRequested = b.qpTimeoutRequested;
-        this.serviceLevel = b.serviceLevel;
-        this.postList = b.postList;
-        this.cqModeration = b.cqModeration;
-        this.cqModerationRequested = b.cqModerationRequested;
-        this.events = b.events;
-        this.eventVector = b.eventVector;
-        this.tos = b.tos;
-        this.limitBw = b.limitBw;
-        this.limitMsgRate = b.limitMsgRate;
-        this.reportCounters = List.copyOf(b.reportCounters);
-        this.noPeak = b.noPeak;
-        this.reportCycles = b.reportCycles;
-        this.histogram = b.histogram;
-        this.unsorted = b.unsorted;
-        this.cpuFreqWarningsOff = b.cpuFreqWarningsOff;
-        this.exchangeVersions = b.exchangeVersions;
-        this.ipv6 = b.ipv6;
-        this.oldPostSend = b.oldPostSend;
-        this.srq = b.srq;
-        this.sourceIp = b.sourceIp;
-        this.warmUp = b.warmUp;
-        this.mrPerQp = b.mrPerQp;
-        this.rateLimit = b.rateLimit;
+        this.shape = b.shape.build();
+        this.peer = b.peer.build();
+        this.rdmaDevice = b.rdmaDevice.build();
+        this.queues = b.queues.build();
+        this.reporting = b.reporting.build();
+        this.rateQos = b.rateQos.build();
         this.notes = List.copyOf(b.notes);
         this.warnings = List.copyOf(b.warnings);
     }
@@ -136,55 +55,12 @@ public final class PerftestOptions {
     /** A builder starting from these settings. */
     public Builder toBuilder() {
         Builder b = new Builder(kind);
-        b.host = host;
-        b.port = port;
-        b.device = device;
-        b.ibPort = ibPort;
-        b.size = size;
-        b.sizeRequested = sizeRequested;
-        b.runAll = runAll;
-        b.iterations = iterations;
-        b.durationSeconds = durationSeconds;
-        b.durationMode = durationMode;
-        b.marginSeconds = marginSeconds;
-        b.runInfinitely = runInfinitely;
-        b.numQps = numQps;
-        b.requestedMtu = requestedMtu;
-        b.bidirectional = bidirectional;
-        b.gidIndex = gidIndex;
-        b.connection = connection;
-        b.txDepth = txDepth;
-        b.rxDepth = rxDepth;
-        b.rdmaCm = rdmaCm;
-        b.outReads = outReads;
-        b.atomicType = atomicType;
-        b.inlineSize = inlineSize;
-        b.reportUnit = reportUnit;
-        b.qpTimeout = qpTimeout;
-        b.qpTimeoutRequested = qpTimeoutRequested;
-        b.serviceLevel = serviceLevel;
-        b.postList = postList;
-        b.cqModeration = cqModeration;
-        b.cqModerationRequested = cqModerationRequested;
-        b.events = events;
-        b.eventVector = eventVector;
-        b.tos = tos;
-        b.limitBw = limitBw;
-        b.limitMsgRate = limitMsgRate;
-        b.reportCounters = new ArrayList<>(reportCounters);
-        b.noPeak = noPeak;
-        b.reportCycles = reportCycles;
-        b.histogram = histogram;
-        b.unsorted = unsorted;
-        b.cpuFreqWarningsOff = cpuFreqWarningsOff;
-        b.exchangeVersions = exchangeVersions;
-        b.ipv6 = ipv6;
-        b.oldPostSend = oldPostSend;
-        b.srq = srq;
-        b.sourceIp = sourceIp;
-        b.warmUp = warmUp;
-        b.mrPerQp = mrPerQp;
-        b.rateLimit = rateLimit;
+        b.shape = new TestShape.Builder(shape);
+        b.peer = new Peer.Builder(peer);
+        b.rdmaDevice = new RdmaDevice.Builder(rdmaDevice);
+        b.queues = new Queues.Builder(queues);
+        b.reporting = new Reporting.Builder(reporting);
+        b.rateQos = new RateQos.Builder(rateQos);
         b.notes = new ArrayList<>(notes);
         b.warnings = new ArrayList<>(warnings);
         return b;
@@ -192,12 +68,12 @@ public final class PerftestOptions {
 
     /** True on the side that waits for a connection (no host given). */
     public boolean isServer() {
-        return host == null;
+        return peer.isServer();
     }
 
     /** True on the side that connects and, in one-way tests, sends. */
     public boolean isClient() {
-        return host != null;
+        return peer.isClient();
     }
 
     /**
@@ -205,10 +81,10 @@ public final class PerftestOptions {
      * MTU on UD, whose messages must fit one packet — else the one size.
      */
     public List<Long> sizes(Mtu mtu) {
-        if (!runAll) {
-            return List.of(size);
+        if (!shape.runAll()) {
+            return List.of(shape.size());
         }
-        long largest = connection == ConnectionType.UD ? mtu.bytes() : MAX_SIZE;
+        long largest = queues.connection() == ConnectionType.UD ? mtu.bytes() : MAX_SIZE;
         List<Long> sizes = new ArrayList<>(23);
         for (long s = 2; s <= largest; s <<= 1) {
             sizes.add(s);
@@ -236,252 +112,34 @@ public final class PerftestOptions {
         return kind;
     }
 
-    /** The server to connect to; null on the server side. */
-    public String host() {
-        return host;
+    /** What the run measures: sizes, iterations or duration, direction, QPs. */
+    public TestShape shape() {
+        return shape;
     }
 
-    /** TCP port of the out-of-band exchange ({@code -p}). */
-    public int port() {
-        return port;
+    /** How the sides reach each other: host, out-of-band port, rdma_cm, GID. */
+    public Peer peer() {
+        return peer;
     }
 
-    /** RDMA device name ({@code -d}); null means the first device found. */
-    public String device() {
-        return device;
+    /** The device, its port and MTU, and how buffers are registered. */
+    public RdmaDevice rdmaDevice() {
+        return rdmaDevice;
     }
 
-    /** Port of the device ({@code -i}). */
-    public int ibPort() {
-        return ibPort;
+    /** The QPs and their work requests: transport, depths, inline, post list, CQ moderation. */
+    public Queues queues() {
+        return queues;
     }
 
-    /** Message size in bytes; with {@code -a} the largest size, 8 MiB, for buffer sizing. */
-    public long size() {
-        return size;
+    /** What the output reports and the result the run must meet. */
+    public Reporting reporting() {
+        return reporting;
     }
 
-    /** True when {@code -s} was given. */
-    public boolean sizeRequested() {
-        return sizeRequested;
-    }
-
-    /** {@code -a}: run every power-of-two size from 2 bytes to 8 MiB. */
-    public boolean runAll() {
-        return runAll;
-    }
-
-    /** Iterations per size; 0 in {@code -D} and {@code --run_infinitely} runs. */
-    public long iterations() {
-        return iterations;
-    }
-
-    /** {@code -D}: seconds to run (also the reporting period of {@code --run_infinitely}). */
-    public int durationSeconds() {
-        return durationSeconds;
-    }
-
-    /** True for a {@code -D} or {@code --run_infinitely} run. */
-    public boolean durationMode() {
-        return durationMode;
-    }
-
-    /** {@code -f}: seconds excluded at each end of a {@code -D} run. */
-    public int marginSeconds() {
-        return marginSeconds;
-    }
-
-    /** {@code --run_infinitely}. */
-    public boolean runInfinitely() {
-        return runInfinitely;
-    }
-
-    /** {@code -q}: QPs used. */
-    public int numQps() {
-        return numQps;
-    }
-
-    /** {@code -m}; null means the port's active MTU. */
-    public Mtu requestedMtu() {
-        return requestedMtu;
-    }
-
-    /** {@code -b}. */
-    public boolean bidirectional() {
-        return bidirectional;
-    }
-
-    /** {@code -x}; -1 means the default (0 on Ethernet). */
-    public int gidIndex() {
-        return gidIndex;
-    }
-
-    /** {@code -c}. */
-    public ConnectionType connection() {
-        return connection;
-    }
-
-    /** Send queue depth after perftest's adjustments ({@code -t}). */
-    public int txDepth() {
-        return txDepth;
-    }
-
-    /** Receive queue depth after perftest's adjustments ({@code -r}). */
-    public int rxDepth() {
-        return rxDepth;
-    }
-
-    /** {@code -R}: connect the QPs with rdma_cm instead of the TCP exchange. */
-    public boolean rdmaCm() {
-        return rdmaCm;
-    }
-
-    /** {@code -o}: outstanding reads/atomics; 0 means the device maximum (1 for send and write). */
-    public int outReads() {
-        return outReads;
-    }
-
-    /** {@code -A}. */
-    public AtomicType atomicType() {
-        return atomicType;
-    }
-
-    /** Largest message sent inline ({@code -I}, or perftest's default for the test). */
-    public int inlineSize() {
-        return inlineSize;
-    }
-
-    /** {@code --report_gbits} selects Gb/sec. */
-    public ReportUnit reportUnit() {
-        return reportUnit;
-    }
-
-    /** {@code -u}: the QP's local ACK timeout exponent (4.096 us * 2^n). */
-    public int qpTimeout() {
-        return qpTimeout;
-    }
-
-    /** Whether {@code -u} was given, rather than perftest's default of 14 taken. */
-    public boolean qpTimeoutRequested() {
-        return qpTimeoutRequested;
-    }
-
-    /** {@code -S}. */
-    public int serviceLevel() {
-        return serviceLevel;
-    }
-
-    /** {@code -l}: work requests per post call. */
-    public int postList() {
-        return postList;
-    }
-
-    /** {@code -Q} after adjustments: one signalled completion per this many sends. */
-    public int cqModeration() {
-        return cqModeration;
-    }
-
-    /** True when {@code -Q} was given. */
-    public boolean cqModerationRequested() {
-        return cqModerationRequested;
-    }
-
-    /** {@code -e}: sleep on completion events instead of polling. */
-    public boolean events() {
-        return events;
-    }
-
-    /** {@code -X}: completion vector for events; -1 when not given. */
-    public int eventVector() {
-        return eventVector;
-    }
-
-    /** {@code -T}: type of service of rdma_cm QPs; -1 when not given. */
-    public int tos() {
-        return tos;
-    }
-
-    /** {@code -w}: fail the run if the average bandwidth is below this; 0 = no limit. */
-    public double limitBw() {
-        return limitBw;
-    }
-
-    /** {@code -y}: fail the run if the message rate is below this; 0 = no limit. */
-    public double limitMsgRate() {
-        return limitMsgRate;
-    }
-
-    /** {@code -W}: device counters to report the change of. */
-    public List<String> reportCounters() {
-        return reportCounters;
-    }
-
-    /** True when no peak bandwidth is computed ({@code -N} or implied). */
-    public boolean noPeak() {
-        return noPeak;
-    }
-
-    /** {@code -C}: latency in clock ticks instead of microseconds. */
-    public boolean reportCycles() {
-        return reportCycles;
-    }
-
-    /** {@code -H}: print every sorted latency sample. */
-    public boolean histogram() {
-        return histogram;
-    }
-
-    /** {@code -U}: print every latency sample in order. */
-    public boolean unsorted() {
-        return unsorted;
-    }
-
-    /** {@code -F}. */
-    public boolean cpuFreqWarningsOff() {
-        return cpuFreqWarningsOff;
-    }
-
-    /** False with {@code --dont_xchg_versions}. */
-    public boolean exchangeVersions() {
-        return exchangeVersions;
-    }
-
-    /** {@code --ipv6}: prefer an IPv6 GID. */
-    public boolean ipv6() {
-        return ipv6;
-    }
-
-    /** {@code --use_old_post_send}. */
-    public boolean oldPostSend() {
-        return oldPostSend;
-    }
-
-    /** {@code --use-srq}. */
-    public boolean srq() {
-        return srq;
-    }
-
-    /** {@code --source_ip}: local address of the out-of-band connection. */
-    public String sourceIp() {
-        return sourceIp;
-    }
-
-    /** {@code --perform_warm_up}. */
-    public boolean warmUp() {
-        return warmUp;
-    }
-
-    /** {@code --mr_per_qp}. */
-    public boolean mrPerQp() {
-        return mrPerQp;
-    }
-
-    /**
-     * {@code --rate_limit} and its companions: who limits the rate, to what, in bursts of how
-     * many messages; null when the rate is not limited.
-     */
-    public RateLimit rateLimit() {
-        return rateLimit;
+    /** The rate limiter, service level and type of service. */
+    public RateQos rateQos() {
+        return rateQos;
     }
 
     /** Lines perftest prints about settings it adjusted, in order, its rules included. */
@@ -494,508 +152,205 @@ public final class PerftestOptions {
         return warnings;
     }
 
-    /** Collects settings; every field starts at the tool's perftest default. */
+    // TestShape: one line each; see the record for what each setting means
+    public long size() { return shape.size(); }
+    public boolean sizeRequested() { return shape.sizeRequested(); }
+    public boolean runAll() { return shape.runAll(); }
+    public long iterations() { return shape.iterations(); }
+    public int durationSeconds() { return shape.durationSeconds(); }
+    public boolean durationMode() { return shape.durationMode(); }
+    public int marginSeconds() { return shape.marginSeconds(); }
+    public boolean runInfinitely() { return shape.runInfinitely(); }
+    public boolean bidirectional() { return shape.bidirectional(); }
+    public int numQps() { return shape.numQps(); }
+    public boolean warmUp() { return shape.warmUp(); }
+
+    // Peer: one line each; see the record for what each setting means
+    public String host() { return peer.host(); }
+    public int port() { return peer.port(); }
+    public boolean rdmaCm() { return peer.rdmaCm(); }
+    public int gidIndex() { return peer.gidIndex(); }
+    public boolean ipv6() { return peer.ipv6(); }
+    public String sourceIp() { return peer.sourceIp(); }
+    public boolean exchangeVersions() { return peer.exchangeVersions(); }
+
+    // RdmaDevice: one line each; see the record for what each setting means
+    public String device() { return rdmaDevice.name(); }
+    public int ibPort() { return rdmaDevice.ibPort(); }
+    public Mtu requestedMtu() { return rdmaDevice.requestedMtu(); }
+    public boolean mrPerQp() { return rdmaDevice.mrPerQp(); }
+
+    // Queues: one line each; see the record for what each setting means
+    public ConnectionType connection() { return queues.connection(); }
+    public int txDepth() { return queues.txDepth(); }
+    public int rxDepth() { return queues.rxDepth(); }
+    public int outReads() { return queues.outReads(); }
+    public AtomicType atomicType() { return queues.atomicType(); }
+    public int inlineSize() { return queues.inlineSize(); }
+    public int qpTimeout() { return queues.qpTimeout(); }
+    public boolean qpTimeoutRequested() { return queues.qpTimeoutRequested(); }
+    public int postList() { return queues.postList(); }
+    public int cqModeration() { return queues.cqModeration(); }
+    public boolean cqModerationRequested() { return queues.cqModerationRequested(); }
+    public boolean events() { return queues.events(); }
+    public int eventVector() { return queues.eventVector(); }
+    public boolean oldPostSend() { return queues.oldPostSend(); }
+    public boolean srq() { return queues.srq(); }
+
+    // Reporting: one line each; see the record for what each setting means
+    public ReportUnit reportUnit() { return reporting.reportUnit(); }
+    public List<String> reportCounters() { return reporting.reportCounters(); }
+    public boolean noPeak() { return reporting.noPeak(); }
+    public boolean reportCycles() { return reporting.reportCycles(); }
+    public boolean histogram() { return reporting.histogram(); }
+    public boolean unsorted() { return reporting.unsorted(); }
+    public double limitBw() { return reporting.limitBw(); }
+    public double limitMsgRate() { return reporting.limitMsgRate(); }
+    public boolean cpuFreqWarningsOff() { return reporting.cpuFreqWarningsOff(); }
+
+    // RateQos: one line each; see the record for what each setting means
+    public RateLimit rateLimit() { return rateQos.rateLimit(); }
+    public int serviceLevel() { return rateQos.serviceLevel(); }
+    public int tos() { return rateQos.tos(); }
+
+    /**
+     * Collects settings; every field starts at the tool's perftest default. Each concern's settings
+     * are filled in one by one, as perftest's rules decide them, and become its record on
+     * {@link #build()}.
+     */
     public static final class Builder {
         private final TestKind kind;
-        private String host = null;
-        private int port = OobServer.DEFAULT_PORT;
-        private String device = null;
-        private int ibPort = 1;
-        private long size = 0;
-        private boolean sizeRequested = false;
-        private boolean runAll = false;
-        private long iterations = 0;
-        private int durationSeconds = 5;
-        private boolean durationMode = false;
-        private int marginSeconds = -1;
-        private boolean runInfinitely = false;
-        private int numQps = 1;
-        private Mtu requestedMtu = null;
-        private boolean bidirectional = false;
-        private int gidIndex = -1;
-        private ConnectionType connection = ConnectionType.RC;
-        private int txDepth = 0;
-        private int rxDepth = 0;
-        private boolean rdmaCm = false;
-        private int outReads = 0;
-        private AtomicType atomicType = AtomicType.FETCH_AND_ADD;
-        private int inlineSize = 0;
-        private ReportUnit reportUnit = ReportUnit.MB_PER_SEC;
-        private int qpTimeout = 14;
-        private boolean qpTimeoutRequested = false;
-        private int serviceLevel = 0;
-        private int postList = 1;
-        private int cqModeration = 100;
-        private boolean cqModerationRequested = false;
-        private boolean events = false;
-        private int eventVector = -1;
-        private int tos = -1;
-        private double limitBw = 0;
-        private double limitMsgRate = 0;
-        private List<String> reportCounters = new ArrayList<>();
-        private boolean noPeak = false;
-        private boolean reportCycles = false;
-        private boolean histogram = false;
-        private boolean unsorted = false;
-        private boolean cpuFreqWarningsOff = false;
-        private boolean exchangeVersions = true;
-        private boolean ipv6 = false;
-        private boolean oldPostSend = false;
-        private boolean srq = false;
-        private String sourceIp = null;
-        private boolean warmUp = false;
-        private boolean mrPerQp = false;
-        private RateLimit rateLimit = null;
+        private TestShape.Builder shape;
+        private Peer.Builder peer;
+        private RdmaDevice.Builder rdmaDevice;
+        private Queues.Builder queues;
+        private Reporting.Builder reporting;
+        private RateQos.Builder rateQos;
         private List<String> notes = new ArrayList<>();
         private List<String> warnings = new ArrayList<>();
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
-            size = kind.defaultSize();
-            iterations = kind.defaultIterations();
-            txDepth = kind.defaultTxDepth();
-            rxDepth = kind.defaultRxDepth();
-            cqModeration = TestKind.DEFAULT_CQ_MOD;
-            outReads = kind.verb().usesOutstandingReads() ? 0 : 1;
+            shape = new TestShape.Builder(kind);
+            peer = new Peer.Builder();
+            rdmaDevice = new RdmaDevice.Builder();
+            queues = new Queues.Builder(kind);
+            reporting = new Reporting.Builder();
+            rateQos = new RateQos.Builder();
         }
 
         public TestKind kind() {
             return kind;
         }
 
-        public Builder host(String v) {
-            this.host = v;
-            return this;
-        }
+        // TestShape
+        public Builder size(long v) { shape.size = v; return this; }
+        public long size() { return shape.size; }
+        public Builder sizeRequested(boolean v) { shape.sizeRequested = v; return this; }
+        public boolean sizeRequested() { return shape.sizeRequested; }
+        public Builder runAll(boolean v) { shape.runAll = v; return this; }
+        public boolean runAll() { return shape.runAll; }
+        public Builder iterations(long v) { shape.iterations = v; return this; }
+        public long iterations() { return shape.iterations; }
+        public Builder durationSeconds(int v) { shape.durationSeconds = v; return this; }
+        public int durationSeconds() { return shape.durationSeconds; }
+        public Builder durationMode(boolean v) { shape.durationMode = v; return this; }
+        public boolean durationMode() { return shape.durationMode; }
+        public Builder marginSeconds(int v) { shape.marginSeconds = v; return this; }
+        public int marginSeconds() { return shape.marginSeconds; }
+        public Builder runInfinitely(boolean v) { shape.runInfinitely = v; return this; }
+        public boolean runInfinitely() { return shape.runInfinitely; }
+        public Builder bidirectional(boolean v) { shape.bidirectional = v; return this; }
+        public boolean bidirectional() { return shape.bidirectional; }
+        public Builder numQps(int v) { shape.numQps = v; return this; }
+        public int numQps() { return shape.numQps; }
+        public Builder warmUp(boolean v) { shape.warmUp = v; return this; }
+        public boolean warmUp() { return shape.warmUp; }
 
-        public String host() {
-            return host;
-        }
+        // Peer
+        public Builder host(String v) { peer.host = v; return this; }
+        public String host() { return peer.host; }
+        public Builder port(int v) { peer.port = v; return this; }
+        public int port() { return peer.port; }
+        public Builder rdmaCm(boolean v) { peer.rdmaCm = v; return this; }
+        public boolean rdmaCm() { return peer.rdmaCm; }
+        public Builder gidIndex(int v) { peer.gidIndex = v; return this; }
+        public int gidIndex() { return peer.gidIndex; }
+        public Builder ipv6(boolean v) { peer.ipv6 = v; return this; }
+        public boolean ipv6() { return peer.ipv6; }
+        public Builder sourceIp(String v) { peer.sourceIp = v; return this; }
+        public String sourceIp() { return peer.sourceIp; }
+        public Builder exchangeVersions(boolean v) { peer.exchangeVersions = v; return this; }
+        public boolean exchangeVersions() { return peer.exchangeVersions; }
 
-        public Builder port(int v) {
-            this.port = v;
-            return this;
-        }
+        // RdmaDevice
+        public Builder device(String v) { rdmaDevice.name = v; return this; }
+        public String device() { return rdmaDevice.name; }
+        public Builder ibPort(int v) { rdmaDevice.ibPort = v; return this; }
+        public int ibPort() { return rdmaDevice.ibPort; }
+        public Builder requestedMtu(Mtu v) { rdmaDevice.requestedMtu = v; return this; }
+        public Mtu requestedMtu() { return rdmaDevice.requestedMtu; }
+        public Builder mrPerQp(boolean v) { rdmaDevice.mrPerQp = v; return this; }
+        public boolean mrPerQp() { return rdmaDevice.mrPerQp; }
 
-        public int port() {
-            return port;
-        }
-
-        public Builder device(String v) {
-            this.device = v;
-            return this;
-        }
-
-        public String device() {
-            return device;
-        }
-
-        public Builder ibPort(int v) {
-            this.ibPort = v;
-            return this;
-        }
-
-        public int ibPort() {
-            return ibPort;
-        }
-
-        public Builder size(long v) {
-            this.size = v;
-            return this;
-        }
-
-        public long size() {
-            return size;
-        }
-
-        public Builder sizeRequested(boolean v) {
-            this.sizeRequested = v;
-            return this;
-        }
-
-        public boolean sizeRequested() {
-            return sizeRequested;
-        }
-
-        public Builder runAll(boolean v) {
-            this.runAll = v;
-            return this;
-        }
-
-        public boolean runAll() {
-            return runAll;
-        }
-
-        public Builder iterations(long v) {
-            this.iterations = v;
-            return this;
-        }
-
-        public long iterations() {
-            return iterations;
-        }
-
-        public Builder durationSeconds(int v) {
-            this.durationSeconds = v;
-            return this;
-        }
-
-        public int durationSeconds() {
-            return durationSeconds;
-        }
-
-        public Builder durationMode(boolean v) {
-            this.durationMode = v;
-            return this;
-        }
-
-        public boolean durationMode() {
-            return durationMode;
-        }
-
-        public Builder marginSeconds(int v) {
-            this.marginSeconds = v;
-            return this;
-        }
-
-        public int marginSeconds() {
-            return marginSeconds;
-        }
-
-        public Builder runInfinitely(boolean v) {
-            this.runInfinitely = v;
-            return this;
-        }
-
-        public boolean runInfinitely() {
-            return runInfinitely;
-        }
-
-        public Builder numQps(int v) {
-            this.numQps = v;
-            return this;
-        }
-
-        public int numQps() {
-            return numQps;
-        }
-
-        public Builder requestedMtu(Mtu v) {
-            this.requestedMtu = v;
-            return this;
-        }
-
-        public Mtu requestedMtu() {
-            return requestedMtu;
-        }
-
-        public Builder bidirectional(boolean v) {
-            this.bidirectional = v;
-            return this;
-        }
-
-        public boolean bidirectional() {
-            return bidirectional;
-        }
-
-        public Builder gidIndex(int v) {
-            this.gidIndex = v;
-            return this;
-        }
-
-        public int gidIndex() {
-            return gidIndex;
-        }
-
-        public Builder connection(ConnectionType v) {
-            this.connection = v;
-            return this;
-        }
-
-        public ConnectionType connection() {
-            return connection;
-        }
-
-        public Builder txDepth(int v) {
-            this.txDepth = v;
-            return this;
-        }
-
-        public int txDepth() {
-            return txDepth;
-        }
-
-        public Builder rxDepth(int v) {
-            this.rxDepth = v;
-            return this;
-        }
-
-        public int rxDepth() {
-            return rxDepth;
-        }
-
-        public Builder rdmaCm(boolean v) {
-            this.rdmaCm = v;
-            return this;
-        }
-
-        public boolean rdmaCm() {
-            return rdmaCm;
-        }
-
-        public Builder outReads(int v) {
-            this.outReads = v;
-            return this;
-        }
-
-        public int outReads() {
-            return outReads;
-        }
-
-        public Builder atomicType(AtomicType v) {
-            this.atomicType = v;
-            return this;
-        }
-
-        public AtomicType atomicType() {
-            return atomicType;
-        }
-
-        public Builder inlineSize(int v) {
-            this.inlineSize = v;
-            return this;
-        }
-
-        public int inlineSize() {
-            return inlineSize;
-        }
-
-        public Builder reportUnit(ReportUnit v) {
-            this.reportUnit = v;
-            return this;
-        }
-
-        public ReportUnit reportUnit() {
-            return reportUnit;
-        }
-
+        // Queues
+        public Builder connection(ConnectionType v) { queues.connection = v; return this; }
+        public ConnectionType connection() { return queues.connection; }
+        public Builder txDepth(int v) { queues.txDepth = v; return this; }
+        public int txDepth() { return queues.txDepth; }
+        public Builder rxDepth(int v) { queues.rxDepth = v; return this; }
+        public int rxDepth() { return queues.rxDepth; }
+        public Builder outReads(int v) { queues.outReads = v; return this; }
+        public int outReads() { return queues.outReads; }
+        public Builder atomicType(AtomicType v) { queues.atomicType = v; return this; }
+        public AtomicType atomicType() { return queues.atomicType; }
+        public Builder inlineSize(int v) { queues.inlineSize = v; return this; }
+        public int inlineSize() { return queues.inlineSize; }
         /** Sets {@code -u}; the options then count it as requested. */
-        public Builder qpTimeout(int v) {
-            this.qpTimeout = v;
-            this.qpTimeoutRequested = true;
-            return this;
-        }
+        public Builder qpTimeout(int v) { queues.qpTimeout = v; queues.qpTimeoutRequested = true; return this; }
+        public int qpTimeout() { return queues.qpTimeout; }
+        public Builder postList(int v) { queues.postList = v; return this; }
+        public int postList() { return queues.postList; }
+        public Builder cqModeration(int v) { queues.cqModeration = v; return this; }
+        public int cqModeration() { return queues.cqModeration; }
+        public Builder cqModerationRequested(boolean v) { queues.cqModerationRequested = v; return this; }
+        public boolean cqModerationRequested() { return queues.cqModerationRequested; }
+        public Builder events(boolean v) { queues.events = v; return this; }
+        public boolean events() { return queues.events; }
+        public Builder eventVector(int v) { queues.eventVector = v; return this; }
+        public int eventVector() { return queues.eventVector; }
+        public Builder oldPostSend(boolean v) { queues.oldPostSend = v; return this; }
+        public boolean oldPostSend() { return queues.oldPostSend; }
+        public Builder srq(boolean v) { queues.srq = v; return this; }
+        public boolean srq() { return queues.srq; }
 
-        public int qpTimeout() {
-            return qpTimeout;
-        }
+        // Reporting
+        public Builder reportUnit(ReportUnit v) { reporting.reportUnit = v; return this; }
+        public ReportUnit reportUnit() { return reporting.reportUnit; }
+        public Builder reportCounters(List<String> v) { reporting.reportCounters = new ArrayList<>(v); return this; }
+        public List<String> reportCounters() { return reporting.reportCounters; }
+        public Builder noPeak(boolean v) { reporting.noPeak = v; return this; }
+        public boolean noPeak() { return reporting.noPeak; }
+        public Builder reportCycles(boolean v) { reporting.reportCycles = v; return this; }
+        public boolean reportCycles() { return reporting.reportCycles; }
+        public Builder histogram(boolean v) { reporting.histogram = v; return this; }
+        public boolean histogram() { return reporting.histogram; }
+        public Builder unsorted(boolean v) { reporting.unsorted = v; return this; }
+        public boolean unsorted() { return reporting.unsorted; }
+        public Builder limitBw(double v) { reporting.limitBw = v; return this; }
+        public double limitBw() { return reporting.limitBw; }
+        public Builder limitMsgRate(double v) { reporting.limitMsgRate = v; return this; }
+        public double limitMsgRate() { return reporting.limitMsgRate; }
+        public Builder cpuFreqWarningsOff(boolean v) { reporting.cpuFreqWarningsOff = v; return this; }
+        public boolean cpuFreqWarningsOff() { return reporting.cpuFreqWarningsOff; }
 
-        public Builder serviceLevel(int v) {
-            this.serviceLevel = v;
-            return this;
-        }
-
-        public int serviceLevel() {
-            return serviceLevel;
-        }
-
-        public Builder postList(int v) {
-            this.postList = v;
-            return this;
-        }
-
-        public int postList() {
-            return postList;
-        }
-
-        public Builder cqModeration(int v) {
-            this.cqModeration = v;
-            return this;
-        }
-
-        public int cqModeration() {
-            return cqModeration;
-        }
-
-        public Builder cqModerationRequested(boolean v) {
-            this.cqModerationRequested = v;
-            return this;
-        }
-
-        public boolean cqModerationRequested() {
-            return cqModerationRequested;
-        }
-
-        public Builder events(boolean v) {
-            this.events = v;
-            return this;
-        }
-
-        public boolean events() {
-            return events;
-        }
-
-        public Builder eventVector(int v) {
-            this.eventVector = v;
-            return this;
-        }
-
-        public int eventVector() {
-            return eventVector;
-        }
-
-        public Builder tos(int v) {
-            this.tos = v;
-            return this;
-        }
-
-        public int tos() {
-            return tos;
-        }
-
-        public Builder limitBw(double v) {
-            this.limitBw = v;
-            return this;
-        }
-
-        public double limitBw() {
-            return limitBw;
-        }
-
-        public Builder limitMsgRate(double v) {
-            this.limitMsgRate = v;
-            return this;
-        }
-
-        public double limitMsgRate() {
-            return limitMsgRate;
-        }
-
-        public Builder reportCounters(List<String> v) {
-            this.reportCounters = new ArrayList<>(v);
-            return this;
-        }
-
-        public List<String> reportCounters() {
-            return reportCounters;
-        }
-
-        public Builder noPeak(boolean v) {
-            this.noPeak = v;
-            return this;
-        }
-
-        public boolean noPeak() {
-            return noPeak;
-        }
-
-        public Builder reportCycles(boolean v) {
-            this.reportCycles = v;
-            return this;
-        }
-
-        public boolean reportCycles() {
-            return reportCycles;
-        }
-
-        public Builder histogram(boolean v) {
-            this.histogram = v;
-            return this;
-        }
-
-        public boolean histogram() {
-            return histogram;
-        }
-
-        public Builder unsorted(boolean v) {
-            this.unsorted = v;
-            return this;
-        }
-
-        public boolean unsorted() {
-            return unsorted;
-        }
-
-        public Builder cpuFreqWarningsOff(boolean v) {
-            this.cpuFreqWarningsOff = v;
-            return this;
-        }
-
-        public boolean cpuFreqWarningsOff() {
-            return cpuFreqWarningsOff;
-        }
-
-        public Builder exchangeVersions(boolean v) {
-            this.exchangeVersions = v;
-            return this;
-        }
-
-        public boolean exchangeVersions() {
-            return exchangeVersions;
-        }
-
-        public Builder ipv6(boolean v) {
-            this.ipv6 = v;
-            return this;
-        }
-
-        public boolean ipv6() {
-            return ipv6;
-        }
-
-        public Builder oldPostSend(boolean v) {
-            this.oldPostSend = v;
-            return this;
-        }
-
-        public boolean oldPostSend() {
-            return oldPostSend;
-        }
-
-        public Builder srq(boolean v) {
-            this.srq = v;
-            return this;
-        }
-
-        public boolean srq() {
-            return srq;
-        }
-
-        public Builder sourceIp(String v) {
-            this.sourceIp = v;
-            return this;
-        }
-
-        public String sourceIp() {
-            return sourceIp;
-        }
-
-        public Builder warmUp(boolean v) {
-            this.warmUp = v;
-            return this;
-        }
-
-        public boolean warmUp() {
-            return warmUp;
-        }
-
-        public Builder mrPerQp(boolean v) {
-            this.mrPerQp = v;
-            return this;
-        }
-
-        public boolean mrPerQp() {
-            return mrPerQp;
-        }
-
-        public Builder rateLimit(RateLimit v) {
-            this.rateLimit = v;
-            return this;
-        }
-
-        public RateLimit rateLimit() {
-            return rateLimit;
-        }
+        // RateQos
+        public Builder rateLimit(RateLimit v) { rateQos.rateLimit = v; return this; }
+        public RateLimit rateLimit() { return rateQos.rateLimit; }
+        public Builder serviceLevel(int v) { rateQos.serviceLevel = v; return this; }
+        public int serviceLevel() { return rateQos.serviceLevel; }
+        public Builder tos(int v) { rateQos.tos = v; return this; }
+        public int tos() { return rateQos.tos; }
 
         /** Adds a line perftest prints on stderr about an adjusted setting. */
         public Builder warning(String line) {

@@ -66,7 +66,7 @@ public final class PerftestUsage {
             sb.append(" Post list of send WQEs of <list size> size (instead of single post)\n");
         }
         sb.append("  -m, --mtu=<mtu>  MTU size : 256 - 4096 (default port mtu)\n");
-        sb.append("  -n, --iters=<iters>  Number of exchanges (at least ").append(OptionsValidator.MIN_ITERATIONS)
+        sb.append("  -n, --iters=<iters>  Number of exchanges (at least ").append(TestShape.MIN_ITERATIONS)
                 .append(", default ").append(kind.defaultIterations()).append(")\n");
         if (tst == TestType.BW) {
             sb.append("  -N, --noPeak Cancel peak-bw calculation (default with peak up to iters=20000)\n");

@@ -16,7 +16,7 @@ import io.rocelab.nic.cm.CmEventType;
 import io.rocelab.nic.cm.CmId;
 import io.rocelab.nic.cm.CmState;
 import io.rocelab.nic.cm.ConnectionManager;
-import io.rocelab.perftest.cli.PerftestOptions;
+import io.rocelab.perftest.cli.Peer;
 import io.rocelab.perftest.oob.OobChannel;
 import io.rocelab.perftest.oob.OobProtocolException;
 import java.io.IOException;
@@ -51,7 +51,7 @@ final class RdmaCm {
 
     private final SoftNic nic;
     private final ConnectionManager cm;
-    private final PerftestOptions options;
+    private final Peer peer;
     private final Duration timeout;
     private final BlockingQueue<CmEvent> requests = new LinkedBlockingQueue<>();
     private final int peerIpv4;
@@ -59,16 +59,16 @@ final class RdmaCm {
     private final List<CmId> data = new ArrayList<>();
     private boolean tornDown;
 
-    private RdmaCm(SoftNic nic, long seed, PerftestOptions options, Duration timeout) throws IOException {
+    private RdmaCm(SoftNic nic, long seed, Peer peer, Duration timeout) throws IOException {
         this.nic = nic;
-        this.options = options;
+        this.peer = peer;
         this.timeout = timeout;
-        this.peerIpv4 = options.isClient() ? ipv4(options.host()) : 0;
+        this.peerIpv4 = peer.isClient() ? ipv4(peer.host()) : 0;
         this.cm = ConnectionManager.start(nic, seed);
-        if (options.isServer()) {
+        if (peer.isServer()) {
             // one listener for the exchange's connection and the data connections after it; perftest
             // listens twice on the same port, and a request between the two is rejected and retried
-            cm.listen(options.port(), e -> {
+            cm.listen(peer.port(), e -> {
                 if (e.type() == CmEventType.CONNECT_REQUEST) {
                     requests.add(e);
                 }
@@ -76,8 +76,8 @@ final class RdmaCm {
         }
     }
 
-    static RdmaCm start(SoftNic nic, long seed, PerftestOptions options, Duration timeout) throws IOException {
-        return new RdmaCm(nic, seed, options, timeout);
+    static RdmaCm start(SoftNic nic, long seed, Peer peer, Duration timeout) throws IOException {
+        return new RdmaCm(nic, seed, peer, timeout);
     }
 
     private static int ipv4(String host) throws IOException {
@@ -109,13 +109,13 @@ final class RdmaCm {
         qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.LOCAL_WRITE));
         RdmaCmLink.postReceive(qp, mr);
         CmConnectParams params = new CmConnectParams(0, 0, RETRY, RETRY);
-        if (options.isClient()) {
+        if (peer.isClient()) {
             comm = connect(qp, params, 1);
         } else {
             comm = accept(qp, params, () -> "the client's connection");
         }
         return new RdmaCmLink(qp, sendCq, recvCq, mr, buffer,
-                options.isClient() ? OobChannel.Role.CLIENT : OobChannel.Role.SERVER, timeout);
+                peer.isClient() ? OobChannel.Role.CLIENT : OobChannel.Role.SERVER, timeout);
     }
 
     /** Connects the data QPs, in order: the client one connection each, the server accepting as many. */
@@ -128,15 +128,15 @@ final class RdmaCm {
         CmConnectParams params = new CmConnectParams(resources, resources, RETRY, RETRY, mtu, trafficClass);
         for (int i = 0; i < qps.length; i++) {
             int n = i;
-            data.add(options.isClient() ? connect(qps[i], params, CONNECT_ATTEMPTS)
+            data.add(peer.isClient() ? connect(qps[i], params, CONNECT_ATTEMPTS)
                     : accept(qps[i], params, () -> "the connection of data QP " + n));
         }
     }
 
     private CmId connect(QueuePair qp, CmConnectParams params, int attempts) throws IOException, InterruptedException {
-        String where = io.rocelab.codec.header.Ipv4.toString(peerIpv4) + ":" + options.port();
+        String where = io.rocelab.codec.header.Ipv4.toString(peerIpv4) + ":" + peer.port();
         for (int attempt = 1; ; attempt++) {
-            CmId id = cm.connect(qp, peerIpv4, options.port(), 0, params, e -> { });
+            CmId id = cm.connect(qp, peerIpv4, peer.port(), 0, params, e -> { });
             CmState s = awaitLeaving(id, CmState.REQ_SENT);
             if (s == CmState.ESTABLISHED) {
                 return id;
@@ -194,7 +194,7 @@ final class RdmaCm {
             return;
         }
         tornDown = true;
-        if (options.isClient()) {
+        if (peer.isClient()) {
             data.forEach(cm::disconnect);
             awaitClosed(data);
             awaitClosed(comm == null ? List.of() : List.of(comm));
