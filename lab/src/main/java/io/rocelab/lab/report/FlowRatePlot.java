@@ -271,7 +271,7 @@ public final class FlowRatePlot {
             }
         }
         String title = String.format(Locale.ROOT, "Per-flow rate %s%s, mean over a sliding %s%s",
-            wire ? "on the wire" : "completed", fromUs > 0 ? " from " + duration(fromUs) + ", when the flows start" : "",
+            wire ? "on the wire" : "completed", fromUs > 0 ? " from " + duration(xAxis.min() * unit.us()) + ", when the flows start" : "",
             duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
         return new TimePlot(title, xAxis, Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
     }
