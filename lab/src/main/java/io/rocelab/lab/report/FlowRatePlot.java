@@ -42,6 +42,11 @@ public final class FlowRatePlot {
      * instead of a line each.
      */
     public static final int MAX_LINES = 6;
+    /**
+     * The part of a run its flows may wait before they send and still be drawn from zero; a longer
+     * wait is cut off the time axis ({@link #startUs}).
+     */
+    public static final double LATE_START = 0.25;
 
     private FlowRatePlot() {
     }
@@ -57,6 +62,15 @@ public final class FlowRatePlot {
         public Flow {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(completed, "completed");
+        }
+
+        /** @return its samples from the {@code k}th on */
+        Flow from(int k) {
+            return k == 0 ? this : new Flow(name, tail(completed, k), tail(wire, k), tail(cc, k));
+        }
+
+        private static double[] tail(double[] v, int k) {
+            return v == null ? null : Arrays.copyOfRange(v, Math.min(k, v.length), v.length);
         }
 
         /** @return what the plot smooths: the wire rate if known and ever non-zero, else completions */
@@ -181,25 +195,69 @@ public final class FlowRatePlot {
      * @param timesUs the probe's sample times, us
      */
     public static TimePlot of(double[] timesUs, double durationUs, List<Flow> flows) {
-        int window = windowSamples(timesUs, flows);
-        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs);
-        double[] x = new double[timesUs.length];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = timesUs[i] / unit.us();
+        return of(timesUs, startUs(timesUs, durationUs, flows), durationUs, flows);
+    }
+
+    /**
+     * Where a run's plots start, us: 0, or where its flows begin to send (the start of the first probe
+     * interval in which one does) if they wait more than {@link #LATE_START} of the run first: a lab
+     * that lets LACP, an MLAG or a routing protocol converge before its traffic (dual-homed-failover:
+     * 4 s, then 5 ms of transfers; silent-member-failure: 4 s of 14). Drawn from zero, those
+     * milliseconds would be one vertical stroke at the axis' end, and nothing is sent before them.
+     */
+    public static double startUs(double[] timesUs, double durationUs, List<Flow> flows) {
+        for (int i = 0; i < timesUs.length; i++) {
+            for (Flow f : flows) {
+                if (sends(f.completed(), i) || (f.wire() != null && sends(f.wire(), i))) {
+                    double begins = i == 0 ? 0 : timesUs[i - 1];
+                    return begins > durationUs * LATE_START ? begins : 0;
+                }
+            }
         }
-        double windowUs = timesUs.length < 2 ? 0 : window * (timesUs[timesUs.length - 1] / timesUs.length);
+        return 0;
+    }
+
+    private static boolean sends(double[] rate, int i) {
+        return i < rate.length && rate[i] > 0;
+    }
+
+    /**
+     * The plot of {@code flows}' rates in Gb/s from {@code fromUs} (its time axis from a round time at
+     * or before it) to the run's end: the window is found over that part, as if it were the run.
+     *
+     * @param timesUs the probe's sample times, us
+     * @param fromUs  where the plot starts ({@link #startUs}), us
+     */
+    public static TimePlot of(double[] timesUs, double fromUs, double durationUs, List<Flow> flows) {
+        Axis xAxis = Axis.time(fromUs, durationUs);
+        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs - fromUs);
+        int k = TimePlot.firstAtOrAfter(timesUs, xAxis.min() * unit.us());
+        // the drawn part as a run of its own: its samples, their times from the start of the first one's interval
+        double t0 = k == 0 ? 0 : timesUs[k - 1];
+        double[] part = new double[timesUs.length - k];
+        double[] x = new double[part.length];
+        for (int i = 0; i < part.length; i++) {
+            part[i] = timesUs[k + i] - t0;
+            x[i] = timesUs[k + i] / unit.us();
+        }
+        List<Flow> drawn = flows.stream().map(f -> f.from(k)).toList();
+        int window = windowSamples(part, drawn);
+        double windowUs = part.length < 2 ? 0 : window * (part[part.length - 1] / part.length);
         boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
         boolean anyCc = flows.stream().anyMatch(f -> f.cc() != null);
         List<double[]> smoothed = new ArrayList<>();
         for (Flow f : flows) {
-            smoothed.add(gbps(smooth(timesUs, f.offered(), window)));
+            // over the whole run, so that the window at the part's start holds the quiet samples before it
+            double[] s = smooth(timesUs, f.offered(), window);
+            smoothed.add(gbps(Arrays.copyOfRange(s, k, s.length)));
         }
+        double[] drawnUs = Arrays.copyOfRange(timesUs, k, timesUs.length);
         List<TimePlot.Line> lines = new ArrayList<>();
         int colour = 0;
-        for (List<Integer> group : groups(flows)) {
-            if (flows.size() <= MAX_LINES || group.size() <= 2) {
+        for (List<Integer> group : groups(drawn)) {
+            if (drawn.size() <= MAX_LINES || group.size() <= 2) {
                 for (int i : group) {
-                    Flow f = flows.get(i);
+                    Flow f = drawn.get(i);
                     lines.add(new TimePlot.Line(f.name(), x, smoothed.get(i), null, TimePlot.Style.SOLID, colour));
                     if (f.cc() != null) {
                         lines.add(new TimePlot.Line(f.name() + " CC rate", x, gbps(f.cc()), null,
@@ -208,13 +266,14 @@ public final class FlowRatePlot {
                     colour++;
                 }
             } else {
-                band(lines, timesUs, x, durationUs, flows, smoothed, group, colour);
+                band(lines, drawnUs, x, fromUs, durationUs, drawn, smoothed, group, colour);
                 colour += 3;
             }
         }
-        String title = String.format(Locale.ROOT, "Per-flow rate %s, mean over a sliding %s%s",
-            wire ? "on the wire" : "completed", duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
-        return new TimePlot(title, Axis.time(durationUs), Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
+        String title = String.format(Locale.ROOT, "Per-flow rate %s%s, mean over a sliding %s%s",
+            wire ? "on the wire" : "completed", fromUs > 0 ? " from " + duration(xAxis.min() * unit.us()) + ", when the flows start" : "",
+            duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
+        return new TimePlot(title, xAxis, Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
     }
 
     /**
@@ -240,7 +299,7 @@ public final class FlowRatePlot {
     }
 
     /** A group's band (min to max), median, median CC rate, and its fastest and slowest flows by name. */
-    private static void band(List<TimePlot.Line> lines, double[] timesUs, double[] x, double durationUs,
+    private static void band(List<TimePlot.Line> lines, double[] timesUs, double[] x, double fromUs, double durationUs,
                              List<Flow> all, List<double[]> smoothed, List<Integer> group, int colour) {
         int n = x.length;
         String name = prefix(all.get(group.get(0)).name());
@@ -266,7 +325,7 @@ public final class FlowRatePlot {
                 TimePlot.Style.DASHED, colour));
         }
         // the flows at the band's edges over the second half: what a band alone would hide
-        double half = durationUs / 2;
+        double half = (fromUs + durationUs) / 2;
         List<Integer> order = new ArrayList<>(group);
         order.sort(Comparator.comparingDouble(i -> mean(timesUs, all.get(i).offered(), half)));
         int low = order.get(0);

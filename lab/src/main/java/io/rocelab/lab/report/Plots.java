@@ -16,8 +16,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Draws {@link TimePlot}s, and bars of one value per category, as PNG files (XChart), headless. The
- * axes start at zero and tick where the plot's {@link Axis} says (1, 2 or 5 x 10^k), whatever the
- * sample times.
+ * axes start where the plot's {@link Axis} says (zero, or a round time where a late start is cut)
+ * and tick where it says (1, 2 or 5 x 10^k), whatever the sample times.
  */
 public final class Plots {
     private static final int WIDTH = 960;
@@ -47,7 +47,7 @@ public final class Plots {
         st.setPlotMargin(4);
         st.setChartTitleVisible(true);
         st.setLegendVisible(legend);
-        st.setXAxisMin(0.0);
+        st.setXAxisMin(plot.x().min());
         st.setXAxisMax(plot.x().max());
         st.setYAxisMin(0.0);
         st.setYAxisMax(plot.y().max());
@@ -56,8 +56,8 @@ public final class Plots {
         chart.setCustomXAxisTickLabelsFormatter(v -> plot.x().label(v));
         chart.setCustomYAxisTickLabelsFormatter(v -> plot.y().label(v));
         // the axis' two ends as the first series, not drawn: XChart ticks an axis whose samples are
-        // equally spaced at the samples themselves (10, 570, 1130 us); with these it ticks from zero
-        XYSeries ends = chart.addSeries(" ", new double[] {0, plot.x().max()}, new double[] {0, 0});
+        // equally spaced at the samples themselves (10, 570, 1130 us); with these it ticks from its start
+        XYSeries ends = chart.addSeries(" ", new double[] {plot.x().min(), plot.x().max()}, new double[] {0, 0});
         ends.setMarker(SeriesMarkers.NONE);
         ends.setLineColor(new Color(0, 0, 0, 0));
         ends.setShowInLegend(false);
@@ -148,7 +148,7 @@ public final class Plots {
 
     /** XChart's tick spacing hint (pixels between ticks) that makes it choose the axis' own step. */
     private static int hint(int pixels, Axis a) {
-        return (int) Math.round(pixels * a.step() / a.max()) + HINT_OFFSET;
+        return (int) Math.round(pixels * a.step() / (a.max() - a.min())) + HINT_OFFSET;
     }
 
     private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path png) {

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What one plot over time draws, before it is drawn: its axes (from zero, round ticks, time in the
- * run's unit) and its lines, each with its legend name and style. {@link Plots#render} draws it;
+ * What one plot over time draws, before it is drawn: its axes (from zero, or for time from where a
+ * late-starting run's flows begin; round ticks; time in the unit of the span drawn) and its lines, each with its legend name and style. {@link Plots#render} draws it;
  * tests read it.
  *
  * @param title the plot's title
@@ -75,16 +75,43 @@ public record TimePlot(String title, Axis x, Axis y, List<Line> lines) {
      */
     public static TimePlot of(String title, String yTitle, double durationUs, List<TimeSeries> series, Style style,
                               double minStep) {
-        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs);
+        return of(title, yTitle, 0, durationUs, series, style, minStep);
+    }
+
+    /**
+     * A plot of {@code series} from {@code fromUs} on (its axis from a round time at or before it):
+     * the part of a run in which its flows send, when they start late ({@link FlowRatePlot#startUs}).
+     *
+     * @param fromUs     where the time axis may start, us (0: the run's start)
+     * @param durationUs the run's length: the time axis's end
+     * @param minStep    the value axis's smallest step (1 for counts)
+     */
+    public static TimePlot of(String title, String yTitle, double fromUs, double durationUs, List<TimeSeries> series,
+                              Style style, double minStep) {
+        Axis xAxis = Axis.time(fromUs, durationUs);
+        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs - fromUs);
+        double startUs = xAxis.min() * unit.us();
         List<Line> lines = new ArrayList<>();
         for (TimeSeries s : series) {
-            double[] x = s.timesUs();
+            double[] t = s.timesUs();
+            int k = firstAtOrAfter(t, startUs);
+            double[] x = Arrays.copyOfRange(t, k, t.length);
             for (int i = 0; i < x.length; i++) {
                 x[i] /= unit.us();
             }
-            lines.add(new Line(s.name(), x, s.values(), null, style, lines.size()));
+            double[] v = s.values();
+            lines.add(new Line(s.name(), x, Arrays.copyOfRange(v, k, v.length), null, style, lines.size()));
         }
-        return new TimePlot(title, Axis.time(durationUs), Axis.upTo(yTitle, maxOf(lines), minStep), lines);
+        return new TimePlot(title, xAxis, Axis.upTo(yTitle, maxOf(lines), minStep), lines);
+    }
+
+    /** The index of the first of the ascending {@code timesUs} at or after {@code us} (its length if none). */
+    static int firstAtOrAfter(double[] timesUs, double us) {
+        int k = 0;
+        while (k < timesUs.length && timesUs[k] < us - 1e-6) {
+            k++;
+        }
+        return k;
     }
 
     static double maxOf(List<Line> lines) {

@@ -338,13 +338,14 @@ public final class LabReport {
             csv(dir, prefix + "flow-rate.csv", columns);
             render(dir, prefix + "flow-rate.png", flowRatePlot(d), plots);
         }
+        double fromUs = plotStartUs(d); // every plot of the run over the same span
         List<TimeSeries> depth = columns(d, Kind.QUEUE, "depth", "depth_%s_kb", 1e-3, t);
         if (!depth.isEmpty()) {
             csv(dir, prefix + "queue-depth.csv", depth);
             List<TimeSeries> drawn = busiest(columns(d, Kind.QUEUE, "depth", "%s", 1e-3, t));
             render(dir, prefix + "queue-depth.png", TimePlot.of(drawn.size() < depth.size()
                     ? "Queue depth (the " + drawn.size() + " busiest of " + depth.size() + ")" : "Queue depth",
-                "KB", d.durationNanos() / 1e3, drawn, TimePlot.Style.SOLID, 0), plots);
+                "KB", fromUs, d.durationNanos() / 1e3, drawn, TimePlot.Style.SOLID, 0), plots);
         }
         List<TimeSeries> pause = columns(d, Kind.PORT, "paused", "paused_%s", 1, t);
         pause.addAll(columns(d, Kind.NIC, "paused", "paused_%s", 1, t));
@@ -354,7 +355,7 @@ public final class LabReport {
             counts.add(count("NICs paused", columns(d, Kind.NIC, "paused", "paused_%s", 1, t), t));
             counts.add(count("switch ports paused", columns(d, Kind.PORT, "paused", "paused_%s", 1, t), t));
             render(dir, prefix + "pause.png", TimePlot.of("Pause state: how many are paused by their peer", "paused",
-                d.durationNanos() / 1e3, counts, TimePlot.Style.STEP, 1), plots);
+                fromUs, d.durationNanos() / 1e3, counts, TimePlot.Style.STEP, 1), plots);
         }
         List<TimeSeries> counters = new ArrayList<>();
         for (String a : List.of("pfc_tx", "pfc_rx", "ecn_marks", "drops")) {
@@ -414,11 +415,24 @@ public final class LabReport {
 
     /** The plot of a run's flow rates ({@link FlowRatePlot}): on the wire where known, with their CC rates. */
     static TimePlot flowRatePlot(RunData d) {
+        return FlowRatePlot.of(micros(d), d.durationNanos() / 1e3, plotFlows(d));
+    }
+
+    /** Where the run's plots start ({@link FlowRatePlot#startUs}): where its flows begin, if that is late. */
+    private static double plotStartUs(RunData d) {
+        return FlowRatePlot.startUs(micros(d), d.durationNanos() / 1e3, plotFlows(d));
+    }
+
+    private static double[] micros(RunData d) {
         double[] t = d.times();
         double[] us = new double[t.length];
         for (int i = 0; i < t.length; i++) {
             us[i] = t[i] * 1e6;
         }
+        return us;
+    }
+
+    private static List<FlowRatePlot.Flow> plotFlows(RunData d) {
         List<FlowRatePlot.Flow> flows = new ArrayList<>();
         for (String f : d.names(Kind.FLOW)) {
             Series completed = d.series(Kind.FLOW, f, "rate");
@@ -430,7 +444,7 @@ public final class LabReport {
             flows.add(new FlowRatePlot.Flow(f, completed.values(), wire == null ? null : wire.values(),
                 cc == null ? null : cc.values()));
         }
-        return FlowRatePlot.of(us, d.durationNanos() / 1e3, flows);
+        return flows;
     }
 
     /** The {@link #PLOT_SERIES} busiest of {@code series} (all if no more), in their order. */

@@ -95,6 +95,34 @@ class FlowRatePlotLabTest {
             "on the wire: its data and headers, " + wire + " against " + completed + " completed");
     }
 
+    /**
+     * The flow-rate plot made from a run's {@code flow-rate.csv} as the report makes it: each flow's
+     * {@code rate_}, {@code wire_} and (if there) {@code cc_} columns.
+     */
+    static TimePlot plotOf(Path csv, double durationUs) throws IOException {
+        List<String> rows = Files.readAllLines(csv);
+        List<String> header = List.of(rows.get(0).split(","));
+        int n = rows.size() - 1;
+        double[][] col = new double[header.size()][n];
+        for (int i = 0; i < n; i++) {
+            String[] c = rows.get(i + 1).split(",");
+            for (int k = 0; k < c.length; k++) {
+                col[k][i] = Double.parseDouble(c[k]) * (k == 0 ? 1 : 1e9);
+            }
+        }
+        List<FlowRatePlot.Flow> flows = new java.util.ArrayList<>();
+        for (int k = 1; k < header.size(); k++) {
+            String h = header.get(k);
+            if (h.startsWith("rate_")) {
+                String name = h.substring("rate_".length(), h.length() - "_gbps".length());
+                int wire = header.indexOf("wire_" + name + "_gbps");
+                int cc = header.indexOf("cc_" + name + "_gbps");
+                flows.add(new FlowRatePlot.Flow(name, col[k], wire < 0 ? null : col[wire], cc < 0 ? null : col[cc]));
+            }
+        }
+        return FlowRatePlot.of(col[0], durationUs, flows);
+    }
+
     /** The largest relative move from one sample to the next over the second half. */
     private static double largestMove(double[] y) {
         double worst = 0;

@@ -3,6 +3,7 @@ package io.rocelab.lab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rocelab.lab.report.TimePlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,7 +139,7 @@ class HaLabsTest {
     }
 
     @Test
-    void dualHomedFailover() {
+    void dualHomedFailover() throws IOException {
         runAllPass("dual-homed-failover", "dual-homed",
             "every flow completes despite losing a leaf, every byte delivered",
             "with no error completion",
@@ -146,6 +147,21 @@ class HaLabsTest {
             "h0's bond moved the QPs of eth1 (cabled to leaf2) to eth0",
             "the QPs resent what was lost in leaf2",
             "the traffic gap is less than one ACK timeout (ack-timeout 8, 1.05 ms) and a round trip");
+        // its plot: the 5 ms of traffic after 4 s of LACP fill the time axis, drawn from 100 us samples
+        TimePlot p = FlowRatePlotLabTest.plotOf(tmp.resolve("dual-homed/flow-rate.csv"), 4_010_000);
+        assertEquals(4_000, p.x().min(), p.x().toString());
+        double[] x = p.line("write").x();
+        double[] y = p.line("write").y();
+        long drawn = java.util.stream.IntStream.range(0, x.length).filter(i -> y[i] > 10).count();
+        assertTrue(drawn >= 15, "the write flow drawn from " + drawn + " samples, not as a stroke");
+        double before = 0;
+        for (int i = 0; i < x.length; i++) {
+            before = x[i] <= 4_000.3 ? Math.max(before, y[i]) : before;
+            if (x[i] > 4_000.5 && x[i] < 4_001.8) {
+                assertEquals(100, y[i], 5, "on eth0 alone after leaf2 failed, Gb/s at " + x[i] + " ms");
+            }
+        }
+        assertTrue(before > 110, "on both bonded ports before it failed: " + before + " Gb/s");
     }
 
     @Test

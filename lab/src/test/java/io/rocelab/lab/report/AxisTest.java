@@ -58,6 +58,28 @@ class AxisTest {
         assertEquals(8, Axis.time(8e6).max());
     }
 
+    /** dual-homed-failover's flows: 5 ms from 4 s on, drawn from where they start, ticked 4000, 4002 ... ms. */
+    @Test
+    void aTimeAxisCutToWhereTheFlowsStartBeginsAtARoundTimeBeforeThem() {
+        Axis a = Axis.time(4_000_000, 4_010_000);
+        assertEquals("time (ms)", a.title(), "the unit of the 10 ms drawn, not of the 4 s run");
+        assertEquals(4_000, a.min());
+        assertEquals(4_010, a.max());
+        assertEquals(2, a.step());
+        assertEquals("4000", a.label(a.ticks()[0]));
+        Axis odd = Axis.time(3_999_700, 4_010_000);
+        assertTrue(odd.min() <= 3_999.7 && odd.min() > 3_999.7 - odd.step(), "the tick at or before the start: " + odd);
+        for (Axis x : new Axis[] {a, odd, Axis.between("v", 123.4, 987.6, 0), Axis.between("v", 0.31, 0.32, 0)}) {
+            double[] t = x.ticks();
+            assertTrue(Axis.isOneTwoFive(x.step()), x.toString());
+            assertTrue(t.length - 1 <= Axis.MAX_INTERVALS && t.length - 1 >= 1, x + ": " + t.length + " ticks");
+            assertEquals(x.max(), t[t.length - 1], 1e-9 * x.max(), x + " ends on a tick");
+            double m = x.min() / x.step();
+            assertEquals(Math.rint(m), m, 1e-6, x + " starts on a whole number of steps");
+        }
+        assertEquals(Axis.time(10_000), Axis.time(0, 10_000), "from zero: the run's axis");
+    }
+
     @Test
     void labelsHaveTheDecimalsTheStepNeeds() {
         Axis small = Axis.upTo("v", 0.7, 0);

@@ -175,6 +175,68 @@ class FlowRatePlotTest {
         assertTrue(p.title().contains("sliding 30us"), p.title());
     }
 
+    /**
+     * What dual-homed-failover drew: 4 s of LACP and an MLAG converging, then 5 ms of transfers, one
+     * vertical stroke at the end of a 0-5 s axis. Drawn from where the flows start, they fill much of
+     * the axis; and the window is found over that part, not over 4 s of nothing.
+     */
+    @Test
+    void flowsThatStartLateAreDrawnFromWhereTheyStartNotAsAStroke() {
+        int n = 40_100; // 100 us samples of a 4010 ms run
+        double[] t = new double[n];
+        double[] a = new double[n];
+        double[] b = new double[n];
+        for (int i = 0; i < n; i++) {
+            t[i] = (i + 1) * 100.0;
+            boolean sending = t[i] > 4_000_100 && t[i] <= 4_004_300;
+            a[i] = sending && t[i] <= 4_002_000 ? 99e9 + (i % 2) * 0.6e9 : 0;
+            b[i] = sending ? 49e9 + (i % 3) * 1e9 : 0;
+        }
+        List<FlowRatePlot.Flow> flows = List.of(new FlowRatePlot.Flow("write", a, a, null),
+            new FlowRatePlot.Flow("read", b, b, null));
+        assertEquals(4_000_100, FlowRatePlot.startUs(t, 4_010_000, flows), 1e-6);
+        TimePlot p = FlowRatePlot.of(t, 4_010_000, flows);
+        assertEquals(4_000, p.x().min(), "from the round time before the flows start, ms: " + p.x());
+        assertTrue(p.title().contains("on the wire from 4s, when the flows start"), p.title());
+        assertTrue(busyShare(p) > 0.3, "the flows' sending takes " + busyShare(p) + " of the time axis");
+        double stroke = busyShare(FlowRatePlot.of(t, 0, 4_010_000, flows));
+        assertTrue(stroke < 0.01, "drawn from zero, what the lab showed: a stroke, " + stroke + " of the axis");
+        assertTrue(p.line("write").x().length < 200, "only the drawn part's samples");
+        double[] y = p.line("write").y();
+        double[] x = p.line("write").x();
+        for (int i = 0; i < x.length; i++) {
+            if (x[i] > 4_000.5 && x[i] < 4_001.9) {
+                assertEquals(99.3, y[i], 1, "steady at its rate at " + x[i] + " ms");
+            }
+        }
+        assertTrue(p.title().contains("sliding 100us"), "one sample is steady: " + p.title());
+        // the same traffic early in the run: drawn from zero, as before
+        double[] early = new double[n];
+        System.arraycopy(a, 39_000, early, 1_000, 1_100);
+        List<FlowRatePlot.Flow> one = List.of(new FlowRatePlot.Flow("write", early, early, null));
+        assertEquals(0, FlowRatePlot.startUs(t, 4_010_000, one));
+        assertEquals(0, FlowRatePlot.of(t, 4_010_000, one).x().min());
+    }
+
+    /**
+     * The share of the time axis over which some line is above a tenth of the plot's highest value:
+     * a transfer drawn as a stroke has next to none.
+     */
+    static double busyShare(TimePlot p) {
+        double peak = TimePlot.maxOf(p.lines());
+        double first = Double.NaN;
+        double last = Double.NaN;
+        for (TimePlot.Line l : p.lines()) {
+            for (int i = 0; i < l.x().length; i++) {
+                if (l.y()[i] > peak / 10) {
+                    first = Double.isNaN(first) ? l.x()[i] : Math.min(first, l.x()[i]);
+                    last = Double.isNaN(last) ? l.x()[i] : Math.max(last, l.x()[i]);
+                }
+            }
+        }
+        return Double.isNaN(first) ? 0 : (last - first) / (p.x().max() - p.x().min());
+    }
+
     /** The trailing window: the bits of the last samples over their time, fewer at the start. */
     @Test
     void smoothingIsTheTrailingMeanOverTheWindow() {
