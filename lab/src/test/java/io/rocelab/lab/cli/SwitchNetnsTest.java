@@ -286,7 +286,9 @@ class SwitchNetnsTest {
         String out = tools.output("client");
         assertTrue(out.contains("Completion with error at client: IBV_WC_RETRY_EXC_ERR"), out);
         assertTrue(Pattern.compile("retry_exceeded_err 1\\b").matcher(out).find(), "the NIC counted it: " + out);
-        assertTrue(Pattern.compile("completer_retry_err 7\\b").matcher(out).find(), "after seven retries: " + out);
+        // seven retries of the last timeout, and any a loaded machine's late ACKs took before the kill
+        Matcher retries = Pattern.compile("completer_retry_err (\\d+)\\b").matcher(out);
+        assertTrue(retries.find() && Long.parseLong(retries.group(1)) >= 7, "after seven retries: " + out);
     }
 
     /**
