@@ -1,0 +1,78 @@
+package io.rocelab.codec.testkit;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What Linux gave this process's threads: per thread, the time it ran on a CPU and the time it was
+ * runnable but waited for one on a run queue ({@code /proc/self/task/TID/schedstat}, the kernel's
+ * {@code sched_info}: run time, run-queue wait, time slices). Why: a test whose claim is about
+ * wall-clock time (a timer's punctuality, a rate) judges the code against the time the machine
+ * gave its thread, so that other processes taking the cores make the run slower, not red: a timer
+ * that fires late because its thread waited for a core is the machine; one that fires late while
+ * its thread slept is the code. Where the file cannot be read (not Linux, schedstat off) the wait
+ * reads 0, and the claims are judged against wall-clock time alone.
+ */
+public final class RunQueue {
+    private static final Path SELF = Path.of("/proc/thread-self/schedstat");
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    /** A thread's counters, in nanoseconds since it started. */
+    public record Times(long onCpuNanos, long waitedNanos) {
+        /** @return this minus {@code earlier} (the same thread, read before) */
+        public Times minus(Times earlier) {
+            return new Times(onCpuNanos - earlier.onCpuNanos, waitedNanos - earlier.waitedNanos);
+        }
+    }
+
+    private static final Times NONE = new Times(0, 0);
+
+    private RunQueue() {
+    }
+
+    /** @return the calling thread's counters (zeros where they cannot be read) */
+    public static Times ofThisThread() {
+        return read(SELF);
+    }
+
+    /** @return every thread of this process, by Linux task id, with its counters */
+    public static Map<Long, Times> threads() {
+        Map<Long, Times> all = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path t : tasks) {
+                all.put(Long.parseLong(t.getFileName().toString()), read(t.resolve("schedstat")));
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: no threads to tell about
+        }
+        return all;
+    }
+
+    /**
+     * @return the counters, between the two readings, of the thread that ran the longest between
+     *     them (a thread started since {@code before} counts from zero): the thread a run kept busy
+     */
+    public static Times busiest(Map<Long, Times> before, Map<Long, Times> after) {
+        Times most = NONE;
+        for (Map.Entry<Long, Times> e : after.entrySet()) {
+            Times d = e.getValue().minus(before.getOrDefault(e.getKey(), NONE));
+            if (d.onCpuNanos() > most.onCpuNanos()) {
+                most = d;
+            }
+        }
+        return most;
+    }
+
+    private static Times read(Path schedstat) {
+        try {
+            String[] f = Files.readString(schedstat).trim().split("\\s+");
+            return new Times(Long.parseLong(f[0]), Long.parseLong(f[1]));
+        } catch (IOException | RuntimeException e) {
+            return NONE; // the thread ended meanwhile, or no schedstat here
+        }
+    }
+}
