@@ -39,12 +39,17 @@ public final class RunQueue {
         return read(SELF);
     }
 
-    /** @return every thread of this process, by Linux task id, with its counters */
-    public static Map<Long, Times> threads() {
+    /**
+     * @param namePrefix how the threads' names start (Linux keeps their first 15 characters), "" for all
+     * @return those threads of this process, by Linux task id, with their counters
+     */
+    public static Map<Long, Times> threads(String namePrefix) {
         Map<Long, Times> all = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path t : tasks) {
-                all.put(Long.parseLong(t.getFileName().toString()), read(t.resolve("schedstat")));
+                if (nameOf(t).startsWith(namePrefix)) {
+                    all.put(Long.parseLong(t.getFileName().toString()), read(t.resolve("schedstat")));
+                }
             }
         } catch (IOException | RuntimeException e) {
             // not Linux: no threads to tell about
@@ -65,6 +70,70 @@ public final class RunQueue {
             }
         }
         return most;
+    }
+
+    /**
+     * Watches the threads named {@code namePrefix} until {@link Watch#busiest()}: for threads that
+     * start and end meanwhile (a tool's event loop), whose counters go with them.
+     *
+     * @return the watch, reading every 20 ms on a thread of its own
+     */
+    public static Watch watch(String namePrefix) {
+        return new Watch(namePrefix);
+    }
+
+    /** The threads of a name, read every 20 ms; the last reading of each is kept. */
+    public static final class Watch {
+        private static final long PERIOD_MILLIS = 20;
+        private final String namePrefix;
+        private final Map<Long, Times> first;
+        private final Map<Long, Times> last = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Thread reader;
+        private volatile boolean stop;
+
+        private Watch(String namePrefix) {
+            this.namePrefix = namePrefix;
+            this.first = threads(namePrefix);
+            this.reader = new Thread(this::read, "run-queue-watch");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        private void read() {
+            while (!stop) {
+                last.putAll(threads(namePrefix));
+                try {
+                    Thread.sleep(PERIOD_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        /**
+         * Stops watching.
+         *
+         * @return what the busiest of the threads got since the watch began (see {@link RunQueue#busiest})
+         */
+        public Times busiest() {
+            stop = true;
+            reader.interrupt();
+            try {
+                reader.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            last.putAll(threads(namePrefix));
+            return RunQueue.busiest(first, last);
+        }
+    }
+
+    private static String nameOf(Path task) {
+        try {
+            return Files.readString(task.resolve("comm"));
+        } catch (IOException e) {
+            return ""; // the thread ended meanwhile
+        }
     }
 
     private static Times read(Path schedstat) {
