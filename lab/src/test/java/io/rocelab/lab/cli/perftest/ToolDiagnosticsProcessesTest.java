@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (Ctrl-C) or fails (its server gone), the client prints its NIC's counters on stderr and leaves a
  * bounded pcapng that tshark reads.
  */
+@Tag("realtime")
 @Timeout(240)
 class ToolDiagnosticsProcessesTest {
     private static final Pattern COUNTERS = Pattern.compile("(?m)^ link rocelab0/1 (.*)$");
