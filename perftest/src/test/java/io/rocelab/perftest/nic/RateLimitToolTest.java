@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>In wall-clock time, as the tool reports it, a limited run never goes above its rate (plus the
  * burst), however busy the machine. Below it, a run is judged over the time the machine gave the
- * NIC: the reported average over the share of the run its event loop's thread did not spend
- * waiting for a core ({@link RunQueue}). A limiter's pace is lost while its thread waits for a core
+ * NIC: its bytes over the time it measured less the time its event loop's thread spent waiting for
+ * a core meanwhile ({@link RunQueue}). A limiter's pace is lost while its thread waits for a core
  * (the NIC's pacer starts again from the time it gets one); that is the machine, not the limiter. A
  * limiter that holds a run below its rate while its thread has the core (a wrong unit, a late
  * timer) still fails, and one that does not hold it above fails wherever the machine lets the
@@ -35,29 +35,39 @@ class RateLimitToolTest {
     private static final String LOOP_THREAD = "rocelab-loop-";
 
     /**
-     * A run: the tool's exit status and output, how long the call took, and what its event loop's
-     * thread got of the machine meanwhile.
+     * A run: the tool's exit status and output, and a watch over its event loop's thread, which
+     * ended with the run.
      */
-    private record Run(int status, String out, String err, long wallNanos, RunQueue.Times loop) {
+    private record Run(int status, String out, String err, long endNanos, RunQueue.Watch loop) {
         double averageGbps() {
             List<NicSessions.BwLine> lines = NicSessions.BwLine.all(out);
             assertEquals(1, lines.size(), out + err);
             return lines.get(0).average();
         }
 
-        /** The share of the call the NIC's thread spent runnable, waiting for a core. */
-        double waitedShare() {
-            return Math.min(1.0, (double) loop.waitedNanos() / wallNanos);
+        /** The tool's measured time: its bytes over its average (the last part of the call, the report then). */
+        long measuredNanos() {
+            NicSessions.BwLine line = NicSessions.BwLine.all(out).get(0);
+            return Math.round(line.size() * line.iterations() * 8 / line.average());
         }
 
-        /** The average over the time the machine gave the NIC (the share it did not wait for a core). */
+        /**
+         * How long the NIC's thread waited for a core over the measured time: the call's last
+         * {@link #measuredNanos()} (which also holds the report and the teardown, a few milliseconds).
+         */
+        long waitedNanos() {
+            return loop.busiestBetween(endNanos - measuredNanos(), endNanos).waitedNanos();
+        }
+
+        /** The average over the time the machine gave the NIC (the measured time less its wait). */
         double givenGbps() {
-            return averageGbps() / (1 - waitedShare());
+            long measured = measuredNanos();
+            return averageGbps() * measured / Math.max(1, measured - waitedNanos());
         }
 
         String machine() {
-            return String.format(" (the NIC's thread waited for a core %.0f %% of the run: %d of %d ms)",
-                100 * waitedShare(), loop.waitedNanos() / 1_000_000, wallNanos / 1_000_000);
+            return String.format(" (the NIC's thread waited for a core %d ms of the run's %d ms)",
+                waitedNanos() / 1_000_000, measuredNanos() / 1_000_000);
         }
     }
 
@@ -65,12 +75,11 @@ class RateLimitToolTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunQueue.Watch watch = RunQueue.watch(LOOP_THREAD); // the loop's thread ends with the run
-        long start = System.nanoTime();
         int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        long wall = System.nanoTime() - start;
-        RunQueue.Times loop = watch.busiest();
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), wall, loop);
+        long end = System.nanoTime();
+        watch.stop();
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), end, watch);
     }
 
     private static void assertNear(double expected, Run r, String what) {

@@ -82,32 +82,54 @@ public final class RunQueue {
         return new Watch(namePrefix);
     }
 
-    /** The threads of a name, read every 20 ms; the last reading of each is kept. */
+    /** The threads of a name, read every 20 ms; each reading is kept with its time. */
     public static final class Watch {
         private static final long PERIOD_MILLIS = 20;
+        private record Reading(long atNanos, Map<Long, Times> threads) {
+        }
+
         private final String namePrefix;
-        private final Map<Long, Times> first;
-        private final Map<Long, Times> last = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.List<Reading> readings = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final Thread reader;
         private volatile boolean stop;
 
         private Watch(String namePrefix) {
             this.namePrefix = namePrefix;
-            this.first = threads(namePrefix);
+            readNow();
             this.reader = new Thread(this::read, "run-queue-watch");
             reader.setDaemon(true);
             reader.start();
         }
 
+        private void readNow() {
+            long at = System.nanoTime();
+            readings.add(new Reading(at, threads(namePrefix)));
+        }
+
         private void read() {
             while (!stop) {
-                last.putAll(threads(namePrefix));
                 try {
                     Thread.sleep(PERIOD_MILLIS);
                 } catch (InterruptedException e) {
                     return;
                 }
+                readNow();
             }
+        }
+
+        /** Stops watching (idempotent). */
+        public void stop() {
+            if (stop) {
+                return;
+            }
+            stop = true;
+            reader.interrupt();
+            try {
+                reader.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            readNow();
         }
 
         /**
@@ -116,15 +138,43 @@ public final class RunQueue {
          * @return what the busiest of the threads got since the watch began (see {@link RunQueue#busiest})
          */
         public Times busiest() {
-            stop = true;
-            reader.interrupt();
-            try {
-                reader.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            return busiestBetween(Long.MIN_VALUE, Long.MAX_VALUE);
+        }
+
+        /**
+         * Stops watching.
+         *
+         * @return what the thread that ran the longest over the whole watch got between two times
+         *     ({@code System.nanoTime()}), to the nearest reading before each (a thread not yet
+         *     started at {@code fromNanos} counts from zero)
+         */
+        public Times busiestBetween(long fromNanos, long toNanos) {
+            stop();
+            Map<Long, Times> all = new HashMap<>();
+            readings.forEach(r -> all.putAll(r.threads()));
+            Map<Long, Times> start = readings.get(0).threads();
+            long busiest = -1;
+            long most = -1;
+            for (Map.Entry<Long, Times> e : all.entrySet()) {
+                long ran = e.getValue().minus(start.getOrDefault(e.getKey(), NONE)).onCpuNanos();
+                if (ran > most) {
+                    most = ran;
+                    busiest = e.getKey();
+                }
             }
-            last.putAll(threads(namePrefix));
-            return RunQueue.busiest(first, last);
+            return at(busiest, toNanos).minus(at(busiest, fromNanos));
+        }
+
+        /** The thread's counters at the last reading at or before {@code atNanos} that saw it (zeros before). */
+        private Times at(long tid, long atNanos) {
+            Times seen = NONE;
+            for (Reading r : readings) {
+                if (r.atNanos() > atNanos) {
+                    break;
+                }
+                seen = r.threads().getOrDefault(tid, seen);
+            }
+            return seen;
         }
     }
 
