@@ -171,7 +171,8 @@ class NicCongestionToolTest {
         // in real time the storm's refresh is only as punctual as the loop's timers (whole milliseconds on
         // a busy NIO loop, where a pause lasts 335 us): it holds the client back, by how much varies
         assertTrue(stormedAvg < freeAvg, "the storm held the client back: " + stormedAvg + " MB/s against "
-                + freeAvg + " MB/s without the storm, at the same time");
+                + freeAvg + " MB/s without the storm, at the same time\nstormed:\n" + r.out() + "free:\n" + free.out()
+                + free.err());
     }
 
     @Test
