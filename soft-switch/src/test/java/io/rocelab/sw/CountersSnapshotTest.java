@@ -18,6 +18,7 @@ import io.rocelab.sw.testkit.ConfigBuilder;
 import io.rocelab.sw.testkit.Lab;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * port has sent more frames than the switch received for it), the counters only grow from one
  * snapshot to the next, and the last one equals what the owner thread counts.
  */
+@Tag("realtime")
 class CountersSnapshotTest {
     private static final int ROUNDS = 200;
     private static final int PER_ROUND = 5;

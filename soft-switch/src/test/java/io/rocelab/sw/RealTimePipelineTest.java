@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * the lossless queue for exactly its quanta at the port's speed unless a zero-quanta frame resumes
  * it first. Bounds are one-sided where a loaded machine could only make things later.
  */
+@Tag("realtime")
 class RealTimePipelineTest {
     private static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
     private RealTimeScheduler rt;

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ethtool, iperf3 and tshark (CI has them); elsewhere it skips, loudly, unless CI=true, where it
  * fails.
  */
+@Tag("realtime")
 @Timeout(300)
 class NetnsLabTest {
     private static final String IP = find("ip");

@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (Ctrl-C) or fails (its server gone), the client prints its NIC's counters on stderr and leaves a
  * bounded pcapng that tshark reads.
  */
+@Tag("realtime")
 @Timeout(240)
 class ToolDiagnosticsProcessesTest {
     private static final Pattern COUNTERS = Pattern.compile("(?m)^ link rocelab0/1 (.*)$");
@@ -58,13 +60,18 @@ class ToolDiagnosticsProcessesTest {
             "--capture-frames", "300", "127.0.0.1");
         tools.awaitOutput(client, "client", " #bytes", 60);
         // let the run send well over the 600 frames the capture keeps before it is interrupted: its first
-        // 300 frames on disk (4 KB each, the writer buffers 64 KB), then 3 s more (a loaded 2-core
-        // machine moved 133 frames in a run's first second)
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // 300 frames on disk (4 KB each, the writer buffers 64 KB), then twice as long again, 3 s at
+        // least: at the pace the machine gave the first 300 (the slowest, the code still compiling),
+        // 600 frames more (a loaded 2-core machine moved 133 frames in a run's first second); the
+        // interrupt comes 50 s into the run at the latest, the run lasting 60
+        long started = System.nanoTime();
+        long deadline = started + TimeUnit.SECONDS.toNanos(50);
         while ((!Files.exists(capture) || Files.size(capture) < 270L * 4096) && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        Thread.sleep(3000);
+        long first300 = System.nanoTime() - started;
+        long more = Math.max(TimeUnit.SECONDS.toNanos(3), 2 * first300);
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(Math.max(0, Math.min(more, deadline - System.nanoTime()))));
         String signal = ToolProcesses.sigintIgnored() ? "TERM" : "INT";
         if (!signal.equals("INT")) {
             System.out.println("[diagnostics] SIGINT is ignored in this process tree (a background job): SIGTERM instead");
@@ -109,7 +116,13 @@ class ToolDiagnosticsProcessesTest {
             "-s", "4096", "-D", "60", "-u", "14", "-p", String.valueOf(tcp), "--capture", capture.toString(),
             "127.0.0.1");
         tools.awaitOutput(client, "client", " #bytes", 60);
-        Thread.sleep(500); // traffic flows
+        // traffic flows: WRITEs in the capture (the writer buffers 64 KB), the server's address
+        // resolved (a server killed before it answers ARP leaves nothing to retry on the wire)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
+        while ((!Files.exists(capture) || Files.size(capture) < 16L * 4096) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(500);
         server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertTrue(client.waitFor(60, TimeUnit.SECONDS), tools.output("client"));
         assertEquals(1, client.exitValue(), tools.output("client"));
@@ -125,7 +138,8 @@ class ToolDiagnosticsProcessesTest {
 
         List<String[]> frames = tshark(capture, "frame.number", "infiniband.bth.opcode", "infiniband.bth.psn",
             "frame.packet_flags_direction");
-        assertTrue(frames.size() > 8, frames.size() + " frames");
+        assertTrue(frames.size() > 8, frames.size() + " frames: " + frames.stream().map(f -> String.join("|", f))
+            .toList() + "\n" + err);
         // the capture ends with the retries: the window sent again seven times, answered by nothing
         List<String[]> tail = frames.subList(frames.size() - 8, frames.size());
         assertTrue(tail.stream().allMatch(f -> f[3].equals("0x00000002")), "the last frames all went out");
