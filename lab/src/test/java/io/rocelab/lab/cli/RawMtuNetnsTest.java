@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * capped by the active MTU as on a real device. Needs root and iproute2; elsewhere it skips loudly
  * unless CI=true, where it fails.
  */
+@Tag("realtime")
 @Timeout(180)
 class RawMtuNetnsTest {
     private static final String IP = find("ip");

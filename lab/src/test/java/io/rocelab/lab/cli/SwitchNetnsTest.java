@@ -25,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * out, then in two namespaces of their own that ping each other through the switch. Needs root,
  * iproute2 and ping (CI has them); elsewhere it skips, loudly, unless CI=true, where it fails.
  */
+@Tag("realtime")
 @Timeout(180)
 class SwitchNetnsTest {
     private static final int ETHERTYPE = 0x88B5;

@@ -483,8 +483,8 @@ final class FlowRun implements FlowProgress {
             return;
         }
         ready = true;
-        if (startRequested) {
-            begin();
+        if (startRequested && !done) {
+            begin(); // not after a stop that came while the QPs were being readied: it never started
         }
     }
 

@@ -193,6 +193,28 @@ class WorkloadTest {
     }
 
     /**
+     * A flow stopped after its start time came but before its QPs were ready (a timeline's stop that
+     * overtakes a slow setup) never starts: its QPs becoming ready later do not start it.
+     */
+    @Test
+    void aFlowStoppedBeforeItsQpsAreReadyNeverStarts() {
+        try (Fabric f = Fabric.virtualTime(fabric().topology(), 1)) {
+            // through rdma_cm: its QPs are ready only once the CM's REQ, REP and RTU have crossed
+            Workload w = Workload.start(f, List.of(Flow.builder("early", "h0", "h3").reconnectAfterNanos(10 * US).build()), 1);
+            f.runFor(1);
+            assertFalse(w.progress("early").started(), "its start came, its QPs are not ready yet");
+            w.stopFlow("early");
+            f.runFor(200 * US);
+            FlowProgress p = w.progress("early");
+            assertEquals(Outcome.NOT_STARTED, w.result("early").outcome());
+            assertFalse(p.started());
+            assertEquals(0, p.bytesCompleted(), "nothing sent after the stop");
+            assertTrue(w.finished());
+            w.close();
+        }
+    }
+
+    /**
      * Poisson background flows with sizes from a CDF among four hosts, 40 % load for 200 us (about
      * 80 flows): every one completes with its own bytes, no faster than its wire time.
      */
