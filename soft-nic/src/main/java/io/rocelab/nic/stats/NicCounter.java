@@ -69,7 +69,7 @@ public enum NicCounter {
     DROP_ND_PENDING("drop_nd_pending"),
     /**
      * Neighbours that asked for us (an ARP request, a neighbour solicitation) and were answered but
-     * not learned: the entries learned unasked were at their limit ({@link io.rocelab.nic.net.Neighbors#MAX_LEARNED}).
+     * not learned: the entries learned unasked were at their limit ({@code Neighbors.MAX_LEARNED} in the net package).
      */
     NEIGH_LEARN_REFUSED("neigh_learn_refused"),
     /** Frames with a VLAN tag the port is not on (or untagged frames on a VLAN port). */
