@@ -21,9 +21,13 @@ import java.util.Objects;
  * transmitter shared with other QPs), so per probe interval a flow at a fair share of 6 Gb/s reads
  * 0 or 52 Gb/s. The window ({@link #windowSamples}) holds at least {@link #WIRE_WINDOW_BYTES} at the
  * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
- * until the typical flow reads steadily over the run's second half (if none does, the flows really
- * move and the shortest window shows how); a trailing mean, so a change
- * shows up to one window late, and the title says how long it is. Without a wire counter (real
+ * until the typical flow reads steadily over the second half of the time the flows send, from the
+ * first probe interval in which one sends to the last (if none does, the flows really move and the
+ * shortest window shows how): flows that finish early in a run get as smooth a line as flows that send
+ * to its end. A trailing mean, so a change shows up to one window late, the flows' start too: the
+ * time before the run counts as the nothing sent in it, and the line rises over the first window
+ * rather than drawing the first sample alone as the window's mean ({@link #smooth}); the title says
+ * how long the window is. Without a wire counter (real
  * programs, the live UDP endpoint) the completed bytes stand in, over at least
  * {@link #COMPLETION_WINDOW_BYTES}.
  */
@@ -82,9 +86,9 @@ public final class FlowRatePlot {
     /**
      * The window, in samples, of {@link #smooth}: the shortest of 1, 2, 5, 10, 20, 50 ... probe
      * intervals, at least the time the flows' mean rate while they send (the samples they sent in)
-     * takes to send (or complete) the window's bytes, in which the typical flow reads steadily over the run's second half: the median over
-     * the flows of the 90th percentile of its sample-to-sample moves is under {@link #STEADY} of its
-     * mean. At most a tenth of the samples; if no window up to that reads steady, the shortest.
+     * takes to send (or complete) the window's bytes, in which the typical flow reads steadily over the second half of the time they send
+     * ({@link #sendingSpan}): the median over the flows of the 90th percentile of its sample-to-sample
+     * moves is under {@link #STEADY} of its mean. At most a tenth of the samples they send over; if no window up to that reads steady, the shortest.
      * Found for each lab flow's flows ({@link #groups}) apart, the longest of them: a quiet tenant's
      * slow flows read as steadily as the noisy ones.
      */
@@ -111,22 +115,46 @@ public final class FlowRatePlot {
         if (!(meanBps > 0) || !(intervalUs > 0)) {
             return 1;
         }
-        int most = Math.max(1, n / 10);
+        int[] span = sendingSpan(flows);
+        int most = Math.max(1, (span[1] - span[0] + 1) / 10);
         double windowUs = (wire ? WIRE_WINDOW_BYTES : COMPLETION_WINDOW_BYTES) * 8 / meanBps * 1e6;
         int least = Math.min(most, Math.max(1, (int) Math.ceil(windowUs / intervalUs - 1e-9)));
-        return least == most || unsteadiness(timesUs, flows, least) < STEADY ? least
-            : smallestSteady(timesUs, flows, least, most);
+        return least == most || unsteadiness(timesUs, flows, least, span) < STEADY ? least
+            : smallestSteady(timesUs, flows, least, most, span);
+    }
+
+    /**
+     * The samples over which {@code flows} send: from the first probe interval in which one of them
+     * puts something on the wire (or completes something) to the last, both included; the whole run
+     * if none does. A link-failure lab's flows that finish in the run's first tenth are judged and
+     * windowed over that tenth, as if it were the run.
+     */
+    static int[] sendingSpan(List<Flow> flows) {
+        int first = Integer.MAX_VALUE;
+        int last = -1;
+        int n = 0;
+        for (Flow f : flows) {
+            double[] r = f.offered();
+            n = Math.max(n, r.length);
+            for (int i = 0; i < r.length; i++) {
+                if (r[i] > 0) {
+                    first = Math.min(first, i);
+                    last = Math.max(last, i);
+                }
+            }
+        }
+        return last < 0 ? new int[] {0, Math.max(0, n - 1)} : new int[] {first, last};
     }
 
     /**
      * The first of 1, 2, 5, 10, 20, 50 ... samples above {@code least} that reads steady; if none
      * does, the flows really move (a lossy incast's bursts and timeouts): {@code least}, which shows how.
      */
-    private static int smallestSteady(double[] timesUs, List<Flow> flows, int least, int most) {
+    private static int smallestSteady(double[] timesUs, List<Flow> flows, int least, int most, int[] span) {
         for (long scale = 1; scale <= most; scale *= 10) {
             for (int m : new int[] {1, 2, 5}) {
                 long w = m * scale;
-                if (w > least && w <= most && unsteadiness(timesUs, flows, (int) w) < STEADY) {
+                if (w > least && w <= most && unsteadiness(timesUs, flows, (int) w, span) < STEADY) {
                     return (int) w;
                 }
             }
@@ -135,21 +163,29 @@ public final class FlowRatePlot {
     }
 
     /**
-     * The median over the flows (those sending in the second half) of the 90th percentile of the
-     * smoothed rate's sample-to-sample moves over the second half, relative to the flow's mean there.
+     * The median over the flows (those sending there) of the 90th percentile of the smoothed rate's
+     * sample-to-sample moves over the second half of the time the flows send ({@link #sendingSpan}),
+     * relative to the flow's mean there.
      */
     static double unsteadiness(double[] timesUs, List<Flow> flows, int window) {
-        int n = timesUs.length;
-        int from = n / 2 + 1;
+        return unsteadiness(timesUs, flows, window, sendingSpan(flows));
+    }
+
+    private static double unsteadiness(double[] timesUs, List<Flow> flows, int window, int[] span) {
+        int n = Math.min(timesUs.length, span[1] + 1);
+        int from = span[0] + (n - span[0]) / 2 + 1;
         List<Double> perFlow = new ArrayList<>();
         for (Flow f : flows) {
             double[] s = smooth(timesUs, f.offered(), window);
+            if (n - from < 2 || s.length < n) {
+                continue;
+            }
             double mean = 0;
             for (int i = from - 1; i < n; i++) {
                 mean += s[i];
             }
             mean /= n - from + 1;
-            if (!(mean > 0) || n - from < 2) {
+            if (!(mean > 0)) {
                 continue;
             }
             double[] moves = new double[n - from];
@@ -168,7 +204,11 @@ public final class FlowRatePlot {
 
     /**
      * The trailing mean of {@code rate} over {@code window} samples, each weighted by its interval:
-     * at sample i, the bits of samples i-window+1..i over their time (fewer at the start).
+     * at sample i, the bits of samples i-window+1..i over the window's time. Before the run's first
+     * sample nothing was sent, and the window counts that time as the nothing it is: over the first
+     * window the line rises as the window fills (the one window's lag the trailing mean has at every
+     * change), where a mean over the few samples there are would draw the first sample alone, a flow
+     * that starts at line rate as a spike, as if it were the window's mean.
      */
     public static double[] smooth(double[] timesUs, double[] rate, int window) {
         int n = rate.length;
@@ -184,6 +224,10 @@ public final class FlowRatePlot {
         for (int i = 0; i < n; i++) {
             int from = Math.max(0, i + 1 - window);
             double t = time[i + 1] - time[from];
+            if (i + 1 < window) {
+                // the window reaches before the run: its missing samples at the mean interval so far
+                t += (window - i - 1) * (time[i + 1] / (i + 1));
+            }
             out[i] = t > 0 ? (bits[i + 1] - bits[from]) / t : 0;
         }
         return out;
