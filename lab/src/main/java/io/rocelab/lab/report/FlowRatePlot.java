@@ -20,7 +20,7 @@ import java.util.Objects;
  * is 5.2 us), and even its frames on the wire come one MTU at a time and in bursts (PFC pauses, a
  * transmitter shared with other QPs), so per probe interval a flow at a fair share of 6 Gb/s reads
  * 0 or 52 Gb/s. The window ({@link #windowSamples}) holds at least {@link #WIRE_WINDOW_BYTES} at the
- * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
+ * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the time they send)
  * until the typical flow reads steadily over the second half of the time the flows send, from the
  * first probe interval in which one sends to the last (if none does, the flows really move and the
  * shortest window shows how): flows that finish early in a run get as smooth a line as flows that send
@@ -51,6 +51,17 @@ public final class FlowRatePlot {
      * wait is cut off the time axis ({@link #startUs}).
      */
     public static final double LATE_START = 0.25;
+    /**
+     * Below this part of the drawn run, the time the flows send in gets a second panel zoomed on it
+     * ({@link #zoomed}): 60 ms of transfers in an 8 s run are a line at zero on the run's axis.
+     */
+    public static final double ZOOM = 0.05;
+    /**
+     * The probe intervals the flows must send over for a zoomed panel: a zoom shows no more than the
+     * probes sampled, and a few samples (reconnect's 10 ms probes over its 60 ms of traffic) read no
+     * better zoomed; there a shorter {@code probes: interval} is what helps.
+     */
+    public static final int ZOOM_SAMPLES = 20;
 
     private FlowRatePlot() {
     }
@@ -71,6 +82,15 @@ public final class FlowRatePlot {
         /** @return its samples from the {@code k}th on */
         Flow from(int k) {
             return k == 0 ? this : new Flow(name, tail(completed, k), tail(wire, k), tail(cc, k));
+        }
+
+        /** @return its first {@code n} samples */
+        Flow until(int n) {
+            return new Flow(name, head(completed, n), head(wire, n), head(cc, n));
+        }
+
+        private static double[] head(double[] v, int n) {
+            return v == null || v.length <= n ? v : Arrays.copyOf(v, n);
         }
 
         private static double[] tail(double[] v, int k) {
@@ -273,18 +293,51 @@ public final class FlowRatePlot {
      * @param fromUs  where the plot starts ({@link #startUs}), us
      */
     public static TimePlot of(double[] timesUs, double fromUs, double durationUs, List<Flow> flows) {
-        Axis xAxis = Axis.time(fromUs, durationUs);
-        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs - fromUs);
+        return of(timesUs, fromUs, durationUs, flows, "");
+    }
+
+    /**
+     * The second panel of a run whose flows send for less than {@link #ZOOM} of the drawn time (reconnect's
+     * patient variant: 60 ms of traffic, then 8 s of a QP waiting; uplink-failure's hold variant) over
+     * at least {@link #ZOOM_SAMPLES} probe intervals, or null: the flows' rates from the start of the first probe interval in which one sends to a quarter
+     * of that time after the last, as {@link #of} draws them, the window found over that part. The
+     * run's own panel stays as it is: where the flows stop for good, the quiet after is the lab's point
+     * (pfc-deadlock, a black hole), and that panel shows how long it lasts.
+     */
+    public static TimePlot zoomed(double[] timesUs, double durationUs, List<Flow> flows) {
+        int[] span = sendingSpan(flows);
+        if (span[1] >= timesUs.length || flows.stream().allMatch(f -> Arrays.stream(f.offered()).noneMatch(v -> v > 0))) {
+            return null;
+        }
+        double fromUs = startUs(timesUs, durationUs, flows);
+        double begins = span[0] == 0 ? 0 : timesUs[span[0] - 1];
+        double ends = timesUs[span[1]];
+        double sending = ends - begins;
+        if (!(sending > 0) || sending >= ZOOM * (durationUs - fromUs) || span[1] - span[0] + 1 < ZOOM_SAMPLES) {
+            return null;
+        }
+        double toUs = Math.min(durationUs, ends + sending / 4);
+        return of(timesUs, begins, toUs, flows, "Zoomed on the " + duration(sending) + " the flows send in: ");
+    }
+
+    private static TimePlot of(double[] timesUs, double fromUs, double toUs, List<Flow> flows, String prefix) {
+        Axis xAxis = Axis.time(fromUs, toUs);
+        Axis.TimeUnit unit = Axis.TimeUnit.of(toUs - fromUs);
         int k = TimePlot.firstAtOrAfter(timesUs, xAxis.min() * unit.us());
+        int end = timesUs.length;
+        while (end > k && timesUs[end - 1] > xAxis.max() * unit.us() + 1e-9) {
+            end--;
+        }
+        int kEnd = end;
         // the drawn part as a run of its own: its samples, their times from the start of the first one's interval
         double t0 = k == 0 ? 0 : timesUs[k - 1];
-        double[] part = new double[timesUs.length - k];
+        double[] part = new double[kEnd - k];
         double[] x = new double[part.length];
         for (int i = 0; i < part.length; i++) {
             part[i] = timesUs[k + i] - t0;
             x[i] = timesUs[k + i] / unit.us();
         }
-        List<Flow> drawn = flows.stream().map(f -> f.from(k)).toList();
+        List<Flow> drawn = flows.stream().map(f -> f.from(k).until(kEnd - k)).toList();
         int window = windowSamples(part, drawn);
         double windowUs = part.length < 2 ? 0 : window * (part[part.length - 1] / part.length);
         boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
@@ -293,9 +346,9 @@ public final class FlowRatePlot {
         for (Flow f : flows) {
             // over the whole run, so that the window at the part's start holds the quiet samples before it
             double[] s = smooth(timesUs, f.offered(), window);
-            smoothed.add(gbps(Arrays.copyOfRange(s, k, s.length)));
+            smoothed.add(gbps(Arrays.copyOfRange(s, k, Math.min(s.length, kEnd))));
         }
-        double[] drawnUs = Arrays.copyOfRange(timesUs, k, timesUs.length);
+        double[] drawnUs = Arrays.copyOfRange(timesUs, k, kEnd);
         List<TimePlot.Line> lines = new ArrayList<>();
         int colour = 0;
         for (List<Integer> group : groups(drawn)) {
@@ -310,12 +363,12 @@ public final class FlowRatePlot {
                     colour++;
                 }
             } else {
-                band(lines, drawnUs, x, fromUs, durationUs, drawn, smoothed, group, colour);
+                band(lines, drawnUs, x, fromUs, toUs, drawn, smoothed, group, colour);
                 colour += 3;
             }
         }
-        String title = String.format(Locale.ROOT, "Per-flow rate %s%s, mean over a sliding %s%s",
-            wire ? "on the wire" : "completed", fromUs > 0 ? " from " + duration(xAxis.min() * unit.us()) + ", when the flows start" : "",
+        String title = prefix + String.format(Locale.ROOT, "%s rate %s%s, mean over a sliding %s%s",
+            prefix.isEmpty() ? "Per-flow" : "per-flow", wire ? "on the wire" : "completed", fromUs > 0 && prefix.isEmpty() ? " from " + duration(xAxis.min() * unit.us()) + ", when the flows start" : "",
             duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
         return new TimePlot(title, xAxis, Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
     }

@@ -277,6 +277,53 @@ class FlowRatePlotTest {
     }
 
     /**
+     * What reconnect's patient variant drew: 60 ms of transfers in an 8 s run (a QP then waits for
+     * its peer), a line at zero on the run's axis. The run's panel stays as it is (its quiet is the
+     * lab's point); a second one is zoomed on the time the flows send, where they fill the axis.
+     */
+    @Test
+    void flowsThatSendForAFewPercentOfTheRunGetAZoomedPanel() {
+        int n = 80_000; // 100 us samples of an 8 s run
+        double[] t = new double[n];
+        double[] a = new double[n];
+        for (int i = 0; i < n; i++) {
+            t[i] = (i + 1) * 100.0;
+            a[i] = t[i] <= 60_000 ? 99e9 + (i % 2) * 0.6e9 : 0;
+        }
+        List<FlowRatePlot.Flow> flows = List.of(new FlowRatePlot.Flow("write", a, a, null));
+        TimePlot run = FlowRatePlot.of(t, 8_000_000, flows);
+        assertEquals(8, run.x().max(), "the run's panel keeps its quiet tail, s: " + run.x());
+        assertTrue(busyShare(run) < 0.01, "on the run's axis a stroke: " + busyShare(run));
+        TimePlot zoom = FlowRatePlot.zoomed(t, 8_000_000, flows);
+        assertTrue(zoom != null, "a zoomed panel");
+        assertTrue(busyShare(zoom) > 0.6, "the flows' sending takes " + busyShare(zoom) + " of its time axis");
+        assertTrue(zoom.title().startsWith("Zoomed on the 60ms the flows send in"), zoom.title());
+        assertEquals(99.3, zoom.line("write").y()[300], 1, "at its rate, Gb/s");
+        assertEquals(0, zoom.line("write").y()[zoom.line("write").y().length - 1], "and stopped at its end");
+        assertRoundAxes(zoom);
+    }
+
+    /**
+     * pfc-deadlock's and a black hole's flows stop for good a fifth of the way in: the quiet after is
+     * the point, drawn on the run's axis, and no zoom takes its place or is added.
+     */
+    @Test
+    void flowsThatSendForMoreOfTheRunGetNoZoom() {
+        double[] w = wire(50e9, 0);
+        java.util.Arrays.fill(w, SAMPLES / 5, SAMPLES, 0);
+        assertNull(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", w, w, null))));
+        assertNull(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US,
+            List.of(new FlowRatePlot.Flow("f", new double[SAMPLES], null, null))), "nor where nothing is sent");
+        double[] few = new double[SAMPLES];
+        java.util.Arrays.fill(few, 0, FlowRatePlot.ZOOM_SAMPLES - 1, 50e9);
+        assertNull(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", few, few, null))),
+            "nor where the probes sampled too few intervals of it to draw more");
+        few[FlowRatePlot.ZOOM_SAMPLES - 1] = 50e9;
+        assertTrue(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", few, few, null))) != null,
+            "a zoom from " + FlowRatePlot.ZOOM_SAMPLES + " on");
+    }
+
+    /**
      * The share of the time axis over which some line is above a tenth of the plot's highest value:
      * a transfer drawn as a stroke has next to none.
      */
