@@ -20,10 +20,14 @@ import java.util.Objects;
  * is 5.2 us), and even its frames on the wire come one MTU at a time and in bursts (PFC pauses, a
  * transmitter shared with other QPs), so per probe interval a flow at a fair share of 6 Gb/s reads
  * 0 or 52 Gb/s. The window ({@link #windowSamples}) holds at least {@link #WIRE_WINDOW_BYTES} at the
- * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the run)
- * until the typical flow reads steadily over the run's second half (if none does, the flows really
- * move and the shortest window shows how); a trailing mean, so a change
- * shows up to one window late, and the title says how long it is. Without a wire counter (real
+ * flows' mean rate while they send and is made longer (1, 2, 5 x 10^k probe intervals, at most a tenth of the time they send)
+ * until the typical flow reads steadily over the second half of the time the flows send, from the
+ * first probe interval in which one sends to the last (if none does, the flows really move and the
+ * shortest window shows how): flows that finish early in a run get as smooth a line as flows that send
+ * to its end. A trailing mean, so a change shows up to one window late, the flows' start too: the
+ * time before the run counts as the nothing sent in it, and the line rises over the first window
+ * rather than drawing the first sample alone as the window's mean ({@link #smooth}); the title says
+ * how long the window is. Without a wire counter (real
  * programs, the live UDP endpoint) the completed bytes stand in, over at least
  * {@link #COMPLETION_WINDOW_BYTES}.
  */
@@ -47,6 +51,17 @@ public final class FlowRatePlot {
      * wait is cut off the time axis ({@link #startUs}).
      */
     public static final double LATE_START = 0.25;
+    /**
+     * Below this part of the drawn run, the time the flows send in gets a second panel zoomed on it
+     * ({@link #zoomed}): 60 ms of transfers in an 8 s run are a line at zero on the run's axis.
+     */
+    public static final double ZOOM = 0.05;
+    /**
+     * The probe intervals the flows must send over for a zoomed panel: a zoom shows no more than the
+     * probes sampled, and a few samples (reconnect's 10 ms probes over its 60 ms of traffic) read no
+     * better zoomed; there a shorter {@code probes: interval} is what helps.
+     */
+    public static final int ZOOM_SAMPLES = 20;
 
     private FlowRatePlot() {
     }
@@ -69,6 +84,15 @@ public final class FlowRatePlot {
             return k == 0 ? this : new Flow(name, tail(completed, k), tail(wire, k), tail(cc, k));
         }
 
+        /** @return its first {@code n} samples */
+        Flow until(int n) {
+            return new Flow(name, head(completed, n), head(wire, n), head(cc, n));
+        }
+
+        private static double[] head(double[] v, int n) {
+            return v == null || v.length <= n ? v : Arrays.copyOf(v, n);
+        }
+
         private static double[] tail(double[] v, int k) {
             return v == null ? null : Arrays.copyOfRange(v, Math.min(k, v.length), v.length);
         }
@@ -82,9 +106,9 @@ public final class FlowRatePlot {
     /**
      * The window, in samples, of {@link #smooth}: the shortest of 1, 2, 5, 10, 20, 50 ... probe
      * intervals, at least the time the flows' mean rate while they send (the samples they sent in)
-     * takes to send (or complete) the window's bytes, in which the typical flow reads steadily over the run's second half: the median over
-     * the flows of the 90th percentile of its sample-to-sample moves is under {@link #STEADY} of its
-     * mean. At most a tenth of the samples; if no window up to that reads steady, the shortest.
+     * takes to send (or complete) the window's bytes, in which the typical flow reads steadily over the second half of the time they send
+     * ({@link #sendingSpan}): the median over the flows of the 90th percentile of its sample-to-sample
+     * moves is under {@link #STEADY} of its mean. At most a tenth of the samples they send over; if no window up to that reads steady, the shortest.
      * Found for each lab flow's flows ({@link #groups}) apart, the longest of them: a quiet tenant's
      * slow flows read as steadily as the noisy ones.
      */
@@ -111,22 +135,46 @@ public final class FlowRatePlot {
         if (!(meanBps > 0) || !(intervalUs > 0)) {
             return 1;
         }
-        int most = Math.max(1, n / 10);
+        int[] span = sendingSpan(flows);
+        int most = Math.max(1, (span[1] - span[0] + 1) / 10);
         double windowUs = (wire ? WIRE_WINDOW_BYTES : COMPLETION_WINDOW_BYTES) * 8 / meanBps * 1e6;
         int least = Math.min(most, Math.max(1, (int) Math.ceil(windowUs / intervalUs - 1e-9)));
-        return least == most || unsteadiness(timesUs, flows, least) < STEADY ? least
-            : smallestSteady(timesUs, flows, least, most);
+        return least == most || unsteadiness(timesUs, flows, least, span) < STEADY ? least
+            : smallestSteady(timesUs, flows, least, most, span);
+    }
+
+    /**
+     * The samples over which {@code flows} send: from the first probe interval in which one of them
+     * puts something on the wire (or completes something) to the last, both included; the whole run
+     * if none does. A link-failure lab's flows that finish in the run's first tenth are judged and
+     * windowed over that tenth, as if it were the run.
+     */
+    static int[] sendingSpan(List<Flow> flows) {
+        int first = Integer.MAX_VALUE;
+        int last = -1;
+        int n = 0;
+        for (Flow f : flows) {
+            double[] r = f.offered();
+            n = Math.max(n, r.length);
+            for (int i = 0; i < r.length; i++) {
+                if (r[i] > 0) {
+                    first = Math.min(first, i);
+                    last = Math.max(last, i);
+                }
+            }
+        }
+        return last < 0 ? new int[] {0, Math.max(0, n - 1)} : new int[] {first, last};
     }
 
     /**
      * The first of 1, 2, 5, 10, 20, 50 ... samples above {@code least} that reads steady; if none
      * does, the flows really move (a lossy incast's bursts and timeouts): {@code least}, which shows how.
      */
-    private static int smallestSteady(double[] timesUs, List<Flow> flows, int least, int most) {
+    private static int smallestSteady(double[] timesUs, List<Flow> flows, int least, int most, int[] span) {
         for (long scale = 1; scale <= most; scale *= 10) {
             for (int m : new int[] {1, 2, 5}) {
                 long w = m * scale;
-                if (w > least && w <= most && unsteadiness(timesUs, flows, (int) w) < STEADY) {
+                if (w > least && w <= most && unsteadiness(timesUs, flows, (int) w, span) < STEADY) {
                     return (int) w;
                 }
             }
@@ -135,21 +183,29 @@ public final class FlowRatePlot {
     }
 
     /**
-     * The median over the flows (those sending in the second half) of the 90th percentile of the
-     * smoothed rate's sample-to-sample moves over the second half, relative to the flow's mean there.
+     * The median over the flows (those sending there) of the 90th percentile of the smoothed rate's
+     * sample-to-sample moves over the second half of the time the flows send ({@link #sendingSpan}),
+     * relative to the flow's mean there.
      */
     static double unsteadiness(double[] timesUs, List<Flow> flows, int window) {
-        int n = timesUs.length;
-        int from = n / 2 + 1;
+        return unsteadiness(timesUs, flows, window, sendingSpan(flows));
+    }
+
+    private static double unsteadiness(double[] timesUs, List<Flow> flows, int window, int[] span) {
+        int n = Math.min(timesUs.length, span[1] + 1);
+        int from = span[0] + (n - span[0]) / 2 + 1;
         List<Double> perFlow = new ArrayList<>();
         for (Flow f : flows) {
             double[] s = smooth(timesUs, f.offered(), window);
+            if (n - from < 2 || s.length < n) {
+                continue;
+            }
             double mean = 0;
             for (int i = from - 1; i < n; i++) {
                 mean += s[i];
             }
             mean /= n - from + 1;
-            if (!(mean > 0) || n - from < 2) {
+            if (!(mean > 0)) {
                 continue;
             }
             double[] moves = new double[n - from];
@@ -168,7 +224,11 @@ public final class FlowRatePlot {
 
     /**
      * The trailing mean of {@code rate} over {@code window} samples, each weighted by its interval:
-     * at sample i, the bits of samples i-window+1..i over their time (fewer at the start).
+     * at sample i, the bits of samples i-window+1..i over the window's time. Before the run's first
+     * sample nothing was sent, and the window counts that time as the nothing it is: over the first
+     * window the line rises as the window fills (the one window's lag the trailing mean has at every
+     * change), where a mean over the few samples there are would draw the first sample alone, a flow
+     * that starts at line rate as a spike, as if it were the window's mean.
      */
     public static double[] smooth(double[] timesUs, double[] rate, int window) {
         int n = rate.length;
@@ -184,6 +244,10 @@ public final class FlowRatePlot {
         for (int i = 0; i < n; i++) {
             int from = Math.max(0, i + 1 - window);
             double t = time[i + 1] - time[from];
+            if (i + 1 < window) {
+                // the window reaches before the run: its missing samples at the mean interval so far
+                t += (window - i - 1) * (time[i + 1] / (i + 1));
+            }
             out[i] = t > 0 ? (bits[i + 1] - bits[from]) / t : 0;
         }
         return out;
@@ -229,18 +293,51 @@ public final class FlowRatePlot {
      * @param fromUs  where the plot starts ({@link #startUs}), us
      */
     public static TimePlot of(double[] timesUs, double fromUs, double durationUs, List<Flow> flows) {
-        Axis xAxis = Axis.time(fromUs, durationUs);
-        Axis.TimeUnit unit = Axis.TimeUnit.of(durationUs - fromUs);
+        return of(timesUs, fromUs, durationUs, flows, "");
+    }
+
+    /**
+     * The second panel of a run whose flows send for less than {@link #ZOOM} of the drawn time (reconnect's
+     * patient variant: 60 ms of traffic, then 8 s of a QP waiting; uplink-failure's hold variant) over
+     * at least {@link #ZOOM_SAMPLES} probe intervals, or null: the flows' rates from the start of the first probe interval in which one sends to a quarter
+     * of that time after the last, as {@link #of} draws them, the window found over that part. The
+     * run's own panel stays as it is: where the flows stop for good, the quiet after is the lab's point
+     * (pfc-deadlock, a black hole), and that panel shows how long it lasts.
+     */
+    public static TimePlot zoomed(double[] timesUs, double durationUs, List<Flow> flows) {
+        int[] span = sendingSpan(flows);
+        if (span[1] >= timesUs.length || flows.stream().allMatch(f -> Arrays.stream(f.offered()).noneMatch(v -> v > 0))) {
+            return null;
+        }
+        double fromUs = startUs(timesUs, durationUs, flows);
+        double begins = span[0] == 0 ? 0 : timesUs[span[0] - 1];
+        double ends = timesUs[span[1]];
+        double sending = ends - begins;
+        if (!(sending > 0) || sending >= ZOOM * (durationUs - fromUs) || span[1] - span[0] + 1 < ZOOM_SAMPLES) {
+            return null;
+        }
+        double toUs = Math.min(durationUs, ends + sending / 4);
+        return of(timesUs, begins, toUs, flows, "Zoomed on the " + duration(sending) + " the flows send in: ");
+    }
+
+    private static TimePlot of(double[] timesUs, double fromUs, double toUs, List<Flow> flows, String prefix) {
+        Axis xAxis = Axis.time(fromUs, toUs);
+        Axis.TimeUnit unit = Axis.TimeUnit.of(toUs - fromUs);
         int k = TimePlot.firstAtOrAfter(timesUs, xAxis.min() * unit.us());
+        int end = timesUs.length;
+        while (end > k && timesUs[end - 1] > xAxis.max() * unit.us() + 1e-9) {
+            end--;
+        }
+        int kEnd = end;
         // the drawn part as a run of its own: its samples, their times from the start of the first one's interval
         double t0 = k == 0 ? 0 : timesUs[k - 1];
-        double[] part = new double[timesUs.length - k];
+        double[] part = new double[kEnd - k];
         double[] x = new double[part.length];
         for (int i = 0; i < part.length; i++) {
             part[i] = timesUs[k + i] - t0;
             x[i] = timesUs[k + i] / unit.us();
         }
-        List<Flow> drawn = flows.stream().map(f -> f.from(k)).toList();
+        List<Flow> drawn = flows.stream().map(f -> f.from(k).until(kEnd - k)).toList();
         int window = windowSamples(part, drawn);
         double windowUs = part.length < 2 ? 0 : window * (part[part.length - 1] / part.length);
         boolean wire = flows.stream().allMatch(f -> f.offered() == f.wire());
@@ -249,9 +346,9 @@ public final class FlowRatePlot {
         for (Flow f : flows) {
             // over the whole run, so that the window at the part's start holds the quiet samples before it
             double[] s = smooth(timesUs, f.offered(), window);
-            smoothed.add(gbps(Arrays.copyOfRange(s, k, s.length)));
+            smoothed.add(gbps(Arrays.copyOfRange(s, k, Math.min(s.length, kEnd))));
         }
-        double[] drawnUs = Arrays.copyOfRange(timesUs, k, timesUs.length);
+        double[] drawnUs = Arrays.copyOfRange(timesUs, k, kEnd);
         List<TimePlot.Line> lines = new ArrayList<>();
         int colour = 0;
         for (List<Integer> group : groups(drawn)) {
@@ -266,12 +363,12 @@ public final class FlowRatePlot {
                     colour++;
                 }
             } else {
-                band(lines, drawnUs, x, fromUs, durationUs, drawn, smoothed, group, colour);
+                band(lines, drawnUs, x, fromUs, toUs, drawn, smoothed, group, colour);
                 colour += 3;
             }
         }
-        String title = String.format(Locale.ROOT, "Per-flow rate %s%s, mean over a sliding %s%s",
-            wire ? "on the wire" : "completed", fromUs > 0 ? " from " + duration(xAxis.min() * unit.us()) + ", when the flows start" : "",
+        String title = prefix + String.format(Locale.ROOT, "%s rate %s%s, mean over a sliding %s%s",
+            prefix.isEmpty() ? "Per-flow" : "per-flow", wire ? "on the wire" : "completed", fromUs > 0 && prefix.isEmpty() ? " from " + duration(xAxis.min() * unit.us()) + ", when the flows start" : "",
             duration(windowUs), anyCc ? "; dashed: congestion control's rate" : "");
         return new TimePlot(title, xAxis, Axis.upTo("Gb/s", TimePlot.maxOf(lines), 0), lines);
     }

@@ -38,6 +38,33 @@ public final class Plots {
 
     /** Draws {@code plot} and writes it to {@code png}. */
     public static void render(TimePlot plot, Path png) {
+        save(chart(plot), png);
+    }
+
+    /**
+     * Draws {@code panels} one above the other, each as {@link #render(TimePlot, Path)} draws it, and
+     * writes them to {@code png} as one image (a run's flow rates and a panel zoomed on the time they send).
+     */
+    public static void render(List<TimePlot> panels, Path png) {
+        if (panels.size() == 1) {
+            render(panels.get(0), png);
+            return;
+        }
+        java.awt.image.BufferedImage out = new java.awt.image.BufferedImage(WIDTH, HEIGHT * panels.size(),
+            java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = out.createGraphics();
+        for (int i = 0; i < panels.size(); i++) {
+            g.drawImage(BitmapEncoder.getBufferedImage(chart(panels.get(i))), 0, HEIGHT * i, null);
+        }
+        g.dispose();
+        try {
+            javax.imageio.ImageIO.write(out, "png", png.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + png, e);
+        }
+    }
+
+    private static XYChart chart(TimePlot plot) {
         System.setProperty("java.awt.headless", "true");
         boolean legend = !plot.lines().isEmpty(); // names the queue, port or flow even when alone
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(plot.title())
@@ -103,7 +130,7 @@ public final class Plots {
             }
             s.setMarker(SeriesMarkers.NONE);
         }
-        save(chart, png);
+        return chart;
     }
 
     /**

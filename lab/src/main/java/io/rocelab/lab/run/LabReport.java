@@ -336,7 +336,9 @@ public final class LabReport {
             columns.addAll(columns(d, Kind.FLOW, Probes.WIRE_RATE, "wire_%s_gbps", 1e-9, t));
             columns.addAll(columns(d, Kind.FLOW, Probes.CC_RATE, "cc_%s_gbps", 1e-9, t));
             csv(dir, prefix + "flow-rate.csv", columns);
-            render(dir, prefix + "flow-rate.png", flowRatePlot(d), plots);
+            TimePlot zoom = FlowRatePlot.zoomed(micros(d), d.durationNanos() / 1e3, plotFlows(d));
+            render(dir, prefix + "flow-rate.png", zoom == null ? List.of(flowRatePlot(d)) : List.of(flowRatePlot(d), zoom),
+                plots);
         }
         double fromUs = plotStartUs(d); // every plot of the run over the same span
         List<TimeSeries> depth = columns(d, Kind.QUEUE, "depth", "depth_%s_kb", 1e-3, t);
@@ -459,8 +461,12 @@ public final class LabReport {
     }
 
     private void render(Path dir, String name, TimePlot plot, List<String> plots) {
+        render(dir, name, List.of(plot), plots);
+    }
+
+    private void render(Path dir, String name, List<TimePlot> panels, List<String> plots) {
         Path f = dir.resolve(name);
-        Plots.render(plot, f);
+        Plots.render(panels, f);
         written.add(f);
         plots.add(name);
     }

@@ -60,8 +60,13 @@ class FlowRatePlotTest {
 
     /** The largest relative move from one sample to the next over the second half. */
     private static double largestMove(double[] y) {
+        return largestMove(y, SAMPLES / 2, y.length);
+    }
+
+    /** The largest relative move from one sample to the next over samples {@code from} to {@code to}. */
+    private static double largestMove(double[] y, int from, int to) {
         double worst = 0;
-        for (int i = SAMPLES / 2 + 1; i < y.length; i++) {
+        for (int i = from + 1; i < to; i++) {
             worst = Math.max(worst, Math.abs(y[i] - y[i - 1]) / y[i - 1]);
         }
         return worst;
@@ -216,6 +221,106 @@ class FlowRatePlotTest {
         List<FlowRatePlot.Flow> one = List.of(new FlowRatePlot.Flow("write", early, early, null));
         assertEquals(0, FlowRatePlot.startUs(t, 4_010_000, one));
         assertEquals(0, FlowRatePlot.of(t, 4_010_000, one).x().min());
+    }
+
+    /**
+     * What link-failure and uplink-failure drew: flows that send for the first half of the run and
+     * then are done, in bursts (25 Gb/s one probe interval in four, PFC pausing them between). The
+     * window is judged over the second half of the time they send, not over the run's quiet second
+     * half (where any window reads "steady" and the shortest was taken): they get the window the same
+     * flows get when they send to the run's end, and read as steadily.
+     */
+    @Test
+    void flowsThatFinishEarlyGetAsSmoothALineAsFlowsThatSendToTheEnd() {
+        int sending = SAMPLES / 2;
+        double[] whole = bursts();
+        double[] early = whole.clone();
+        java.util.Arrays.fill(early, sending, SAMPLES, 0);
+        List<FlowRatePlot.Flow> full = List.of(new FlowRatePlot.Flow("f", whole, whole, null));
+        List<FlowRatePlot.Flow> done = List.of(new FlowRatePlot.Flow("f", early, early, null));
+        int window = FlowRatePlot.windowSamples(times(), full);
+        assertEquals(window, FlowRatePlot.windowSamples(times(), done), "the window of the flow that sends throughout");
+        double[] y = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, done).line("f").y();
+        double move = largestMove(y, sending / 2, sending);
+        assertTrue(move < 0.2, "over the second half of its sending it moves by " + move);
+        assertEquals(6.25, y[sending - 1], 6.25 * 0.1, "at its rate, Gb/s");
+        assertEquals(List.of(0, sending - 4), java.util.Arrays.stream(FlowRatePlot.sendingSpan(done)).boxed().toList());
+    }
+
+    /** 25 Gb/s one probe interval in four, the first: 6.25 Gb/s on average. */
+    private static double[] bursts() {
+        double[] r = new double[SAMPLES];
+        for (int i = 0; i < SAMPLES; i += 4) {
+            r[i] = 25e9;
+        }
+        return r;
+    }
+
+    /**
+     * What the DCQCN incast labs drew at t=0: a flow bursting at 25 Gb/s one probe interval in four
+     * (6.25 Gb/s on average, PFC pausing it between), its first burst in the first interval. The window's
+     * mean over the one sample there is drew a spike to 25 Gb/s; over the window's time (nothing sent
+     * before the run) the line rises to the flow's rate and never reads above it.
+     */
+    @Test
+    void atTheStartTheWindowIsNotItsFirstSampleAlone() {
+        double[] r = bursts();
+        TimePlot p = FlowRatePlot.of(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", r, r, null)));
+        double[] y = p.line("f").y();
+        int window = FlowRatePlot.windowSamples(times(), List.of(new FlowRatePlot.Flow("f", r, r, null)));
+        assertTrue(window > 1, "a window of " + window);
+        for (int i = 0; i < y.length; i++) {
+            assertTrue(y[i] < 6.25 * 1.2, "at sample " + i + " the line reads " + y[i] + " Gb/s");
+        }
+        assertEquals(25.0 / window, y[0], 1e-9, "the first burst over the window's time");
+        assertTrue(largestMove(y) < 0.2, "moves by " + largestMove(y));
+    }
+
+    /**
+     * What reconnect's patient variant drew: 60 ms of transfers in an 8 s run (a QP then waits for
+     * its peer), a line at zero on the run's axis. The run's panel stays as it is (its quiet is the
+     * lab's point); a second one is zoomed on the time the flows send, where they fill the axis.
+     */
+    @Test
+    void flowsThatSendForAFewPercentOfTheRunGetAZoomedPanel() {
+        int n = 80_000; // 100 us samples of an 8 s run
+        double[] t = new double[n];
+        double[] a = new double[n];
+        for (int i = 0; i < n; i++) {
+            t[i] = (i + 1) * 100.0;
+            a[i] = t[i] <= 60_000 ? 99e9 + (i % 2) * 0.6e9 : 0;
+        }
+        List<FlowRatePlot.Flow> flows = List.of(new FlowRatePlot.Flow("write", a, a, null));
+        TimePlot run = FlowRatePlot.of(t, 8_000_000, flows);
+        assertEquals(8, run.x().max(), "the run's panel keeps its quiet tail, s: " + run.x());
+        assertTrue(busyShare(run) < 0.01, "on the run's axis a stroke: " + busyShare(run));
+        TimePlot zoom = FlowRatePlot.zoomed(t, 8_000_000, flows);
+        assertTrue(zoom != null, "a zoomed panel");
+        assertTrue(busyShare(zoom) > 0.6, "the flows' sending takes " + busyShare(zoom) + " of its time axis");
+        assertTrue(zoom.title().startsWith("Zoomed on the 60ms the flows send in"), zoom.title());
+        assertEquals(99.3, zoom.line("write").y()[300], 1, "at its rate, Gb/s");
+        assertEquals(0, zoom.line("write").y()[zoom.line("write").y().length - 1], "and stopped at its end");
+        assertRoundAxes(zoom);
+    }
+
+    /**
+     * pfc-deadlock's and a black hole's flows stop for good a fifth of the way in: the quiet after is
+     * the point, drawn on the run's axis, and no zoom takes its place or is added.
+     */
+    @Test
+    void flowsThatSendForMoreOfTheRunGetNoZoom() {
+        double[] w = wire(50e9, 0);
+        java.util.Arrays.fill(w, SAMPLES / 5, SAMPLES, 0);
+        assertNull(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", w, w, null))));
+        assertNull(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US,
+            List.of(new FlowRatePlot.Flow("f", new double[SAMPLES], null, null))), "nor where nothing is sent");
+        double[] few = new double[SAMPLES];
+        java.util.Arrays.fill(few, 0, FlowRatePlot.ZOOM_SAMPLES - 1, 50e9);
+        assertNull(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", few, few, null))),
+            "nor where the probes sampled too few intervals of it to draw more");
+        few[FlowRatePlot.ZOOM_SAMPLES - 1] = 50e9;
+        assertTrue(FlowRatePlot.zoomed(times(), SAMPLES * INTERVAL_US, List.of(new FlowRatePlot.Flow("f", few, few, null))) != null,
+            "a zoom from " + FlowRatePlot.ZOOM_SAMPLES + " on");
     }
 
     /**

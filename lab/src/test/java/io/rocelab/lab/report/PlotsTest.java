@@ -105,4 +105,24 @@ class PlotsTest {
             assertTrue(colours.size() > 10, png + ": " + colours.size() + " colours");
         }
     }
+
+    /** A run's flow rates with a zoomed panel: one PNG, the panels one above the other. */
+    @Test
+    void panelsAreDrawnOneAboveTheOther() throws IOException {
+        TimeSeries q = series("q", 100, 10, i -> i);
+        TimePlot p = TimePlot.of("Queue depth", "KB", 1_000, List.of(q), TimePlot.Style.SOLID, 0);
+        Path one = tmp.resolve("one.png");
+        Path two = tmp.resolve("two.png");
+        Plots.render(List.of(p), one);
+        Plots.render(List.of(p, p), two);
+        BufferedImage a = ImageIO.read(one.toFile());
+        BufferedImage b = ImageIO.read(two.toFile());
+        assertEquals(a.getWidth(), b.getWidth());
+        assertEquals(2 * a.getHeight(), b.getHeight());
+        for (int y = 0; y < a.getHeight(); y += 7) {
+            for (int x = 0; x < a.getWidth(); x += 7) {
+                assertEquals(a.getRGB(x, y), b.getRGB(x, y + a.getHeight()), "the second panel as drawn alone at " + x + "," + y);
+            }
+        }
+    }
 }
