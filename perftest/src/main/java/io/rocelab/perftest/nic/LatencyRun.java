@@ -95,12 +95,8 @@ final class LatencyRun {
                 }
             }
             if (scnt < iters) {
-                long now = System.nanoTime();
-                if (now >= deadline) {
+                if (!stamp(scnt, deadline, posted)) {
                     return scnt;
-                }
-                if (posted != null) {
-                    posted[(int) scnt] = now;
                 }
                 BYTES.setRelease(buffer, postIdx, (byte) (scnt + 1));
                 q.qps[0].postSend(wr);
@@ -131,12 +127,8 @@ final class LatencyRun {
                 q.postRecv(0);
             }
             if (scnt < iters) {
-                long now = System.nanoTime();
-                if (now >= deadline) {
+                if (!stamp(scnt, deadline, posted)) {
                     return scnt;
-                }
-                if (posted != null) {
-                    posted[(int) scnt] = now;
                 }
                 q.qps[0].postSend(wr);
                 scnt++;
@@ -153,12 +145,8 @@ final class LatencyRun {
         SendWr wr = q.batch(0, size)[0].signaled(true);
         long scnt = 0;
         while (scnt < iters) {
-            long now = System.nanoTime();
-            if (now >= deadline) {
+            if (!stamp(scnt, deadline, posted)) {
                 return scnt;
-            }
-            if (posted != null) {
-                posted[(int) scnt] = now;
             }
             q.qps[0].postSend(wr);
             scnt++;
@@ -167,6 +155,21 @@ final class LatencyRun {
             }
         }
         return scnt;
+    }
+
+    /**
+     * Notes the time of post {@code scnt} in {@code posted} (perftest's {@code tposted}, when a
+     * histogram or a percentile needs it), or says the run's deadline has passed and nothing is posted.
+     */
+    private static boolean stamp(long scnt, long deadline, long[] posted) {
+        long now = System.nanoTime();
+        if (now >= deadline) {
+            return false;
+        }
+        if (posted != null) {
+            posted[(int) scnt] = now;
+        }
+        return true;
     }
 
     private boolean awaitSend(long deadline, long scnt, long ccnt) throws InterruptedException {
