@@ -43,6 +43,8 @@ public final class NicPort {
     final L2Framing l2;
     final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
     final PacketWriter writer;
+    /** What {@link #emit} returns for a frame ready to go: one carrier, reused (owner thread). */
+    private final SendStep.Frame sent = new SendStep.Frame();
     /** The link speed: the transmitter's line rate and PFC's quanta; 0 for an unlimited port. */
     private final long linkSpeed;
     /** The speed PFC's pause quanta are counted at ({@link #linkSpeed}, or 100 Gb/s if unlimited). */
@@ -232,7 +234,7 @@ public final class NicPort {
         counters.increment(NicCounter.SENT_PKTS);
         boolean resolved = route.ipv6 ? nd.resolveOrPark(route.dstGid, frame)
                 : neighbors.resolveOrPark(route.dstIpv4, frame);
-        return resolved ? new SendStep.Frame(frame) : SendStep.PARKED;
+        return resolved ? sent.carry(frame) : SendStep.PARKED;
     }
 
     /**

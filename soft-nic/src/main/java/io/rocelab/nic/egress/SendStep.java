@@ -38,9 +38,32 @@ public sealed interface SendStep {
 
     /**
      * A frame ready to transmit: its next hop is resolved and its destination MAC set; it is the
-     * transmitter's (to start and release) from now on.
+     * transmitter's (to start and release) from now on. A port keeps one and hands it out again for
+     * each frame ({@link #carry}), so a send step allocates nothing: what it carries is valid until
+     * that port's next step, which the pull that asked for it never outlives (one owner thread).
      */
-    record Frame(ByteBuf frame) implements SendStep {
+    final class Frame implements SendStep {
+        private ByteBuf frame;
+
+        /** A carrier holding nothing yet. */
+        public Frame() {
+        }
+
+        /** A carrier holding {@code frame}. */
+        public Frame(ByteBuf frame) {
+            this.frame = frame;
+        }
+
+        /** @return this carrier, now holding {@code next} */
+        public Frame carry(ByteBuf next) {
+            this.frame = next;
+            return this;
+        }
+
+        /** @return the frame this step made */
+        public ByteBuf frame() {
+            return frame;
+        }
     }
 
     /** The steps that make no frame (see the constants of {@link SendStep}). */
