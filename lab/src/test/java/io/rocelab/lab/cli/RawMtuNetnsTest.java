@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -65,10 +63,10 @@ class RawMtuNetnsTest {
             run(IP, "-n", e[0], "link", "set", "lo", "up");
         }
         int tcp = ToolProcesses.freeTcpPort();
-        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", "rmb" + tag, "--ip", "10.99.72.12",
+        Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", "rmb" + tag, "--ip", "10.99.72.12",
             "--mac", "52:54:00:72:00:12", "-n", "300", "-s", "65536", "-p", String.valueOf(tcp)));
         tools.awaitText(server, "server", "Waiting for client", 60);
-        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", "rma" + tag, "--ip", "10.99.72.11",
+        Process client = tools.startCommand("client", tools.commandIn(nsA, "ib_write_bw", "--raw", "rma" + tag, "--ip", "10.99.72.11",
             "--mac", "52:54:00:72:00:11", "-n", "300", "-s", "65536", "-m", "4096", "-p", String.valueOf(tcp), "10.99.72.2"));
         assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + tools.output("server"));
@@ -83,12 +81,6 @@ class RawMtuNetnsTest {
         assertTrue(m.find() && Double.parseDouble(m.group(1)) > 0, "300 writes of 64 KiB completed: " + out);
     }
 
-    /** {@code rocelab ARGS} in namespace {@code ns}. */
-    private List<String> rocelab(String ns, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns));
-        cmd.addAll(tools.command(args));
-        return cmd;
-    }
 
     private static String cannotRun() {
         if (!"root".equals(System.getProperty("user.name"))) {

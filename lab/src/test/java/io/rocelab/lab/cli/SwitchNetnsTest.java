@@ -96,7 +96,7 @@ class SwitchNetnsTest {
 
     /** {@code rocelab switch} on the two veth ends in its namespace, as {@code name}, once it says it is ready. */
     private Process startSwitch(String name) throws Exception {
-        Process p = tools.startCommand(name, rocelab(nsSwitch, "switch",
+        Process p = tools.startCommand(name, tools.commandIn(nsSwitch, "switch",
             "--config", dir.resolve("config_db.json").toString(), "--port", "Ethernet0=veth:" + swA,
             "--port", "Ethernet4=pcap:" + swB, "--capture", dir.resolve("cap").toString(), "--socket", socket.toString()));
         tools.awaitText(p, name, "ready", 60);
@@ -204,10 +204,10 @@ class SwitchNetnsTest {
         hostNamespaces("10.99.67");
         int tcp = ToolProcesses.freeTcpPort();
         // the NICs' addresses (.11, .12) are not the kernels' (.1, .2): each NIC answers ARP for its own
-        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
+        Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", "pcap:" + hostB, "--ip", "10.99.67.12",
             "--mac", "52:54:00:67:00:12", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp)));
         tools.awaitText(server, "server", "Waiting for client", 60);
-        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",
+        Process client = tools.startCommand("client", tools.commandIn(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.67.11",
             "--mac", "52:54:00:67:00:11", "-n", "300", "-s", "4096", "-p", String.valueOf(tcp), "10.99.67.2"));
         assertTrue(client.waitFor(150, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), "server did not finish: " + tools.output("server"));
@@ -312,7 +312,7 @@ class SwitchNetnsTest {
         long swPid = sw.pid();
         int tcp = ToolProcesses.freeTcpPort();
         int iperfPort = ToolProcesses.freeTcpPort();
-        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", "10.99.71.12",
+        Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", hostB, "--ip", "10.99.71.12",
             "--mac", "52:54:00:71:00:12", "-D", "15", "-s", "65536", "-R", "-T", "106", "-p", String.valueOf(tcp)));
         tools.awaitText(server, "server", "Waiting for client", 60);
         Process iperfServer = tools.startCommand("iperf3-server", List.of(IP, "netns", "exec", nsB, IPERF3, "-s", "-1",
@@ -323,7 +323,7 @@ class SwitchNetnsTest {
         long[] a0 = linkPackets(nsA, hostA);
         long[] b0 = linkPackets(nsB, hostB);
 
-        Process client = tools.startCommand("client", rocelab(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.71.11",
+        Process client = tools.startCommand("client", tools.commandIn(nsA, "ib_write_bw", "--raw", hostA, "--ip", "10.99.71.11",
             "--mac", "52:54:00:71:00:11", "-D", "15", "-s", "65536", "-R", "-T", "106", "-p", String.valueOf(tcp),
             "10.99.71.12"));
         Process iperf = tools.startCommand("iperf3", List.of(IP, "netns", "exec", nsA, IPERF3, "-c", "10.99.71.2",
@@ -391,7 +391,7 @@ class SwitchNetnsTest {
      */
     private Process[] writeBandwidth(String subnet, String timeout, String counters) throws Exception {
         int tcp = ToolProcesses.freeTcpPort();
-        Process server = tools.startCommand("server", rocelab(nsB, "ib_write_bw", "--raw", hostB, "--ip", subnet + ".12",
+        Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", hostB, "--ip", subnet + ".12",
             "--mac", "52:54:00:67:00:12", "-D", "10", "-s", "65536", "-u", timeout, "-p", String.valueOf(tcp)));
         tools.awaitText(server, "server", "Waiting for client", 60);
         List<String> client = new ArrayList<>(List.of("ib_write_bw", "--raw", hostA, "--ip", subnet + ".11",
@@ -400,7 +400,7 @@ class SwitchNetnsTest {
             client.addAll(List.of("-W", counters));
         }
         client.add(subnet + ".2");
-        return new Process[] {tools.startCommand("client", rocelab(nsA, client.toArray(String[]::new))), server};
+        return new Process[] {tools.startCommand("client", tools.commandIn(nsA, client.toArray(String[]::new))), server};
     }
 
     /**
@@ -454,12 +454,6 @@ class SwitchNetnsTest {
         }
     }
 
-    /** {@code rocelab ARGS} in namespace {@code ns}. */
-    private List<String> rocelab(String ns, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(IP, "netns", "exec", ns));
-        cmd.addAll(tools.command(args));
-        return cmd;
-    }
 
     /** RX_OK and TX_OK of {@code port} in {@code show interfaces counters}. */
     private static List<Long> rxTx(String table, String port) {

@@ -62,6 +62,13 @@ public final class ToolProcesses {
         return cmd;
     }
 
+    /** {@code rocelab ARGS} run in network namespace {@code ns} ({@code ip netns exec}). */
+    public List<String> commandIn(String ns, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(HostCommands.find("ip"), "netns", "exec", ns));
+        cmd.addAll(command(args));
+        return cmd;
+    }
+
     /** Starts any command in the output directory, its output kept under NAME; {@link #stopAll} kills it. */
     public Process startCommand(String name, List<String> cmd) throws IOException {
         Process p = new ProcessBuilder(cmd)

@@ -133,8 +133,9 @@ public final class NicEngineFactory implements EngineFactory {
         List<String> ifaces = nic.link2() == null ? List.of(nic.rawInterface()) : List.of(nic.rawInterface(), nic.link2());
         for (String iface : ifaces) {
             var netdev = NetdevMtu.of(iface);
-            if (netdev.isPresent() && NetdevMtu.ibMtuFor(netdev.getAsInt()) < mtu) {
-                mtu = NetdevMtu.ibMtuFor(netdev.getAsInt());
+            int allowed = netdev.isPresent() ? NetdevMtu.ibMtuFor(netdev.getAsInt()) : mtu;
+            if (allowed < mtu) {
+                mtu = allowed;
                 if (run != null) {
                     run.note(iface + "'s MTU is " + netdev.getAsInt() + ": the port's active MTU is " + mtu
                             + " (as rxe: the MTU less " + NetdevMtu.RXE_MAX_HDR_LENGTH + " header bytes, down to an IB MTU)");
