@@ -85,6 +85,7 @@ public final class SoftNic {
     private final int cnpPriority;
     private final ByteBufAllocator alloc;
     private final AsyncEvents events = new AsyncEvents();
+    private final io.rocelab.nic.dcb.NicDcb dcb = new io.rocelab.nic.dcb.NicDcb();
     /** QPs that migrated to their alternate path (written on the owner thread). */
     private volatile long pathMigrations;
     private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
@@ -243,6 +244,11 @@ public final class SoftNic {
     }
 
     /** The PCP of RoCE frames on a VLAN port. */
+    /** The NIC's DCB settings and DCBX state (PFC priorities, trust, ETS, willing). Owner thread. */
+    public io.rocelab.nic.dcb.NicDcb dcb() {
+        return dcb;
+    }
+
     public int rocePcp() {
         return ports[0].l2.rocePcp();
     }
