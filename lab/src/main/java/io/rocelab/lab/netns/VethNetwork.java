@@ -31,6 +31,7 @@ public final class VethNetwork implements AutoCloseable {
 
     private final NetnsNames names;
     private final Map<Attachment, End> ends = new LinkedHashMap<>();
+    private final Map<String, Integer> hostMtus = new LinkedHashMap<>();
     private final List<String> namespaces = new ArrayList<>();
     private boolean closed;
 
@@ -77,6 +78,11 @@ public final class VethNetwork implements AutoCloseable {
             Commands.run(List.of(ip, "-n", a.namespace(), "link", "add", a.iface(), "type", "veth", "peer", "name",
                 b.iface(), "netns", b.namespace()));
             int mtu = mtu(t, l);
+            for (Attachment at : List.of(l.a(), l.b())) {
+                if (t.node(at.node()) instanceof Host) {
+                    hostMtus.put(at.node(), mtu);
+                }
+            }
             for (End e : List.of(a, b)) {
                 Commands.run(List.of(ip, "-n", e.namespace(), "link", "set", e.iface(), "mtu", Integer.toString(mtu)));
                 Commands.run(List.of(ip, "netns", "exec", e.namespace(), ethtool, "-K", e.iface(), "tx", "off", "tso",
@@ -155,6 +161,11 @@ public final class VethNetwork implements AutoCloseable {
     }
 
     /** @return host {@code host}'s namespace */
+    /** The MTU the network gave each host's {@code eth0} (its link's switch port's), by host name. */
+    public Map<String, Integer> hostMtus() {
+        return Map.copyOf(hostMtus);
+    }
+
     public String namespaceOf(String host) {
         return names.host(host);
     }

@@ -2,6 +2,7 @@ package io.rocelab.lab.run;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.MacAddress;
+import io.rocelab.fabric.raw.NetdevMtu;
 import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.lab.netns.InteropDir;
@@ -72,7 +73,22 @@ final class NetnsTestbed implements RunClock {
         synchronized (this) {
             network = VethNetwork.create(topology, run.linuxHosts(), run.rxeVms(), names);
         }
-        return Fabric.builder(topology).mode(FabricMode.REAL_TIME).seed(seed).eventLoops(1).start();
+        Fabric.Builder b = Fabric.builder(topology).mode(FabricMode.REAL_TIME).seed(seed).eventLoops(1);
+        // a nic host's NIC is on a raw socket on its veth: as rxe, its active MTU is what the veth's
+        // MTU leaves room for, so that a 1500-byte link carries 1024-byte packets instead of losing 4096
+        network.hostMtus().forEach((host, mtu) -> {
+            if (!run.linuxHosts().contains(host)) {
+                b.linkMtu(host, mtu);
+                int asked = topology.host(host).activeMtu();
+                int active = Math.min(asked, NetdevMtu.ibMtuFor(mtu));
+                if (active < asked) {
+                    notes.add(host + ": active MTU " + active + " (eth0's MTU is " + mtu + ", less "
+                        + NetdevMtu.RXE_MAX_HDR_LENGTH + " header bytes, down to an IB MTU, as rxe; the host asks for "
+                        + asked + ")");
+                }
+            }
+        });
+        return b.start();
     }
 
     @Override

@@ -81,6 +81,39 @@ class RawMtuNetnsTest {
         assertTrue(m.find() && Double.parseDouble(m.group(1)) > 0, "300 writes of 64 KiB completed: " + out);
     }
 
+    /**
+     * A netns lab whose switch ports have a 1500-byte MTU: the runner gives the hosts' veths that MTU,
+     * and their soft NICs take 1024 from it as rxe would (a note says so), so 64 KiB writes complete
+     * byte for byte instead of every data packet being refused by the veth.
+     */
+    @Test
+    void aNetnsLabOn1500ByteLinksRunsItsNicsAt1024() throws Exception {
+        MachinePrerequisites.require("RawMtuNetnsTest", cannotRun());
+        tools = new ToolProcesses(dir);
+        Path lab = dir.resolve("mtu-1500.yaml");
+        java.nio.file.Files.writeString(lab, String.join("\n",
+            "name: mtu-1500",
+            "duration: 3s",
+            "modes: [netns]",
+            "topology:",
+            "  hosts: [{name: a, ip: 10.0.0.1}, {name: b, ip: 10.0.0.2}]",
+            "  switches: [{name: sw0, ports: 2, speed: 1G, mtu: 1500}]",
+            "  links: [{a: a, b: 'sw0:Ethernet0'}, {a: b, b: 'sw0:Ethernet4'}]",
+            "flows:",
+            "  - {name: w, from: a, to: b, size: 64KiB, messages: 200, verify: true}",
+            "expect:",
+            "  - flow(\"w\").errors == 0 and flow(\"w\").messages == 200",
+            "  - flow(\"w\").corrupt == 0 and flow(\"w\").verified == flow(\"w\").bytes",
+            ""));
+        Process p = tools.start("run", "lab", "run", lab.toString(), "--mode", "netns", "--out",
+            dir.resolve("out").toString());
+        assertTrue(p.waitFor(150, TimeUnit.SECONDS), tools.output("run"));
+        String text = tools.output("run");
+        assertEquals(0, p.exitValue(), text);
+        assertTrue(text.contains("a: active MTU 1024 (eth0's MTU is 1500"), text);
+        assertTrue(text.contains("b: active MTU 1024 (eth0's MTU is 1500"), text);
+        assertTrue(!text.contains("FAIL"), text);
+    }
 
     private static String cannotRun() {
         if (!"root".equals(System.getProperty("user.name"))) {

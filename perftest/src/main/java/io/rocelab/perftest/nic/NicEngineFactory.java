@@ -2,6 +2,7 @@ package io.rocelab.perftest.nic;
 
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.fabric.raw.NetdevMtu;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.perftest.ConnectionType;
 import io.rocelab.perftest.cli.OptionException;

@@ -5,6 +5,7 @@ import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.link.LinkPort;
 import io.rocelab.fabric.random.SplitMix64;
+import io.rocelab.fabric.raw.NetdevMtu;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.net.Gid;
@@ -65,13 +66,16 @@ public final class Fabric implements AutoCloseable {
     /** Dual-port hosts' ends of their second port's link. */
     private final Map<String, LinkPort> secondPorts = new LinkedHashMap<>();
     private final boolean bareHosts;
+    private final Map<String, Integer> linkMtus;
     private boolean closed;
 
     private Fabric(Topology topology, FabricMode mode, long seed) {
-        this(topology, mode, seed, 0, false, false);
+        this(topology, mode, seed, 0, false, false, Map.of());
     }
 
-    private Fabric(Topology topology, FabricMode mode, long seed, int eventLoops, boolean busyPoll, boolean bareHosts) {
+    private Fabric(Topology topology, FabricMode mode, long seed, int eventLoops, boolean busyPoll, boolean bareHosts,
+                   Map<String, Integer> linkMtus) {
+        this.linkMtus = Map.copyOf(linkMtus);
         this.topology = Objects.requireNonNull(topology, "topology");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.seed = seed;
@@ -148,7 +152,8 @@ public final class Fabric implements AutoCloseable {
             Link l = topology.linkAt(h.port());
             LinkPort end = ends.get(h.port());
             LinkPort end2 = secondPorts.get(h.name());
-            nics.put(h.name(), Owners.on(owner, () -> HostNics.build(h, l.speedBitsPerSecond(), owner, end, end2)));
+            int mtu = activeMtu(h);
+            nics.put(h.name(), Owners.on(owner, () -> HostNics.build(h, mtu, l.speedBitsPerSecond(), owner, end, end2)));
         }
         for (Host h : topology.hosts()) {
             gateway(h);
@@ -423,6 +428,15 @@ public final class Fabric implements AutoCloseable {
         return t;
     }
 
+    /**
+     * The active MTU of a host's NIC: the host's own, or less where its port is a Linux interface whose
+     * MTU leaves no room for it ({@link Builder#linkMtu}), as rxe derives it from its netdev.
+     */
+    public int activeMtu(Host h) {
+        Integer link = linkMtus.get(h.name());
+        return link == null ? h.activeMtu() : Math.min(h.activeMtu(), NetdevMtu.ibMtuFor(link));
+    }
+
     @Override
     public String toString() {
         return "Fabric[" + mode + ", seed " + seed + ", " + topology + "]";
@@ -436,6 +450,7 @@ public final class Fabric implements AutoCloseable {
         private int eventLoops;
         private boolean busyPoll;
         private boolean bareHosts;
+        private final Map<String, Integer> linkMtus = new LinkedHashMap<>();
 
         private Builder(Topology topology) {
             this.topology = Objects.requireNonNull(topology, "topology");
@@ -480,12 +495,22 @@ public final class Fabric implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Host {@code host}'s port is a Linux interface of MTU {@code mtu} (a netns lab's veth): its
+         * NIC's active MTU is at most what rxe would take from that interface ({@link NetdevMtu}).
+         */
+        public Builder linkMtu(String host, int mtu) {
+            topology.host(host);
+            linkMtus.put(host, mtu);
+            return this;
+        }
+
         /** Builds the fabric and starts its loops. */
         public Fabric start() {
             if (busyPoll && mode != FabricMode.REAL_TIME) {
                 throw new IllegalStateException("busy-polling loops are for real time, not " + mode);
             }
-            return new Fabric(topology, mode, seed, eventLoops, busyPoll, bareHosts);
+            return new Fabric(topology, mode, seed, eventLoops, busyPoll, bareHosts, linkMtus);
         }
     }
 }

@@ -14,14 +14,15 @@ final class HostNics {
 
     /**
      * @param host                   the host
+     * @param activeMtu              its NIC's active MTU: the host's, or less on a Linux interface that refuses it
      * @param linkSpeedBitsPerSecond the resolved line rate of its link
      * @param owner                  the NIC's owner (also its link port's)
      * @param port                   the NIC's end of its (first port's) link
      * @param port2                  a dual-port host's end of its second port's link, else null
      */
-    static SoftNic build(Host host, long linkSpeedBitsPerSecond, Scheduler owner, FramePort port, FramePort port2) {
+    static SoftNic build(Host host, int activeMtu, long linkSpeedBitsPerSecond, Scheduler owner, FramePort port, FramePort port2) {
         SoftNic.Builder b = SoftNic.builder().name(host.name()).mac(host.mac()).ipv4(host.ipv4())
-            .activeMtu(host.activeMtu()).scheduler(owner).port(port);
+            .activeMtu(activeMtu).scheduler(owner).port(port);
         host.ipv6().forEach(b::ipv6);
         if (host.vlanId() > 0) {
             b.vlan(host.vlanId(), host.pcp());

@@ -160,7 +160,7 @@ public final class Workload implements AutoCloseable {
 
     private HostEnd host(String name) {
         return hosts.computeIfAbsent(name, h -> new HostEnd(h, fabric.nic(h), fabric.scheduler(h),
-            fabric.topology().host(h).activeMtu(), SplitMix64.derive(seed, 0x434D_0000L + hosts.size())));
+            fabric.nic(h).activeMtu(), SplitMix64.derive(seed, 0x434D_0000L + hosts.size())));
     }
 
     /** The starter's timer: starts every flow due now (on its source's thread), then waits for the next. */

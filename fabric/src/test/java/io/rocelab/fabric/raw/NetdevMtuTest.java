@@ -1,4 +1,4 @@
-package io.rocelab.perftest.nic;
+package io.rocelab.fabric.raw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
