@@ -82,6 +82,43 @@ class RawMtuNetnsTest {
     }
 
     /**
+     * Frames the interface refuses are said: the client's veth is taken down under a running
+     * {@code -D} writer, every send fails at the socket (ENETDOWN), the writer ends in
+     * IBV_WC_RETRY_EXC_ERR, and the failed run's diagnostics name the interface and how many frames
+     * it refused, which the NIC's own counters (sent, to them) cannot show.
+     */
+    @Test
+    void framesTheInterfaceRefusedAreCountedAndSaid() throws Exception {
+        MachinePrerequisites.require("RawMtuNetnsTest", cannotRun());
+        tools = new ToolProcesses(dir);
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        run(IP, "link", "add", "rra" + tag, "netns", nsA, "type", "veth", "peer", "name", "rrb" + tag, "netns", nsB);
+        String[][] ends = {{nsA, "rra" + tag, "10.99.73.1"}, {nsB, "rrb" + tag, "10.99.73.2"}};
+        for (String[] e : ends) {
+            run(IP, "-n", e[0], "addr", "add", e[2] + "/24", "dev", e[1]);
+            run(IP, "-n", e[0], "link", "set", e[1], "up");
+            run(IP, "-n", e[0], "link", "set", "lo", "up");
+        }
+        int tcp = ToolProcesses.freeTcpPort();
+        Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", "rrb" + tag, "--ip",
+            "10.99.73.12", "--mac", "52:54:00:73:00:12", "-D", "20", "-s", "65536", "-u", "10", "-p", String.valueOf(tcp)));
+        tools.awaitText(server, "server", "Waiting for client", 60);
+        Process client = tools.startCommand("client", tools.commandIn(nsA, "ib_write_bw", "--raw", "rra" + tag, "--ip",
+            "10.99.73.11", "--mac", "52:54:00:73:00:11", "-D", "20", "-s", "65536", "-u", "10", "-p",
+            String.valueOf(tcp), "10.99.73.2"));
+        tools.awaitText(client, "client", "#bytes", 90);
+        Thread.sleep(500);
+        run(IP, "-n", nsA, "link", "set", "rra" + tag, "down");
+        assertTrue(client.waitFor(90, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
+        String out = tools.output("client");
+        assertTrue(client.exitValue() != 0, out);
+        assertTrue(out.contains("IBV_WC_RETRY_EXC_ERR"), out);
+        var refused = Pattern.compile("rra" + tag + " refused (\\d+) frames? the NIC sent \\(tx_errors\\)").matcher(out);
+        assertTrue(refused.find() && Long.parseLong(refused.group(1)) > 0, out);
+    }
+
+    /**
      * A netns lab whose switch ports have a 1500-byte MTU: the runner gives the hosts' veths that MTU,
      * and their soft NICs take 1024 from it as rxe would (a note says so), so 64 KiB writes complete
      * byte for byte instead of every data packet being refused by the veth.

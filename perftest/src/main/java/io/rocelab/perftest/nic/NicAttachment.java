@@ -62,6 +62,19 @@ public interface NicAttachment extends AutoCloseable {
         return configure(nic);
     }
 
+    /**
+     * Says on stderr, when a raw port's run ends, how many frames its interface refused (a send that
+     * failed: a frame longer than the interface's MTU, the interface down), which the NIC's own
+     * counters cannot show: to the NIC they left, to its peer they never came.
+     */
+    private static void reportRefused(String iface, RawEthernetPort port) {
+        long refused = port.counters().get(io.rocelab.fabric.raw.RawPortCounter.TX_ERRORS);
+        if (refused > 0) {
+            System.err.println(" " + iface + " refused " + refused + " frame" + (refused == 1 ? "" : "s")
+                + " the NIC sent (tx_errors): each was lost on the wire");
+        }
+    }
+
     /** With {@link #COUNTERS_PROPERTY} set, prints a port's counters when its run ends. */
     private static void printCounters(String name, Object counters) {
         if (Boolean.getBoolean(COUNTERS_PROPERTY)) {
@@ -137,7 +150,10 @@ public interface NicAttachment extends AutoCloseable {
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("--raw: " + e.getMessage(), e);
             }
-            return owning(name, scheduler, port, "raw " + port.describe(), port.counters(), port::close);
+            return owning(name, scheduler, port, "raw " + port.describe(), port.counters(), () -> {
+                reportRefused(iface, port);
+                port.close();
+            });
         } catch (RuntimeException e) {
             scheduler.close();
             throw e;
@@ -209,7 +225,10 @@ public interface NicAttachment extends AutoCloseable {
                     throw new IllegalArgumentException("--raw2: " + e.getMessage(), e);
                 }
                 port2 = r;
-                close2 = r::close;
+                close2 = () -> {
+                    reportRefused(nic.link2(), r);
+                    r.close();
+                };
                 text = "raw " + r.describe();
             }
         } catch (RuntimeException e) {
