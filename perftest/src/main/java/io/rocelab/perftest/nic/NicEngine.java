@@ -211,7 +211,8 @@ public final class NicEngine implements TestEngine {
             throw new io.rocelab.perftest.cli.OptionException(" rocelab's rdma_cm connects RC QPs only; UD over"
                     + " rdma_cm (SIDR) is not supported yet: run -c UD without -R");
         }
-        rdmaCm = RdmaCm.start(nic, SplitMix64.mix(config.psnSeed() ^ 0x72646d615f636dL), o.peer(), timeout);
+        rdmaCm = RdmaCm.start(nic, SplitMix64.mix(config.psnSeed() ^ 0x72646d615f636dL), o.peer(), timeout,
+                o.ibPort());
         if (o.isServer()) {
             listening.run(); // RdmaCm.start registered the listener
         }

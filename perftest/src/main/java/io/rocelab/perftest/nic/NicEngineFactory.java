@@ -211,9 +211,6 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" " + NicEngine.DEVICE_NAME + " has two ports at most; -i " + o.ibPort()
                     + " does not exist");
         }
-        if (o.ibPort() == 2 && o.rdmaCm()) {
-            throw new OptionException(" rocelab's rdma_cm (-R) runs on port 1: drop -i 2 or -R");
-        }
         int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
         if (o.gidIndex() >= tableSize) {
             throw new OptionException(" GID index " + o.gidIndex() + " does not exist: " + describeGidTable(ipv6));

@@ -54,6 +54,23 @@ class DualPortToolTest {
     }
 
     @Test
+    void rdmaCmOnPortTwoConnectsAndRunsThere() {
+        // the client binds to its port-2 address and connects to the server's (10.78.0.1): REQ, REP
+        // and RTU on the port-2 cable, the exchange's QP and the data QPs on port 2
+        for (TestKind kind : java.util.List.of(TestKind.WRITE_BW, TestKind.READ_BW, TestKind.SEND_BW,
+                TestKind.WRITE_LAT)) {
+            Run r = perftest(kind, "--in-process", "-R", "-i", "2", "-s", "4096", "-n", "200", "-W",
+                    "hw_counters/sent_pkts");
+            assertEquals(0, r.status(), kind + ": " + r.err() + r.out());
+            assertTrue(r.out().contains(" rdma_cm QPs\t : ON\n"), kind + ": " + r.out());
+            assertTrue(r.out().contains("GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:78:00:02"),
+                    kind + ": port 2's GID: " + r.out());
+            // -W reads port 2's counters: the 200 messages (WRITE/SEND requests or READ requests) left there
+            assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 200, kind + ": " + r.out());
+        }
+    }
+
+    @Test
     void rcPingpongOnPortTwo() {
         Run r = pingpong(PingpongKind.RC, "--in-process", "-i", "2", "-n", "200");
         assertEquals(0, r.status(), r.err() + r.out());
