@@ -156,6 +156,12 @@ public final class NicEngineFactory implements EngineFactory {
         if (o.ibPort() == 2 && nic.bond() != null) {
             throw new OptionException(" -i 2: with --bond the two ports are one, port 1");
         }
+        if (o.dualPort() && (nic.bond() != null || !nic.hasPort2())) {
+            // perftest's set_link_layer: ibv_query_port(ib_port2) fails on a device of one port
+            throw new OptionException(" Unable to query port 2 attributes: " + (nic.bond() != null
+                    ? "with --bond the two ports are one, port 1" : "the NIC has no port 2 here: --in-process cables"
+                    + " one, --udp-frame2 or --raw2 gives one"));
+        }
         if (o.ibPort() == 2 && !nic.hasPort2()) {
             throw new OptionException(" -i 2: the NIC has no port 2 here: --in-process cables one, --udp-frame2 or"
                     + " --raw2 gives one");
