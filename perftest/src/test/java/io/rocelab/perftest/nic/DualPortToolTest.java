@@ -94,6 +94,18 @@ class DualPortToolTest {
     }
 
     @Test
+    void dualPortModeRunsUdToo() {
+        // UD QPs are not connected: each send names the peer's QP at its port's GID, from its own port
+        Run r = perftest(TestKind.SEND_BW, "--in-process", "-O", "-c", "UD", "-s", "1024", "-n", "200");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.out().contains(" Connection type : UD"), r.out());
+        java.util.List<String> gids = r.out().lines().filter(l -> l.startsWith(" GID: ")).toList();
+        assertEquals(4, gids.size(), r.out());
+        assertTrue(gids.get(1).endsWith(":10:78:00:02") && gids.get(3).endsWith(":10:78:00:01"), r.out());
+        assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+    }
+
+    @Test
     void dualPortModeSendsOnBothPorts() throws Exception {
         NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-O", "-s", "4096", "-n", "300");
         assertEquals(0, p.client.status, p.client.toString());
