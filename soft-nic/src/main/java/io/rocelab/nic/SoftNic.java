@@ -706,9 +706,15 @@ public final class SoftNic {
         return qps.get(qpn);
     }
 
-    /** The QP a packet to {@code qpn} that arrived on {@code port} is for: QP1 is the port's own (owner thread). */
+    /**
+     * The QP a packet to {@code qpn} that arrived on {@code port} is for: QP1 is the port's own; a
+     * bond is one port, and both its links' MADs go to port 1's QP1 (owner thread).
+     */
     QueuePair qp(NicPort port, int qpn) {
-        return qpn == GSI_QPN ? gsiQps[port.number() - 1] : qps.get(qpn);
+        if (qpn != GSI_QPN) {
+            return qps.get(qpn);
+        }
+        return gsiQps[bond != null ? 0 : port.number() - 1];
     }
 
     void destroyQp(QueuePair qp) {

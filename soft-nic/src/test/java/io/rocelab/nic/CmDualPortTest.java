@@ -169,6 +169,28 @@ class CmDualPortTest {
     }
 
     @Test
+    void aBondedNicsOneQp1TakesMadsOnEitherLink() {
+        try (NicRig r = NicRig.bonded(BondMode.ACTIVE_BACKUP)) {
+            ConnectionManager cmA = ConnectionManager.start(r.a, 1);
+            ConnectionManager cmB = ConnectionManager.start(r.b, 2);
+            // the active link fails first: the bond's MADs and QPs go over link 2, which is port 1's too
+            r.link1.setUp(false);
+            r.runFor(1_000_000);
+            assertEquals(2, r.a.bond().activePort());
+            QueuePair qpB = initOnPort(r.newQpB(), 1);
+            List<CmEvent> eventsB = acceptInOrder(cmB, List.of(qpB));
+            QueuePair qpA = initOnPort(r.newQpA(), 1);
+            CmId id = cmA.connect(qpA, Ipv4.parse(NicRig.IP_B1), 18515, 0, PARAMS, e -> { });
+            assertTrue(r.runUntil(() -> id.state() == CmState.ESTABLISHED && eventsB.size() == 2, 1_000_000_000L));
+            assertEquals(1, id.port(), "a bond is one port");
+            assertEquals(1, eventsB.get(0).id().port());
+            assertEquals(List.of(CmAttribute.REQ.id(), CmAttribute.RTU.id()),
+                    mads(NicRig.from(r.wire2, "a")).stream().map(s -> MadHeader.attributeId(mad(s), 0)).toList(),
+                    "the MADs crossed link 2");
+        }
+    }
+
+    @Test
     void anAddressNoPortHasIsRefused() {
         try (NicRig r = NicRig.dualPort()) {
             ConnectionManager cmA = ConnectionManager.start(r.a, 1);
