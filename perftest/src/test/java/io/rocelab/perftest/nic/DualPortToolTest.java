@@ -158,6 +158,13 @@ class DualPortToolTest {
             // -W counts both links of the bond: 4 QPs x 300 WRITEs of one MTU each
             assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 1200, mode + ": " + r.out());
         }
+        // rdma_cm on a bond: one QP1 behind both links, whichever link a MAD takes
+        for (String mode : new String[] {"active-backup", "balance-xor"}) {
+            Run cm = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-R", "-s", "4096", "-n", "200",
+                    "-q", "4");
+            assertEquals(0, cm.status(), mode + " -R: " + cm.err() + cm.out());
+            assertEquals(1, NicSessions.BwLine.all(cm.out()).size(), cm.out());
+        }
         Run pp = pingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
         assertEquals(0, pp.status(), pp.err() + pp.out());
         assertTrue(pp.out().contains("100 iters in"), pp.out());
