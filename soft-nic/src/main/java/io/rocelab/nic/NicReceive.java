@@ -111,7 +111,7 @@ final class NicReceive {
             port.counters.increment(NicCounter.RCVD_PKTS);
             RxPacket p = rxPacket;
             p.load(f);
-            QueuePair qp = nic.qp(p.destQp);
+            QueuePair qp = nic.qp(port, p.destQp);
             if (f.opcode().code() == Opcode.CNP_CODE) {
                 onCnp(port, qp);
                 return;

@@ -92,6 +92,8 @@ public final class SoftNic {
     /** Rung after each command: a sleeping loop runs one drain per burst, a polling one looks every turn. */
     private final Doorbell commandBell;
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
+    /** Each port's QP1 (IBA 13.5.1: one GSI QP per port), also in {@link #qps}; null until created. */
+    private final QueuePair[] gsiQps = new QueuePair[2];
     private volatile MemoryRegion[] mrs = new MemoryRegion[64];
     final Memory memory = new Memory(this);
     private int nextQpn = FIRST_QPN;
@@ -390,13 +392,26 @@ public final class SoftNic {
     }
 
     /**
-     * Creates QP1, the General Services Interface ({@code IB_QPT_GSI}, IBA 13.5.1): a UD QP with the
-     * well-known number 1 through which management datagrams, the connection manager's among them,
-     * come and go. Its Q_Key is set at INIT like any UD QP's (0x80010000 for QP1). One per NIC.
+     * Creates port 1's QP1, the General Services Interface ({@code IB_QPT_GSI}, IBA 13.5.1): a UD QP
+     * with the well-known number 1 through which management datagrams, the connection manager's
+     * among them, come and go. Its Q_Key is set at INIT like any UD QP's (0x80010000 for QP1).
      *
-     * @throws IllegalStateException if the NIC has one already
+     * @throws IllegalStateException if port 1 has one already
      */
     public QueuePair createGsiQp(ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq, QpCaps caps) {
+        return createGsiQp(1, pd, sendCq, recvCq, caps);
+    }
+
+    /**
+     * Creates the QP1 of port {@code port}: IBA 13.5.1 gives each port its own GSI QP (Linux's
+     * ib_mad opens one per port, {@code ib_mad_port_open}), so a MAD to QP1 that arrives on port 2
+     * goes to port 2's. The QP is bound to its port here; its INIT names that port.
+     *
+     * @throws IllegalStateException    if the port has one already
+     * @throws IllegalArgumentException for a port the NIC lacks
+     */
+    public QueuePair createGsiQp(int port, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
+                                 QpCaps caps) {
         Objects.requireNonNull(pd, "pd");
         Objects.requireNonNull(sendCq, "sendCq");
         Objects.requireNonNull(recvCq, "recvCq");
@@ -404,14 +419,22 @@ public final class SoftNic {
         if (pd.nic() != this) {
             throw new IllegalArgumentException("pd belongs to another NIC");
         }
+        NicPort on = port(port);
         return call(() -> {
-            if (qps.containsKey(GSI_QPN)) {
-                throw new IllegalStateException(name + " already has QP1");
+            if (gsiQps[port - 1] != null) {
+                throw new IllegalStateException(name + " already has QP1 on port " + port);
             }
             QueuePair qp = new QueuePair(this, pd, QpType.UD, GSI_QPN, sendCq, recvCq, caps, null);
-            qps.put(GSI_QPN, qp);
+            qp.moveTo(on);
+            gsiQps[port - 1] = qp;
+            qps.put(gsiKey(port), qp);
             return qp;
         });
+    }
+
+    /** The key of port {@code port}'s QP1 in {@link #qps}: QPN 1 for port 1, a key no 24-bit QPN reaches for port 2. */
+    private static int gsiKey(int port) {
+        return port == 1 ? GSI_QPN : 0x0100_0000 | port;
     }
 
     MemoryRegion registerMr(ProtectionDomain pd, MemoryRegion.Type type, byte[] memory, int offset, int length,
@@ -683,7 +706,27 @@ public final class SoftNic {
         return qps.get(qpn);
     }
 
+    /**
+     * The QP a packet to {@code qpn} that arrived on {@code port} is for: QP1 is the port's own; a
+     * bond is one port, and both its links' MADs go to port 1's QP1 (owner thread).
+     */
+    QueuePair qp(NicPort port, int qpn) {
+        if (qpn != GSI_QPN) {
+            return qps.get(qpn);
+        }
+        return gsiQps[bond != null ? 0 : port.number() - 1];
+    }
+
     void destroyQp(QueuePair qp) {
+        if (qp.qpn() == GSI_QPN) {
+            for (int i = 0; i < gsiQps.length; i++) {
+                if (gsiQps[i] == qp) {
+                    gsiQps[i] = null;
+                    qps.remove(gsiKey(i + 1));
+                }
+            }
+            return;
+        }
         qps.remove(qp.qpn());
     }
 

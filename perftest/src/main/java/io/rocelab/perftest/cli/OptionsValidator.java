@@ -147,7 +147,15 @@ final class OptionsValidator {
             b.marginSeconds((int) Math.min(m, Integer.MAX_VALUE));
         }
         if (c.device.dualPort) {
-            throw new OptionException(" Dual-port mode (-O) is not supported: a rocelab NIC has one port");
+            // perftest's -O (parser and force_dependecies): ports 1 and 2, twice the QPs, the first
+            // half on port 1 and the second on port 2; BW tests only, and not over rdma_cm
+            b.ibPort(1).dualPort(true).numQps(b.numQps() * 2);
+            if (!kind.isBandwidth()) {
+                throw new OptionException(" Dual-port mode only supports BW tests.");
+            }
+            if (c.peer.rdmaCm) {
+                throw new OptionException(" Perftest still doesn't support Dual Port with rdma_cm");
+            }
         }
         if (c.shape.all) {
             b.runAll(true);

@@ -179,6 +179,15 @@ public final class PerftestOptions {
     public int ibPort() { return rdmaDevice.ibPort(); }
     public Mtu requestedMtu() { return rdmaDevice.requestedMtu(); }
     public boolean mrPerQp() { return rdmaDevice.mrPerQp(); }
+    /** {@code -O}: perftest's dual-port mode (the QPs' second half on port 2; {@link #numQps} counts both halves). */
+    public boolean dualPort() { return rdmaDevice.dualPort(); }
+    /**
+     * The port QP {@code index} is bound to: {@link #ibPort}, or with {@code -O} port 2 for the
+     * second half of the QPs (perftest's {@code qp_index % num_of_qps >= num_of_qps_per_port}).
+     */
+    public int portOfQp(int index) {
+        return dualPort() && index >= numQps() / 2 ? RdmaDevice.IB_PORT2 : ibPort();
+    }
 
     // Queues: one line each; see the record for what each setting means
     public ConnectionType connection() { return queues.connection(); }
@@ -292,6 +301,8 @@ public final class PerftestOptions {
         public Mtu requestedMtu() { return rdmaDevice.requestedMtu; }
         public Builder mrPerQp(boolean v) { rdmaDevice.mrPerQp = v; return this; }
         public boolean mrPerQp() { return rdmaDevice.mrPerQp; }
+        public Builder dualPort(boolean v) { rdmaDevice.dualPort = v; return this; }
+        public boolean dualPort() { return rdmaDevice.dualPort; }
 
         // Queues
         public Builder connection(ConnectionType v) { queues.connection = v; return this; }

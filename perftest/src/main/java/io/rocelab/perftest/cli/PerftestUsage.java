@@ -74,6 +74,9 @@ public final class PerftestUsage {
         if (verb.usesOutstandingReads()) {
             sb.append("  -o, --outs=<num>  num of outstanding read/atom(default max of device)\n");
         }
+        if (tst == TestType.BW) {
+            sb.append("  -O, --dualport  Run test in dual-port mode. (SYMMETRIC)\n");
+        }
         sb.append("  -p, --port=<port>  Listen on/connect to port <port> (default ").append(OobServer.DEFAULT_PORT)
                 .append(")\n");
         if (tst == TestType.BW) {

@@ -175,6 +175,11 @@ public final class NicEngine implements TestEngine {
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         config.started(nic);
+        if (o.dualPort() && nic.portCount() < 2) {
+            // perftest's set_link_layer when ibv_query_port(ib_port2) fails
+            throw new io.rocelab.perftest.cli.OptionException(" Unable to query port 2 attributes: " + DEVICE_NAME
+                    + " has one port here (--in-process cables two; --udp-frame2, --raw2)");
+        }
         if (o.ibPort() > nic.portCount()) {
             throw new io.rocelab.perftest.cli.OptionException(" " + DEVICE_NAME + " has " + nic.portCount()
                     + " port here; -i " + o.ibPort() + " needs a second port (--in-process cables one; --udp-frame2, --raw2)");
@@ -211,7 +216,8 @@ public final class NicEngine implements TestEngine {
             throw new io.rocelab.perftest.cli.OptionException(" rocelab's rdma_cm connects RC QPs only; UD over"
                     + " rdma_cm (SIDR) is not supported yet: run -c UD without -R");
         }
-        rdmaCm = RdmaCm.start(nic, SplitMix64.mix(config.psnSeed() ^ 0x72646d615f636dL), o.peer(), timeout);
+        rdmaCm = RdmaCm.start(nic, SplitMix64.mix(config.psnSeed() ^ 0x72646d615f636dL), o.peer(), timeout,
+                o.ibPort());
         if (o.isServer()) {
             listening.run(); // RdmaCm.start registered the listener
         }

@@ -157,6 +157,12 @@ public final class NicEngineFactory implements EngineFactory {
         if (o.ibPort() == 2 && nic.bond() != null) {
             throw new OptionException(" -i 2: with --bond the two ports are one, port 1");
         }
+        if (o.dualPort() && (nic.bond() != null || !nic.hasPort2())) {
+            // perftest's set_link_layer: ibv_query_port(ib_port2) fails on a device of one port
+            throw new OptionException(" Unable to query port 2 attributes: " + (nic.bond() != null
+                    ? "with --bond the two ports are one, port 1" : "the NIC has no port 2 here: --in-process cables"
+                    + " one, --udp-frame2 or --raw2 gives one"));
+        }
         if (o.ibPort() == 2 && !nic.hasPort2()) {
             throw new OptionException(" -i 2: the NIC has no port 2 here: --in-process cables one, --udp-frame2 or"
                     + " --raw2 gives one");
@@ -211,9 +217,6 @@ public final class NicEngineFactory implements EngineFactory {
         if (o.ibPort() > 2) {
             throw new OptionException(" " + NicEngine.DEVICE_NAME + " has two ports at most; -i " + o.ibPort()
                     + " does not exist");
-        }
-        if (o.ibPort() == 2 && o.rdmaCm()) {
-            throw new OptionException(" rocelab's rdma_cm (-R) runs on port 1: drop -i 2 or -R");
         }
         int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
         if (o.gidIndex() >= tableSize) {

@@ -123,14 +123,16 @@ final class NicQueues {
         srq = o.srq() ? nic.createSrq(pd, rxDepth + 16, 1) : null;
         QpType type = qpType(o.connection());
         int access = type == QpType.RC ? AccessFlags.ALL : AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
-        // the GID of -x (or perftest's choice without it), which the peer's packets are addressed to
-        Gid gid = Gid.of(nic.port(o.ibPort()).gid(ctx.gidIndex()).toBytes());
+        // the GID of -x (or perftest's choice without it), which the peer's packets are addressed to: the
+        // QP's port's (with -O, port 2's for the second half, perftest's gid_index2 of set_up_connection)
         qps = new QueuePair[n];
         recvPosted = new long[n];
         List<KeyRecord> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps, srq);
-            QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(o.ibPort());
+            int port = o.portOfQp(i);
+            Gid gid = Gid.of(nic.port(port).gid(ctx.gidIndex()).toBytes());
+            QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port);
             // perftest's ctx_modify_qp_to_init: a UD QP gets its Q_Key, the connected ones access flags
             qp.modify(type == QpType.UD ? init.qkey(UD_QKEY) : init.accessFlags(access));
             qps[i] = qp;

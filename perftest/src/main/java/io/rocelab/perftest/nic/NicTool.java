@@ -104,8 +104,9 @@ public final class NicTool {
              OobServer listener = OobServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             List<String> clientArgs = new ArrayList<>(Arrays.asList(args));
             if (serverOptions.rdmaCm()) {
-                // rdma_cm connects to the server's NIC by its IP address, on the perftest port itself
-                clientArgs.add(nic.ipFor(true));
+                // rdma_cm connects to the server's NIC by its IP address, on the perftest port itself:
+                // with -i 2 to its port-2 address, the client's port 2 being cabled to it
+                clientArgs.add(serverOptions.ibPort() == 2 ? nic.ip2For(true) : nic.ipFor(true));
             } else {
                 clientArgs.add("-p");
                 clientArgs.add(String.valueOf(listener.port()));

@@ -39,6 +39,11 @@ import java.util.function.Supplier;
  * connection per data QP to the same port ({@code create_rdma_cm_connection}), and at the end the
  * disconnects perftest's teardown makes: the client disconnects the data QPs, the server the
  * exchange's QP.
+ *
+ * <p>On a dual-port NIC the client binds to the address of its {@code -i} port (where the kernel's
+ * rdma_cm would take the port of the netdev its route leaves by), so its connections and QPs live
+ * on that port; the server listens on every port, and each connection lives on the port its
+ * request came in on (its QP moved there), as an rdma_cm id bound to the wildcard address.
  */
 final class RdmaCm {
     /** perftest's {@code rnr_retry_count} on the exchange's QP, and its default {@code --retry_count}. */
@@ -50,6 +55,8 @@ final class RdmaCm {
     private static final long DISCONNECT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
 
     private final SoftNic nic;
+    /** The port of the exchange's QP until the CM binds it: the tool's {@code -i}. */
+    private final int ibPort;
     private final ConnectionManager cm;
     private final Peer peer;
     private final Duration timeout;
@@ -59,8 +66,9 @@ final class RdmaCm {
     private final List<CmId> data = new ArrayList<>();
     private boolean tornDown;
 
-    private RdmaCm(SoftNic nic, long seed, Peer peer, Duration timeout) throws IOException {
+    private RdmaCm(SoftNic nic, long seed, Peer peer, Duration timeout, int ibPort) throws IOException {
         this.nic = nic;
+        this.ibPort = ibPort;
         this.peer = peer;
         this.timeout = timeout;
         this.peerIpv4 = peer.isClient() ? ipv4(peer.host()) : 0;
@@ -76,8 +84,9 @@ final class RdmaCm {
         }
     }
 
-    static RdmaCm start(SoftNic nic, long seed, Peer peer, Duration timeout) throws IOException {
-        return new RdmaCm(nic, seed, peer, timeout);
+    /** Starts the CM; {@code ibPort} is the port the client binds to (its {@code -i}). */
+    static RdmaCm start(SoftNic nic, long seed, Peer peer, Duration timeout, int ibPort) throws IOException {
+        return new RdmaCm(nic, seed, peer, timeout, ibPort);
     }
 
     private static int ipv4(String host) throws IOException {
@@ -106,7 +115,7 @@ final class RdmaCm {
         CompletionQueue sendCq = nic.createCq(16);
         CompletionQueue recvCq = nic.createCq(16);
         QueuePair qp = nic.createQp(pd, QpType.RC, sendCq, recvCq, new QpCaps(4, 4, 1, 1, 0, false));
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.LOCAL_WRITE));
+        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(ibPort).accessFlags(AccessFlags.LOCAL_WRITE));
         RdmaCmLink.postReceive(qp, mr);
         CmConnectParams params = new CmConnectParams(0, 0, RETRY, RETRY);
         if (peer.isClient()) {

@@ -51,6 +51,9 @@ public final class PerftestHeader {
         if (t.gidIndex != -1) {
             sb.append(" GID index       : ").append(t.gidIndex).append('\n');
         }
+        if (t.dualPort && t.gidIndex2 != -1) {
+            sb.append(" GID index2      : ").append(t.gidIndex2).append('\n');
+        }
         if (t.verb.usesOutstandingReads()) {
             sb.append(" Outstand reads  : ").append(t.outstandingReads).append('\n');
         } else {

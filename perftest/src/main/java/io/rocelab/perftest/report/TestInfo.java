@@ -38,6 +38,7 @@ public final class TestInfo {
     final int mtuBytes;
     final String linkType;
     final int gidIndex;
+    final int gidIndex2;
     final int maxInline;
     final int outstandingReads;
     final boolean rdmaCmQps;
@@ -68,6 +69,7 @@ public final class TestInfo {
         mtuBytes = b.mtuBytes;
         linkType = b.linkType;
         gidIndex = b.gidIndex;
+        gidIndex2 = b.gidIndex2;
         maxInline = b.maxInline;
         outstandingReads = b.outstandingReads;
         rdmaCmQps = b.rdmaCmQps;
@@ -128,6 +130,7 @@ public final class TestInfo {
         private int mtuBytes = 1024;
         private String linkType = "Ethernet";
         private int gidIndex = -1;
+        private int gidIndex2 = -1;
         private int maxInline;
         private int outstandingReads;
         private boolean rdmaCmQps;
@@ -255,6 +258,12 @@ public final class TestInfo {
         /** The GID index in use, or -1 when none (InfiniBand without {@code -x}): then no line. */
         public Builder gidIndex(int n) {
             gidIndex = n;
+            return this;
+        }
+
+        /** With {@code -O}: the GID index of port 2's QPs (perftest's {@code gid_index2}), or -1: then no line. */
+        public Builder gidIndex2(int n) {
+            gidIndex2 = n;
             return this;
         }
 

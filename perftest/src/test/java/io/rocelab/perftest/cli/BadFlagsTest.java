@@ -65,7 +65,9 @@ class BadFlagsTest {
                 bad(TestKind.WRITE_BW, " Setting Outstanding reads only available on READ verb", "-o", "4"),
                 bad(TestKind.SEND_BW, " TOS only valid for rdma_cm based QP and RawEth QP ", "-T", "5"),
                 bad(TestKind.WRITE_BW, " UC is not supported in librdmacm", "-R", "-c", "UC"),
-                bad(TestKind.WRITE_BW, " Dual-port mode (-O) is not supported: a rocelab NIC has one port", "-O"),
+                // perftest's force_dependecies for -O: BW tests only, and not with rdma_cm
+                bad(TestKind.WRITE_LAT, " Dual-port mode only supports BW tests.", "-O"),
+                bad(TestKind.WRITE_BW, " Perftest still doesn't support Dual Port with rdma_cm", "-O", "-R"),
                 bad(TestKind.WRITE_LAT, "Post list is supported in BW tests only", "-l", "4"),
                 bad(TestKind.WRITE_BW, "Number of iterations must be a multiple of post list size",
                         "-l", "3", "-n", "100"),

@@ -32,6 +32,21 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void dualPortDoublesTheQpsAndPutsTheSecondHalfOnPortTwo() {
+        // perftest's -O: ib_port 1, ib_port2 2, num_of_qps *= 2 (force_dependecies)
+        PerftestOptions o = parse(TestKind.WRITE_BW, "-O", "-q", "3");
+        assertTrue(o.dualPort());
+        assertEquals(6, o.numQps());
+        assertEquals(List.of(1, 1, 1, 2, 2, 2), java.util.stream.IntStream.range(0, 6).map(o::portOfQp).boxed().toList());
+        PerftestOptions one = parse(TestKind.READ_BW, "-O");
+        assertEquals(2, one.numQps());
+        assertEquals(List.of(1, 2), List.of(one.portOfQp(0), one.portOfQp(1)));
+        PerftestOptions plain = parse(TestKind.WRITE_BW, "-i", "2", "-q", "2");
+        assertFalse(plain.dualPort());
+        assertEquals(List.of(2, 2), List.of(plain.portOfQp(0), plain.portOfQp(1)));
+    }
+
+    @Test
     void writeBandwidthDefaults() {
         PerftestOptions o = parse(TestKind.WRITE_BW);
         assertTrue(o.isServer());

@@ -43,7 +43,7 @@ class SettingsRecordsTest {
 
         assertEquals(new TestShape(4096, true, false, 2000, 5, false, -1, false, false, 2, true), o.shape());
         assertEquals(new Peer("10.0.0.2", 19000, true, 3, true, "10.0.0.1", false), o.peer());
-        assertEquals(new RdmaDevice("rxe0", 1, Mtu.MTU_2048, true), o.rdmaDevice());
+        assertEquals(new RdmaDevice("rxe0", 1, Mtu.MTU_2048, true, false), o.rdmaDevice());
         assertEquals(new Queues(ConnectionType.RC, 64, 256, 1, AtomicType.FETCH_AND_ADD, 0, 14, false, 4, 2, true,
                 true, 1, true, false), o.queues());
         assertEquals(new Reporting(ReportUnit.GBIT_PER_SEC, List.of("a", "b"), false, false, false, false, 1.5, 2.5,

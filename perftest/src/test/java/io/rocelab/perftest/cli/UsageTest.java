@@ -20,6 +20,7 @@ class UsageTest {
         assertTrue(r.out().contains("  -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)\n"));
         assertTrue(r.out().contains("  -c, --connection=<RC/UC>  Connection type RC/UC (default RC)\n"));
         assertTrue(r.out().contains("      --report_gbits "));
+        assertTrue(r.out().contains("  -O, --dualport  Run test in dual-port mode. (SYMMETRIC)\n"));
         assertFalse(r.out().contains("--atomic_type"));
         assertFalse(r.out().contains("--report-histogram"));
 

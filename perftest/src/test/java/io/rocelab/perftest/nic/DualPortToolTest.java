@@ -54,6 +54,81 @@ class DualPortToolTest {
     }
 
     @Test
+    void rdmaCmOnPortTwoConnectsAndRunsThere() {
+        // the client binds to its port-2 address and connects to the server's (10.78.0.1): REQ, REP
+        // and RTU on the port-2 cable, the exchange's QP and the data QPs on port 2
+        for (TestKind kind : java.util.List.of(TestKind.WRITE_BW, TestKind.READ_BW, TestKind.SEND_BW,
+                TestKind.WRITE_LAT)) {
+            Run r = perftest(kind, "--in-process", "-R", "-i", "2", "-s", "4096", "-n", "200", "-W",
+                    "hw_counters/sent_pkts");
+            assertEquals(0, r.status(), kind + ": " + r.err() + r.out());
+            assertTrue(r.out().contains(" rdma_cm QPs\t : ON\n"), kind + ": " + r.out());
+            assertTrue(r.out().contains("GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:78:00:02"),
+                    kind + ": port 2's GID: " + r.out());
+            // -W reads port 2's counters: the 200 messages (WRITE/SEND requests or READ requests) left there
+            assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 200, kind + ": " + r.out());
+        }
+    }
+
+    @Test
+    void dualPortModeRunsTheFirstHalfOfTheQpsOnPortOneAndTheSecondOnPortTwo() {
+        for (TestKind kind : java.util.List.of(TestKind.WRITE_BW, TestKind.READ_BW, TestKind.SEND_BW)) {
+            Run r = perftest(kind, "--in-process", "-O", "-q", "2", "-s", "4096", "-n", "200");
+            assertEquals(0, r.status(), kind + ": " + r.err() + r.out());
+            assertTrue(r.out().contains(" Dual-port       : ON\t\tDevice         : rocelab0\n"), r.out());
+            assertTrue(r.out().contains(" Number of qps   : 4\t\t"), "-q 2 doubled: " + r.out());
+            assertTrue(r.out().contains(" GID index2      : 1\n"), r.out());
+            // perftest's address lines, one per QP: port 1's GID for the first half, port 2's for the second
+            java.util.List<String> local = r.out().lines().filter(l -> l.startsWith(" GID: ")).toList();
+            assertEquals(8, local.size(), "4 local and 4 remote addresses: " + r.out());
+            for (int i = 0; i < 4; i++) {
+                String net = i < 2 ? ":10:77:00:" : ":10:78:00:";
+                assertTrue(local.get(i).contains(net + "02"), "local QP " + i + ": " + local.get(i));
+                assertTrue(local.get(4 + i).contains(net + "01"), "remote QP " + i + ": " + local.get(4 + i));
+            }
+            java.util.List<NicSessions.BwLine> rows = NicSessions.BwLine.all(r.out());
+            assertEquals(1, rows.size(), r.out());
+            // the row counts the iterations of all four QPs, as with -q 4
+            assertEquals(800, rows.get(0).iterations(), r.out());
+        }
+    }
+
+    @Test
+    void dualPortModeRunsUdToo() {
+        // UD QPs are not connected: each send names the peer's QP at its port's GID, from its own port
+        Run r = perftest(TestKind.SEND_BW, "--in-process", "-O", "-c", "UD", "-s", "1024", "-n", "200");
+        assertEquals(0, r.status(), r.err() + r.out());
+        assertTrue(r.out().contains(" Connection type : UD"), r.out());
+        java.util.List<String> gids = r.out().lines().filter(l -> l.startsWith(" GID: ")).toList();
+        assertEquals(4, gids.size(), r.out());
+        assertTrue(gids.get(1).endsWith(":10:78:00:02") && gids.get(3).endsWith(":10:78:00:01"), r.out());
+        assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
+    }
+
+    @Test
+    void dualPortModeSendsOnBothPorts() throws Exception {
+        NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-O", "-s", "4096", "-n", "300");
+        assertEquals(0, p.client.status, p.client.toString());
+        assertEquals(0, p.server.status, p.server.toString());
+        // one QP per port, 300 one-MTU WRITEs each
+        for (int port : new int[] {1, 2}) {
+            long sent = p.client.engine.nic().port(port).counters().get(io.rocelab.nic.stats.NicCounter.SENT_PKTS);
+            assertTrue(sent >= 300 && sent < 600, "port " + port + " sent " + sent);
+        }
+    }
+
+    @Test
+    void dualPortModeNeedsASecondPort() {
+        Run r = perftest(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-O");
+        assertEquals(1, r.status(), r.out());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith(" Unable to query port 2 attributes"), r.err());
+        Run bonded = perftest(TestKind.WRITE_BW, "--in-process", "--bond", "active-backup", "-O");
+        assertEquals(1, bonded.status(), bonded.out());
+        assertTrue(bonded.err().startsWith(" Unable to query port 2 attributes"), bonded.err());
+    }
+
+    @Test
     void rcPingpongOnPortTwo() {
         Run r = pingpong(PingpongKind.RC, "--in-process", "-i", "2", "-n", "200");
         assertEquals(0, r.status(), r.err() + r.out());
@@ -82,6 +157,13 @@ class DualPortToolTest {
             assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
             // -W counts both links of the bond: 4 QPs x 300 WRITEs of one MTU each
             assertTrue(reported(r.out(), "hw_counters/sent_pkts") >= 1200, mode + ": " + r.out());
+        }
+        // rdma_cm on a bond: one QP1 behind both links, whichever link a MAD takes
+        for (String mode : new String[] {"active-backup", "balance-xor"}) {
+            Run cm = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-R", "-s", "4096", "-n", "200",
+                    "-q", "4");
+            assertEquals(0, cm.status(), mode + " -R: " + cm.err() + cm.out());
+            assertEquals(1, NicSessions.BwLine.all(cm.out()).size(), cm.out());
         }
         Run pp = pingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
         assertEquals(0, pp.status(), pp.err() + pp.out());

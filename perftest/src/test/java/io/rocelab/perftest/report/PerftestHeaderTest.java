@@ -41,6 +41,33 @@ class PerftestHeaderTest {
                 + RULE, PerftestHeader.render(t));
     }
 
+    /**
+     * {@code ib_write_bw -O} (perftest's dual-port mode): ON, the QP count doubled by the options
+     * (one QP per port here), and port 2's GID index after port 1's ({@code GID index2}).
+     */
+    @Test
+    void dualPortWriteBandwidthClient() {
+        TestInfo t = rxe(Verb.WRITE, TestType.BW).deviceName("rocelab0").client(true).txDepth(128)
+                .cqModeration(100).maxInline(0).numQps(2).dualPort(true).gidIndex2(1).build();
+        assertEquals(RULE
+                + "                    RDMA_Write BW Test\n"
+                + " Dual-port       : ON\t\tDevice         : rocelab0\n"
+                + " Number of qps   : 2\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: Unsupported\n"
+                + " ibv_wr* API     : ON\n"
+                + " TX depth        : 128\n"
+                + " CQ Moderation   : 100\n"
+                + " Mtu             : 1024[B]\n"
+                + " Link type       : Ethernet\n"
+                + " GID index       : 1\n"
+                + " GID index2      : 1\n"
+                + " Max inline data : 0[B]\n"
+                + " rdma_cm QPs\t : OFF\n"
+                + " Data ex. method : Ethernet\n"
+                + RULE, PerftestHeader.render(t));
+    }
+
     @Test
     void writeLatencyServerShowsNoTxDepthAndNoModeration() {
         TestInfo t = rxe(Verb.WRITE, TestType.LAT).client(false).txDepth(1).maxInline(220).mtuBytes(4096)

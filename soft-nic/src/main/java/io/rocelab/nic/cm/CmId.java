@@ -17,6 +17,8 @@ public final class CmId {
     int remoteCommId;
     long tid;
     int peerIpv4;
+    /** The NIC port the connection lives on: its QP1, address and GID, and its QP's port. */
+    int port = 1;
     int localPort;
     int remotePort;
     int flowLabel;
@@ -59,6 +61,14 @@ public final class CmId {
 
     public int remoteCommId() {
         return remoteCommId;
+    }
+
+    /**
+     * The NIC port the connection lives on ({@code rdma_cm_id.port_num}): the port of the local
+     * address for an active side, the port the REQ arrived on for a passive one.
+     */
+    public int port() {
+        return port;
     }
 
     /** The peer's IPv4 address. */

@@ -35,6 +35,14 @@ import java.util.function.Consumer;
  * Linux 6.1's (rdma_cm's timeouts and retry counts, rxe's ACK delay, EUI-64 CA GUIDs, the flow label
  * from the two ports), so the MADs look like the ones rxe hosts exchange.
  *
+ * <p>Each port of the NIC has its QP1 ({@link GsiAgent}), and each connection lives on one port, as
+ * the kernel's rdma_cm binds an id to the device port of the netdev that owns its address
+ * ({@code rdma_bind_addr}, {@code rdma_resolve_addr}): an active side's on the port of its local
+ * address (the port its QP is bound to, or the one whose address it names), a passive side's on the
+ * port the REQ came in on. Its REQ/REP/RTU/REJ/DREQ/DREP leave by that port's QP1 from that port's
+ * address and GID, and its QP is on that port (ib_cm's {@code cm_init_qp_init_attr} takes the port
+ * from the id). A bonded NIC is one interface: its one QP1 is port 1's.
+ *
  * <p>Methods may be called from any thread; the work runs on the NIC's owner thread, and events are
  * delivered there.
  */
@@ -53,7 +61,8 @@ public final class ConnectionManager {
     static final int PERMISSIVE_LID = 0xFFFF;
 
     private final SoftNic nic;
-    private final GsiAgent gsi;
+    /** QP1 of each port (index: port - 1); a bonded NIC has port 1's only. */
+    private final GsiAgent[] gsi;
     private final SplitMix64 random;
     private final long caGuid;
     private final Map<Integer, CmId> byLocalId = new HashMap<>();
@@ -63,13 +72,19 @@ public final class ConnectionManager {
         this.nic = nic;
         this.random = new SplitMix64(seed);
         this.caGuid = eui64(nic.mac());
-        this.gsi = new GsiAgent(nic, this::onMad);
+        int ports = nic.bond() != null ? 1 : nic.portCount();
+        this.gsi = new GsiAgent[ports];
+        for (int p = 1; p <= ports; p++) {
+            gsi[p - 1] = new GsiAgent(nic, p, this::onMad);
+        }
         // only now, with every field set: a REQ may be handled on the NIC's thread at once
-        gsi.start();
+        for (GsiAgent agent : gsi) {
+            agent.start();
+        }
     }
 
     /**
-     * Starts the CM of {@code nic}: creates QP1 and posts its receives.
+     * Starts the CM of {@code nic}: creates each port's QP1 and posts its receives.
      *
      * @param seed seeds communication IDs, PSNs and ephemeral ports (same seed, same IDs)
      */
@@ -96,9 +111,24 @@ public final class ConnectionManager {
 
     /**
      * Connects {@code qp} (an RC QP in INIT) to whoever listens on {@code dstIpv4:dstPort}, from the
-     * local port {@code srcPort} (rdma_cm's bound port, part of the flow label; 0 picks one).
+     * local port {@code srcPort} (rdma_cm's bound port, part of the flow label; 0 picks one), on the
+     * port the QP is bound to and from that port's address.
      */
     public CmId connect(QueuePair qp, int dstIpv4, int dstPort, int srcPort, CmConnectParams params,
+                        Consumer<CmEvent> events) {
+        return connect(qp, 0, dstIpv4, dstPort, srcPort, params, events);
+    }
+
+    /**
+     * Connects {@code qp} (an RC QP in INIT) from the local address {@code srcIpv4} to whoever listens
+     * on {@code dstIpv4:dstPort}: as {@code rdma_bind_addr} binds an rdma_cm id to the port whose
+     * netdev owns the address, the connection and its QP go on the port {@code srcIpv4} belongs to
+     * (the QP is moved there in INIT, as rdma_cm's QP gets the id's port). {@code srcIpv4} 0 takes
+     * the QP's port and its address.
+     *
+     * @throws IllegalArgumentException if no port of the NIC has {@code srcIpv4} ({@code EADDRNOTAVAIL})
+     */
+    public CmId connect(QueuePair qp, int srcIpv4, int dstIpv4, int dstPort, int srcPort, CmConnectParams params,
                         Consumer<CmEvent> events) {
         Objects.requireNonNull(qp, "qp");
         Objects.requireNonNull(params, "params");
@@ -110,7 +140,10 @@ public final class ConnectionManager {
             if (qp.state() != QpState.INIT) {
                 throw new IllegalStateException("connect needs the QP in INIT, not " + qp.state());
             }
+            int port = srcIpv4 != 0 ? portOf(srcIpv4) : nic.bond() != null ? 1 : qp.port().number();
+            bindQp(qp, port);
             CmId id = newId(true, events);
+            id.port = port;
             id.qp = qp;
             id.params = params;
             id.peerIpv4 = dstIpv4;
@@ -139,6 +172,7 @@ public final class ConnectionManager {
             if (qp.state() != QpState.INIT) {
                 throw new IllegalStateException("accept needs the QP in INIT, not " + qp.state());
             }
+            bindQp(qp, id.port);
             id.qp = qp;
             id.params = params;
             // as Linux's ib_cm: a REQ's or REP's starting PSN is what its sender expects to receive,
@@ -167,7 +201,7 @@ public final class ConnectionManager {
             if (id.state != CmState.REQ_RCVD) {
                 throw new IllegalStateException("reject needs a connection request, not " + id);
             }
-            sendRej(id.peerIpv4, id.tid, id.localCommId, id.remoteCommId, CmRej.REASON_CONSUMER_REJECT);
+            sendRej(id.port, id.peerIpv4, id.tid, id.localCommId, id.remoteCommId, CmRej.REASON_CONSUMER_REJECT);
             id.state = CmState.CLOSED;
             byLocalId.remove(id.localCommId);
             return null;
@@ -204,8 +238,9 @@ public final class ConnectionManager {
     private CmReq request(CmId id) {
         // rdma_cm's private data: its IP header, then the consumer's (none) as zeros
         byte[] pd = new byte[CmReq.PRIVATE_DATA_LENGTH];
-        CmaIpHeader.ipv4(inet(nic.ipv4()), id.localPort, inet(id.peerIpv4)).encode(Unpooled.wrappedBuffer(pd), 0);
-        CmPath primary = new CmPath(PERMISSIVE_LID, PERMISSIVE_LID, Gid.ipv4Mapped(nic.ipv4()).toBytes(),
+        int local = nic.port(id.port).ipv4();
+        CmaIpHeader.ipv4(inet(local), id.localPort, inet(id.peerIpv4)).encode(Unpooled.wrappedBuffer(pd), 0);
+        CmPath primary = new CmPath(PERMISSIVE_LID, PERMISSIVE_LID, Gid.ipv4Mapped(local).toBytes(),
                 Gid.ipv4Mapped(id.peerIpv4).toBytes(), id.flowLabel, 0, 0, id.trafficClass, 64, 0, 0, 0,
                 PACKET_LIFETIME + 1, 0);
         CmConnectParams p = id.params;
@@ -227,7 +262,7 @@ public final class ConnectionManager {
             MadHeader.writeCm(b, 0, id.tid, attribute);
             body.accept(b);
         };
-        gsi.send(id.peerIpv4, mad);
+        gsi(id.port).send(id.peerIpv4, mad);
         if (attribute == CmAttribute.REQ || attribute == CmAttribute.REP || attribute == CmAttribute.DREQ) {
             id.retriesLeft = MAX_CM_RETRIES;
             arm(id, mad);
@@ -246,7 +281,7 @@ public final class ConnectionManager {
                 return;
             }
             if (id.retriesLeft-- > 0) {
-                gsi.send(id.peerIpv4, mad);
+                gsi(id.port).send(id.peerIpv4, mad);
                 arm(id, mad);
                 return;
             }
@@ -280,8 +315,8 @@ public final class ConnectionManager {
         }
     }
 
-    private void sendRej(int ipv4, long tid, int localCommId, int remoteCommId, int reason) {
-        gsi.send(ipv4, b -> {
+    private void sendRej(int port, int ipv4, long tid, int localCommId, int remoteCommId, int reason) {
+        gsi(port).send(ipv4, b -> {
             MadHeader.writeCm(b, 0, tid, CmAttribute.REJ);
             new CmRej(localCommId, remoteCommId, 0, 0, 0, 0, reason, new byte[CmRej.ARI_LENGTH],
                     new byte[CmRej.PRIVATE_DATA_LENGTH]).encode(b, MadHeader.LENGTH);
@@ -290,7 +325,7 @@ public final class ConnectionManager {
 
     // ---- what comes in ----
 
-    private void onMad(ByteBuf mad, int sender) {
+    private void onMad(ByteBuf mad, int sender, int port) {
         if (!MadHeader.isCm(mad, 0, mad.readableBytes()) || MadHeader.method(mad, 0) != MadHeader.METHOD_SEND) {
             return;
         }
@@ -301,23 +336,23 @@ public final class ConnectionManager {
         long tid = MadHeader.transactionId(mad, 0);
         int d = MadHeader.LENGTH;
         switch (a) {
-            case REQ -> onReq(CmReq.decode(mad, d), tid, sender, mad);
+            case REQ -> onReq(CmReq.decode(mad, d), tid, sender, port, mad);
             case REP -> onRep(CmRep.decode(mad, d));
             case RTU -> onRtu(CmIdPair.decode(mad, d));
             case REJ -> onRej(CmRej.decode(mad, d));
-            case DREQ -> onDreq(CmDreq.decode(mad, d), tid, sender);
+            case DREQ -> onDreq(CmDreq.decode(mad, d), tid, sender, port);
             case DREP -> onDrep(CmIdPair.decode(mad, d));
             default -> {
             }
         }
     }
 
-    private void onReq(CmReq r, long tid, int sender, ByteBuf mad) {
+    private void onReq(CmReq r, long tid, int sender, int port, ByteBuf mad) {
         for (CmId id : byLocalId.values()) {
             if (!id.active && id.remoteCommId == r.localCommId() && id.peerIpv4 == sender) {
                 // a duplicate REQ: our REP was lost or late (IBA 12.9.6.1); answer it again
                 if (id.state == CmState.REP_SENT) {
-                    gsi.send(sender, b -> {
+                    gsi(id.port).send(sender, b -> {
                         MadHeader.writeCm(b, 0, id.tid, CmAttribute.REP);
                         reply(id).encode(b, MadHeader.LENGTH);
                     });
@@ -330,16 +365,18 @@ public final class ConnectionManager {
                 ? listeners.get(CmServiceId.port(r.serviceId())) : null;
         if (listener == null) {
             // nobody listens: ib_cm answers IB_CM_REJ_INVALID_SERVICE_ID
-            sendRej(sender, tid, (int) (random.nextLong() | 1), r.localCommId(), CmRej.REASON_INVALID_SERVICE_ID);
+            sendRej(port, sender, tid, (int) (random.nextLong() | 1), r.localCommId(), CmRej.REASON_INVALID_SERVICE_ID);
             return;
         }
         int reason = RequestRule.rejectReason(r);
         if (reason != 0) {
             // a REQ no QP could be connected with (a path MTU of enum 0): REJ, and the listener never sees it
-            sendRej(sender, tid, (int) (random.nextLong() | 1), r.localCommId(), reason);
+            sendRej(port, sender, tid, (int) (random.nextLong() | 1), r.localCommId(), reason);
             return;
         }
         CmId id = newId(false, listener);
+        // the connection lives on the port the REQ came in on: its REP leaves there, its QP goes there
+        id.port = port;
         id.remoteCommId = r.localCommId();
         id.tid = tid;
         id.peerIpv4 = sender;
@@ -379,7 +416,7 @@ public final class ConnectionManager {
     }
 
     private void sendRtu(CmId id) {
-        gsi.send(id.peerIpv4, b -> {
+        gsi(id.port).send(id.peerIpv4, b -> {
             MadHeader.writeCm(b, 0, id.tid, CmAttribute.RTU);
             new CmIdPair(id.localCommId, id.remoteCommId, new byte[CmIdPair.PRIVATE_DATA_LENGTH])
                     .encode(b, MadHeader.LENGTH);
@@ -407,14 +444,14 @@ public final class ConnectionManager {
         id.events.accept(new CmEvent(CmEventType.REJECTED, id, null, null, r.reason()));
     }
 
-    private void onDreq(CmDreq r, long tid, int sender) {
+    private void onDreq(CmDreq r, long tid, int sender, int port) {
         CmId id = byLocalId.get(r.remoteCommId());
         if (id != null && (id.state == CmState.ESTABLISHED || id.state == CmState.DREQ_SENT)) {
             toError(id);
             closed(id);
         }
-        // answered whether or not the connection is still known (ib_cm's cm_issue_drep)
-        gsi.send(sender, b -> {
+        // answered whether or not the connection is still known (ib_cm's cm_issue_drep), on the DREQ's port
+        gsi(port).send(sender, b -> {
             MadHeader.writeCm(b, 0, tid, CmAttribute.DREP);
             new CmIdPair(r.remoteCommId(), r.localCommId(), new byte[CmIdPair.PRIVATE_DATA_LENGTH])
                     .encode(b, MadHeader.LENGTH);
@@ -442,6 +479,35 @@ public final class ConnectionManager {
     }
 
     // ---- helpers ----
+
+    /** The QP1 of port {@code port}. */
+    private GsiAgent gsi(int port) {
+        return gsi[port - 1];
+    }
+
+    /**
+     * The port whose address {@code ipv4} is ({@code rdma_bind_addr}'s device port): a bonded NIC's
+     * is port 1, the bond.
+     */
+    private int portOf(int ipv4) {
+        for (int p = 1; p <= gsi.length; p++) {
+            if (nic.port(p).ipv4() == ipv4) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("no port of " + nic.name() + " has the address "
+                + io.rocelab.codec.header.Ipv4.toString(ipv4) + " (EADDRNOTAVAIL)");
+    }
+
+    /**
+     * Binds {@code qp} (in INIT) to the connection's port, as rdma_cm's QP takes its id's port
+     * (INIT to INIT with the port, IBA 11.2.4.2); a bonded NIC's QPs stay on port 1.
+     */
+    private void bindQp(QueuePair qp, int port) {
+        if (nic.bond() == null && qp.port().number() != port) {
+            qp.modify(new QpAttr().state(QpState.INIT).port(port));
+        }
+    }
 
     private CmId newId(boolean active, Consumer<CmEvent> events) {
         int lcid;

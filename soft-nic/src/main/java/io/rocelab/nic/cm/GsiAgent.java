@@ -23,13 +23,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * QP1 of a NIC and the buffers behind it: sends 256-byte MADs to a peer's QP1 and hands each MAD
- * that arrives, with the sender's IPv4 address, to a handler. Runs on the NIC's owner thread.
+ * QP1 of one port of a NIC and the buffers behind it: sends 256-byte MADs to a peer's QP1 from the
+ * port's address and hands each MAD that arrives on the port, with the sender's IPv4 address and
+ * the port's number, to a handler. One per port, as Linux's ib_mad opens a MAD agent on each port.
+ * Runs on the NIC's owner thread.
  */
 final class GsiAgent {
     /** What a MAD is handed to: its bytes (256, a view valid during the call) and who sent it. */
     interface MadHandler {
-        void onMad(ByteBuf mad, int senderIpv4);
+        void onMad(ByteBuf mad, int senderIpv4, int port);
     }
 
     /** A UD receive starts with 40 bytes of GRH; on RoCEv2/IPv4 its last 20 are the IPv4 header. */
@@ -39,6 +41,7 @@ final class GsiAgent {
     private static final int SENDS = 64;
 
     private final SoftNic nic;
+    private final int port;
     private final QueuePair qp;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
@@ -50,16 +53,17 @@ final class GsiAgent {
     private final MadHandler handler;
     private int nextSendSlot;
 
-    GsiAgent(SoftNic nic, MadHandler handler) {
+    GsiAgent(SoftNic nic, int port, MadHandler handler) {
         this.nic = nic;
+        this.port = port;
         this.handler = handler;
         ProtectionDomain pd = nic.allocPd();
         recvMr = pd.registerMr(recvBuf, 0x6000_0000L, AccessFlags.LOCAL_WRITE);
         sendMr = pd.registerMr(sendBuf, 0x7000_0000L, AccessFlags.LOCAL_WRITE);
         sendCq = nic.createCq(SENDS * 2);
         recvCq = nic.createCq(RECVS * 2);
-        qp = nic.createGsiQp(pd, sendCq, recvCq, new QpCaps(SENDS, RECVS, 1, 1, 0, false));
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(MadHeader.GSI_QKEY));
+        qp = nic.createGsiQp(port, pd, sendCq, recvCq, new QpCaps(SENDS, RECVS, 1, 1, 0, false));
+        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port).qkey(MadHeader.GSI_QKEY));
         qp.modify(new QpAttr().state(QpState.RTR));
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0));
     }
@@ -83,7 +87,7 @@ final class GsiAgent {
         qp.postRecv(new RecvWr(slot, Sge.of(recvMr, slot * RECV_SLOT, RECV_SLOT)));
     }
 
-    /** Sends a MAD that {@code writer} fills (256 bytes from index 0) to QP1 at {@code ipv4}. */
+    /** Sends a MAD that {@code writer} fills (256 bytes from index 0) to QP1 at {@code ipv4}, from this port. */
     void send(int ipv4, java.util.function.Consumer<ByteBuf> writer) {
         int slot = nextSendSlot;
         nextSendSlot = (nextSendSlot + 1) % SENDS;
@@ -112,7 +116,7 @@ final class GsiAgent {
                     int base = slot * RECV_SLOT;
                     ByteBuf grh = Unpooled.wrappedBuffer(recvBuf, base, GRH);
                     int sender = Ipv4.src(grh, GRH - Ipv4.MIN_LENGTH);
-                    handler.onMad(Unpooled.wrappedBuffer(recvBuf, base + GRH, MadHeader.MAD_SIZE), sender);
+                    handler.onMad(Unpooled.wrappedBuffer(recvBuf, base + GRH, MadHeader.MAD_SIZE), sender, port);
                 }
                 // every completion gives its slot back, an error too (a SEND longer than a MAD completes
                 // with LOC_LEN_ERR, IBA 9.8.3): else a peer could use up QP1's receives for good. Not a
@@ -131,5 +135,10 @@ final class GsiAgent {
 
     QueuePair qp() {
         return qp;
+    }
+
+    /** The port this QP1 belongs to. */
+    int port() {
+        return port;
     }
 }

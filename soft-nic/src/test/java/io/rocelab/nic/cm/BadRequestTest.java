@@ -59,7 +59,7 @@ class BadRequestTest {
                 .build();
         b = SoftNic.builder().name("b").mac("52:54:00:7a:00:00").ipv4(IP_B).scheduler(sched).port(link.portB())
                 .build();
-        attacker = new GsiAgent(a, (mad, from) -> toA.add(ByteBufUtil.getBytes(mad)));
+        attacker = new GsiAgent(a, 1, (mad, from, port) -> toA.add(ByteBufUtil.getBytes(mad)));
         attacker.start();
         ConnectionManager cmB = ConnectionManager.start(b, 2);
         cmB.listen(PORT, e -> {

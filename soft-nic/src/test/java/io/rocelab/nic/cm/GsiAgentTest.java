@@ -52,10 +52,10 @@ class GsiAgentTest {
 
     @Test
     void noMadReachesTheHandlerBeforeTheAgentStarts() {
-        GsiAgent sender = new GsiAgent(a, (mad, from) -> { });
+        GsiAgent sender = new GsiAgent(a, 1, (mad, from, port) -> { });
         sender.start();
         List<Long> seen = new ArrayList<>();
-        GsiAgent receiver = new GsiAgent(b, (mad, from) -> {
+        GsiAgent receiver = new GsiAgent(b, 1, (mad, from, port) -> {
             assertEquals(IP_A, from);
             seen.add(MadHeader.transactionId(mad, 0));
         });
@@ -76,7 +76,7 @@ class GsiAgentTest {
         InProcessLink link = InProcessLink.builder().name("c-").rateGbps(10).seed(7).build(own);
         SoftNic c = SoftNic.builder().name("c").mac("52:54:00:78:00:02").ipv4(IP_B).scheduler(own)
                 .port(link.portA()).build();
-        GsiAgent receiver = new GsiAgent(c, (mad, from) -> { });
+        GsiAgent receiver = new GsiAgent(c, 1, (mad, from, port) -> { });
         receiver.start();
         own.runFor(1_000_000L);
         // QP1 in error flushes its 64 receives (IBA 10.3.1.7); one posted again there would be
@@ -89,9 +89,9 @@ class GsiAgentTest {
 
     @Test
     void aHandlerThatThrowsPutsTheDeviceInTheFatalState() {
-        GsiAgent sender = new GsiAgent(a, (mad, from) -> { });
+        GsiAgent sender = new GsiAgent(a, 1, (mad, from, port) -> { });
         sender.start();
-        GsiAgent receiver = new GsiAgent(b, (mad, from) -> {
+        GsiAgent receiver = new GsiAgent(b, 1, (mad, from, port) -> {
             throw new IllegalStateException("injected failure of the MAD handler");
         });
         receiver.start();
