@@ -122,7 +122,7 @@ final class ClassPath implements FabricCheck {
     private static void nicToSwitch(FabricView f, End up, End down, int dscp, List<Finding> out) {
         PortConfig d = Ports.at(f, down);
         NicView nic = f.nicAt(up);
-        if (d == null || nic == null) {
+        if (d == null || nic == null || !nic.dscps().contains(dscp)) {
             return;
         }
         int prio = nic.sendPriority(dscp);

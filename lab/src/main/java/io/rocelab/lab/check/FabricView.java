@@ -52,9 +52,14 @@ public record FabricView(List<SwitchView> switches, List<NicView> nics, List<Cab
      * @param response how long it takes to act on a pause
      * @param vlanId   the VLAN it tags its frames with, 0 for untagged
      * @param pcp      the PCP of its RoCE frames when it tags
+     * @param dscps    the DSCPs its RoCE frames carry (the fabric's RoCE class and its flows' own)
      */
     public record NicView(String host, String port, String file, NicQosView qos, PauseResponse response, int vlanId,
-                          int pcp) {
+                          int pcp, Set<Integer> dscps) {
+        public NicView {
+            dscps = Set.copyOf(dscps);
+        }
+
         /** @return the 802.1p priority its frames of {@code dscp} leave at: the PCP when it tags, else DSCP / 8 */
         public int sendPriority(int dscp) {
             return vlanId != 0 ? pcp : dscp >> 3;

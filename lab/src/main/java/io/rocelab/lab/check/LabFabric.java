@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A lab's fabric as the lossless checks read it: the switch configurations the run would build (the
@@ -52,6 +53,15 @@ public final class LabFabric {
         for (SwitchNode s : t.switches()) {
             switches.add(new SwitchView(s.name(), label + ": " + s.name(), s.config(), false));
         }
+        int roceDscp = t.qos() != null ? t.qos().roceDscp() : 0;
+        Map<String, Set<Integer>> dscps = new HashMap<>();
+        for (LabFlow f : run.flows()) {
+            if (f instanceof LabFlow.Rdma r) {
+                int d = r.flow().dscp() >= 0 ? r.flow().dscp() : roceDscp;
+                dscps.computeIfAbsent(f.source(), k -> new TreeSet<>(Set.of(roceDscp))).add(d);
+                dscps.computeIfAbsent(f.destination(), k -> new TreeSet<>(Set.of(roceDscp))).add(d);
+            }
+        }
         List<NicView> nics = new ArrayList<>();
         List<Cable> cables = new ArrayList<>();
         for (Link l : t.links()) {
@@ -59,7 +69,7 @@ public final class LabFabric {
             for (Attachment a : List.of(l.a(), l.b())) {
                 if (t.node(a.node()) instanceof Host h) {
                     nics.add(new NicView(h.name(), a.port(), label + ": " + h.name(), nicQos(h), h.pauseResponse(),
-                        h.vlanId(), h.pcp()));
+                        h.vlanId(), h.pcp(), dscps.getOrDefault(h.name(), Set.of(roceDscp))));
                 }
             }
         }
