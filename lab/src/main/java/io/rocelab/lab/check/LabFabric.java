@@ -126,7 +126,7 @@ public final class LabFabric {
     }
 
     private static String length(Link l) {
-        return l.cableMeters() >= 0 ? l.cableMeters() + " m of cable (the link's cable)"
+        return l.cableMeters() >= 0 ? l.cableMeters() + " m of cable"
             : meters(l) + " m of cable (the link's delay, " + Quantity.formatNanos(l.propagationDelayNanos()) + ")";
     }
 }

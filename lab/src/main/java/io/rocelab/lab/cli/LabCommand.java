@@ -129,6 +129,9 @@ public final class LabCommand implements Runnable {
 
         @Override
         public Integer call() {
+            if (incast != null && incast < 1) {
+                throw new UserError("--incast must be at least 1: " + incast);
+            }
             Loaded l;
             try {
                 l = load(file);
@@ -147,9 +150,6 @@ public final class LabCommand implements Runnable {
             out.flush();
             if (!lossless) {
                 return 0;
-            }
-            if (incast != null && incast < 1) {
-                throw new UserError("--incast must be at least 1: " + incast);
             }
             List<String> lines = new ArrayList<>();
             for (RunSpec r : lab.runs()) {
