@@ -157,7 +157,7 @@ public final class ConfigFabric {
         int n = o.incast() > 0 ? o.incast() : LabFabric.MIN_INCAST;
         String why = o.incast() > 0 ? "as given" : "the fewest senders that build a queue";
         String responseWhy = o.response() != null ? "the link partner's pause response (--peer-response "
-            + o.response() + ")" : "SONiC's assumed peer response (3.8 KiB, its static profiles'; --peer-response to change it)";
+            + o.response() + ")" : "SONiC's assumed pause response of 3.8 KiB (--peer-response to change it)";
         return new Assumptions(n, why, "--incast N", o.cnpDscp(), o.response(), responseWhy, true);
     }
 

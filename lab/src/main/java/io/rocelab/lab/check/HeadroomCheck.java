@@ -57,7 +57,7 @@ final class HeadroomCheck implements FabricCheck {
                     who = "the NIC's pause response (" + nic.response() + ": " + (long) response + " bytes)";
                 } else if (f.assume().switchResponse() != null) {
                     response = f.assume().switchResponse().bytesAt(speed);
-                    who = f.assume().responseWhy() + " (" + (long) response + " bytes)";
+                    who = f.assume().responseWhy() + ", " + (long) response + " bytes";
                 } else {
                     response = SONIC_PEER_RESPONSE;
                     who = f.assume().responseWhy();
@@ -71,9 +71,8 @@ final class HeadroomCheck implements FabricCheck {
                         continue;
                     }
                     out.add(new Finding(s.file(), "BUFFER_PG", p.name(), String.valueOf(pg), String.format(Locale.ROOT,
-                        "headroom (xoff) %d of '%s' is below the %d bytes %s over %s, MTU %d and %s need"
-                            + " (SONiC's headroom formula)", prof.xoff(), prof.name(), need, gbps(speed), length,
-                        p.mtu(), who)));
+                        "headroom (xoff) %d of '%s' is below the %d bytes SONiC's headroom formula gives for %s, %s,"
+                            + " MTU %d and %s", prof.xoff(), prof.name(), need, gbps(speed), length, p.mtu(), who)));
                 }
             }
         }

@@ -86,7 +86,7 @@ public final class LabFabric {
                 + " that build a queue";
         }
         return new FabricView(switches, nics, cables, new Assumptions(n, why, "--incast N", cnp, PauseResponse.IEEE,
-            "a soft switch port's pause response (IEEE 802.3's bound at its speed)", run.nics().dcqcn()));
+            "a soft switch port's pause response (IEEE 802.3's bound)", run.nics().dcqcn()));
     }
 
     /** The DCB settings of {@code host}'s NIC. */

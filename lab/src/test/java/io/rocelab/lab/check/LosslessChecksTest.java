@@ -30,7 +30,7 @@ class LosslessChecksTest {
     private static final Path ROOT = Path.of(System.getProperty("rocelab.root", ".."));
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Assumptions ASSUME = new Assumptions(2, "as given", "--incast N", 48, null,
-        "SONiC's assumed peer response", true);
+        "SONiC's assumed pause response", true);
 
     /** The real SN2700 T1 file with its CNP queue (6) strict: a clean switch called {@code name}. */
     private static ObjectNode sn2700(String name) throws IOException {
@@ -151,8 +151,8 @@ class LosslessChecksTest {
         List<Cable> cable = List.of(new Cable(new End("a", "Ethernet16"), new End("b", "Ethernet0"), -1, ""));
         List<String> found = pair(none(), none(), cable, ASSUME);
         assertTrue(found.contains("a.json: BUFFER_PG|Ethernet16|3: headroom (xoff) 38912 of"
-            + " 'pg_lossless_100000_40m_profile' is below the 102400 bytes 100 Gb/s over CABLE_LENGTH 40m here, 300m at"
-            + " b:Ethernet0, MTU 9100 and SONiC's assumed peer response need (SONiC's headroom formula)"),
+            + " 'pg_lossless_100000_40m_profile' is below the 102400 bytes SONiC's headroom formula gives for 100 Gb/s,"
+            + " CABLE_LENGTH 40m here, 300m at b:Ethernet0, MTU 9100 and SONiC's assumed pause response"),
             String.join("\n", found));
         // two 300 m ends, or the 40 m port cabled to another 40 m port: enough
         assertEquals(List.of(), pair(none(), none(), List.of(new Cable(new End("a", "Ethernet16"),

@@ -82,9 +82,9 @@ class LosslessCheckCommandTest {
     void theHeadroomFindingNamesTheCableAndTheNicsResponse() {
         CliRun r = CliRun.of("lab", "check", "pfc-headroom", "--lossless");
         assertEquals("pfc-headroom: untold: leaf0: BUFFER_PG|Ethernet4,Ethernet8,Ethernet12,Ethernet16|3: headroom (xoff)"
-            + " 72704 of 'pg_lossless_100000_5m_profile' is below the 315392 bytes 100 Gb/s over 1000 m of cable (the"
-            + " link's delay, 5us), MTU 9100 and the NIC's pause response (ieee: 25216 bytes) need (SONiC's headroom"
-            + " formula)", findings(r).get(0));
+            + " 72704 of 'pg_lossless_100000_5m_profile' is below the 315392 bytes SONiC's headroom formula gives for"
+            + " 100 Gb/s, 1000 m of cable (the link's delay, 5us), MTU 9100 and the NIC's pause response (ieee: 25216"
+            + " bytes)", findings(r).get(0));
     }
 
     @Test
@@ -115,8 +115,8 @@ class LosslessCheckCommandTest {
         CliRun r = CliRun.of("lab", "check", ieee.toString(), "--lossless");
         assertEquals(1, r.exitCode(), r.out() + r.err());
         assertEquals(List.of(ieee + ": leaf0: BUFFER_PG|Ethernet0,Ethernet4,Ethernet8,Ethernet12,Ethernet16|3: headroom (xoff) 30720 of"
-            + " 'pg_lossless_profile' is below the 72704 bytes 100 Gb/s over 5 m of cable, MTU"
-            + " 9100 and the NIC's pause response (ieee: 25216 bytes) need (SONiC's headroom formula)"), findings(r));
+            + " 'pg_lossless_profile' is below the 72704 bytes SONiC's headroom formula gives for 100 Gb/s, 5 m of cable,"
+            + " MTU 9100 and the NIC's pause response (ieee: 25216 bytes)"), findings(r));
         assertTrue(r.out().endsWith("\n1 finding\n"), r.out());
         // NICs that stop at once need no more than the static profile; a Kmin above the pause point of an
         // incast of 2 (the lab's: h1 and h2 to h0; 2 x (19456 + 3302912 / 3) = 2.24 MB) is found, and --incast
