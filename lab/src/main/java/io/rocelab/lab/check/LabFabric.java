@@ -7,6 +7,7 @@ import io.rocelab.lab.check.FabricView.End;
 import io.rocelab.lab.check.FabricView.NicView;
 import io.rocelab.lab.check.FabricView.SwitchView;
 import io.rocelab.lab.labfile.LabFlow;
+import io.rocelab.lab.labfile.NicSpec;
 import io.rocelab.lab.labfile.Quantity;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.sw.config.ConfigLoader;
@@ -29,7 +30,7 @@ import java.util.TreeSet;
  * every link as a cable of its real length (its {@code cable}, or the length its {@code delay} is at 5 ns
  * a metre, whatever {@code CABLE_LENGTH} the switch was told), and the NICs' DCB settings.
  *
- * <p>The NICs: {@link #nicQos(Host)} is the one place a NIC's DCB settings are read. Today's soft NIC
+ * <p>The NICs: {@link #nicQos(NicSpec, Host)} is the one place a NIC's DCB settings are read. Today's soft NIC
  * has none of its own ({@link NicQosView#DEFAULT}: DCBX willing, trusting DSCP, so it runs PFC on its
  * switch port's priorities); the lab keys for a NIC's own PFC priorities, trust and DCBX state belong
  * there.
@@ -68,7 +69,8 @@ public final class LabFabric {
             cables.add(new Cable(end(l.a()), end(l.b()), meters(l), length(l)));
             for (Attachment a : List.of(l.a(), l.b())) {
                 if (t.node(a.node()) instanceof Host h) {
-                    nics.add(new NicView(h.name(), a.port(), label + ": " + h.name(), nicQos(h), h.pauseResponse(),
+                    nics.add(new NicView(h.name(), a.port(), label + ": " + h.name(), nicQos(run.nics(), h),
+                        h.pauseResponse(),
                         h.vlanId(), h.pcp(), dscps.getOrDefault(h.name(), Set.of(roceDscp))));
                 }
             }
@@ -89,8 +91,11 @@ public final class LabFabric {
             "a soft switch port's pause response (IEEE 802.3's bound)", run.nics().dcqcn()));
     }
 
-    /** The DCB settings of {@code host}'s NIC. */
-    static NicQosView nicQos(Host host) {
+    /**
+     * The DCB settings of {@code host}'s NIC: the lab's {@code nics:} settings for every NIC and what the
+     * host itself says. Neither has DCB keys yet, so every NIC is {@link NicQosView#DEFAULT}.
+     */
+    static NicQosView nicQos(NicSpec nics, Host host) {
         return NicQosView.DEFAULT;
     }
 

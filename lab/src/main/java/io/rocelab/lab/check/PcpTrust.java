@@ -11,11 +11,24 @@ import java.util.List;
  * A port with PFC that trusts PCP ({@code dot1p_to_tc_map} bound, no {@code dscp_to_tc_map}) sits on a
  * tagged link: an untagged frame has no PCP, so the classifier puts every frame in TC 0 and the lossless
  * class is lossy there (IEEE 802.1Q 6.9: an untagged frame takes the port's default priority). The link
- * is tagged when the port is a tagged {@code VLAN_MEMBER}, or its NIC tags its frames.
+ * is tagged when the port is a tagged {@code VLAN_MEMBER}, or its NIC tags its frames. The same holds at
+ * a NIC that trusts PCP (mlnx_qos {@code --trust pcp}) and sends untagged: what it receives has no PCP
+ * and lands in priority 0, so its own pauses never name the lossless class's priority.
  */
 final class PcpTrust implements FabricCheck {
     @Override
     public void check(FabricView f, List<Finding> out) {
+        for (NicView nic : f.nics()) {
+            End here = new End(nic.host(), nic.port());
+            var cable = f.cableAt(here);
+            PortConfig port = cable == null ? null : Ports.at(f, cable.other(here));
+            int op = port == null ? 0 : nic.qos().operationalMask(port.pfcEnableMask());
+            if (nic.qos().trust() == NicQosView.Trust.PCP && nic.vlanId() == 0 && op != 0) {
+                out.add(new Finding(nic.file(), "", "nics.trust", "", "the NIC trusts PCP but sends and receives"
+                    + " untagged frames: what it receives lands in priority 0, so its pauses (PFC on "
+                    + Ports.priorities(op) + ") never name the lossless class's priority"));
+            }
+        }
         for (SwitchView s : f.switches()) {
             for (PortConfig p : f.livePorts(s)) {
                 if (p.trust() != Trust.DOT1P || p.pfcEnableMask() == 0 || Ports.taggedMember(p)) {

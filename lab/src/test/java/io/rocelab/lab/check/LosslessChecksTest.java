@@ -233,6 +233,22 @@ class LosslessChecksTest {
     }
 
     @Test
+    void aNicTrustingPcpOnAnUntaggedLink() throws IOException {
+        var sw = view(sn2700("a"));
+        Cable cable = new Cable(new End("h1", "eth0"), new End("a", "Ethernet16"), -1, "");
+        List<String> out = new ArrayList<>();
+        for (int vlan : List.of(0, 100)) {
+            NicView nic = new NicView("h1", "eth0", "lab.yaml: h1", new NicQosView(0, NicQosView.Trust.PCP, true),
+                PauseResponse.ofNanos(0), vlan, 3, Set.of(3));
+            out.add(String.join("\n", LosslessCheck.lines(LosslessCheck.findings(new FabricView(List.of(sw), List.of(nic),
+                List.of(cable), ASSUME))).stream().filter(l -> l.contains("nics.trust")).toList()));
+        }
+        assertEquals(List.of("lab.yaml: h1: nics.trust: the NIC trusts PCP but sends and receives untagged frames: what"
+            + " it receives lands in priority 0, so its pauses (PFC on 3,4) never name the lossless class's priority", ""),
+            out);
+    }
+
+    @Test
     void aTaggedNicWhosePcpIsNotThePausedPriority() throws IOException {
         var sw = view(sn2700("a"));
         Cable cable = new Cable(new End("h1", "eth0"), new End("a", "Ethernet16"), -1, "");
