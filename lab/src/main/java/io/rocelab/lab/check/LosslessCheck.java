@@ -49,9 +49,28 @@ public final class LosslessCheck {
         return out;
     }
 
-    /** @return the last line: how many findings */
-    public static String countLine(int lines) {
-        return lines == 0 ? "0 findings: the lossless class is configured alike along its paths"
-            : lines + (lines == 1 ? " finding" : " findings");
+    /**
+     * @param lines    how many finding lines there were
+     * @param lossless whether any port the class may cross has PFC on a priority
+     * @return the last line: how many findings
+     */
+    public static String countLine(int lines, boolean lossless) {
+        if (lines == 0) {
+            return lossless ? "0 findings: the lossless class is configured alike along its paths"
+                : "0 findings: no port has PFC, a lossy fabric has no lossless class to check";
+        }
+        return lines + (lines == 1 ? " finding" : " findings");
+    }
+
+    /** @return whether some port of the fabric that may carry the class has PFC on a priority */
+    public static boolean hasLosslessPort(FabricView fabric) {
+        for (var s : fabric.switches()) {
+            for (var p : fabric.livePorts(s)) {
+                if (p.pfcEnableMask() != 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

@@ -152,13 +152,15 @@ public final class LabCommand implements Runnable {
                 return 0;
             }
             List<String> lines = new ArrayList<>();
+            boolean anyLossless = false;
             for (RunSpec r : lab.runs()) {
                 String label = file + (r.variant().isEmpty() ? "" : ": " + r.variant());
-                lines.addAll(LosslessCheck.lines(LosslessCheck.findings(LabFabric.of(r, label,
-                    incast == null ? 0 : incast))));
+                var fabric = LabFabric.of(r, label, incast == null ? 0 : incast);
+                anyLossless |= LosslessCheck.hasLosslessPort(fabric);
+                lines.addAll(LosslessCheck.lines(LosslessCheck.findings(fabric)));
             }
             lines.forEach(out::println);
-            out.println(LosslessCheck.countLine(lines.size()));
+            out.println(LosslessCheck.countLine(lines.size(), anyLossless));
             out.flush();
             return lines.isEmpty() ? 0 : 1;
         }

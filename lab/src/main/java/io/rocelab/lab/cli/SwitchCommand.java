@@ -312,7 +312,7 @@ public final class SwitchCommand implements Callable<Integer> {
             }
             List<String> lines = LosslessCheck.lines(LosslessCheck.findings(fabric));
             lines.forEach(out::println);
-            out.println(LosslessCheck.countLine(lines.size()));
+            out.println(LosslessCheck.countLine(lines.size(), LosslessCheck.hasLosslessPort(fabric)));
             out.flush();
             return lines.isEmpty() ? 0 : 1;
         }
