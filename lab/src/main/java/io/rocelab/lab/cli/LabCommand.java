@@ -132,6 +132,9 @@ public final class LabCommand implements Runnable {
             if (incast != null && incast < 1) {
                 throw new UserError("--incast must be at least 1: " + incast);
             }
+            if (incast != null && !lossless) {
+                throw new UserError("--incast is an assumption of --lossless's ECN check; give both");
+            }
             Loaded l;
             try {
                 l = load(file);

@@ -141,8 +141,11 @@ class LosslessCheckCommandTest {
         r = CliRun.of("lab", "check", quick.toString(), "--lossless", "--incast", "4");
         assertEquals(0, r.exitCode(), r.out() + r.err());
         assertEquals(2, CliRun.of("lab", "check", quick.toString(), "--lossless", "--incast", "0").exitCode());
-        // without --lossless the check is the file's alone
+        // without --lossless the check is the file's alone, and --incast is a mistake there
         assertEquals(0, CliRun.of("lab", "check", ieee.toString()).exitCode());
+        CliRun alone = CliRun.of("lab", "check", ieee.toString(), "--incast", "4");
+        assertEquals(2, alone.exitCode());
+        assertEquals("", alone.out());
     }
 
     @Test
