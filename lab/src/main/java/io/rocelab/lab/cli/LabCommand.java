@@ -1,5 +1,7 @@
 package io.rocelab.lab.cli;
 
+import io.rocelab.lab.check.LabFabric;
+import io.rocelab.lab.check.LosslessCheck;
 import io.rocelab.lab.labfile.LabFile;
 import io.rocelab.lab.labfile.LabFileException;
 import io.rocelab.lab.labfile.LabReader;
@@ -103,19 +105,36 @@ public final class LabCommand implements Runnable {
         return CommandLines.USAGE_ERROR;
     }
 
-    /** {@code rocelab lab check FILE}. */
+    /** {@code rocelab lab check FILE [--lossless]}. */
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Checks a lab file without running it: one line per mistake (FILE:LINE:COL: key: what is "
-                + "wrong) and exit code 2, or a line saying what it would run. Writes nothing.")
+            description = {"Checks a lab file without running it: one line per mistake (FILE:LINE:COL: key: what is "
+                + "wrong) and exit code 2, or a line saying what it would run. Writes nothing.",
+                "With --lossless, then checks the lossless class of each variant's fabric along its paths (PFC at both "
+                + "ends of each cable, DSCP to TC, PG and queue hop by hop, lossless queues, headroom for the real "
+                + "cables, ECN before PFC, the CNP class, the PFC watchdog, PCP trust on untagged links): one line per "
+                + "finding (FILE: variant: switch: TABLE|key: what), a count, exit code 1 if something is found."})
     public static final class Check implements Callable<Integer> {
         @Parameters(paramLabel = "FILE|NAME", description = "a lab file, or a shipped lab's name")
         String file;
+
+        @Option(names = "--lossless", description = "also check the fabric's lossless class (docs/cli.md)")
+        boolean lossless;
+
+        @Option(names = "--incast", paramLabel = "N", description = "the incast the ECN-before-PFC check assumes "
+            + "(default: the lab's largest fan-in, at least 2)")
+        Integer incast;
 
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() {
+            if (incast != null && incast < 1) {
+                throw new UserError("--incast must be at least 1: " + incast);
+            }
+            if (incast != null && !lossless) {
+                throw new UserError("--incast is an assumption of --lossless's ECN check; give both");
+            }
             Loaded l;
             try {
                 l = load(file);
@@ -132,7 +151,21 @@ public final class LabCommand implements Runnable {
                     : "1 run", Quantity.formatNanos(first.durationNanos()), first.topology().hosts().size(),
                 first.topology().switches().size(), first.flows().size(), first.events().size(), lab.expect().size());
             out.flush();
-            return 0;
+            if (!lossless) {
+                return 0;
+            }
+            List<String> lines = new ArrayList<>();
+            boolean anyLossless = false;
+            for (RunSpec r : lab.runs()) {
+                String label = file + (r.variant().isEmpty() ? "" : ": " + r.variant());
+                var fabric = LabFabric.of(r, label, incast == null ? 0 : incast);
+                anyLossless |= LosslessCheck.hasLosslessPort(fabric);
+                lines.addAll(LosslessCheck.lines(LosslessCheck.findings(fabric)));
+            }
+            lines.forEach(out::println);
+            out.println(LosslessCheck.countLine(lines.size(), anyLossless));
+            out.flush();
+            return lines.isEmpty() ? 0 : 1;
         }
     }
 

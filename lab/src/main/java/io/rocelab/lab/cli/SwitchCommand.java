@@ -1,5 +1,8 @@
 package io.rocelab.lab.cli;
 
+import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.lab.check.ConfigFabric;
+import io.rocelab.lab.check.LosslessCheck;
 import io.rocelab.lab.switchd.ControlClient;
 import io.rocelab.lab.switchd.ControlServer;
 import io.rocelab.lab.switchd.ControlSocket;
@@ -40,7 +43,7 @@ import picocli.CommandLine.Spec;
                 + " | pfcwd stats | priority-group watermark; rocelab switch clear counters | watermark.",
             "Ctrl-C (SIGINT) or SIGTERM stops it; the capture is finished and valid."},
         mixinStandardHelpOptions = true,
-        subcommands = {SwitchCommand.Show.class, SwitchCommand.Clear.class})
+        subcommands = {SwitchCommand.Show.class, SwitchCommand.Clear.class, SwitchCommand.Check.class})
 public final class SwitchCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "SONiC's config_db.json, a real switch's as it is"
         + " (PORT, QoS maps, buffers, PFC, WRED, scheduler, PFC_WD, PORTCHANNEL, MCLAG_DOMAIN, ...; the tables rocelab"
@@ -256,6 +259,77 @@ public final class SwitchCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             return ask(spec, target.name, target.socket, "clear " + String.join(" ", words));
+        }
+    }
+
+    /** {@code rocelab switch check CONFIG... [--link SW_A:PORT=SW_B:PORT ...]}: the lossless checks over real files. */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = {"Check the lossless class of a fabric of real config_db.json files, each a switch named by its"
+                + " DEVICE_METADATA hostname, cabled by --link and by the files' DEVICE_NEIGHBOR: PFC at both ends of each"
+                + " cable, DSCP to TC, PG and queue across it and through each switch, lossless queues (BUFFER_QUEUE),"
+                + " headroom, ECN before PFC, the CNP class, the PFC watchdog, PCP trust on untagged ports.",
+                "One line per finding (FILE: TABLE|key: what), a count; exit code 0: nothing found, 1: findings,"
+                + " 2: a file or a --link is wrong."})
+    static final class Check implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "CONFIG", description = "config_db.json files, one per switch")
+        List<Path> files;
+
+        @Option(names = "--link", paramLabel = "SW_A:PORT=SW_B:PORT", description = "a cable between two of the"
+            + " files' switches (their hostnames), repeatable")
+        List<String> links = new ArrayList<>();
+
+        @Option(names = "--incast", paramLabel = "N", defaultValue = "2", description = "the incast the ECN-before-PFC"
+            + " check assumes (default ${DEFAULT-VALUE})")
+        int incast;
+
+        @Option(names = "--cnp-dscp", paramLabel = "N", defaultValue = "48", description = "the CNPs' DSCP"
+            + " (default ${DEFAULT-VALUE}, mlx5's cnp_dscp)")
+        int cnpDscp;
+
+        @Option(names = "--peer-response", paramLabel = "R", description = "how long every port's link partner takes"
+            + " to act on a pause, for the headroom check: ieee, quanta (394q), a time (2us) or 0 (default: SONiC's"
+            + " assumed 3.8 KiB)")
+        String peerResponse;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (incast < 1) {
+                throw new UserError("switch check: --incast must be at least 1: " + incast);
+            }
+            if (cnpDscp < 0 || cnpDscp > 63) {
+                throw new UserError("switch check: --cnp-dscp must be 0..63: " + cnpDscp);
+            }
+            PauseResponse response = peerResponse == null ? null
+                : userInput(() -> PauseResponse.parse(peerResponse));
+            PrintWriter out = spec.commandLine().getOut();
+            var fabric = userInputOrMistakes(() -> ConfigFabric.read(files, links,
+                new ConfigFabric.Options(incast, cnpDscp, response)));
+            if (fabric == null) {
+                return CommandLines.USAGE_ERROR;
+            }
+            List<String> lines = LosslessCheck.lines(LosslessCheck.findings(fabric));
+            lines.forEach(out::println);
+            out.println(LosslessCheck.countLine(lines.size(), LosslessCheck.hasLosslessPort(fabric)));
+            out.flush();
+            return lines.isEmpty() ? 0 : 1;
+        }
+
+        private <T> T userInputOrMistakes(Callable<T> what) {
+            try {
+                return what.call();
+            } catch (ConfigFabric.Mistakes e) {
+                PrintWriter err = spec.commandLine().getErr();
+                e.lines().forEach(l -> err.println("switch check: " + l));
+                err.flush();
+                return null;
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 }

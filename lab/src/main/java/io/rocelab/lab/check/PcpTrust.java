@@ -1,0 +1,50 @@
+package io.rocelab.lab.check;
+
+import io.rocelab.lab.check.FabricView.End;
+import io.rocelab.lab.check.FabricView.NicView;
+import io.rocelab.lab.check.FabricView.SwitchView;
+import io.rocelab.sw.config.PortConfig;
+import io.rocelab.sw.config.Trust;
+import java.util.List;
+
+/**
+ * A port with PFC that trusts PCP ({@code dot1p_to_tc_map} bound, no {@code dscp_to_tc_map}) sits on a
+ * tagged link: an untagged frame has no PCP, so the classifier puts every frame in TC 0 and the lossless
+ * class is lossy there (IEEE 802.1Q 6.9: an untagged frame takes the port's default priority). The link
+ * is tagged when the port is a tagged {@code VLAN_MEMBER}, or its NIC tags its frames. The same holds at
+ * a NIC that trusts PCP (mlnx_qos {@code --trust pcp}) and sends untagged: what it receives has no PCP
+ * and lands in priority 0, so its own pauses never name the lossless class's priority.
+ */
+final class PcpTrust implements FabricCheck {
+    @Override
+    public void check(FabricView f, List<Finding> out) {
+        for (NicView nic : f.nics()) {
+            End here = new End(nic.host(), nic.port());
+            var cable = f.cableAt(here);
+            PortConfig port = cable == null ? null : Ports.at(f, cable.other(here));
+            int op = port == null ? 0 : nic.qos().operationalMask(port.pfcEnableMask());
+            if (nic.qos().trust() == NicQosView.Trust.PCP && nic.vlanId() == 0 && op != 0) {
+                out.add(new Finding(nic.file(), "", "nics.trust", "", "the NIC trusts PCP but sends and receives"
+                    + " untagged frames: what it receives lands in priority 0, so its pauses (PFC on "
+                    + Ports.priorities(op) + ") never name the lossless class's priority"));
+            }
+        }
+        for (SwitchView s : f.switches()) {
+            for (PortConfig p : f.livePorts(s)) {
+                if (p.trust() != Trust.DOT1P || p.pfcEnableMask() == 0 || Ports.taggedMember(p)) {
+                    continue;
+                }
+                End here = new End(s.name(), p.name());
+                var cable = f.cableAt(here);
+                NicView nic = cable == null ? null : f.nicAt(cable.other(here));
+                if (nic != null && nic.vlanId() != 0) {
+                    continue;
+                }
+                out.add(new Finding(s.file(), "PORT_QOS_MAP", p.name(), "", "trusts PCP (dot1p_to_tc_map, no"
+                    + " dscp_to_tc_map) on an untagged link (no tagged VLAN_MEMBER" + (nic != null ? ", " + nic.host()
+                    + " sends untagged" : "") + "): every frame lands in TC 0, and the lossless class (pfc_enable "
+                    + Ports.priorities(p.pfcEnableMask()) + ") with it"));
+            }
+        }
+    }
+}
