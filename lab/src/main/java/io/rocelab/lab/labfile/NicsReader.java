@@ -1,13 +1,15 @@
 package io.rocelab.lab.labfile;
 
 import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.cc.DcqcnParams;
 import java.util.Map;
 
 /**
  * {@code nics:}: every host NIC's settings: congestion control ({@code cc: none | dcqcn}), DCQCN's
  * parameters ({@code cc-params}, mlx5's names) and how long a NIC takes to act on a PFC XOFF
- * ({@code pause-response}).
+ * ({@code pause-response}), and their link flow control ({@code flow-control: pfc | pause}: PFC, or
+ * IEEE 802.3x PAUSE for the whole port, never both).
  */
 final class NicsReader {
     private NicsReader() {
@@ -15,7 +17,7 @@ final class NicsReader {
 
     /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
     static NicSpec read(Section top) {
-        Section s = top.section("nics", "cc", "cc-params", "pause-response");
+        Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control");
         if (s == null) {
             return NicSpec.DEFAULTS;
         }
@@ -50,6 +52,14 @@ final class NicsReader {
                 s.mistake("pause-response", e.getMessage());
             }
         }
-        return new NicSpec(cc, params, response);
+        FlowControlMode flow = FlowControlMode.PFC;
+        String fc = s.string("flow-control", "pfc");
+        if (fc.equals("pause")) {
+            flow = FlowControlMode.PAUSE;
+        } else if (!fc.equals("pfc")) {
+            s.mistake("flow-control", "a NIC's link flow control is pfc (mlnx_qos --pfc) or pause (ethtool -A rx on "
+                + "tx on), not '" + fc + "'");
+        }
+        return new NicSpec(cc, params, response, flow);
     }
 }
