@@ -83,6 +83,8 @@ public final class SoftNic {
     private final long cnpMinGapNanos;
     private final int cnpTrafficClass;
     private final int cnpPriority;
+    /** PFC or 802.3x PAUSE on every port ({@link Builder#flowControl}). */
+    private final FlowControlMode flowControl;
     private final ByteBufAllocator alloc;
     private final AsyncEvents events = new AsyncEvents();
     private final io.rocelab.nic.dcb.NicDcb dcb = new io.rocelab.nic.dcb.NicDcb();
@@ -127,6 +129,7 @@ public final class SoftNic {
         this.cnpMinGapNanos = dcqcn.get(DcqcnParam.NP_MIN_TIME_BETWEEN_CNPS) * 1_000;
         this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Ecn.ECT_0;
         this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
+        this.flowControl = b.flowControl;
         NicPort one = new NicPort(this, 1, b.port, b.mac, b.ipv4, b.ipv6, new L2Framing(b.mac, b.vid, b.rocePcp),
                 alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl);
         if (b.port2 == null) {
@@ -586,6 +589,11 @@ public final class SoftNic {
     /** {@code np_min_time_between_cnps}: at most one CNP per QP in this time. */
     long cnpMinGapNanos() {
         return cnpMinGapNanos;
+    }
+
+    /** @return the ports' link flow control: PFC or 802.3x PAUSE ({@code ethtool -a}) */
+    public FlowControlMode flowControl() {
+        return flowControl;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.rocelab.lab.labfile;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.topology.qos.QosProfile;
 import java.util.Map;
 
 /**
@@ -13,6 +14,30 @@ import java.util.Map;
  */
 final class NicsReader {
     private NicsReader() {
+    }
+
+    /**
+     * The NICs and the switch ports on their cables run one link flow control: NICs in 802.3x
+     * PAUSE ({@code nics: flow-control: pause}) beside switch ports in PFC (the QoS profile's
+     * default), or the reverse, is a mistake of the file, one line at the key that says pause. A
+     * switch with a config_db of its own keeps its own {@code PORT global_flow_control}; say
+     * {@code qos: {flow-control: pause}} beside it too.
+     */
+    static void agreeWithSwitches(Section top, NicSpec nics, QosProfile qos) {
+        boolean nicPause = nics.flowControl() == FlowControlMode.PAUSE;
+        boolean switchPause = qos != null && qos.linkPause();
+        if (nicPause == switchPause) {
+            return;
+        }
+        String where = nicPause ? "nics" : "qos";
+        Section s = top.anySection(where);
+        if (s != null) {
+            s.mistake("flow-control", nicPause
+                ? "the NICs run 802.3x PAUSE but the switch ports run PFC: add qos: {flow-control: pause} (a link "
+                    + "runs PFC or PAUSE, not both)"
+                : "the switch ports run 802.3x PAUSE but the NICs run PFC: add nics: {flow-control: pause} (a link "
+                    + "runs PFC or PAUSE, not both)");
+        }
     }
 
     /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
