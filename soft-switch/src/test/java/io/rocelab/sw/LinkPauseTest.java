@@ -145,6 +145,19 @@ class LinkPauseTest {
     }
 
     @Test
+    void theFieldLoadsFromConfigDbAndIsWrittenBack() {
+        ConfigBuilder b = config(GlobalFlowControl.BOTH);
+        ObjectNode root = b.root();
+        assertEquals("both", root.get("PORT").get("Ethernet4").get("global_flow_control").asText(),
+            "ConfigWriter writes rocelab's PORT field");
+        ((ObjectNode) root.get("PORT").get("Ethernet8")).put("global_flow_control", "rx");
+        var config = b.build();
+        assertEquals(GlobalFlowControl.OFF, config.ports().get(0).globalFlowControl());
+        assertEquals(GlobalFlowControl.BOTH, config.ports().get(1).globalFlowControl());
+        assertEquals(GlobalFlowControl.RX, config.ports().get(2).globalFlowControl());
+    }
+
+    @Test
     void pauseBesidePfcAnUnknownModeAndNoThresholdsAreOneLineEach() {
         ConfigBuilder both = Lab.routes(new ConfigBuilder(2, 100), 2);
         ObjectNode root = both.root();
