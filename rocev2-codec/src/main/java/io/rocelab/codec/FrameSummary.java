@@ -13,6 +13,7 @@ import io.rocelab.codec.header.ImmDt;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
+import io.rocelab.codec.header.Pause;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.codec.header.Reth;
 import io.rocelab.codec.header.Udp;
@@ -45,7 +46,7 @@ public final class FrameSummary {
             case ARP -> arp(f, sb);
             case PFC -> pfc(f, sb);
             case PAUSE -> sb.append("PAUSE ").append(MacAddress.toString(f.srcMac())).append(" quanta ")
-                    .append(b.getUnsignedShort(f.l3Offset() + 2));
+                    .append(Pause.quanta(b, f.l3Offset()));
             case IPV4, IPV6 -> ip(f, sb);
             default -> sb.append(String.format("ethertype 0x%04x ", f.etherType())).append(
                     MacAddress.toString(f.srcMac())).append(" > ").append(MacAddress.toString(f.dstMac()))

@@ -61,12 +61,16 @@ public final class NicPort {
     final NeighborDiscovery nd;
     /** PFC as this port receives and sends it. */
     final PortPfc pfc;
+    /** 802.3x PAUSE as this port receives and sends it. */
+    final PortPause pause;
+    /** What the port sends to pause its partner: {@link #pfc} or {@link #pause}, by its mode. */
+    final PortFlowControl flowControl;
     /** The link's state as the NIC last saw it (owner thread). */
     private boolean up;
 
     NicPort(SoftNic nic, int number, FramePort link, long mac, int ipv4, List<Gid> ipv6, L2Framing l2,
             ByteBufAllocator alloc, int firstIpId, boolean fixedIpId, long linkSpeedOverride,
-            PauseResponse pauseResponse) {
+            PauseResponse pauseResponse, FlowControlMode flowControlMode) {
         this.nic = nic;
         this.number = number;
         this.link = link;
@@ -94,6 +98,8 @@ public final class NicPort {
             }
         };
         this.pfc = new PortPfc(this);
+        this.pause = new PortPause(this, flowControlMode == FlowControlMode.PAUSE);
+        this.flowControl = flowControlMode == FlowControlMode.PAUSE ? pause : pfc;
         this.neighbors = new Neighbors(mac, ipv4, nic.agentScheduler(), out, alloc, counters, l2);
         this.nd = new NeighborDiscovery(mac, gids[SoftNic.GID_INDEX_LINK_LOCAL], own6, nic.agentScheduler(), out,
                 alloc, counters, l2);

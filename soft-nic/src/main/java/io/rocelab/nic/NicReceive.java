@@ -62,6 +62,11 @@ final class NicReceive {
                 port.pfc.onPfc(frame, f);
                 return;
             }
+            if (f.kind() == FrameKind.PAUSE) {
+                // told from PFC by the MAC Control opcode (0x0001, not 0x0101)
+                port.pause.onPause(frame, f);
+                return;
+            }
             if (!port.l2.accepts(f)) {
                 port.counters.increment(NicCounter.DROP_VLAN);
                 return;

@@ -19,7 +19,7 @@ import io.rocelab.nic.stats.NicCounter;
  *
  * <p>Owner thread only.
  */
-final class PortPfc {
+final class PortPfc implements PortFlowControl {
     /** A PFC frame is padded to the 60-byte minimum: 14 + 20 + 26. */
     private static final int PFC_PADDING = 26;
 
@@ -45,7 +45,8 @@ final class PortPfc {
     }
 
     /** Sends one PFC frame to the link partner, ahead of everything the port sends. */
-    void send(int cev, int[] quanta) {
+    @Override
+    public void send(int cev, int[] quanta) {
         if (port.nic.isClosed()) {
             return;
         }
@@ -67,7 +68,8 @@ final class PortPfc {
      * (65535 quanta), repeated at half of it, as a stuck receiver's PFC generator refreshes its
      * XOFF, until {@link #stopStorm()}; a storm already running is replaced.
      */
-    void startStorm(int priority) {
+    @Override
+    public void startStorm(int priority) {
         int[] quanta = new int[Pfc.PRIORITIES];
         quanta[priority] = 0xFFFF;
         long period = Math.max(1, Pfc.quantaToNanos(0xFFFF, port.pfcSpeed) / 2);
@@ -76,7 +78,8 @@ final class PortPfc {
     }
 
     /** Stops the storm, if one runs; the partner resumes when the last pause runs out. */
-    void stopStorm() {
+    @Override
+    public void stopStorm() {
         if (storm != null) {
             storm.stop();
             storm = null;

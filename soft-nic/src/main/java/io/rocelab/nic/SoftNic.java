@@ -83,6 +83,8 @@ public final class SoftNic {
     private final long cnpMinGapNanos;
     private final int cnpTrafficClass;
     private final int cnpPriority;
+    /** PFC or 802.3x PAUSE on every port ({@link Builder#flowControl}). */
+    private final FlowControlMode flowControl;
     private final ByteBufAllocator alloc;
     private final AsyncEvents events = new AsyncEvents();
     private final io.rocelab.nic.dcb.NicDcb dcb = new io.rocelab.nic.dcb.NicDcb();
@@ -129,8 +131,9 @@ public final class SoftNic {
         this.cnpMinGapNanos = dcqcn.get(DcqcnParam.NP_MIN_TIME_BETWEEN_CNPS) * 1_000;
         this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Ecn.ECT_0;
         this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
+        this.flowControl = b.flowControl;
         NicPort one = new NicPort(this, 1, b.port, b.mac, b.ipv4, b.ipv6, new L2Framing(b.mac, b.vid, b.rocePcp),
-                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse);
+                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl);
         if (b.port2 == null) {
             this.ports = new NicPort[] {one};
         } else {
@@ -139,7 +142,7 @@ public final class SoftNic {
             long mac2 = bonded ? b.mac : b.port2.mac();
             NicPort two = new NicPort(this, 2, b.port2.link(), mac2, bonded ? b.ipv4 : b.port2.ipv4(),
                     bonded ? b.ipv6 : b.port2.ipv6(), new L2Framing(mac2, b.vid, b.rocePcp), alloc, b.firstIpId,
-                    b.fixedIpId, b.linkSpeed, b.pauseResponse);
+                    b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl);
             this.ports = new NicPort[] {one, two};
         }
         this.bond = b.bondMode != null ? new Bond(b.bondMode, ports, this, b.lacpFast, qps::values) : null;
@@ -611,11 +614,17 @@ public final class SoftNic {
         return cnpMinGapNanos;
     }
 
+    /** @return the ports' link flow control: PFC or 802.3x PAUSE ({@code ethtool -a}) */
+    public FlowControlMode flowControl() {
+        return flowControl;
+    }
+
     /**
      * Sends one PFC frame (IEEE 802.1Qbb) to the link partner: the priorities in
      * {@code classEnableVector} paused for their {@code quanta} (units of 512 bit times at the link
      * speed; 0 resumes). As a NIC whose receive buffer is full would; a lab uses it to make a host
-     * pause its switch. Any thread.
+     * pause its switch. A NIC in {@link FlowControlMode#PAUSE} sends one 802.3x PAUSE instead, with
+     * the longest of those times. Any thread.
      */
     public void sendPfc(int classEnableVector, int[] quanta) {
         if ((classEnableVector & ~0xFF) != 0) {
@@ -632,7 +641,7 @@ public final class SoftNic {
         }
         int[] copy = quanta.clone();
         call(() -> {
-            ports[0].pfc.send(classEnableVector, copy);
+            ports[0].flowControl.send(classEnableVector, copy);
             return null;
         });
     }
@@ -640,14 +649,15 @@ public final class SoftNic {
     /**
      * Starts a PFC storm (a fault a lab injects): the NIC pauses its link partner's priority
      * {@code priority} with the longest pause time (65535 quanta) and repeats it before it runs out,
-     * until {@link #stopPfcStorm()}. Any thread.
+     * until {@link #stopPfcStorm()}; a NIC in {@link FlowControlMode#PAUSE} storms with 802.3x PAUSE,
+     * which stops the partner's whole port. Any thread.
      */
     public void startPfcStorm(int priority) {
         if (priority < 0 || priority >= Pfc.PRIORITIES) {
             throw new IllegalArgumentException("priority must be 0..7: " + priority);
         }
         call(() -> {
-            ports[0].pfc.startStorm(priority);
+            ports[0].flowControl.startStorm(priority);
             return null;
         });
     }
@@ -655,7 +665,7 @@ public final class SoftNic {
     /** Stops a storm started by {@link #startPfcStorm}; the partner resumes when the last pause runs out. */
     public void stopPfcStorm() {
         call(() -> {
-            ports[0].pfc.stopStorm();
+            ports[0].flowControl.stopStorm();
             return null;
         });
     }
@@ -753,6 +763,7 @@ public final class SoftNic {
         private int rocePcp;
         private long linkSpeed = -1;
         private PauseResponse pauseResponse = PauseResponse.IEEE;
+        private FlowControlMode flowControl = FlowControlMode.PFC;
         private CongestionControl.Factory congestionControl = NoCongestionControl::new;
         private boolean markEct;
         private DcqcnParams dcqcn = DcqcnParams.defaults();
@@ -969,6 +980,16 @@ public final class SoftNic {
          */
         public Builder pauseResponse(PauseResponse response) {
             pauseResponse = Objects.requireNonNull(response, "response");
+            return this;
+        }
+
+        /**
+         * The ports' link flow control ({@link FlowControlMode}): PFC (the default, {@code mlnx_qos
+         * --pfc}) or 802.3x PAUSE ({@code ethtool -A DEV rx on tx on}): a received PAUSE stops the
+         * whole port, and {@link SoftNic#sendPfc} and the storms send PAUSE instead of PFC.
+         */
+        public Builder flowControl(FlowControlMode mode) {
+            flowControl = Objects.requireNonNull(mode, "mode");
             return this;
         }
 

@@ -24,7 +24,8 @@ import java.util.Map;
  * What an untagged NIC must count when a frame arrives, before any QP sees it (docs/design.md §3,
  * §10 step 4), worked out from the frame's bytes and the NIC's addresses alone: a frame the codec
  * refuses is malformed; PFC is for the NIC if sent to the MAC control group or its MAC, and pauses
- * each enabled priority with a non-zero time; a tag other than a priority tag is another VLAN's;
+ * each enabled priority with a non-zero time; an 802.3x PAUSE for it is counted
+ * ({@code rx_pause_ctrl_phy}); a tag other than a priority tag is another VLAN's;
  * ARP for its address is answered; a neighbour solicitation or advertisement that breaks RFC 4861
  * 7.1 is malformed and a valid solicitation for one of its addresses is answered; a RoCEv2 packet
  * for another MAC or IP is not for it, a bad ICRC is dropped, the rest is received and goes to the
@@ -32,7 +33,7 @@ import java.util.Map;
  */
 final class NicFrameOracle {
     /** Where a frame ends on the NIC's receive path. */
-    enum Fate { MALFORMED, PFC, NOT_FOR_US, VLAN, ARP, ND, BAD_ICRC, TRANSPORT, IGNORED }
+    enum Fate { MALFORMED, PFC, PAUSE, NOT_FOR_US, VLAN, ARP, ND, BAD_ICRC, TRANSPORT, IGNORED }
 
     /** The fate of one frame and the counters it must move. */
     record Verdict(Fate fate, Map<NicCounter, Integer> counts, int destQp, boolean cnp) {
@@ -66,6 +67,14 @@ final class NicFrameOracle {
                 }
             }
             return new Verdict(Fate.PFC, c, -1, false);
+        }
+        if (f.kind() == FrameKind.PAUSE) {
+            // 802.3x (opcode 0x0001), before the VLAN as PFC: counted (rx_pause_ctrl_phy) if for us
+            if (f.dstMac() != MacAddress.PAUSE_MULTICAST && f.dstMac() != mac) {
+                return verdict(Fate.NOT_FOR_US, c, NicCounter.DROP_NOT_FOR_US);
+            }
+            c.put(NicCounter.RX_PAUSE_CTRL_PHY, 1);
+            return new Verdict(Fate.PAUSE, c, -1, false);
         }
         if (!(f.vlanCount() == 0 || f.vlanCount() == 1 && Vlan.vid(b, f.vlanOffset(0)) == 0)) {
             return verdict(Fate.VLAN, c, NicCounter.DROP_VLAN);

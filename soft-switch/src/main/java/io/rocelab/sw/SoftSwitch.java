@@ -31,6 +31,7 @@ import io.rocelab.sw.forward.PeerLinkRules;
 import io.rocelab.sw.mlag.MlagMessage;
 import io.rocelab.sw.mlag.MlagPeer;
 import io.rocelab.sw.mmu.Mmu;
+import io.rocelab.sw.mmu.PauseGenerator;
 import io.rocelab.sw.mmu.PfcGenerator;
 import io.rocelab.sw.pfcwd.PfcWatchdog;
 import io.rocelab.sw.pipeline.ClassifyStage;
@@ -84,6 +85,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final ForwardStage forward;
     private final Mmu mmu;
     private final PfcGenerator pfc;
+    /** 802.3x PAUSE for the ports with {@code global_flow_control tx|both}. */
+    private final PauseGenerator pause;
     private final PfcWatchdog watchdog;
     private final FdbTable fdb;
     private final FramePort[] ports;
@@ -146,7 +149,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, routes6, flowlets,
             this, lags);
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
-        this.mmu = new Mmu(config, pfc);
+        this.pause = new PauseGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPause, alloc);
+        this.mmu = new Mmu(config, pfc, pause);
         this.watchdog = new PfcWatchdog(scheduler, portConfigs, egress, counters, config.pfcWdPollNanos());
         this.mlag = config.mclag() == null ? null
             : new MlagPeer(config, lags, fdb, scheduler, alloc, this::sendOnPeerLink, this::isUp);
@@ -279,7 +283,14 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             contexts.release(ctx);
             return;
         }
-        if (ctx.kind == FrameKind.PAUSE || (ctx.dstMac & ~0xFL) == 0x0180_C200_0000L
+        if (ctx.kind == FrameKind.PAUSE) {
+            // 802.3x: told from PFC by its opcode (0x0001); counted, and honoured by a port set to
+            egress[in].onPause(frame, ctx.l3Offset);
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        if ((ctx.dstMac & ~0xFL) == 0x0180_C200_0000L
                 || ctx.kind == FrameKind.OTHER
                 && frame.getUnsignedShort(frame.readerIndex() + 12) == EtherType.MAC_CONTROL) {
             // link-local (IEEE 802.1Q Table 8-1): never forwarded
@@ -414,6 +425,16 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
                 }
             }
         }
+        egress[port].sendControl(frame, comment);
+    }
+
+    /** An 802.3x PAUSE leaves by the port's control queue, as PFC does ({@code SAI_PORT_STAT_PAUSE_TX_PKTS}). */
+    private void sendPause(int port, ByteBuf frame, String comment, boolean xoff) {
+        if (ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        counters[port].txPause++;
         egress[port].sendControl(frame, comment);
     }
 
@@ -614,6 +635,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
 
     public PfcGenerator pfc() {
         return pfc;
+    }
+
+    /** @return the 802.3x PAUSE generator (ports with {@code global_flow_control tx|both}) */
+    public PauseGenerator pause() {
+        return pause;
     }
 
     public PfcWatchdog watchdog() {

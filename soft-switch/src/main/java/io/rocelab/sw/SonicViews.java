@@ -106,6 +106,30 @@ public final class SonicViews {
         return sb.toString();
     }
 
+    /** @return rocelab's {@code show pause counters} */
+    public static String pauseCounters(SoftSwitch sw) {
+        return pauseCounters(sw.countersSnapshot());
+    }
+
+    /**
+     * rocelab's {@code show pause counters}: per port the 802.3x PAUSE frames received and sent,
+     * pause and resume alike (SAI's {@code SAI_PORT_STAT_PAUSE_RX_PKTS}, {@code _TX_PKTS}, which
+     * orchagent polls into COUNTERS_DB). sonic-utilities has no view of them ({@code show interfaces
+     * counters} prints no PAUSE column, {@code show pfc counters} only PFC's), so this one is
+     * rocelab's own, laid out as {@code show pfc counters}.
+     */
+    public static String pauseCounters(SwitchCounters s) {
+        String row = "%11s  %8s  %8s%n";
+        String head = String.format(row, "Port", "Rx PAUSE", "Tx PAUSE");
+        StringBuilder sb = new StringBuilder(head);
+        sb.append("-".repeat(head.length() - System.lineSeparator().length())).append(System.lineSeparator());
+        for (int i = 0; i < s.ports().size(); i++) {
+            PortCounters c = s.ports().get(i);
+            sb.append(String.format(row, s.portNames().get(i), c.rxPause, c.txPause));
+        }
+        return sb.toString();
+    }
+
     /** @return {@code show queue counters} (unicast queues UC0-UC7) */
     public static String queueCounters(SoftSwitch sw) {
         return queueCounters(sw.countersSnapshot());

@@ -124,6 +124,7 @@ public final class LabReader {
         long seed = top.integer("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
         QosReader.Qos qos = QosReader.read(top);
         NicSpec nics = NicsReader.read(top);
+        NicsReader.agreeWithSwitches(top, nics, qos.profile());
         Map<String, Loc> linux = new LinkedHashMap<>();
         Map<String, Loc> vms = new LinkedHashMap<>();
         Problems netnsLimits = new Problems();

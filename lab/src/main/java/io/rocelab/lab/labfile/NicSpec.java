@@ -1,6 +1,7 @@
 package io.rocelab.lab.labfile;
 
 import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.cc.DcqcnParams;
 
 /**
@@ -10,10 +11,17 @@ import io.rocelab.nic.cc.DcqcnParams;
  * @param params        DCQCN's parameters (mlx5's cc_params), the firmware's defaults unless changed
  * @param pauseResponse how long the NIC takes to act on a received PFC XOFF ({@code pause-response};
  *                      IEEE 802.3 31B.3.7's bound for the link speed unless given)
+ * @param flowControl   the NICs' link flow control ({@code flow-control: pfc | pause}; PFC unless given)
  */
-public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {
+public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl) {
     /** The NICs of a lab without a {@code nics:} section. */
-    public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE);
+    public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE,
+        FlowControlMode.PFC);
+
+    /** NICs that run PFC. */
+    public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {
+        this(cc, params, pauseResponse, FlowControlMode.PFC);
+    }
 
     public boolean dcqcn() {
         return "dcqcn".equals(cc);

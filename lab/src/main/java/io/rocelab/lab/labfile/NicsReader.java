@@ -1,21 +1,48 @@
 package io.rocelab.lab.labfile;
 
 import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.topology.qos.QosProfile;
 import java.util.Map;
 
 /**
  * {@code nics:}: every host NIC's settings: congestion control ({@code cc: none | dcqcn}), DCQCN's
  * parameters ({@code cc-params}, mlx5's names) and how long a NIC takes to act on a PFC XOFF
- * ({@code pause-response}).
+ * ({@code pause-response}), and their link flow control ({@code flow-control: pfc | pause}: PFC, or
+ * IEEE 802.3x PAUSE for the whole port, never both).
  */
 final class NicsReader {
     private NicsReader() {
     }
 
+    /**
+     * The NICs and the switch ports on their cables run one link flow control: NICs in 802.3x
+     * PAUSE ({@code nics: flow-control: pause}) beside switch ports in PFC (the QoS profile's
+     * default), or the reverse, is a mistake of the file, one line at the key that says pause. A
+     * switch with a config_db of its own keeps its own {@code PORT global_flow_control}; say
+     * {@code qos: {flow-control: pause}} beside it too.
+     */
+    static void agreeWithSwitches(Section top, NicSpec nics, QosProfile qos) {
+        boolean nicPause = nics.flowControl() == FlowControlMode.PAUSE;
+        boolean switchPause = qos != null && qos.linkPause();
+        if (nicPause == switchPause) {
+            return;
+        }
+        String where = nicPause ? "nics" : "qos";
+        Section s = top.anySection(where);
+        if (s != null) {
+            s.mistake("flow-control", nicPause
+                ? "the NICs run 802.3x PAUSE but the switch ports run PFC: add qos: {flow-control: pause} (a link "
+                    + "runs PFC or PAUSE, not both)"
+                : "the switch ports run 802.3x PAUSE but the NICs run PFC: add nics: {flow-control: pause} (a link "
+                    + "runs PFC or PAUSE, not both)");
+        }
+    }
+
     /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
     static NicSpec read(Section top) {
-        Section s = top.section("nics", "cc", "cc-params", "pause-response");
+        Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control");
         if (s == null) {
             return NicSpec.DEFAULTS;
         }
@@ -50,6 +77,14 @@ final class NicsReader {
                 s.mistake("pause-response", e.getMessage());
             }
         }
-        return new NicSpec(cc, params, response);
+        FlowControlMode flow = FlowControlMode.PFC;
+        String fc = s.string("flow-control", "pfc");
+        if (fc.equals("pause")) {
+            flow = FlowControlMode.PAUSE;
+        } else if (!fc.equals("pfc")) {
+            s.mistake("flow-control", "a NIC's link flow control is pfc (mlnx_qos --pfc) or pause (ethtool -A rx on "
+                + "tx on), not '" + fc + "'");
+        }
+        return new NicSpec(cc, params, response, flow);
     }
 }

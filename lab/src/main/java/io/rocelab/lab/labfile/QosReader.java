@@ -27,7 +27,7 @@ final class QosReader {
 
     /** @return the section's QoS (mistakes reported) */
     static Qos read(Section top) {
-        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets", "lossy-dynamic-th");
+        Section s = top.section("qos", "profile", "ecn", "pfc", "watchdog", "ets", "lossy-dynamic-th", "flow-control");
         if (s == null) {
             return new Qos(null, null);
         }
@@ -140,6 +140,33 @@ final class QosReader {
             int th = (int) s.integer("lossy-dynamic-th", p.lossyDynamicTh(), -8, 8);
             p = p.withLossyDynamicTh(th);
         }
+        p = linkFlowControl(s, name, p, wd != null);
         return new Qos(new QosSpec(name, kmin, kmax, pmax, wdOff, wd, lossyW, roceW), p);
+    }
+
+    /**
+     * {@code flow-control: pfc | pause}: PFC on the RoCE priority (the default) or IEEE 802.3x PAUSE
+     * on every switch port instead (rocelab's {@code PORT global_flow_control both}, no
+     * {@code pfc_enable}), the lossless PG's profile the ports' pause thresholds. PAUSE needs a
+     * lossless profile and takes no PFC watchdog.
+     */
+    private static QosProfile linkFlowControl(Section s, String name, QosProfile p, boolean watchdog) {
+        String mode = s.string("flow-control", "pfc");
+        if (mode.equals("pfc")) {
+            return p;
+        }
+        if (!mode.equals("pause")) {
+            s.mistake("flow-control", "link flow control is pfc or pause (IEEE 802.3x), not '" + mode + "'");
+            return p;
+        }
+        if (!p.lossless()) {
+            s.mistake("flow-control", "802.3x PAUSE takes its thresholds from the lossless PG; '" + name
+                + "' has none");
+            return p;
+        }
+        if (watchdog) {
+            s.mistake("watchdog", "the PFC watchdog needs PFC; this fabric runs flow-control: pause");
+        }
+        return p.withLinkPause(true);
     }
 }

@@ -3,6 +3,7 @@ package io.rocelab.lab.labfile;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.nic.BondMode;
+import io.rocelab.nic.FlowControlMode;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.LoadedConfig;
@@ -118,7 +119,20 @@ final class TopologyReader {
         }
         long flowletNanos = flowletTimeout();
         Topology t = build();
+        t = t == null || nics.flowControl() == FlowControlMode.PFC ? t : withNicFlowControl(t, nics.flowControl());
         return t == null || flowletNanos == 0 ? t : withFlowlets(t, flowletNanos);
+    }
+
+    /** The same fabric with every host's NIC in link flow control {@code mode} ({@code nics: flow-control}). */
+    private static Topology withNicFlowControl(Topology t, FlowControlMode mode) {
+        Topology.Builder b = Topology.builder();
+        t.hosts().forEach(h -> b.host(h.withFlowControl(mode)));
+        t.switches().forEach(s -> b.switchNode(s.name(), s.config()));
+        t.links().forEach(b::link);
+        if (t.qos() != null) {
+            b.qos(t.qos());
+        }
+        return b.build();
     }
 
     /** {@code flowlet-timeout}: SONiC's {@code SWITCH|switch flowlet_timeout}, whole µs; 0 or absent: none. */

@@ -98,6 +98,7 @@ public final class LabReport {
             flows(md, run);
             ports(md, run.data());
             nics(md, run.data());
+            linkPause(md, run.data());
             if (!run.applied().isEmpty()) {
                 md.append("### Timeline\n\n");
                 run.applied().forEach(a -> md.append("- ").append(a).append('\n'));
@@ -316,6 +317,30 @@ public final class LabReport {
             md.append("QPs migrated to their alternate path, per NIC (requesters and responders): ")
                 .append(String.join(", ", migrating)).append(".\n\n");
         }
+    }
+
+    /**
+     * 802.3x PAUSE frames per switch port and NIC, when any was sent (SAI's {@code PAUSE_TX_PKTS} /
+     * {@code PAUSE_RX_PKTS}, mlx5's {@code tx_pause_ctrl_phy} / {@code rx_pause_ctrl_phy}); nothing
+     * for a fabric that runs PFC.
+     */
+    private static void linkPause(StringBuilder md, RunData d) {
+        List<String> rows = new ArrayList<>();
+        for (Kind k : List.of(Kind.PORT, Kind.NIC)) {
+            for (String n : d.names(k)) {
+                double tx = d.total(k, n, "pause_tx");
+                double rx = d.total(k, n, "pause_rx");
+                if ((tx > 0 || rx > 0) && rows.size() < TABLE_ROWS) {
+                    rows.add("| " + (k == Kind.NIC ? "NIC " : "") + n + " | " + num(tx) + " | " + num(rx) + " |");
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("### 802.3x PAUSE\n\n| port | PAUSE sent | PAUSE received |\n|---|---:|---:|\n");
+        rows.forEach(r -> md.append(r).append('\n'));
+        md.append('\n');
     }
 
     private static String num(double v) {

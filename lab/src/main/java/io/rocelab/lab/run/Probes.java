@@ -134,7 +134,7 @@ final class Probes {
         }
         for (String p : spec.ports()) {
             for (String[] pa : new String[][] {{"pause", "paused"}, {"ecn-marks", "ecn_marks"}, {"pfc-frames", "pfc_tx"},
-                {"pfc-frames", "pfc_rx"}, {"drops", "drops"}}) {
+                {"pfc-frames", "pfc_rx"}, {"drops", "drops"}, {"pfc-frames", "pause_tx"}, {"pfc-frames", "pause_rx"}}) {
                 if (spec.samples(pa[0])) {
                     data.sample(Kind.PORT, p, pa[1], 0);
                 }
@@ -142,7 +142,7 @@ final class Probes {
         }
         for (String s : data.names(Kind.SWITCH)) {
             for (String[] pa : new String[][] {{"ecn-marks", "ecn_marks"}, {"pfc-frames", "pfc_tx"},
-                {"pfc-frames", "pfc_rx"}, {"drops", "drops"}}) {
+                {"pfc-frames", "pfc_rx"}, {"drops", "drops"}, {"pfc-frames", "pause_tx"}, {"pfc-frames", "pause_rx"}}) {
                 if (spec.samples(pa[0])) {
                     data.sample(Kind.SWITCH, s, pa[1], 0);
                 }
@@ -150,7 +150,8 @@ final class Probes {
         }
         for (String h : data.names(Kind.NIC)) {
             for (String[] pa : new String[][] {{"pause", "paused"}, {"ecn-marks", "ecn_marked"}, {"pfc-frames", "pfc_tx"},
-                {"pfc-frames", "pfc_rx"}, {"cnps", "cnps_sent"}, {"cnps", "cnps_handled"}}) {
+                {"pfc-frames", "pfc_rx"}, {"cnps", "cnps_sent"}, {"cnps", "cnps_handled"}, {"pfc-frames", "pause_tx"},
+                {"pfc-frames", "pause_rx"}}) {
                 if (spec.samples(pa[0])) {
                     data.sample(Kind.NIC, h, pa[1], 0);
                 }
@@ -206,6 +207,8 @@ final class Probes {
                 if (pfc) {
                     data.sample(Kind.PORT, p.name, "pfc_tx", sum(c.txPfc));
                     data.sample(Kind.PORT, p.name, "pfc_rx", sum(c.rxPfc));
+                    data.sample(Kind.PORT, p.name, "pause_tx", c.txPause);
+                    data.sample(Kind.PORT, p.name, "pause_rx", c.rxPause);
                 }
                 if (drops) {
                     data.sample(Kind.PORT, p.name, "drops", c.totalDrops());
@@ -228,6 +231,8 @@ final class Probes {
                 if (pfc) {
                     data.sample(Kind.SWITCH, s, "pfc_tx", t.pfcTx);
                     data.sample(Kind.SWITCH, s, "pfc_rx", t.pfcRx);
+                    data.sample(Kind.SWITCH, s, "pause_tx", t.pauseTx);
+                    data.sample(Kind.SWITCH, s, "pause_rx", t.pauseRx);
                 }
                 if (drops) {
                     data.sample(Kind.SWITCH, s, "drops", t.drops);
@@ -244,6 +249,8 @@ final class Probes {
                 if (pfc) {
                     data.sample(Kind.NIC, h, "pfc_tx", sum(nic, TX_PAUSE));
                     data.sample(Kind.NIC, h, "pfc_rx", sum(nic, RX_PAUSE));
+                    data.sample(Kind.NIC, h, "pause_tx", count(nic, NicCounter.TX_PAUSE_CTRL_PHY));
+                    data.sample(Kind.NIC, h, "pause_rx", count(nic, NicCounter.RX_PAUSE_CTRL_PHY));
                 }
                 if (cnps) {
                     data.sample(Kind.NIC, h, "cnps_sent", count(nic, NicCounter.NP_CNP_SENT));
@@ -260,7 +267,7 @@ final class Probes {
                 return true;
             }
         }
-        return false;
+        return egress.portPaused(now);
     }
 
     private static boolean nicPaused(SoftNic nic) {
@@ -273,20 +280,24 @@ final class Probes {
     }
 
     /** A switch's counters summed over its ports. */
-    private record SwitchTotals(long ecnMarks, long pfcTx, long pfcRx, long drops) {
+    private record SwitchTotals(long ecnMarks, long pfcTx, long pfcRx, long drops, long pauseTx, long pauseRx) {
         static SwitchTotals of(SoftSwitch sw) {
             long e = 0;
             long tx = 0;
             long rx = 0;
             long d = 0;
+            long ptx = 0;
+            long prx = 0;
             for (int i = 0; i < sw.portCount(); i++) {
                 PortCounters c = sw.counters(i);
                 e += sum(c.queueEcnMarked);
                 tx += sum(c.txPfc);
                 rx += sum(c.rxPfc);
                 d += c.totalDrops();
+                ptx += c.txPause;
+                prx += c.rxPause;
             }
-            return new SwitchTotals(e, tx, rx, d);
+            return new SwitchTotals(e, tx, rx, d, ptx, prx);
         }
     }
 
@@ -349,6 +360,8 @@ final class Probes {
             PortCounters c = p.sw.counters(p.index);
             data.total(Kind.PORT, p.name, "pfc_tx", sum(c.txPfc));
             data.total(Kind.PORT, p.name, "pfc_rx", sum(c.rxPfc));
+            data.total(Kind.PORT, p.name, "pause_tx", c.txPause);
+            data.total(Kind.PORT, p.name, "pause_rx", c.rxPause);
             data.total(Kind.PORT, p.name, "ecn_marks", sum(c.queueEcnMarked));
             data.total(Kind.PORT, p.name, "drops", c.totalDrops());
             data.total(Kind.PORT, p.name, "tx_bytes", c.txBytes);
@@ -384,6 +397,8 @@ final class Probes {
             data.total(Kind.NIC, h, "ecn_marked", count(nic, NicCounter.NP_ECN_MARKED_ROCE_PACKETS));
             data.total(Kind.NIC, h, "pfc_tx", sum(nic, TX_PAUSE));
             data.total(Kind.NIC, h, "pfc_rx", sum(nic, RX_PAUSE));
+            data.total(Kind.NIC, h, "pause_tx", count(nic, NicCounter.TX_PAUSE_CTRL_PHY));
+            data.total(Kind.NIC, h, "pause_rx", count(nic, NicCounter.RX_PAUSE_CTRL_PHY));
             data.total(Kind.NIC, h, "retransmissions", count(nic, NicCounter.COMPLETER_RETRY_ERR)
                 + count(nic, NicCounter.RCVD_SEQ_ERR));
             data.total(Kind.NIC, h, "errors", errorsBySource.getOrDefault(h, 0L));
@@ -405,6 +420,8 @@ final class Probes {
             data.total(Kind.SWITCH, s, "ecn_marks", t.ecnMarks);
             data.total(Kind.SWITCH, s, "pfc_tx", t.pfcTx);
             data.total(Kind.SWITCH, s, "pfc_rx", t.pfcRx);
+            data.total(Kind.SWITCH, s, "pause_tx", t.pauseTx);
+            data.total(Kind.SWITCH, s, "pause_rx", t.pauseRx);
             data.total(Kind.SWITCH, s, "drops", t.drops);
             data.total(Kind.SWITCH, s, "watchdog_storms", storms);
             data.total(Kind.SWITCH, s, "watchdog_restores", restores);

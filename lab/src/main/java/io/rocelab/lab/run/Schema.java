@@ -49,6 +49,10 @@ public final class Schema {
         Map<String, Attribute> port = add(Kind.PORT);
         port.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
         port.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
+        port.put("pause_tx", new Attribute(Type.COUNTER, "pfc-frames",
+            "802.3x PAUSE frames sent, pause and resume (SAI_PORT_STAT_PAUSE_TX_PKTS)"));
+        port.put("pause_rx", new Attribute(Type.COUNTER, "pfc-frames",
+            "802.3x PAUSE frames received, pause and resume (SAI_PORT_STAT_PAUSE_RX_PKTS)"));
         port.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked on its queues"));
         port.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped, all reasons"));
         port.put("paused", new Attribute(Type.GAUGE, "pause", "1 while its peer pauses any priority, else 0"));
@@ -67,6 +71,9 @@ public final class Schema {
         nic.put("ecn_marked", new Attribute(Type.COUNTER, "ecn-marks", "CE-marked RoCE packets received"));
         nic.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
         nic.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
+        nic.put("pause_tx", new Attribute(Type.COUNTER, "pfc-frames", "802.3x PAUSE frames sent (tx_pause_ctrl_phy)"));
+        nic.put("pause_rx", new Attribute(Type.COUNTER, "pfc-frames",
+            "802.3x PAUSE frames received (rx_pause_ctrl_phy)"));
         nic.put("paused", new Attribute(Type.GAUGE, "pause", "1 while the switch pauses any priority, else 0"));
         nic.put("retransmissions", new Attribute(Type.NUMBER, null,
             "retries: timeouts and sequence NAKs (completer_retry_err + rcvd_seq_err)"));
@@ -80,6 +87,8 @@ public final class Schema {
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
         sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
         sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
+        sw.put("pause_tx", new Attribute(Type.COUNTER, "pfc-frames", "802.3x PAUSE frames sent on its ports"));
+        sw.put("pause_rx", new Attribute(Type.COUNTER, "pfc-frames", "802.3x PAUSE frames received on its ports"));
         sw.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
         sw.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
         sw.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));

@@ -45,14 +45,16 @@ public final class ShowCommands {
         Map.entry("ip route", onSwitch(RoutingViews::ipRoute)),
         Map.entry("ip bgp summary", onSwitch(RoutingViews::bgpSummary)),
         Map.entry("ipv6 route", onSwitch(RoutingViews::ipv6Route)),
-        Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)));
+        Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)),
+        Map.entry("pause counters", d -> SonicViews.pauseCounters(d.counters())));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
         "pfcwd stats", "priority-group watermark [shared|headroom]", "priority-group persistent-watermark shared|headroom",
         "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
         "priority-group drop counters", "fdb counters",
-        "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief");
+        "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
+        "pause counters");
 
     private ShowCommands() {
     }

@@ -1,6 +1,7 @@
 package io.rocelab.perftest.nic;
 
 import io.rocelab.fabric.pfc.PauseResponse;
+import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.nic.cc.NoCongestionControl;
@@ -24,8 +25,10 @@ import java.util.Objects;
  * @param params           the DCQCN parameters (defaults unless {@code --cc-param} changed them)
  * @param pfcStormPriority the priority the NIC pauses without end, or -1 for no storm
  * @param pauseResponse    how long the NIC takes to act on a received PFC XOFF
+ * @param flowControl      PFC, or 802.3x PAUSE for the whole port ({@code --pause on})
  */
-public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse) {
+public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse,
+                            FlowControlMode flowControl) {
     /** The default: no congestion control, DCQCN's default notification point, no storm, the standard's response. */
     public static final NicCongestion NONE = new NicCongestion(false, DcqcnParams.defaults(), -1, PauseResponse.IEEE);
 
@@ -43,9 +46,18 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
             "  --pause-response ieee|394q|2us|0  how long the NIC goes on sending a priority after a PFC pause for it"
                     + " arrives (default ieee: IEEE 802.3 31B.3.7's bound for the link speed, 394 quanta of 512 bit"
                     + " times, 2.018 us, at 100 Gb/s); quanta, a time (ns, us, ms) or 0 (stop after the frame on the"
-                    + " wire)");
+                    + " wire)",
+            "  --pause on|off                802.3x link-level PAUSE instead of PFC, rx and tx, as ethtool --pause"
+                    + " DEV rx on tx on (default off: PFC): a PAUSE from the partner stops the whole port for its time;"
+                    + " mlx5's rx_pause_ctrl_phy, tx_pause_ctrl_phy; not with --pfc-storm (a port runs PFC or PAUSE)");
+
+    /** A NIC that runs PFC. */
+    public NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse) {
+        this(dcqcn, params, pfcStormPriority, pauseResponse, FlowControlMode.PFC);
+    }
 
     public NicCongestion {
+        Objects.requireNonNull(flowControl, "flowControl");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(pauseResponse, "pauseResponse");
         if (pfcStormPriority < -1 || pfcStormPriority > 7) {
@@ -104,12 +116,37 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
 
     /** The same NIC without the storm (the in-process client's). */
     NicCongestion withoutStorm() {
-        return new NicCongestion(dcqcn, params, -1, pauseResponse);
+        return new NicCongestion(dcqcn, params, -1, pauseResponse, flowControl);
+    }
+
+    /**
+     * {@code --pause on|off}: the NIC's link flow control, ethtool's {@code --pause} (alias
+     * {@code -A}) with {@code rx} and {@code tx} together. A port runs PFC or PAUSE, never both
+     * (mlx5 refuses global pause while PFC is on), so {@code --pause on} beside {@code --pfc-storm}
+     * is a mistake.
+     *
+     * @param pause    {@code --pause}'s value, or null
+     * @param pfcStorm whether {@code --pfc-storm} was given
+     * @throws OptionException one line naming the bad value or combination
+     */
+    NicCongestion withLinkPause(String pause, boolean pfcStorm) {
+        if (pause == null || pause.equals("off")) {
+            return this;
+        }
+        if (!pause.equals("on")) {
+            throw new OptionException(" --pause must be on or off, got '" + pause + "'");
+        }
+        if (pfcStorm) {
+            throw new OptionException(" --pause on runs 802.3x PAUSE on the port instead of PFC: it cannot send"
+                    + " --pfc-storm's PFC frames too");
+        }
+        return new NicCongestion(dcqcn, params, pfcStormPriority, pauseResponse, FlowControlMode.PAUSE);
     }
 
     /** Sets the NIC's congestion control, its notification point's parameters and its pause response. */
     SoftNic.Builder configure(SoftNic.Builder b) {
         b.pauseResponse(pauseResponse);
+        b.flowControl(flowControl);
         if (dcqcn) {
             return b.dcqcn(params);
         }

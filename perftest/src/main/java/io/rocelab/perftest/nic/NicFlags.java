@@ -40,6 +40,7 @@ public final class NicFlags {
     @Option(names = "--cc-param") List<String> ccParams = new ArrayList<>();
     @Option(names = "--pfc-storm") List<String> pfcStorm = new ArrayList<>();
     @Option(names = "--pause-response") List<String> pauseResponse = new ArrayList<>();
+    @Option(names = "--pause") List<String> pause = new ArrayList<>();
     @Option(names = "--psn-seed") List<String> psnSeed = new ArrayList<>();
 
     /** The arguments that are not rocelab's, in order: perftest's command line. */

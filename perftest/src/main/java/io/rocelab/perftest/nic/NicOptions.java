@@ -49,6 +49,8 @@ import java.util.regex.Pattern;
  *   --pfc-storm PRIO               the NIC pauses its partner's priority PRIO without end
  *   --pause-response R             how long the NIC takes to act on a received PFC pause: ieee (the
  *                                  default, IEEE 802.3 31B.3.7's bound for the link speed), 394q, 2us, 0
+ *   --pause on|off                 802.3x link-level PAUSE instead of PFC, rx and tx, as
+ *                                  {@code ethtool --pause DEV rx on tx on} (default off: PFC)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}; picocli reads them
@@ -341,6 +343,7 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         List<String> ccParams = flags.ccParams;
         String pfcStorm = last(flags.pfcStorm);
         String pauseResponse = last(flags.pauseResponse);
+        String pause = last(flags.pause);
         for (String v : flags.bond) {
             try {
                 bond = BondMode.parse(v);
@@ -500,7 +503,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         if (captureFrames != null && capture == null) {
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
-        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse);
+        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse)
+            .withLinkPause(pause, pfcStorm != null);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
                 captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2),
                 rest.toArray(new String[0]));

@@ -54,6 +54,12 @@ public final class NicEgress implements TransmitSource {
     private final CounterSet<NicCounter> counters;
     /** The received pauses: which priorities are held, from when, until when. */
     private final PauseTimers pauses;
+    /**
+     * The received 802.3x PAUSE (IEEE 802.3 Annex 31B): one timer for the whole port, in slot 0;
+     * while it runs every priority is held. Kept apart from {@link #pauses} so that each counts its
+     * own duration ({@code rx_global_pause_duration} beside {@code rx_prio<N>_pause_duration}).
+     */
+    private final PauseTimers portPause;
     private final ArrayDeque<ByteBuf> macControl = new ArrayDeque<>();
     @SuppressWarnings("unchecked")
     private final ArrayDeque<ByteBuf>[] control = new ArrayDeque[PRIORITIES];
@@ -78,6 +84,7 @@ public final class NicEgress implements TransmitSource {
     public NicEgress(CounterSet<NicCounter> counters, long pfcBitsPerSecond, PauseResponse pauseResponse) {
         this.counters = counters;
         this.pauses = new PauseTimers(pfcBitsPerSecond, pauseResponse.nanosAt(pfcBitsPerSecond));
+        this.portPause = new PauseTimers(pfcBitsPerSecond, pauseResponse.nanosAt(pfcBitsPerSecond));
         for (int p = 0; p < PRIORITIES; p++) {
             control[p] = new ArrayDeque<>();
             paused[p] = new ArrayDeque<>();
@@ -186,13 +193,30 @@ public final class NicEgress implements TransmitSource {
         kick();
     }
 
-    /** @return whether priority {@code p} is held by a received pause at {@code now} */
+    /**
+     * An 802.3x PAUSE arrived (IEEE 802.3 Annex 31B): the whole port, every priority and its
+     * control frames alike, stops for {@code quanta} once the response time has passed, with the
+     * same rules as a PFC pause ({@link PauseTimers}: a zero time resumes at once). MAC control
+     * frames (our own PAUSE or PFC) still go. Counted as mlx5 counts it:
+     * {@code rx_global_pause_duration} (µs paused) and {@code rx_global_pause_transition}; the
+     * caller counts the frame ({@code rx_pause_ctrl_phy}).
+     */
+    public void onPause(int quanta, long now) {
+        long countedMicros = portPause.pausedNanos(0) / 1_000;
+        if (portPause.receive(0, quanta, now)) {
+            counters.increment(NicCounter.RX_GLOBAL_PAUSE_TRANSITION);
+        }
+        counters.add(NicCounter.RX_GLOBAL_PAUSE_DURATION, portPause.pausedNanos(0) / 1_000 - countedMicros);
+        kick();
+    }
+
+    /** @return whether priority {@code p} is held by a received pause (PFC or 802.3x) at {@code now} */
     public boolean isPaused(int p, long now) {
-        return pauses.paused(p, now);
+        return pauses.paused(p, now) || portPause.paused(0, now);
     }
 
     private int pausedMask(long now) {
-        return pauses.pausedMask(now);
+        return portPause.paused(0, now) ? (1 << PRIORITIES) - 1 : pauses.pausedMask(now);
     }
 
     // ---- TransmitSource ----
@@ -285,9 +309,12 @@ public final class NicEgress implements TransmitSource {
         }
         long t = paced.isEmpty() ? NEVER : paced.peek().pacedUntil;
         int waiting = (pausedNonEmpty | controlNonEmpty) & pausedMask;
+        boolean portPaused = portPause.paused(0, now);
         for (int p = 0; p < PRIORITIES; p++) {
             if ((waiting & (1 << p)) != 0) {
-                t = Math.min(t, pauses.resumesAt(p));
+                // held by the port's PAUSE: nothing goes before it ends (a PFC pause still running
+                // then is looked at again when the transmitter comes back)
+                t = Math.min(t, portPaused ? portPause.resumesAt(0) : pauses.resumesAt(p));
             }
         }
         return t;

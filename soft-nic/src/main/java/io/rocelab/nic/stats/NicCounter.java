@@ -114,6 +114,16 @@ public enum NicCounter {
     TX_PRIO6_PAUSE("tx_prio6_pause"),
     TX_PRIO7_PAUSE("tx_prio7_pause"),
 
+    // ---- 802.3x PAUSE (IEEE 802.3 Annex 31B), mlx5's ethtool names (en_stats.c) ----
+    /** PAUSE frames received ({@code a_pause_mac_ctrl_frames_received}), XOFF and resume alike. */
+    RX_PAUSE_CTRL_PHY("rx_pause_ctrl_phy"),
+    /** PAUSE frames sent ({@code a_pause_mac_ctrl_frames_transmitted}), XOFF and resume alike. */
+    TX_PAUSE_CTRL_PHY("tx_pause_ctrl_phy"),
+    /** Microseconds the port was held by received PAUSE frames (mlx5's global pause group). */
+    RX_GLOBAL_PAUSE_DURATION("rx_global_pause_duration"),
+    /** Times a received PAUSE of time 0 ended a pause in effect (paused to resumed). */
+    RX_GLOBAL_PAUSE_TRANSITION("rx_global_pause_transition"),
+
     // ---- DCQCN, mlx5's congestion counters ----
     /** RoCE packets received with ECN CE marked (notification point). */
     NP_ECN_MARKED_ROCE_PACKETS("np_ecn_marked_roce_packets"),

@@ -336,6 +336,13 @@ public final class ConfigLoader {
             if (text(e, "pfc_asym", "off").equals("on")) {
                 asymmetric.add(name);
             }
+            String pause = text(e, GlobalFlowControl.FIELD, GlobalFlowControl.OFF.value());
+            GlobalFlowControl mode = GlobalFlowControl.parse(pause);
+            if (mode == null) {
+                problems.add(where + ": " + GlobalFlowControl.FIELD + " must be off, tx, rx or both, not '" + pause + "'");
+            } else if (mode != GlobalFlowControl.OFF) {
+                b.globalFlowControl(name, mode);
+            }
         });
         if (!down.isEmpty()) {
             unmodelled.add("PORT admin_status down (" + String.join(", ", down) + ": they carry traffic as if up)");

@@ -558,13 +558,47 @@ public final class ConfigValidator {
                 queues[k] = new QueueConfig(qSched[i][k] != null ? qSched[i][k] : SchedulerConfig.DEFAULT,
                     qWred[i][k], qBuffers[i][k]);
             }
+            GlobalFlowControl pause = linkPause(t, name, pfcMask, qwhere, pg, problems);
             ports.add(new PortConfig(name, speed, mtu, cable, trust, dscp, dot1p, tcPg, tcQ, pfcMask, pg, queues,
-                wd.get(name), color, tcDot1p, vlans.get(name)));
+                wd.get(name), color, tcDot1p, vlans.get(name), pause));
         }
         return ports;
     }
 
     /** SONiC's switch-wide entry, {@code PORT_QOS_MAP|global}. */
+    /**
+     * The port's 802.3x PAUSE ({@link GlobalFlowControl}, rocelab's {@code PORT} field
+     * {@code global_flow_control}). Mistakes: PAUSE beside PFC on one port (IEEE 802.1Qbb: a port
+     * runs PFC or PAUSE, never both; mlx5 refuses it too), and a port that sends PAUSE without a
+     * lossless {@code BUFFER_PG} profile, whose numbers are its pause thresholds.
+     */
+    private static GlobalFlowControl linkPause(SwitchConfigBuilder t, String name, int pfcMask, String qwhere,
+                                               BufferProfile[] pg, List<String> problems) {
+        GlobalFlowControl mode = t.globalFlowControl.getOrDefault(name, GlobalFlowControl.OFF);
+        if (mode == GlobalFlowControl.OFF) {
+            return mode;
+        }
+        if (pfcMask != 0) {
+            problems.add("PORT|" + name + ": " + GlobalFlowControl.FIELD + " '" + mode.value() + "' (802.3x PAUSE) and "
+                + qwhere + " pfc_enable on one port: a port runs PFC or PAUSE, not both");
+        }
+        if (mode.sends() && pauseProfile(pg) == null) {
+            problems.add("PORT|" + name + ": " + GlobalFlowControl.FIELD + " '" + mode.value() + "' sends PAUSE but no "
+                + "BUFFER_PG|" + name + "|... has a lossless profile (xon, xoff): its numbers are the port's pause thresholds");
+        }
+        return mode;
+    }
+
+    /** @return the profile whose thresholds a port's PAUSE takes: its first lossless PG's, or null */
+    static BufferProfile pauseProfile(BufferProfile[] pg) {
+        for (BufferProfile p : pg) {
+            if (p != null && p.lossless()) {
+                return p;
+            }
+        }
+        return null;
+    }
+
     private static final String GLOBAL_QOS = "global";
 
     /**

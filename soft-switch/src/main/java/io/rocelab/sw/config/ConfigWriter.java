@@ -28,6 +28,11 @@ public final class ConfigWriter {
             .put("pfc_quanta", str(t.pfcQuanta));
         ObjectNode ports = root.putObject("PORT");
         t.ports.forEach((name, p) -> ports.putObject(name).put("speed", str(p.speedMbps())).put("mtu", str(p.mtu())));
+        t.globalFlowControl.forEach((name, mode) -> {
+            if (ports.get(name) instanceof ObjectNode e) {
+                e.put(GlobalFlowControl.FIELD, mode.value());
+            }
+        });
         if (!t.cableLengths.isEmpty()) {
             ObjectNode cables = root.putObject("CABLE_LENGTH");
             t.cableLengths.forEach((key, lengths) -> {

@@ -25,11 +25,26 @@ import java.util.Objects;
  * @param tcToDot1p       8 entries: the PCP a tagged frame of each TC leaves with ({@code tc_to_dot1p_map}),
  *                        or null to leave the PCP as it is
  * @param vlans           the port's VLAN membership, or null if it is in no VLAN (VLAN-unaware)
+ * @param globalFlowControl 802.3x PAUSE on the port (rocelab's {@code PORT} field
+ *                        {@code global_flow_control}, SAI's {@code SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE})
  */
 public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
                          int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
                          BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
-                         int[] tcToDot1p, VlanMembership vlans) {
+                         int[] tcToDot1p, VlanMembership vlans, GlobalFlowControl globalFlowControl) {
+
+    /** A port without 802.3x PAUSE ({@link GlobalFlowControl#OFF}). */
+    public PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
+                      int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
+                      BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
+                      int[] tcToDot1p, VlanMembership vlans) {
+        this(name, speedBitsPerSecond, mtu, cableMeters, trust, dscpToTc, dot1pToTc, tcToPg, tcToQueue, pfcEnableMask,
+            pgProfiles, queues, pfcWd, dscpToColor, tcToDot1p, vlans, GlobalFlowControl.OFF);
+    }
+
+    public PortConfig {
+        globalFlowControl = globalFlowControl == null ? GlobalFlowControl.OFF : globalFlowControl;
+    }
 
     /** Equal when every field is, the arrays by their contents: a configuration is data. */
     @Override
@@ -40,7 +55,8 @@ public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cabl
             && Arrays.equals(tcToQueue, p.tcToQueue) && pfcEnableMask == p.pfcEnableMask
             && Arrays.equals(pgProfiles, p.pgProfiles) && Arrays.equals(queues, p.queues)
             && Objects.equals(pfcWd, p.pfcWd) && Arrays.equals(dscpToColor, p.dscpToColor)
-            && Arrays.equals(tcToDot1p, p.tcToDot1p) && Objects.equals(vlans, p.vlans);
+            && Arrays.equals(tcToDot1p, p.tcToDot1p) && Objects.equals(vlans, p.vlans)
+            && globalFlowControl == p.globalFlowControl;
     }
 
     @Override
@@ -54,7 +70,8 @@ public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cabl
         return "PortConfig[" + name + ", " + speedBitsPerSecond + " bit/s, mtu " + mtu + ", " + cableMeters + " m, trust "
             + trust + ", dscpToTc " + Arrays.toString(dscpToTc) + ", tcToPg " + Arrays.toString(tcToPg) + ", tcToQueue "
             + Arrays.toString(tcToQueue) + ", pfc 0x" + Integer.toHexString(pfcEnableMask) + ", pgs "
-            + Arrays.toString(pgProfiles) + ", queues " + Arrays.toString(queues) + ", pfcWd " + pfcWd + "]";
+            + Arrays.toString(pgProfiles) + ", queues " + Arrays.toString(queues) + ", pfcWd " + pfcWd
+            + (globalFlowControl == GlobalFlowControl.OFF ? "" : ", global_flow_control " + globalFlowControl.value()) + "]";
     }
 
     /** @return true if PFC is enabled for {@code priority} */

@@ -56,7 +56,9 @@ public final class SonicTables {
         FIELDS.put("PORT", Set.of("core_id", "core_port_id", "num_voq", "alias", "lanes", "mode", "description",
             "speed", "dhcp_rate_limit", "link_training", "autoneg", "adv_speeds", "interface_type",
             "adv_interface_types", "mtu", "subport", "index", "asic_port_name", "role", "admin_status", "fec",
-            "dom_polling", "pfc_asym", "tpid", "mux_cable", "macsec", "tx_power", "laser_freq", "fast_linkup"));
+            "dom_polling", "pfc_asym", "tpid", "mux_cable", "macsec", "tx_power", "laser_freq", "fast_linkup",
+            // rocelab's own: 802.3x PAUSE (SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE), which config_db lacks
+            GlobalFlowControl.FIELD));
         // sonic-cable-length.yang: the fields are port names
         FIELDS.put("CABLE_LENGTH", null);
         for (String m : MAPS) {

@@ -166,6 +166,8 @@ public final class SwitchConfigBuilder {
     final Map<String, SchedulerConfig> schedulers = new LinkedHashMap<>();
     final Map<String, Queue> queues = new LinkedHashMap<>();
     final Map<String, PfcWdConfig> pfcWd = new LinkedHashMap<>();
+    /** rocelab's {@code PORT} field {@code global_flow_control}, by port. */
+    final Map<String, GlobalFlowControl> globalFlowControl = new LinkedHashMap<>();
     final Map<String, List<RouteConfig.NextHop>> routes = new LinkedHashMap<>();
     final Map<String, Long> vlans = new LinkedHashMap<>();
     final Map<String, Boolean> vlanMembers = new LinkedHashMap<>();
@@ -229,6 +231,15 @@ public final class SwitchConfigBuilder {
     /** A {@code PORT} entry; ports are numbered in the order added. */
     public SwitchConfigBuilder port(String name, long speedMbps, int mtu) {
         ports.put(Objects.requireNonNull(name, "name"), new Port(speedMbps, mtu));
+        return this;
+    }
+
+    /**
+     * 802.3x PAUSE on a port: rocelab's {@code PORT} field {@code global_flow_control}
+     * ({@link GlobalFlowControl}, SAI's {@code SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE}).
+     */
+    public SwitchConfigBuilder globalFlowControl(String port, GlobalFlowControl mode) {
+        globalFlowControl.put(Objects.requireNonNull(port, "port"), Objects.requireNonNull(mode, "mode"));
         return this;
     }
 

@@ -3,6 +3,7 @@ package io.rocelab.sw.egress;
 import io.netty.buffer.ByteBuf;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
+import io.rocelab.codec.header.Pause;
 import io.rocelab.codec.header.Pfc;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.fabric.pfc.PauseTimers;
@@ -51,6 +52,8 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
     private final ArrayDeque<String> controlComments = new ArrayDeque<>();
     /** The pauses the neighbour sent, per priority. */
     private final PauseTimers pauses;
+    /** The 802.3x PAUSE the neighbour sent: one timer for the whole port, slot 0. */
+    private final PauseTimers portPause;
     private final long[] lastPauseRx = {Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2,
         Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2, Long.MIN_VALUE / 2};
     private final boolean[] ignorePause = new boolean[8];
@@ -92,6 +95,8 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
         this.counters = counters;
         this.ets = new EtsScheduler(config.queues());
         this.pauses = new PauseTimers(config.speedBitsPerSecond(),
+            PauseResponse.IEEE.nanosAt(config.speedBitsPerSecond()));
+        this.portPause = new PauseTimers(config.speedBitsPerSecond(),
             PauseResponse.IEEE.nanosAt(config.speedBitsPerSecond()));
         for (int q = 0; q < 8; q++) {
             queues[q] = new PacketQueue();
@@ -223,6 +228,28 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
         pump();
     }
 
+    /**
+     * An 802.3x PAUSE arrived (IEEE 802.3 Annex 31B): counted ({@code SAI_PORT_STAT_PAUSE_RX_PKTS});
+     * on a port that honours PAUSE ({@code global_flow_control rx|both}) every queue of the port
+     * stops for its time, after the same response bound as PFC, and a time of 0 resumes at once.
+     * Control frames (PFC, PAUSE, LACP) still go.
+     *
+     * @param pauseOffset offset of the MAC control opcode
+     */
+    public void onPause(ByteBuf frame, int pauseOffset) {
+        counters.rxPause++;
+        if (!config.globalFlowControl().honours()) {
+            return;
+        }
+        portPause.receive(0, Pause.quanta(frame, pauseOffset), scheduler.nanoTime());
+        pump();
+    }
+
+    /** @return true if a received 802.3x PAUSE holds the whole port now */
+    public boolean portPaused(long now) {
+        return portPause.paused(0, now);
+    }
+
     /** @return true if a received PFC frame currently pauses priority {@code p} */
     public boolean priorityPaused(int p, long now) {
         return pauses.paused(p, now);
@@ -235,6 +262,9 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
 
     /** @return bit q set if a received pause holds queue q now (whether or not it is obeyed) */
     private int pausedQueues(long now) {
+        if (portPause.paused(0, now)) {
+            return 0xFF;
+        }
         int priorities = pauses.pausedMask(now);
         int mask = 0;
         for (int p = 0; priorities != 0; p++, priorities >>>= 1) {
@@ -410,6 +440,11 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
 
     private long earliestResume(long now) {
         long t = Long.MAX_VALUE;
+        if (portPause.paused(0, now) && nonEmpty != 0) {
+            // the whole port is held: nothing goes before the PAUSE ends (a PFC pause still running
+            // then is looked at again when the transmitter comes back)
+            return portPause.resumesAt(0);
+        }
         for (int q = 0; q < 8; q++) {
             if (!queues[q].isEmpty() && !ignorePause[q]) {
                 for (int p = 0; p < 8; p++) {

@@ -35,6 +35,12 @@ import java.util.Map;
  * are what remains once each port's reserved and headroom buffers are taken), so they never eat
  * into what the PGs share; a shared headroom pool is counted on its own. A lossy PG tail-drops when
  * the pool, its shared limit, or its egress queue's {@code BUFFER_QUEUE} cap would be exceeded.
+ *
+ * <p>A port that sends 802.3x PAUSE ({@code global_flow_control tx|both}) is one flow-control class:
+ * its frames, whatever their PG, are admitted against the whole port's bytes and its lossless
+ * profile's thresholds ({@link PortPauseState}), and the MMU asks the {@link PauseSignal} for PAUSE
+ * and its resume; each frame is still charged to its PG and pool as above, so the views and
+ * watermarks read the same.
  */
 public final class Mmu {
     /** One buffer pool's numbers side by side: admission reads and writes them together. */
@@ -68,13 +74,26 @@ public final class Mmu {
     private final long[] queueBytes;
     private final BufferProfile[] queueProfiles;
     private final PfcSignal signal;
+    /** Per ingress port, its 802.3x state, or null when the port sends no PAUSE. */
+    private final PortPauseState[] portPause;
+    private final PauseSignal pauseSignal;
 
     /**
      * @param config the switch configuration
      * @param signal where pause decisions go
      */
     public Mmu(SwitchConfig config, PfcSignal signal) {
+        this(config, signal, PauseSignal.NONE);
+    }
+
+    /**
+     * @param config      the switch configuration
+     * @param signal      where PFC decisions go
+     * @param pauseSignal where 802.3x PAUSE decisions go (ports with {@code global_flow_control tx|both})
+     */
+    public Mmu(SwitchConfig config, PfcSignal signal, PauseSignal pauseSignal) {
         this.signal = signal;
+        this.pauseSignal = pauseSignal;
         Map<String, BufferPool> configured = config.pools();
         List<String> names = new ArrayList<>(configured.keySet());
         if (names.isEmpty()) {
@@ -90,8 +109,15 @@ public final class Mmu {
         pgs = new PgState[ports * 8];
         queueBytes = new long[ports * 8];
         queueProfiles = new BufferProfile[ports * 8];
+        portPause = new PortPauseState[ports];
         for (int p = 0; p < ports; p++) {
             PortConfig pc = config.ports().get(p);
+            if (pc.globalFlowControl().sends()) {
+                BufferProfile pause = pauseProfile(pc);
+                if (pause != null) {
+                    portPause[p] = new PortPauseState(pause, Math.max(0, names.indexOf(pause.pool())));
+                }
+            }
             for (int g = 0; g < 8; g++) {
                 BufferProfile prof = pc.pgProfiles()[g];
                 int pool = prof == null ? 0 : Math.max(0, names.indexOf(prof.pool()));
@@ -111,6 +137,10 @@ public final class Mmu {
         BufferProfile prof = pg.profile;
         Pool pool = pools[pg.pool];
         int len = ctx.length;
+        PortPauseState pause = portPause[ctx.ingressPort];
+        if (pause != null) {
+            return admitPortPause(ctx, pause, pg, pool, len);
+        }
         if (ctx.lossless && pg.lossless) {
             return admitLossless(ctx, pg, pool, len);
         }
@@ -163,6 +193,54 @@ public final class Mmu {
             pg.xoffSent = true;
             pg.xoffCount++;
             signal.xoff(ctx.ingressPort, ctx.priorityGroup);
+        }
+        return null;
+    }
+
+    /** The port's first lossless PG profile: its 802.3x thresholds ({@link PortPauseState}). */
+    private static BufferProfile pauseProfile(PortConfig pc) {
+        for (BufferProfile p : pc.pgProfiles()) {
+            if (p != null && p.lossless()) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The port's pause point: its profile's reserved bytes plus its shared limit now. */
+    private long pauseLimit(PortPauseState pause) {
+        return pause.reserved + sharedLimit(pause.profile, pools[pause.pool]);
+    }
+
+    /**
+     * Admission on a port that sends 802.3x PAUSE: the whole port's bytes against its pause point,
+     * then its headroom ({@code xoff}) once the PAUSE is out; charged to the frame's PG as usual.
+     */
+    private DropReason admitPortPause(PacketContext ctx, PortPauseState pause, PgState pg, Pool pool, int len) {
+        long limit = pauseLimit(pause);
+        if (pg.reservedUsed + len <= pg.reserved) {
+            pg.reservedUsed += len;
+            ctx.chargedReserved = len;
+        } else if (!pause.xoffSent && pause.used + len <= limit && pool.sharedUsed + len <= pool.shared) {
+            chargeShared(ctx, pg, pool, len);
+        } else if (pause.headroomUsed + len <= pause.xoff) {
+            pause.headroomUsed += len;
+            pg.headroomUsed += len;
+            ctx.chargedHeadroom = len;
+            pg.headroomWatermark = Math.max(pg.headroomWatermark, pg.headroomUsed);
+            pg.persistentHeadroomWatermark = Math.max(pg.persistentHeadroomWatermark, pg.headroomUsed);
+        } else {
+            pg.headroomDrops++;
+            pg.drops++;
+            pause.drops++;
+            return DropReason.HEADROOM_EXHAUSTED;
+        }
+        pause.used += len;
+        charged(pg, ctx.egressPort * 8 + ctx.queue, len);
+        if (!pause.xoffSent && (ctx.chargedHeadroom > 0 || pause.used >= limit)) {
+            pause.xoffSent = true;
+            pause.xoffCount++;
+            pauseSignal.xoff(ctx.ingressPort);
         }
         return null;
     }
@@ -232,6 +310,28 @@ public final class Mmu {
             pg.xoffSent = false;
             signal.xon(ctx.ingressPort, ctx.priorityGroup);
         }
+        PortPauseState pause = portPause[ctx.ingressPort];
+        if (pause != null) {
+            pause.used -= ctx.length;
+            pause.headroomUsed -= Math.min(pause.headroomUsed, ctx.length);
+            if (pause.xoffSent && pause.used <= portXonThreshold(pause)) {
+                pause.xoffSent = false;
+                pauseSignal.xon(ctx.ingressPort);
+            }
+        }
+    }
+
+    /** The port's resume point: {@code max(xon, limit - xon_offset)}, {@code xon} without an offset. */
+    private long portXonThreshold(PortPauseState pause) {
+        if (pause.xonOffset <= 0) {
+            return pause.xon;
+        }
+        return Math.max(pause.xon, pauseLimit(pause) - pause.xonOffset);
+    }
+
+    /** @return the 802.3x state of an ingress port, or null if it sends no PAUSE */
+    public PortPauseState portPause(int port) {
+        return portPause[port];
     }
 
     /**

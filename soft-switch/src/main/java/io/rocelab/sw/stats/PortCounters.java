@@ -16,6 +16,14 @@ public final class PortCounters {
     public final long[] txPfc = new long[8];
     /** Of {@link #txPfc}, the XON frames (a zero pause time: resume). */
     public final long[] txXon = new long[8];
+    /**
+     * 802.3x PAUSE frames received, pause and resume alike (SAI's {@code SAI_PORT_STAT_PAUSE_RX_PKTS},
+     * which orchagent polls into COUNTERS_DB; sonic-utilities' {@code show interfaces counters} has no
+     * column for it: rocelab prints it in {@code show interfaces counters pause}).
+     */
+    public long rxPause;
+    /** 802.3x PAUSE frames sent, pause and resume alike ({@code SAI_PORT_STAT_PAUSE_TX_PKTS}). */
+    public long txPause;
     public final long[] queueTxPackets = new long[8];
     public final long[] queueTxBytes = new long[8];
     public final long[] queueDropPackets = new long[8];
@@ -39,6 +47,8 @@ public final class PortCounters {
         System.arraycopy(queueDropBytes, 0, c.queueDropBytes, 0, 8);
         System.arraycopy(queueEcnMarked, 0, c.queueEcnMarked, 0, 8);
         System.arraycopy(drops, 0, c.drops, 0, drops.length);
+        c.rxPause = rxPause;
+        c.txPause = txPause;
         c.rxFrames = rxFrames;
         c.rxBytes = rxBytes;
         c.txFrames = txFrames;
@@ -64,6 +74,8 @@ public final class PortCounters {
         subtract(queueDropBytes, base.queueDropBytes, c.queueDropBytes);
         subtract(queueEcnMarked, base.queueEcnMarked, c.queueEcnMarked);
         subtract(drops, base.drops, c.drops);
+        c.rxPause = rxPause - base.rxPause;
+        c.txPause = txPause - base.txPause;
         c.rxFrames = rxFrames - base.rxFrames;
         c.rxBytes = rxBytes - base.rxBytes;
         c.txFrames = txFrames - base.txFrames;

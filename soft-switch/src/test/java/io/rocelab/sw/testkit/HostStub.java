@@ -48,6 +48,9 @@ public final class HostStub implements TransmitSource {
     public final List<long[]> pfcLog = new ArrayList<>();
     /** A copy of the first PFC frame received, for byte checks (release it!). */
     public ByteBuf firstPfc;
+    /** 802.3x PAUSE frames received: {time, quanta}; this host obeys them whatever its priority. */
+    public final List<long[]> pauseLog = new ArrayList<>();
+    public ByteBuf firstPause;
     private boolean storming;
     private long stormPeriod;
 
@@ -126,6 +129,20 @@ public final class HostStub implements TransmitSource {
             if (parsed.parse(f) != null) {
                 return;
             }
+            if (parsed.kind() == FrameKind.PAUSE) {
+                if (firstPause == null) {
+                    firstPause = f.copy();
+                }
+                int q = io.rocelab.codec.header.Pause.quanta(f, parsed.l3Offset());
+                long now = scheduler.nanoTime();
+                pauseLog.add(new long[] {now, q});
+                long until = q == 0 ? now : now + Pfc.quantaToNanos(q, speed);
+                if (until > pausedUntil || q == 0) {
+                    pausedUntil = until;
+                }
+                scheduler.execute(transmitter::kick);
+                return;
+            }
             if (parsed.kind() == FrameKind.PFC) {
                 int off = parsed.l3Offset();
                 if (firstPfc == null) {
@@ -174,6 +191,13 @@ public final class HostStub implements TransmitSource {
         port.send(frame);
     }
 
+    /** Sends an 802.3x PAUSE of {@code quanta} now (0: resume). */
+    public void sendLinkPause(int quanta) {
+        ByteBuf frame = alloc.buffer(60);
+        io.rocelab.codec.header.Pause.writeFrame(frame, 0x02_00_00_00_aa_aaL, quanta);
+        port.send(frame);
+    }
+
     /** Pauses the switch's priority {@code prio} forever (a PFC storm), repeating every {@code period} ns. */
     public void storm(int prio, long period) {
         storming = true;
@@ -198,6 +222,10 @@ public final class HostStub implements TransmitSource {
         if (template != null) {
             template.release();
             template = null;
+        }
+        if (firstPause != null) {
+            firstPause.release();
+            firstPause = null;
         }
         if (firstPfc != null) {
             firstPfc.release();

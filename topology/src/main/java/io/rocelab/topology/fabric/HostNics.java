@@ -32,6 +32,7 @@ final class HostNics {
         // congestion control
         b.linkSpeedBitsPerSecond(linkSpeedBitsPerSecond);
         b.pauseResponse(host.pauseResponse());
+        b.flowControl(host.flowControl());
         if (host.dcqcn() != null) {
             b.dcqcn(host.dcqcn());
         }

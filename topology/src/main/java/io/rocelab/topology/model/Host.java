@@ -5,6 +5,7 @@ import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.BondMode;
+import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.cc.DcqcnParams;
 import java.util.ArrayList;
@@ -29,9 +30,12 @@ import java.util.Objects;
  * @param port2                  the NIC's second port, or null for a single-port NIC
  * @param pauseResponse          how long the NIC takes to act on a received PFC XOFF
  *                               ({@link PauseResponse#IEEE}, the standard's bound for its speed, unless set)
+ * @param flowControl            the NIC's link flow control: PFC (the default) or 802.3x PAUSE
+ *                               ({@link FlowControlMode}, as {@code mlnx_qos} / {@code ethtool -A} set it)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
-                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse)
+                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
+                   FlowControlMode flowControl)
     implements Node {
     /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
@@ -46,6 +50,20 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         Objects.requireNonNull(name, "name");
         ipv6 = List.copyOf(ipv6);
         pauseResponse = pauseResponse == null ? PauseResponse.IEEE : pauseResponse;
+        flowControl = flowControl == null ? FlowControlMode.PFC : flowControl;
+    }
+
+    /** A host whose NIC runs PFC. */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2, pauseResponse,
+            FlowControlMode.PFC);
+    }
+
+    /** @return the same host with its NIC's link flow control {@code mode} */
+    public Host withFlowControl(FlowControlMode mode) {
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
+            pauseResponse, mode);
     }
 
     /** A host whose NIC acts on a received pause as the standard allows at its speed. */
@@ -74,7 +92,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2,
-            pauseResponse);
+            pauseResponse, flowControl);
     }
 
     /** @return 1, or 2 for a dual-port NIC */

@@ -1,6 +1,7 @@
 package io.rocelab.topology.qos;
 
 import io.rocelab.sw.config.BufferProfile;
+import io.rocelab.sw.config.GlobalFlowControl;
 import io.rocelab.sw.config.HeadroomModel;
 import io.rocelab.sw.config.PfcWdAction;
 import io.rocelab.sw.config.PfcWdConfig;
@@ -59,11 +60,14 @@ import java.util.List;
  * @param roceWeight        DWRR weight of the RoCE queue
  * @param watchdog          the PFC watchdog on every port, or null for none
  * @param watchdogPollMillis {@code PFC_WD|GLOBAL POLL_INTERVAL}
+ * @param linkPause         802.3x PAUSE instead of PFC: every port {@code global_flow_control both} (rocelab's
+ *                          {@code PORT} field), no {@code pfc_enable} and no watchdog; the lossless PG's profile
+ *                          stays, its numbers the ports' pause thresholds
  */
 public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc, int cnpDscp, int cnpTc, long xon,
                          long xoff, int losslessDynamicTh, boolean dynamicHeadroom, int lossyDynamicTh, long poolBytes,
                          long ecnMinThreshold, long ecnMaxThreshold, double ecnMaxProbability, int lossyWeight,
-                         int roceWeight, PfcWdConfig watchdog, long watchdogPollMillis) {
+                         int roceWeight, PfcWdConfig watchdog, long watchdogPollMillis, boolean linkPause) {
     /** The table entries' names. */
     public static final String MAP = "AZURE";
     public static final String POOL = "ingress_lossless_pool";
@@ -81,6 +85,31 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
     /** A cable whose length no {@code CABLE_LENGTH} gives: SONiC's default, 5 m. */
     private static final int DEFAULT_CABLE_METERS = 5;
 
+    /** A profile with PFC (or none), no 802.3x PAUSE. */
+    public QosProfile(String name, int pfcPriority, int roceDscp, int roceTc, int cnpDscp, int cnpTc, long xon,
+                      long xoff, int losslessDynamicTh, boolean dynamicHeadroom, int lossyDynamicTh, long poolBytes,
+                      long ecnMinThreshold, long ecnMaxThreshold, double ecnMaxProbability, int lossyWeight,
+                      int roceWeight, PfcWdConfig watchdog, long watchdogPollMillis) {
+        this(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh, dynamicHeadroom,
+            lossyDynamicTh, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability, lossyWeight, roceWeight,
+            watchdog, watchdogPollMillis, false);
+    }
+
+    /**
+     * @return a copy whose ports run 802.3x PAUSE ({@code true}) instead of PFC on the RoCE priority:
+     *         the same buffers, the lossless profile's thresholds taken by the whole port
+     */
+    public QosProfile withLinkPause(boolean pause) {
+        return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh,
+            dynamicHeadroom, lossyDynamicTh, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability,
+            lossyWeight, roceWeight, watchdog, watchdogPollMillis, pause);
+    }
+
+    /** @return whether the ports send PFC for the RoCE priority (a lossless profile without 802.3x PAUSE) */
+    public boolean pfc() {
+        return lossless() && !linkPause;
+    }
+
     /** @return whether the RoCE class is lossless (PFC on its priority) */
     public boolean lossless() {
         return pfcPriority >= 0;
@@ -95,28 +124,28 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
     public QosProfile withWatchdog(PfcWdConfig wd) {
         return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh,
             dynamicHeadroom, lossyDynamicTh, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability,
-            lossyWeight, roceWeight, wd, watchdogPollMillis);
+            lossyWeight, roceWeight, wd, watchdogPollMillis, linkPause);
     }
 
     /** @return a copy whose watchdog polls every {@code millis} */
     public QosProfile withWatchdogPoll(long millis) {
         return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh,
             dynamicHeadroom, lossyDynamicTh, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability,
-            lossyWeight, roceWeight, watchdog, millis);
+            lossyWeight, roceWeight, watchdog, millis, linkPause);
     }
 
     /** @return a copy with ECN marking between {@code kmin} and {@code kmax} bytes, up to {@code pmax} */
     public QosProfile withEcn(long kmin, long kmax, double pmax) {
         return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh,
             dynamicHeadroom, lossyDynamicTh, poolBytes, kmin, kmax, pmax, lossyWeight, roceWeight, watchdog,
-            watchdogPollMillis);
+            watchdogPollMillis, linkPause);
     }
 
     /** @return a copy with the ETS weights of queue 0 and of the RoCE queue */
     public QosProfile withWeights(int lossy, int roce) {
         return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh,
             dynamicHeadroom, lossyDynamicTh, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability, lossy,
-            roce, watchdog, watchdogPollMillis);
+            roce, watchdog, watchdogPollMillis, linkPause);
     }
 
     /**
@@ -129,14 +158,14 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
     public QosProfile withLosslessPg(long newXon, long newXoff, int dynamicTh, boolean dynamicHr) {
         return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, newXon, newXoff, dynamicTh, dynamicHr,
             lossyDynamicTh, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability, lossyWeight, roceWeight,
-            watchdog, watchdogPollMillis);
+            watchdog, watchdogPollMillis, linkPause);
     }
 
     /** @return a copy whose lossy PGs have {@code dynamic_th} {@code th} */
     public QosProfile withLossyDynamicTh(int th) {
         return new QosProfile(name, pfcPriority, roceDscp, roceTc, cnpDscp, cnpTc, xon, xoff, losslessDynamicTh,
             dynamicHeadroom, th, poolBytes, ecnMinThreshold, ecnMaxThreshold, ecnMaxProbability, lossyWeight,
-            roceWeight, watchdog, watchdogPollMillis);
+            roceWeight, watchdog, watchdogPollMillis, linkPause);
     }
 
     /**
@@ -159,8 +188,14 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
         tcToPg[roceTc] = roceTc;
         int[] tcToQueue = {0, 1, 2, 3, 4, 5, 6, 7};
         t.dscpToTcMap(MAP, dscp).tcToPriorityGroupMap(MAP, tcToPg).tcToQueueMap(MAP, tcToQueue);
-        t.portQosMap(all, lossless() ? SwitchConfigBuilder.PortQosMap.dscp(MAP, MAP, MAP, pfcPriority)
+        t.portQosMap(all, pfc() ? SwitchConfigBuilder.PortQosMap.dscp(MAP, MAP, MAP, pfcPriority)
             : SwitchConfigBuilder.PortQosMap.dscp(MAP, MAP, MAP));
+        if (linkPause) {
+            // 802.3x on every port instead of PFC: rocelab's PORT global_flow_control
+            for (String port : ports) {
+                t.globalFlowControl(port, GlobalFlowControl.BOTH);
+            }
+        }
         long pool = poolBytes * ((ports.size() + PORTS_PER_POOL - 1) / PORTS_PER_POOL);
         t.bufferPool(POOL, pool).bufferPool(LOSSY_POOL, pool);
         t.bufferProfile(BufferProfile.lossy(LOSSY_PG_PROFILE, LOSSY_POOL, 0, lossyDynamicTh));
@@ -190,7 +225,7 @@ public record QosProfile(String name, int pfcPriority, int roceDscp, int roceTc,
         t.queue(all + "|0", LOSSY_SCHEDULER, null).queue(all + "|" + roceTc, ROCE_SCHEDULER, WRED)
             .queue(all + "|" + cnpTc, CNP_SCHEDULER, null);
         t.pfcWdPollInterval(watchdogPollMillis);
-        if (watchdog != null && lossless()) {
+        if (watchdog != null && pfc()) {
             t.pfcWd(all, watchdog);
         }
         return t;
