@@ -3,6 +3,7 @@ package io.rocelab.perftest.nic;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.SoftNic;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.dcb.DcbSettings;
 import io.rocelab.nic.cc.NoCongestionControl;
 import io.rocelab.perftest.cli.OptionException;
 import java.util.List;
@@ -18,16 +19,24 @@ import java.util.Objects;
  * says, as mlx5's does; the reaction point ({@code rp_*}) is DCQCN's, so its parameters need
  * {@code --cc dcqcn}. How long the NIC takes to act on a PFC pause its partner sends
  * ({@code --pause-response}) is with them: IEEE 802.3 31B.3.7's bound for the link speed unless
- * given.
+ * given. So are the NIC's DCB settings, as {@code mlnx_qos} sets them ({@code --trust},
+ * {@code --pfc}, {@code --dcbx}).
  *
  * @param dcqcn            DCQCN sets each RC/UC QP's rate and the QPs' packets are ECN-capable
  * @param params           the DCQCN parameters (defaults unless {@code --cc-param} changed them)
  * @param pfcStormPriority the priority the NIC pauses without end, or -1 for no storm
  * @param pauseResponse    how long the NIC takes to act on a received PFC XOFF
+ * @param dcb              the NIC's DCB settings (trust, PFC enable vector, DCBX mode)
  */
-public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse) {
+public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse,
+                            DcbSettings dcb) {
     /** The default: no congestion control, DCQCN's default notification point, no storm, the standard's response. */
     public static final NicCongestion NONE = new NicCongestion(false, DcqcnParams.defaults(), -1, PauseResponse.IEEE);
+
+    /** With the NIC's default DCB settings ({@link DcbSettings#DEFAULTS}). */
+    public NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPriority, PauseResponse pauseResponse) {
+        this(dcqcn, params, pfcStormPriority, pauseResponse, DcbSettings.DEFAULTS);
+    }
 
     /** The help lines of the flags, under the tool's usage. */
     static final List<String> USAGE = List.of(
@@ -43,11 +52,19 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
             "  --pause-response ieee|394q|2us|0  how long the NIC goes on sending a priority after a PFC pause for it"
                     + " arrives (default ieee: IEEE 802.3 31B.3.7's bound for the link speed, 394 quanta of 512 bit"
                     + " times, 2.018 us, at 100 Gb/s); quanta, a time (ns, us, ms) or 0 (stop after the frame on the"
-                    + " wire)");
+                    + " wire)",
+            "  --trust dscp|pcp              which header gives a frame its priority (mlnx_qos --trust; default dscp:"
+                    + " an untagged RoCE frame is at its DSCP's priority, DSCP / 8, DSCP 26 at 3); pcp: an untagged"
+                    + " frame is priority 0, which a pause on 3 does not stop",
+            "  --pfc 0,0,0,1,0,0,0,0         the priorities whose PFC pauses the NIC acts on, priority 0 first (mlnx_qos"
+                    + " --pfc; default every priority); others are counted in rx_pfc_ignored and not acted on",
+            "  --dcbx willing|off            DCBX: willing (the default, as lldpad and ConnectX) takes a not-willing link"
+                    + " partner's PFC, ETS and application priorities from its LLDPDUs; off keeps the NIC's own");
 
     public NicCongestion {
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(pauseResponse, "pauseResponse");
+        Objects.requireNonNull(dcb, "dcb");
         if (pfcStormPriority < -1 || pfcStormPriority > 7) {
             throw new IllegalArgumentException("pfcStormPriority must be -1..7: " + pfcStormPriority);
         }
@@ -99,17 +116,55 @@ public record NicCongestion(boolean dcqcn, DcqcnParams params, int pfcStormPrior
                 throw new OptionException(" --pause-response: " + e.getMessage());
             }
         }
-        return new NicCongestion(dcqcn, params, storm, response);
+        return new NicCongestion(dcqcn, params, storm, response, DcbSettings.DEFAULTS);
+    }
+
+    /**
+     * The NIC's DCB settings from {@code --trust}, {@code --pfc} and {@code --dcbx} (each null when
+     * not given): {@link DcbSettings#DEFAULTS} with what they change.
+     *
+     * @throws OptionException one line naming the bad flag and value
+     */
+    static DcbSettings parseDcb(String trust, String pfc, String dcbx) {
+        DcbSettings s = DcbSettings.DEFAULTS;
+        try {
+            if (trust != null) {
+                s = s.withTrust(DcbSettings.Trust.parse(trust));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new OptionException(" --trust: " + e.getMessage());
+        }
+        try {
+            if (pfc != null) {
+                s = s.withPfc(DcbSettings.parsePfc(pfc));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new OptionException(" --pfc: " + e.getMessage());
+        }
+        try {
+            if (dcbx != null) {
+                s = s.withDcbx(DcbSettings.DcbxMode.parse(dcbx));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new OptionException(" --dcbx: " + e.getMessage());
+        }
+        return s;
+    }
+
+    /** The same with DCB settings {@code settings}. */
+    NicCongestion withDcb(DcbSettings settings) {
+        return new NicCongestion(dcqcn, params, pfcStormPriority, pauseResponse, settings);
     }
 
     /** The same NIC without the storm (the in-process client's). */
     NicCongestion withoutStorm() {
-        return new NicCongestion(dcqcn, params, -1, pauseResponse);
+        return new NicCongestion(dcqcn, params, -1, pauseResponse, dcb);
     }
 
-    /** Sets the NIC's congestion control, its notification point's parameters and its pause response. */
+    /** Sets the NIC's congestion control, its notification point's parameters, its pause response and DCB settings. */
     SoftNic.Builder configure(SoftNic.Builder b) {
         b.pauseResponse(pauseResponse);
+        b.dcb(dcb);
         if (dcqcn) {
             return b.dcqcn(params);
         }

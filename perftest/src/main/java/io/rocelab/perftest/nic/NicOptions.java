@@ -49,6 +49,9 @@ import java.util.regex.Pattern;
  *   --pfc-storm PRIO               the NIC pauses its partner's priority PRIO without end
  *   --pause-response R             how long the NIC takes to act on a received PFC pause: ieee (the
  *                                  default, IEEE 802.3 31B.3.7's bound for the link speed), 394q, 2us, 0
+ *   --trust dscp|pcp               which header gives a frame its priority (mlnx_qos --trust; default dscp)
+ *   --pfc 0,0,0,1,0,0,0,0          the priorities PFC pauses act on (mlnx_qos --pfc; default all)
+ *   --dcbx willing|off             whether DCBX takes a not-willing link partner's settings (default willing)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}; picocli reads them
@@ -500,7 +503,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         if (captureFrames != null && capture == null) {
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
-        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse);
+        NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse)
+                .withDcb(NicCongestion.parseDcb(last(flags.trust), last(flags.pfc), last(flags.dcbx)));
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
                 captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2),
                 rest.toArray(new String[0]));
