@@ -2,6 +2,7 @@ package io.rocelab.lab.labfile;
 
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.dcb.DcbSettings;
 
 /**
  * Every host NIC's settings.
@@ -10,10 +11,17 @@ import io.rocelab.nic.cc.DcqcnParams;
  * @param params        DCQCN's parameters (mlx5's cc_params), the firmware's defaults unless changed
  * @param pauseResponse how long the NIC takes to act on a received PFC XOFF ({@code pause-response};
  *                      IEEE 802.3 31B.3.7's bound for the link speed unless given)
+ * @param dcb           the DCB settings ({@code trust}, {@code pfc}, {@code dcbx}: mlnx_qos's), rocelab's
+ *                      defaults unless given; a host of an explicit topology may override them
  */
-public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {
+public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, DcbSettings dcb) {
     /** The NICs of a lab without a {@code nics:} section. */
     public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE);
+
+    /** With rocelab's default DCB settings. */
+    public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {
+        this(cc, params, pauseResponse, DcbSettings.DEFAULTS);
+    }
 
     public boolean dcqcn() {
         return "dcqcn".equals(cc);

@@ -7,6 +7,7 @@ import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.BondMode;
 import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.dcb.DcbSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +30,12 @@ import java.util.Objects;
  * @param port2                  the NIC's second port, or null for a single-port NIC
  * @param pauseResponse          how long the NIC takes to act on a received PFC XOFF
  *                               ({@link PauseResponse#IEEE}, the standard's bound for its speed, unless set)
+ * @param dcb                    the NIC's DCB settings (trust, PFC enable vector, ETS, DCBX willing or off;
+ *                               {@link DcbSettings#DEFAULTS} unless set)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
-                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse)
+                   long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
+                   DcbSettings dcb)
     implements Node {
     /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
@@ -46,6 +50,14 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         Objects.requireNonNull(name, "name");
         ipv6 = List.copyOf(ipv6);
         pauseResponse = pauseResponse == null ? PauseResponse.IEEE : pauseResponse;
+        dcb = dcb == null ? DcbSettings.DEFAULTS : dcb;
+    }
+
+    /** A host whose NIC has rocelab's default DCB settings. */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2, pauseResponse,
+            DcbSettings.DEFAULTS);
     }
 
     /** A host whose NIC acts on a received pause as the standard allows at its speed. */
@@ -74,7 +86,13 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2,
-            pauseResponse);
+            pauseResponse, dcb);
+    }
+
+    /** @return the same host with DCB settings {@code settings} on its NIC */
+    public Host withDcb(DcbSettings settings) {
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
+            pauseResponse, Objects.requireNonNull(settings, "settings"));
     }
 
     /** @return 1, or 2 for a dual-port NIC */
@@ -157,6 +175,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private long linkSpeed;
         private DcqcnParams dcqcn;
         private PauseResponse pauseResponse = PauseResponse.IEEE;
+        private DcbSettings dcb = DcbSettings.DEFAULTS;
         private boolean dualPort;
         private long mac2 = -1;
         private int ipv4Port2;
@@ -253,6 +272,12 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             return this;
         }
 
+        /** The NIC's DCB settings ({@link DcbSettings#DEFAULTS} unless set). */
+        public Builder dcb(DcbSettings settings) {
+            dcb = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /**
          * The NIC's congestion control by name: {@value #CC_NONE}, or {@value #CC_DCQCN} with
          * ConnectX's default parameters.
@@ -344,7 +369,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             } else if (lacpFast) {
                 throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
             }
-            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse);
+            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse, dcb);
         }
     }
 }
