@@ -132,6 +132,8 @@ class LabRunCommandTest {
             assertFalse(run.out().contains("FAIL"), run.out());
             String counters = Files.readString(out.resolve("counters.json"));
             assertTrue(counters.contains("\"pfc_ignored\"") && counters.contains("\"pfc_enable\""), counters);
+            assertTrue(Files.readString(out.resolve("report.md")).contains("PFC pauses not acted on, their priority's PFC "
+                + "off at the NIC (rx_pfc_ignored), per NIC: h1 6, h2 6, h3 6, h4 6."), "the report says which NICs ignored");
         }
     }
 
