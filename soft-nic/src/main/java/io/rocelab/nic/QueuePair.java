@@ -815,6 +815,9 @@ public final class QueuePair {
         }
         from.egress.forget(egressFlow);
         port = to;
+        if (route != null) {
+            priority = nic.priorityOf(to, route); // the new port's DCB settings may differ (DCBX per port)
+        }
         if (state.canSend() || responder.hasReadResponses()) {
             to.egress.wake(egressFlow);
         }
