@@ -279,19 +279,21 @@ public final class NicPort {
 
     /**
      * The 802.1p priority a frame leaves at, read from its own header as a NIC's egress classifies
-     * it: the PCP of its VLAN tag; untagged, its DSCP's priority (mlx5's default DSCP-to-priority
-     * map, DSCP / 8: DSCP 26 is priority 3, DSCP 48 priority 6); anything else (ARP) priority 0.
+     * it: the PCP of its VLAN tag; untagged, as the port's DCB trust says ({@code mlnx_qos --trust}):
+     * trusting DSCP, its DSCP's priority through the {@code dscp2prio} map (mlx5's default DSCP / 8:
+     * DSCP 26 is priority 3, DSCP 48 priority 6), trusting PCP priority 0, which an untagged frame
+     * carries; anything else (ARP) priority 0. CNPs and ACKs go by it too.
      */
-    static int priorityOf(ByteBuf frame) {
+    int priorityOf(ByteBuf frame) {
         int type = frame.getUnsignedShort(Ethernet.ETHER_TYPE);
         if (type == EtherType.VLAN) {
             return Vlan.pcp(frame, Ethernet.ETHER_TYPE);
         }
         if (type == EtherType.IPV4) {
-            return Ipv4.dscp(frame, Ethernet.LENGTH) >> 3;
+            return nic.dcb().priorityOfUntagged(number, Ipv4.dscp(frame, Ethernet.LENGTH));
         }
         if (type == EtherType.IPV6) {
-            return Ipv6.dscp(frame, Ethernet.LENGTH) >> 3;
+            return nic.dcb().priorityOfUntagged(number, Ipv6.dscp(frame, Ethernet.LENGTH));
         }
         return 0;
     }

@@ -12,7 +12,8 @@ import io.rocelab.nic.stats.NicCounter;
 
 /**
  * PFC (IEEE 802.1Qbb) at one {@link NicPort}, as the port's MAC does it: a PFC frame received for
- * the port pauses the priorities it names in the port's egress ({@link
+ * the port pauses the priorities it names that have PFC enabled (the port's DCB settings,
+ * {@link io.rocelab.nic.dcb.NicDcb#pfcEnable}) in the port's egress ({@link
  * io.rocelab.nic.egress.NicEgress#onPfc}, mlx5's {@code rx_prio<N>_pause*} counters); the port
  * sends PFC frames of its own ({@code tx_prio<N>_pause}), one at a time ({@link SoftNic#sendPfc})
  * or as a storm ({@link SoftNic#startPfcStorm}: the rogue host that keeps a priority paused).
@@ -41,10 +42,17 @@ final class PortPfc implements PortFlowControl {
             port.counters.increment(NicCounter.DROP_MALFORMED);
             return;
         }
-        port.egress.onPfc(frame, f.l3Offset(), port.nic.scheduler().nanoTime());
+        // IEEE 802.1Qbb (802.1Q-2014 clause 36): a priority acts on PFC only where PFC is enabled for it (mlnx_qos --pfc,
+        // or what DCBX adopted); the others are counted and go on
+        port.egress.onPfc(frame, f.l3Offset(), port.nic.scheduler().nanoTime(), port.nic.dcb().pfcEnable(port.number()));
     }
 
-    /** Sends one PFC frame to the link partner, ahead of everything the port sends. */
+    /**
+     * Sends one PFC frame to the link partner, ahead of everything the port sends. It names the
+     * priorities it is given, whatever the port's PFC enable vector: it is what a lab injects (a host
+     * whose buffer is full, a rogue host), not the NIC's own receive buffer, which rocelab's NIC does
+     * not model.
+     */
     @Override
     public void send(int cev, int[] quanta) {
         if (port.nic.isClosed()) {

@@ -382,7 +382,7 @@ public final class QueuePair {
                 case QKEY -> qkey = a.qkey;
                 case AV -> {
                     route = Route.of(port, a.av, type != QpType.UD && nic.markEct);
-                    priority = nic.priorityOf(route);
+                    priority = nic.priorityOf(port, route);
                     av = a.av;
                     if (a.av.destMac() >= 0) {
                         nic.learn(a.av.destGid(), a.av.destMac());
@@ -770,7 +770,7 @@ public final class QueuePair {
         route = altRoute.withMigReq(true); // MIGRATED: MigReq 1, which migrates the peer
         av = altAv;
         timeout = altTimeout;
-        priority = nic.priorityOf(route);
+        priority = nic.priorityOf(port, route);
         altAv = null;
         altRoute = null;
         altPort = null;
@@ -815,6 +815,9 @@ public final class QueuePair {
         }
         from.egress.forget(egressFlow);
         port = to;
+        if (route != null) {
+            priority = nic.priorityOf(to, route); // the new port's DCB settings may differ (DCBX per port)
+        }
         if (state.canSend() || responder.hasReadResponses()) {
             to.egress.wake(egressFlow);
         }
@@ -881,6 +884,24 @@ public final class QueuePair {
     /** The QP's congestion control (owner thread), or null before RTS and for UD QPs. */
     CongestionControl congestionControl() {
         return cc;
+    }
+
+    /**
+     * The port's DCB settings changed (DCBX adopted the link partner's, or gave them back): the QP's
+     * frames leave at the priority they give now. It leaves the egress's lists under its old priority
+     * and is woken under the new one. Owner thread.
+     */
+    void reclassify() {
+        if (route == null) {
+            return;
+        }
+        int p = nic.priorityOf(port, route);
+        if (p == priority) {
+            return;
+        }
+        port.egress.forget(egressFlow);
+        priority = p;
+        port.egress.wake(egressFlow);
     }
 
     /** The 802.1p priority the QP's frames leave at. */

@@ -87,7 +87,10 @@ public final class SoftNic {
     private final FlowControlMode flowControl;
     private final ByteBufAllocator alloc;
     private final AsyncEvents events = new AsyncEvents();
-    private final io.rocelab.nic.dcb.NicDcb dcb = new io.rocelab.nic.dcb.NicDcb();
+    /** The DCB settings and DCBX state of the ports (PFC priorities, trust, ETS, willing). */
+    private final io.rocelab.nic.dcb.NicDcb dcb;
+    /** The PCP of RoCE frames on a VLAN port as built, before DCBX's application priority. */
+    private final int builtRocePcp;
     /** QPs that migrated to their alternate path (written on the owner thread). */
     private volatile long pathMigrations;
     private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
@@ -132,6 +135,8 @@ public final class SoftNic {
         this.cnpTrafficClass = (int) dcqcn.get(DcqcnParam.NP_CNP_DSCP) << 2 | Ecn.ECT_0;
         this.cnpPriority = (int) dcqcn.get(DcqcnParam.NP_CNP_PRIO);
         this.flowControl = b.flowControl;
+        this.builtRocePcp = b.rocePcp;
+        this.dcb = new io.rocelab.nic.dcb.NicDcb(b.dcb, b.port2 == null ? 1 : 2, this::dcbChanged);
         NicPort one = new NicPort(this, 1, b.port, b.mac, b.ipv4, b.ipv6, new L2Framing(b.mac, b.vid, b.rocePcp),
                 alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl);
         if (b.port2 == null) {
@@ -248,12 +253,36 @@ public final class SoftNic {
         return ports[0].l2.vid();
     }
 
-    /** The PCP of RoCE frames on a VLAN port. */
-    /** The NIC's DCB settings and DCBX state (PFC priorities, trust, ETS, willing). Owner thread. */
+    /**
+     * The NIC's DCB settings and DCBX state (PFC priorities, trust, ETS, willing): what its LLDP
+     * agent advertises and tells it of the link partner. Owner thread.
+     */
     public io.rocelab.nic.dcb.NicDcb dcb() {
         return dcb;
     }
 
+    /**
+     * A port's operational DCB state changed (DCBX took its partner's, or gave it back): RoCE frames
+     * on a VLAN port take the adopted application priority, and the port's QPs leave at the
+     * priority the new settings give them. Owner thread.
+     */
+    private void dcbChanged(int port, io.rocelab.nic.dcb.PortDcb state, boolean adopted) {
+        if (ports == null) {
+            return; // not yet built: nothing runs on the ports
+        }
+        NicPort p = ports[port - 1];
+        if (adopted) {
+            p.counters.increment(NicCounter.DCBX_ADOPTIONS);
+        }
+        p.l2.rocePcp(state.rocePriority() >= 0 ? state.rocePriority() : builtRocePcp);
+        for (QueuePair qp : qps.values()) {
+            if (qp.port() == p) {
+                qp.reclassify();
+            }
+        }
+    }
+
+    /** The PCP of RoCE frames on a VLAN port. */
     public int rocePcp() {
         return ports[0].l2.rocePcp();
     }
@@ -578,9 +607,14 @@ public final class SoftNic {
         }
     }
 
-    /** The priority a QP's frames along {@code route} leave at (see {@link NicPort#priorityOf}). */
-    int priorityOf(Route route) {
-        return ports[0].l2.vid() != L2Framing.NO_VLAN ? ports[0].l2.rocePcp() : (route.trafficClass >> 2) >> 3;
+    /**
+     * The priority a QP's frames along {@code route} leave {@code port} at (see {@link NicPort#priorityOf}):
+     * on a VLAN port the RoCE PCP; untagged, as the port's DCB trust says (the DSCP's priority, or 0
+     * when it trusts PCP).
+     */
+    int priorityOf(NicPort port, Route route) {
+        return port.l2.vid() != L2Framing.NO_VLAN ? port.l2.rocePcp()
+            : dcb.priorityOfUntagged(port.number(), route.trafficClass >> 2);
     }
 
     /** The link speed the NIC's transmitter paces at (0: an unlimited port). */
@@ -770,6 +804,7 @@ public final class SoftNic {
         private SecondPort port2;
         private BondMode bondMode;
         private boolean lacpFast;
+        private io.rocelab.nic.dcb.DcbSettings dcb = io.rocelab.nic.dcb.DcbSettings.DEFAULTS;
 
         public Builder name(String n) {
             name = Objects.requireNonNull(n, "name");
@@ -1014,6 +1049,16 @@ public final class SoftNic {
         public Builder congestionControl(CongestionControl.Factory factory, boolean markEct) {
             congestionControl = Objects.requireNonNull(factory, "factory");
             this.markEct = markEct;
+            return this;
+        }
+
+        /**
+         * The NIC's DCB settings ({@code mlnx_qos}: trust, PFC enable vector, ETS, DSCP to priority;
+         * DCBX willing or off); {@link io.rocelab.nic.dcb.DcbSettings#DEFAULTS} unless set: trust
+         * DSCP, PFC acted on for every priority, willing.
+         */
+        public Builder dcb(io.rocelab.nic.dcb.DcbSettings settings) {
+            dcb = Objects.requireNonNull(settings, "settings");
             return this;
         }
 

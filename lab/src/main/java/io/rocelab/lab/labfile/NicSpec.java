@@ -3,6 +3,7 @@ package io.rocelab.lab.labfile;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.dcb.DcbSettings;
 
 /**
  * Every host NIC's settings.
@@ -12,15 +13,17 @@ import io.rocelab.nic.cc.DcqcnParams;
  * @param pauseResponse how long the NIC takes to act on a received PFC XOFF ({@code pause-response};
  *                      IEEE 802.3 31B.3.7's bound for the link speed unless given)
  * @param flowControl   the NICs' link flow control ({@code flow-control: pfc | pause}; PFC unless given)
+ * @param dcb           the DCB settings ({@code trust}, {@code pfc}, {@code dcbx}: mlnx_qos's), rocelab's
+ *                      defaults unless given; a host of an explicit topology may override them
  */
-public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl) {
+public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl,
+                      DcbSettings dcb) {
     /** The NICs of a lab without a {@code nics:} section. */
-    public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE,
-        FlowControlMode.PFC);
+    public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE);
 
-    /** NICs that run PFC. */
+    /** NICs that run PFC with rocelab's default DCB settings. */
     public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {
-        this(cc, params, pauseResponse, FlowControlMode.PFC);
+        this(cc, params, pauseResponse, FlowControlMode.PFC, DcbSettings.DEFAULTS);
     }
 
     public boolean dcqcn() {

@@ -4,13 +4,15 @@ import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.qos.QosProfile;
+import io.rocelab.nic.dcb.DcbSettings;
 import java.util.Map;
 
 /**
  * {@code nics:}: every host NIC's settings: congestion control ({@code cc: none | dcqcn}), DCQCN's
  * parameters ({@code cc-params}, mlx5's names) and how long a NIC takes to act on a PFC XOFF
- * ({@code pause-response}), and their link flow control ({@code flow-control: pfc | pause}: PFC, or
- * IEEE 802.3x PAUSE for the whole port, never both).
+ * ({@code pause-response}), their link flow control ({@code flow-control: pfc | pause}: PFC, or
+ * IEEE 802.3x PAUSE for the whole port, never both), and their DCB settings as mlnx_qos sets them
+ * ({@code trust}, {@code pfc}, {@code dcbx}).
  */
 final class NicsReader {
     private NicsReader() {
@@ -42,7 +44,7 @@ final class NicsReader {
 
     /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
     static NicSpec read(Section top) {
-        Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control");
+        Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control", "trust", "pfc", "dcbx");
         if (s == null) {
             return NicSpec.DEFAULTS;
         }
@@ -85,6 +87,47 @@ final class NicsReader {
             s.mistake("flow-control", "a NIC's link flow control is pfc (mlnx_qos --pfc) or pause (ethtool -A rx on "
                 + "tx on), not '" + fc + "'");
         }
-        return new NicSpec(cc, params, response, flow);
+        return new NicSpec(cc, params, response, flow, dcb(s, DcbSettings.DEFAULTS));
+    }
+
+    /**
+     * {@code trust: dscp | pcp}, {@code pfc: 0,0,0,1,0,0,0,0} (mlnx_qos's spelling: priority 0 first;
+     * or a list of the eight)
+     * and {@code dcbx: willing | off} of a {@code nics:} section or a host entry, over {@code base};
+     * each bad value a mistake at its key.
+     */
+    static DcbSettings dcb(Section s, DcbSettings base) {
+        DcbSettings d = base;
+        String trust = s.text("trust");
+        if (trust != null) {
+            try {
+                d = d.withTrust(DcbSettings.Trust.parse(trust));
+            } catch (IllegalArgumentException e) {
+                s.mistake("trust", e.getMessage());
+            }
+        }
+        // mlnx_qos's 0,0,0,1,0,0,0,0 as a plain scalar, or a list [0, 0, 0, 1, 0, 0, 0, 0] (a flow mapping
+        // splits the plain form at its commas unless quoted)
+        String pfc = s.get("pfc") instanceof YNode.YList l
+            ? String.join(",", l.items().stream().map(i -> i instanceof YNode.YScalar sc ? sc.text() : YNode.kind(i)).toList())
+            : s.text("pfc");
+        if (pfc != null) {
+            try {
+                d = d.withPfc(DcbSettings.parsePfc(pfc));
+            } catch (IllegalArgumentException e) {
+                s.mistake("pfc", e.getMessage());
+            }
+        }
+        // YAML reads a bare off (and no, false) as false: that is DCBX off
+        String dcbx = s.get("dcbx") instanceof YNode.YScalar sc && Boolean.FALSE.equals(sc.value()) ? "off"
+            : s.text("dcbx");
+        if (dcbx != null) {
+            try {
+                d = d.withDcbx(DcbSettings.DcbxMode.parse(dcbx));
+            } catch (IllegalArgumentException e) {
+                s.mistake("dcbx", e.getMessage());
+            }
+        }
+        return d;
     }
 }

@@ -233,7 +233,7 @@ final class TopologyReader {
             return null;
         }
         where.put("leaf-spine", s.map().loc());
-        return b.build().topology();
+        return withNicDcb(b.build().topology());
     }
 
     private static double parseRatio(String t) {
@@ -270,7 +270,22 @@ final class TopologyReader {
         if (!problems.isEmpty()) {
             return null;
         }
-        return b.build().topology();
+        return withNicDcb(b.build().topology());
+    }
+
+    /** A generated fabric with the {@code nics:} section's DCB settings on every host's NIC. */
+    private Topology withNicDcb(Topology t) {
+        if (nics.dcb().equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS)) {
+            return t;
+        }
+        Topology.Builder b = Topology.builder();
+        t.hosts().forEach(h -> b.host(h.withDcb(nics.dcb())));
+        t.switches().forEach(s -> b.switchNode(s.name(), s.config()));
+        t.links().forEach(b::link);
+        if (t.qos() != null) {
+            b.qos(t.qos());
+        }
+        return b.build();
     }
 
     /** A speed the generators take: whole Gb/s. */
@@ -323,7 +338,7 @@ final class TopologyReader {
                 continue;
             }
             Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp",
-                "kind", "ports", "ip2", "mac2", "bond", "lacp-rate");
+                "kind", "ports", "ip2", "mac2", "bond", "lacp-rate", "trust", "pfc", "dcbx");
             if (s == null) {
                 continue;
             }
@@ -415,6 +430,8 @@ final class TopologyReader {
                 b.dcqcn(nics.params());
             }
             b.pauseResponse(nics.pauseResponse());
+            // a host's own trust, pfc and dcbx over the nics: section's
+            b.dcb(s == null ? nics.dcb() : NicsReader.dcb(s, nics.dcb()));
             return b.build();
         } catch (IllegalArgumentException e) {
             problems.add(loc, path, e.getMessage());

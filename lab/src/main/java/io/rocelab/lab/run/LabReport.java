@@ -317,6 +317,36 @@ public final class LabReport {
             md.append("QPs migrated to their alternate path, per NIC (requesters and responders): ")
                 .append(String.join(", ", migrating)).append(".\n\n");
         }
+        dcb(md, d);
+    }
+
+    /** The NICs' DCB at work: pauses not acted on for want of PFC, and what DCBX took from the switch. */
+    private static void dcb(StringBuilder md, RunData d) {
+        List<String> ignoring = new ArrayList<>();
+        List<String> adopting = new ArrayList<>();
+        for (String h : d.names(Kind.NIC)) {
+            double ignored = d.total(Kind.NIC, h, "pfc_ignored");
+            if (ignored > 0) {
+                ignoring.add(h + " " + num(ignored));
+            }
+            double adopted = d.total(Kind.NIC, h, "dcbx_adoptions");
+            if (adopted > 0) {
+                adopting.add(h + " " + num(adopted) + " (PFC vector " + pfcText(d.total(Kind.NIC, h, "pfc_enable")) + ")");
+            }
+        }
+        if (!ignoring.isEmpty()) {
+            md.append("PFC pauses not acted on, their priority's PFC off at the NIC (rx_pfc_ignored), per NIC: ")
+                .append(String.join(", ", ignoring)).append(".\n\n");
+        }
+        if (!adopting.isEmpty()) {
+            md.append("Times DCBX made a NIC take its switch port's settings, per NIC: ")
+                .append(String.join(", ", adopting)).append(".\n\n");
+        }
+    }
+
+    /** An enable vector as mlnx_qos --pfc spells it, or "-" when not known. */
+    private static String pfcText(double mask) {
+        return Double.isNaN(mask) ? "-" : io.rocelab.nic.dcb.DcbSettings.pfcText((int) mask);
     }
 
     /**

@@ -405,6 +405,9 @@ final class Probes {
             data.total(Kind.NIC, h, "tx_bytes", bytesSent(nic));
             data.total(Kind.NIC, h, "failovers", nic.bond() == null ? 0 : nic.bond().failovers());
             data.total(Kind.NIC, h, "migrations", nic.pathMigrations());
+            data.total(Kind.NIC, h, "pfc_ignored", count(nic, NicCounter.RX_PFC_IGNORED));
+            data.total(Kind.NIC, h, "dcbx_adoptions", count(nic, NicCounter.DCBX_ADOPTIONS));
+            data.total(Kind.NIC, h, "pfc_enable", nic.dcb().operational(1).settings().pfcEnable());
         }
         for (String s : switches) {
             SoftSwitch sw = fabric.softSwitch(s);

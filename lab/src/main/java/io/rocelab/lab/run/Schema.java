@@ -83,6 +83,12 @@ public final class Schema {
             "times its bond moved QPs off a port that went down or, with LACP, stopped distributing"));
         nic.put("migrations", new Attribute(Type.NUMBER, null,
             "times one of its QPs migrated to its alternate path (IBV_EVENT_PATH_MIG), requesters and responders"));
+        nic.put("pfc_ignored", new Attribute(Type.NUMBER, null,
+            "priorities of received PFC frames not acted on, PFC being off for them (rx_pfc_ignored)"));
+        nic.put("dcbx_adoptions", new Attribute(Type.NUMBER, null,
+            "times DCBX made a port take its not-willing link partner's PFC, ETS or application priorities"));
+        nic.put("pfc_enable", new Attribute(Type.NUMBER, null,
+            "port 1's operational PFC enable vector at the end, bit p for priority p (8: PFC on 3)"));
         Map<String, Attribute> sw = add(Kind.SWITCH);
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
         sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));

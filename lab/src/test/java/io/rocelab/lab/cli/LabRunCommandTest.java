@@ -171,6 +171,30 @@ class LabRunCommandTest {
         assertTrue(Files.exists(out.resolve("pfc_only-queue-depth.png")));
     }
 
+    /**
+     * NIC and switch disagreeing on the lossless priority (PFC on 4 at the NICs, on 3 at the leaf; one
+     * NIC trusting PCP) drop in the lossless class; set alike they do not. Two seeds.
+     */
+    @Test
+    void dcbxMismatchDropsInTheLosslessClassAndMatchingSettingsDoNot() throws IOException {
+        for (String seed : List.of("1", "2")) {
+            Path out = tmp.resolve("dcbx-" + seed);
+            CliRun run = CliRun.of("lab", "run", "dcbx-mismatch", "--seed", seed, "--out", out.toString());
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            for (String claim : List.of("set alike, the leaf pauses the senders and drops nothing",
+                    "with PFC on 4 the NICs count the leaf's pauses on 3 and do not act on them",
+                    "with PFC on 4 the leaf drops in the lossless class",
+                    "h1 trusting PCP is paused on 3 and goes on; its port alone drops")) {
+                assertTrue(run.out().contains("PASS  " + claim), claim + " in\n" + run.out());
+            }
+            assertFalse(run.out().contains("FAIL"), run.out());
+            String counters = Files.readString(out.resolve("counters.json"));
+            assertTrue(counters.contains("\"pfc_ignored\"") && counters.contains("\"pfc_enable\""), counters);
+            assertTrue(Files.readString(out.resolve("report.md")).contains("PFC pauses not acted on, their priority's PFC "
+                + "off at the NIC (rx_pfc_ignored), per NIC: h1 6, h2 6, h3 6, h4 6."), "the report says which NICs ignored");
+        }
+    }
+
     @Test
     void pfcStormIsDetectedAndRestoredByTheWatchdog() {
         CliRun run = CliRun.of("lab", "run", "pfc-storm", "--out", tmp.resolve("storm").toString());

@@ -42,6 +42,9 @@ public final class NicFlags {
     @Option(names = "--pause-response") List<String> pauseResponse = new ArrayList<>();
     @Option(names = "--pause") List<String> pause = new ArrayList<>();
     @Option(names = "--psn-seed") List<String> psnSeed = new ArrayList<>();
+    @Option(names = "--trust") List<String> trust = new ArrayList<>();
+    @Option(names = "--pfc") List<String> pfc = new ArrayList<>();
+    @Option(names = "--dcbx") List<String> dcbx = new ArrayList<>();
 
     /** The arguments that are not rocelab's, in order: perftest's command line. */
     List<String> perftestArgs = List.of();

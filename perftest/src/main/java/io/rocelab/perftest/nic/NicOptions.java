@@ -51,6 +51,9 @@ import java.util.regex.Pattern;
  *                                  default, IEEE 802.3 31B.3.7's bound for the link speed), 394q, 2us, 0
  *   --pause on|off                 802.3x link-level PAUSE instead of PFC, rx and tx, as
  *                                  {@code ethtool --pause DEV rx on tx on} (default off: PFC)
+ *   --trust dscp|pcp               which header gives a frame its priority (mlnx_qos --trust; default dscp)
+ *   --pfc 0,0,0,1,0,0,0,0          the priorities PFC pauses act on (mlnx_qos --pfc; default all)
+ *   --dcbx willing|off             whether DCBX takes a not-willing link partner's settings (default willing)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}; picocli reads them
@@ -504,7 +507,8 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
         NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse)
-            .withLinkPause(pause, pfcStorm != null);
+                .withDcb(NicCongestion.parseDcb(last(flags.trust), last(flags.pfc), last(flags.dcbx)))
+                .withLinkPause(pause, pfcStorm != null || last(flags.pfc) != null);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
                 captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2),
                 rest.toArray(new String[0]));

@@ -51,6 +51,11 @@ final class ToolRun implements AutoCloseable {
         ToolRun run = new ToolRun(Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(nic, "nic"),
             Objects.requireNonNull(err, "err"));
         Runtime.getRuntime().addShutdownHook(run.hook);
+        io.rocelab.nic.dcb.DcbSettings dcb = nic.congestion().dcb();
+        if (!dcb.equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS)) {
+            // as mlnx_qos would show the NIC: what differs from rocelab's defaults is worth a line
+            run.note("dcb: " + dcb.summary());
+        }
         return run;
     }
 
@@ -158,6 +163,15 @@ final class ToolRun implements AutoCloseable {
             }
             sb.append(' ').append(line(n.counters().snapshot())).append(w.role().isEmpty() ? "" : " (" + w.role() + ")")
                 .append('\n');
+            // the DCB state the data path ran with, when it is not rocelab's default (a snapshot: the
+            // NIC's thread may have stopped)
+            for (int port = 1; port <= n.portCount(); port++) {
+                io.rocelab.nic.dcb.PortDcb op = n.dcb().operational(port);
+                if (op.adopted() || !op.settings().equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS)) {
+                    sb.append(" dcb ").append(NicEngine.DEVICE_NAME).append('/').append(port).append(' ')
+                        .append(op.summary()).append(w.role().isEmpty() ? "" : " (" + w.role() + ")").append('\n');
+                }
+            }
             if (n.portCount() > 1) {
                 // port 2's link, when it counted anything (a dual-port or bonded NIC)
                 Map<NicCounter, Long> two = n.port(2).counters().snapshot();

@@ -178,9 +178,26 @@ public final class NicEgress implements TransmitSource {
      * @param pfcOffset offset of the MAC control opcode
      */
     public void onPfc(ByteBuf frame, int pfcOffset, long now) {
+        onPfc(frame, pfcOffset, now, 0xFF);
+    }
+
+    /**
+     * A PFC frame arrived on a port with PFC enabled on the priorities of {@code pfcEnable} (IEEE
+     * 802.1Qbb, {@code mlnx_qos --pfc}): those it names stop as {@link #onPfc(ByteBuf, int, long)}
+     * says; one it names without PFC enabled is not acted on. Either is counted in
+     * {@code rx_prio<N>_pause}, as mlx5's MAC counts every PFC frame it receives; the ignored ones
+     * also in {@code rx_pfc_ignored} (rocelab's own: mlx5 shows them only as pause frames without
+     * pause duration).
+     */
+    public void onPfc(ByteBuf frame, int pfcOffset, long now, int pfcEnable) {
         int cev = Pfc.classEnableVector(frame, pfcOffset);
         for (int p = 0; p < PRIORITIES; p++) {
             if ((cev & (1 << p)) == 0) {
+                continue;
+            }
+            if ((pfcEnable & (1 << p)) == 0) {
+                counters.increment(PfcCounters.rxPause(p));
+                counters.increment(NicCounter.RX_PFC_IGNORED);
                 continue;
             }
             long countedMicros = pauses.pausedNanos(p) / 1_000;

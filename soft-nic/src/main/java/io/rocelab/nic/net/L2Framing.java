@@ -19,7 +19,7 @@ public final class L2Framing {
 
     private final long srcMac;
     private final int vid;
-    private final int rocePcp;
+    private int rocePcp;
 
     public L2Framing(long srcMac, int vid, int rocePcp) {
         this.srcMac = srcMac;
@@ -39,6 +39,17 @@ public final class L2Framing {
     /** The PCP of RoCE frames (data, ACKs, CNPs) on a VLAN. */
     public int rocePcp() {
         return rocePcp;
+    }
+
+    /**
+     * RoCE frames on the VLAN take PCP {@code pcp} from now on: the priority DCBX's application
+     * priority table gives RoCEv2 (UDP port 4791), or the configured one back. Owner thread.
+     */
+    public void rocePcp(int pcp) {
+        if (pcp < 0 || pcp > 7) {
+            throw new IllegalArgumentException("pcp must be 0..7: " + pcp);
+        }
+        rocePcp = pcp;
     }
 
     /** Writes the header for {@code etherType} at priority {@code pcp}; returns the L3 offset. */

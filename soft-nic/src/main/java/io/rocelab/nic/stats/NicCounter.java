@@ -132,7 +132,17 @@ public enum NicCounter {
     /** CNPs the reaction point acted on. */
     RP_CNP_HANDLED("rp_cnp_handled"),
     /** CNPs received and ignored (no congestion control on the QP, or a QP type without it). */
-    RP_CNP_IGNORED("rp_cnp_ignored");
+    RP_CNP_IGNORED("rp_cnp_ignored"),
+
+    // ---- DCB (IEEE 802.1Qbb, 802.1Qaz): rocelab's own names ----
+    /**
+     * Priorities named by received PFC frames that the port did not act on because PFC is off for
+     * them ({@code mlnx_qos --pfc}, or what DCBX adopted). mlx5 has no such counter: it counts them
+     * in {@code rx_prio<N>_pause} (as rocelab does too) and its pause duration stays 0.
+     */
+    RX_PFC_IGNORED("rx_pfc_ignored"),
+    /** Times DCBX made the port take its not-willing link partner's PFC, ETS or application priorities. */
+    DCBX_ADOPTIONS("dcbx_adoptions");
 
     private final String rxeName;
 

@@ -28,11 +28,12 @@ final class HostNics {
             b.vlan(host.vlanId(), host.pcp());
         }
         // the one place a host's NIC is configured: the line rate its transmitter paces to (and PFC's
-        // quanta count at), the link's, how long it takes to act on a received pause, and its
-        // congestion control
+        // quanta count at), the link's, how long it takes to act on a received pause, its DCB
+        // settings (mlnx_qos's trust, PFC, DCBX) and its congestion control
         b.linkSpeedBitsPerSecond(linkSpeedBitsPerSecond);
         b.pauseResponse(host.pauseResponse());
         b.flowControl(host.flowControl());
+        b.dcb(host.dcb());
         if (host.dcqcn() != null) {
             b.dcqcn(host.dcqcn());
         }

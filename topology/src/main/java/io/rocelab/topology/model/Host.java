@@ -8,6 +8,7 @@ import io.rocelab.nic.BondMode;
 import io.rocelab.nic.FlowControlMode;
 import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.cc.DcqcnParams;
+import io.rocelab.nic.dcb.DcbSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,10 +33,12 @@ import java.util.Objects;
  *                               ({@link PauseResponse#IEEE}, the standard's bound for its speed, unless set)
  * @param flowControl            the NIC's link flow control: PFC (the default) or 802.3x PAUSE
  *                               ({@link FlowControlMode}, as {@code mlnx_qos} / {@code ethtool -A} set it)
+ * @param dcb                    the NIC's DCB settings (trust, PFC enable vector, ETS, DCBX willing or off;
+ *                               {@link DcbSettings#DEFAULTS} unless set)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
                    long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
-                   FlowControlMode flowControl)
+                   FlowControlMode flowControl, DcbSettings dcb)
     implements Node {
     /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
@@ -51,19 +54,20 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         ipv6 = List.copyOf(ipv6);
         pauseResponse = pauseResponse == null ? PauseResponse.IEEE : pauseResponse;
         flowControl = flowControl == null ? FlowControlMode.PFC : flowControl;
+        dcb = dcb == null ? DcbSettings.DEFAULTS : dcb;
     }
 
-    /** A host whose NIC runs PFC. */
+    /** A host whose NIC runs PFC with rocelab's default DCB settings. */
     public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
                 long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse) {
         this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2, pauseResponse,
-            FlowControlMode.PFC);
+            FlowControlMode.PFC, DcbSettings.DEFAULTS);
     }
 
     /** @return the same host with its NIC's link flow control {@code mode} */
     public Host withFlowControl(FlowControlMode mode) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
-            pauseResponse, mode);
+            pauseResponse, mode, dcb);
     }
 
     /** A host whose NIC acts on a received pause as the standard allows at its speed. */
@@ -92,7 +96,13 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2,
-            pauseResponse, flowControl);
+            pauseResponse, flowControl, dcb);
+    }
+
+    /** @return the same host with DCB settings {@code settings} on its NIC */
+    public Host withDcb(DcbSettings settings) {
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
+            pauseResponse, flowControl, Objects.requireNonNull(settings, "settings"));
     }
 
     /** @return 1, or 2 for a dual-port NIC */
@@ -175,6 +185,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private long linkSpeed;
         private DcqcnParams dcqcn;
         private PauseResponse pauseResponse = PauseResponse.IEEE;
+        private DcbSettings dcb = DcbSettings.DEFAULTS;
         private boolean dualPort;
         private long mac2 = -1;
         private int ipv4Port2;
@@ -271,6 +282,12 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             return this;
         }
 
+        /** The NIC's DCB settings ({@link DcbSettings#DEFAULTS} unless set). */
+        public Builder dcb(DcbSettings settings) {
+            dcb = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /**
          * The NIC's congestion control by name: {@value #CC_NONE}, or {@value #CC_DCQCN} with
          * ConnectX's default parameters.
@@ -362,7 +379,8 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
             } else if (lacpFast) {
                 throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
             }
-            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse);
+            return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse,
+                FlowControlMode.PFC, dcb);
         }
     }
 }
