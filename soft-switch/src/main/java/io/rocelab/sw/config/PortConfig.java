@@ -25,11 +25,22 @@ import java.util.Objects;
  * @param tcToDot1p       8 entries: the PCP a tagged frame of each TC leaves with ({@code tc_to_dot1p_map}),
  *                        or null to leave the PCP as it is
  * @param vlans           the port's VLAN membership, or null if it is in no VLAN (VLAN-unaware)
+ * @param tcToDscp        8 entries: the DSCP an IP packet of each TC leaves the port with ({@code tc_to_dscp_map},
+ *                        SAI's {@code SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP}), or null to leave the DSCP as it is
  */
 public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
                          int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
                          BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
-                         int[] tcToDot1p, VlanMembership vlans) {
+                         int[] tcToDot1p, VlanMembership vlans, int[] tcToDscp) {
+
+    /** A port without egress DSCP remarking. */
+    public PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust, int[] dscpToTc,
+                      int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask, BufferProfile[] pgProfiles,
+                      QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor, int[] tcToDot1p,
+                      VlanMembership vlans) {
+        this(name, speedBitsPerSecond, mtu, cableMeters, trust, dscpToTc, dot1pToTc, tcToPg, tcToQueue, pfcEnableMask,
+            pgProfiles, queues, pfcWd, dscpToColor, tcToDot1p, vlans, null);
+    }
 
     /** Equal when every field is, the arrays by their contents: a configuration is data. */
     @Override
@@ -40,7 +51,8 @@ public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cabl
             && Arrays.equals(tcToQueue, p.tcToQueue) && pfcEnableMask == p.pfcEnableMask
             && Arrays.equals(pgProfiles, p.pgProfiles) && Arrays.equals(queues, p.queues)
             && Objects.equals(pfcWd, p.pfcWd) && Arrays.equals(dscpToColor, p.dscpToColor)
-            && Arrays.equals(tcToDot1p, p.tcToDot1p) && Objects.equals(vlans, p.vlans);
+            && Arrays.equals(tcToDot1p, p.tcToDot1p) && Objects.equals(vlans, p.vlans)
+            && Arrays.equals(tcToDscp, p.tcToDscp);
     }
 
     @Override
