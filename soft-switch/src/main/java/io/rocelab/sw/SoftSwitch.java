@@ -420,6 +420,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         return acl.counters();
     }
 
+    /** {@code sonic-clear acl}: the ACL rules' counters count from zero; call on the owner thread. */
+    public void clearAclCounters() {
+        acl.clearCounters();
+    }
+
     /**
      * A frame of the routing control plane (BGP, BFD) leaves by the port's control queue (a port
      * channel's: the member flow 0 hashes to), as LACPDUs do: a cut cable loses it, a paused or congested data class does not hold it up (SONiC maps

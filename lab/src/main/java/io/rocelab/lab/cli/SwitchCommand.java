@@ -244,7 +244,7 @@ public final class SwitchCommand implements Callable<Integer> {
                 + " or its watermarks, as sonic-clear watermark does: the watermark views start again from what the"
                 + " buffers hold now, the persistent-watermark views keep their peak."})
     static final class Clear implements Callable<Integer> {
-        @Parameters(arity = "1..*", paramLabel = "WORDS", description = "counters | watermark")
+        @Parameters(arity = "1..*", paramLabel = "WORDS", description = "counters | watermark | acl")
         List<String> words;
 
         @Mixin

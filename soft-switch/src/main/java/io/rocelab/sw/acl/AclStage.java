@@ -44,6 +44,9 @@ public final class AclStage {
     private final int[] mirrorPort;
     private final long[] packets;
     private final long[] bytes;
+    /** The counts when they were last cleared ({@code sonic-clear acl}, {@code aclshow -c}). */
+    private final long[] clearedPackets;
+    private final long[] clearedBytes;
     /** Per port, per table bound to it: rule indices, highest priority first. */
     private final int[][][] ingress;
     private final int[][][] egress;
@@ -61,6 +64,8 @@ public final class AclStage {
         this.rules = all.toArray(new AclConfig.Rule[0]);
         this.packets = new long[rules.length];
         this.bytes = new long[rules.length];
+        this.clearedPackets = new long[rules.length];
+        this.clearedBytes = new long[rules.length];
         this.mirrorPort = new int[rules.length];
         for (int i = 0; i < rules.length; i++) {
             AclConfig.MirrorSession s = rules[i].mirror() == null ? null : acl.sessions().get(rules[i].mirror());
@@ -181,15 +186,22 @@ public final class AclStage {
     }
 
     /**
-     * The rules' counters, as {@code aclshow -a} lists them: one entry per rule, in file order.
-     * Call on the owner thread.
+     * The rules' counters since they were last cleared, as {@code aclshow -a} lists them: one entry
+     * per rule, in file order. Call on the owner thread.
      */
     public List<RuleCounter> counters() {
         List<RuleCounter> out = new ArrayList<>();
         for (int i = 0; i < rules.length; i++) {
-            out.add(new RuleCounter(rules[i].table(), rules[i].name(), rules[i].priority(), packets[i], bytes[i]));
+            out.add(new RuleCounter(rules[i].table(), rules[i].name(), rules[i].priority(),
+                packets[i] - clearedPackets[i], bytes[i] - clearedBytes[i]));
         }
         return out;
+    }
+
+    /** {@code sonic-clear acl}: the counters count from zero again. Call on the owner thread. */
+    public void clearCounters() {
+        System.arraycopy(packets, 0, clearedPackets, 0, packets.length);
+        System.arraycopy(bytes, 0, clearedBytes, 0, bytes.length);
     }
 
     /**
