@@ -125,7 +125,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.classify = new ClassifyStage(portConfigs);
         this.vlan = new VlanStage(portConfigs, alloc);
         this.acl = new AclStage(config, this::mirror);
-        this.dscpRemark = new DscpRemarkStage(portConfigs, counters);
+        this.dscpRemark = new DscpRemarkStage(portConfigs);
         this.fdb = new FdbTable(config.fdbAgingNanos(), config.fdbTableSize(), scheduler);
         this.lags = new PortChannels(config);
         RouteTable routes = new RouteTable();
@@ -381,7 +381,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return;
         }
         vlan.egress(ctx);
-        dscpRemark.egress(ctx);
+        if (dscpRemark.egress(ctx)) {
+            counters[ctx.egressPort].egressDscpRemarked++;
+        }
         DropReason why = mmu.admit(ctx);
         if (why != null) {
             dropped(ctx, why);

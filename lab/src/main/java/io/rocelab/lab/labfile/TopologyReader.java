@@ -143,7 +143,7 @@ final class TopologyReader {
             SwitchConfig c = s.config();
             b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
                 c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
-                c.pfcQuanta()).withBgp(c.bgp()));
+                c.pfcQuanta()).withBgp(c.bgp()).withAcl(c.acl()));
         }
         t.links().forEach(b::link);
         if (t.qos() != null) {

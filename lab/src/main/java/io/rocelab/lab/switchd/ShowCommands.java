@@ -19,7 +19,7 @@ import java.util.function.Function;
  * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
  * table with rocelab's LACP detail under it), {@code ip route} and {@code ipv6 route} (FRR's),
  * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), {@code acl table} and {@code acl rule}
- * (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints), and rocelab's {@code ports}: each port's
+ * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -50,7 +50,8 @@ public final class ShowCommands {
         Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)),
         Map.entry("acl table", d -> AclViews.tables(d.softSwitch().config().acl())),
         Map.entry("acl rule", d -> AclViews.rules(d.softSwitch().config().acl())),
-        Map.entry("acl counters", onSwitch(sw -> AclViews.counters(sw.config().acl(), sw.aclCounters()))));
+        Map.entry("acl counters", onSwitch(sw -> AclViews.counters(sw.config().acl(), sw.aclCounters()))),
+        Map.entry("mirror_session", d -> AclViews.sessions(d.softSwitch().config().acl())));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -58,7 +59,7 @@ public final class ShowCommands {
         "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
-        "acl table", "acl rule", "acl counters");
+        "acl table", "acl rule", "acl counters", "mirror_session");
 
     private ShowCommands() {
     }

@@ -95,6 +95,11 @@ class SwitchAclProcessTest {
             DATAACL   DEFAULT_RULE         1  DROP                  ETHER_TYPE: 2048   Active
             """, rule.out());
 
+        CliRun sessions = CliRun.of("switch", "show", "mirror_session", "--socket", socket.toString());
+        assertEquals(0, sessions.exitCode(), sessions.err());
+        assertTrue(sessions.out().contains("SPAN Sessions\nName  Status  DST Port   SRC Port  Direction  Queue  Policer\n"
+            + "----  ------  ---------  --------  ---------  -----  -------\nspan  active  Ethernet8\n"), sessions.out());
+
         Process server = tools.start("server", "ib_write_bw", "--udp-frame", serverNic + ":" + e0,
             "-n", "200", "-s", "4096", "-p", String.valueOf(tcp));
         tools.awaitOutput(server, "server", "Waiting for client", 60);

@@ -87,6 +87,27 @@ public final class AclViews {
         return tabulate(new String[] {"RULE NAME", "TABLE NAME", "PRIO", "PACKETS COUNT", "BYTES COUNT"}, rows);
     }
 
+    /**
+     * {@code show mirror_session}: acl-loader's two tables, ERSPAN sessions then SPAN sessions. The
+     * status is {@code active} for a SPAN session (its copies are sent) and {@code inactive} for an
+     * ERSPAN one (not modelled: nothing is sent); the ERSPAN columns rocelab does not keep are blank.
+     */
+    public static String sessions(AclConfig acl) {
+        List<String[]> erspan = new ArrayList<>();
+        List<String[]> span = new ArrayList<>();
+        acl.sessions().values().stream().sorted(Comparator.comparing(AclConfig.MirrorSession::name)).forEach(m -> {
+            String src = m.srcPort() == null ? "" : m.srcPort();
+            if (m.span()) {
+                span.add(new String[] {m.name(), "active", m.dstPort(), src, "", "", ""});
+            } else {
+                erspan.add(new String[] {m.name(), "inactive", "", "", "", "", "", "", "", "", src, ""});
+            }
+        });
+        return "ERSPAN Sessions\n" + tabulate(new String[] {"Name", "Status", "SRC IP", "DST IP", "GRE", "DSCP", "TTL",
+            "Queue", "Policer", "Monitor Port", "SRC Port", "Direction"}, erspan) + "\nSPAN Sessions\n"
+            + tabulate(new String[] {"Name", "Status", "DST Port", "SRC Port", "Direction", "Queue", "Policer"}, span);
+    }
+
     /** Ethernet4 before Ethernet12, as natsort orders them. */
     private static final Comparator<String> NATURAL = Comparator.comparing((String s) -> s.replaceAll("\\d+", ""))
         .thenComparingLong(s -> {

@@ -3,7 +3,6 @@ package io.rocelab.sw.pipeline;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.sw.config.PortConfig;
-import io.rocelab.sw.stats.PortCounters;
 
 /**
  * Egress DSCP remarking at a trust boundary: a port with a {@code tc_to_dscp_map} bound in
@@ -12,34 +11,31 @@ import io.rocelab.sw.stats.PortCounters;
  * leaves it to the DSCP of the packet's traffic class, so the next switch classifies it as this one
  * did: a tenant's frames put in TC 0 at ingress leave with TC 0's (lossy) DSCP, whatever they
  * claimed. The ECN bits are kept; IPv4's header checksum is patched (the RoCEv2 ICRC masks the
- * DSCP, so it stays good). A packet whose DSCP changed is counted on its egress port
- * ({@link PortCounters#egressDscpRemarked}). Colour is not an input here (rocelab's maps are by TC).
+ * DSCP, so it stays good). The switch counts a packet whose DSCP changed on its egress port
+ * ({@code PortCounters.egressDscpRemarked}). Colour is not an input here (rocelab's maps are by TC).
  *
  * <p>Also the helper for an ACL's {@code SET_DSCP}: {@link #setDscp}. Owner thread only.
  */
 public final class DscpRemarkStage {
     /** Per port, its {@code tcToDscp()}, or null. */
     private final int[][] maps;
-    private final PortCounters[] counters;
 
-    /**
-     * @param ports    per-port configuration, indexed like the switch's ports
-     * @param counters the ports' counters, same indices
-     */
-    public DscpRemarkStage(PortConfig[] ports, PortCounters[] counters) {
+    /** @param ports per-port configuration, indexed like the switch's ports */
+    public DscpRemarkStage(PortConfig[] ports) {
         this.maps = new int[ports.length][];
         for (int i = 0; i < ports.length; i++) {
             maps[i] = ports[i].tcToDscp();
         }
-        this.counters = counters;
     }
 
-    /** Rewrites the DSCP of a packet about to be queued on {@link PacketContext#egressPort}. */
-    public void egress(PacketContext ctx) {
+    /**
+     * Rewrites the DSCP of a packet about to be queued on {@link PacketContext#egressPort}.
+     *
+     * @return true if it changed (the switch counts it)
+     */
+    public boolean egress(PacketContext ctx) {
         int[] map = maps[ctx.egressPort];
-        if (map != null && ctx.dscp >= 0 && setDscp(ctx, map[ctx.tc])) {
-            counters[ctx.egressPort].egressDscpRemarked++;
-        }
+        return map != null && ctx.dscp >= 0 && setDscp(ctx, map[ctx.tc]);
     }
 
     /**
