@@ -140,6 +140,39 @@ class AclTrustTest {
         lab.drainAndClose();
     }
 
+    /**
+     * An egress table on the receiver's port: SET_DSCP rewrites what leaves, a DROP rule of higher
+     * priority for one source port wins over it, and the ingress port counts the ACL drops.
+     */
+    @Test
+    void anEgressTableRewritesAndDropsWhatLeavesItsPort() {
+        ConfigBuilder b = three();
+        ObjectNode root = b.root();
+        root.withObject("/ACL_TABLE").putObject("EGRESS_ACL").put("type", "L3").put("stage", "egress")
+            .putArray("ports").add("Ethernet0");
+        root.withObject("/ACL_RULE").putObject("EGRESS_ACL|TO_AF11").put("PRIORITY", "10").put("DSCP", "26")
+            .put("SET_DSCP", "10");
+        root.withObject("/ACL_RULE").putObject("EGRESS_ACL|NOT_FROM_H2").put("PRIORITY", "20")
+            .put("PACKET_ACTION", "DROP").put("SRC_IP", "10.0.0.3/32");
+        Lab lab = new Lab(b.build());
+        HostStub h1 = lab.flow(1, 0, 26, 2, 0xC001, 1024).gap(20_000);
+        HostStub h2 = lab.flow(2, 0, 26, 2, 0xC002, 1024).gap(20_000);
+        h1.start();
+        h2.start();
+        lab.time.runFor(1_000_000);
+        h1.stop();
+        h2.stop();
+        lab.time.runFor(100_000);
+        HostStub receiver = lab.hosts.get(0);
+        assertEquals(h1.sentFrames, receiver.rxFrames, "only h1's frames arrive");
+        assertEquals(10, receiver.lastDscp, "with the DSCP the egress rule set");
+        assertEquals(h2.sentFrames, lab.sw.counters(2).drops(DropReason.ACL), "h2's dropped, counted at its ingress port");
+        List<AclStage.RuleCounter> c = lab.sw.aclCounters();
+        assertEquals(h1.sentFrames, c.get(0).packets());
+        assertEquals(h2.sentFrames, c.get(1).packets());
+        lab.drainAndClose();
+    }
+
     /** Every mistake, one line each, naming TABLE|key. */
     @Test
     void mistakesAreOneLineEach() {
