@@ -44,7 +44,8 @@ final class AclMatcher {
         if (m.ipProtocol() >= 0 && (v == 0 || ctx.l4Protocol != m.ipProtocol())) {
             return false;
         }
-        boolean l4 = ctx.l4Offset >= 0 && (ctx.l4Protocol == TCP || ctx.l4Protocol == UDP);
+        int l4Bytes = l4Bytes(ctx);
+        boolean l4 = l4Bytes >= 4 && (ctx.l4Protocol == TCP || ctx.l4Protocol == UDP);
         if (m.l4SrcLo() >= 0 && (!l4 || !in(f.getUnsignedShort(ctx.l4Offset), m.l4SrcLo(), m.l4SrcHi()))) {
             return false;
         }
@@ -53,10 +54,25 @@ final class AclMatcher {
         }
         if (m.tcpMask() >= 0) {
             // TCP header byte 13: CWR ECE URG ACK PSH RST SYN FIN
-            return ctx.l4Protocol == TCP && ctx.l4Offset >= 0
+            return ctx.l4Protocol == TCP && l4Bytes >= 14
                 && (f.getUnsignedByte(ctx.l4Offset + 13) & m.tcpMask()) == m.tcpFlags();
         }
         return true;
+    }
+
+    /**
+     * The L4 header bytes the frame holds: 0 for a non-IP packet and for an IPv4 fragment other than
+     * the first (it carries no L4 header), else what is left of the frame (the parser checks UDP's
+     * 8 bytes, not TCP's, so a matcher must not read past the frame).
+     */
+    private static int l4Bytes(PacketContext ctx) {
+        if (ctx.l4Offset < 0 || ctx.ipVersion == 0) {
+            return 0;
+        }
+        if (ctx.ipVersion == 4 && (ctx.frame.getUnsignedShort(ctx.l3Offset + 6) & 0x1FFF) != 0) {
+            return 0;
+        }
+        return Math.max(0, ctx.frame.writerIndex() - ctx.l4Offset);
     }
 
     private static boolean ipType(int type, int version) {
