@@ -42,6 +42,8 @@ import io.rocelab.sw.pipeline.PacketContext;
 import io.rocelab.sw.pipeline.TaskClock;
 import io.rocelab.sw.pipeline.ParseStage;
 import io.rocelab.sw.pipeline.VlanStage;
+import io.rocelab.sw.pipeline.DscpRemarkStage;
+import io.rocelab.sw.acl.AclStage;
 import io.rocelab.sw.pfcwd.QueueWatch;
 import io.rocelab.sw.routing.BgpSpeaker;
 import io.rocelab.sw.routing.SwitchFib;
@@ -82,6 +84,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final ParseStage parse = new ParseStage();
     private final VlanStage vlan;
     private final ClassifyStage classify;
+    private final AclStage acl;
+    private final DscpRemarkStage dscpRemark;
     private final ForwardStage forward;
     private final Mmu mmu;
     private final PfcGenerator pfc;
@@ -123,6 +127,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.frameSize = new FrameSizeStage(portConfigs);
         this.classify = new ClassifyStage(portConfigs);
         this.vlan = new VlanStage(portConfigs, alloc);
+        this.acl = new AclStage(config, this::mirror);
+        this.dscpRemark = new DscpRemarkStage(portConfigs);
         this.fdb = new FdbTable(config.fdbAgingNanos(), config.fdbTableSize(), scheduler);
         this.lags = new PortChannels(config);
         RouteTable routes = new RouteTable();
@@ -315,6 +321,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return;
         }
         classify.apply(ctx);
+        if (acl.ingress(ctx)) {
+            dropped(ctx, DropReason.ACL);
+            return;
+        }
         DropReason why = forward.apply(ctx, now);
         if (why != null) {
             dropped(ctx, why);
@@ -377,13 +387,55 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             dropped(ctx, DropReason.PFC_WATCHDOG);
             return;
         }
+        if (acl.egress(ctx)) {
+            dropped(ctx, DropReason.ACL);
+            return;
+        }
         vlan.egress(ctx);
+        if (dscpRemark.egress(ctx)) {
+            counters[ctx.egressPort].egressDscpRemarked++;
+        }
         DropReason why = mmu.admit(ctx);
         if (why != null) {
             dropped(ctx, why);
             return;
         }
         egress[ctx.egressPort].enqueue(ctx, ctx.arrivalNanos);
+    }
+
+    /**
+     * An ACL's mirror action: a copy of the packet leaves by the SPAN session's {@code dst_port}, in
+     * that port's queue of TC 0, lossy: it takes the buffer like any packet and is dropped when it
+     * does not fit, never pausing anyone.
+     */
+    private void mirror(PacketContext ctx, int port) {
+        if (ports[port] == null || !ports[port].isUp()) {
+            return;
+        }
+        PacketContext copy = contexts.acquire();
+        copy.copyHeadersFrom(ctx);
+        copy.frame = ctx.frame.copy();
+        copy.egressPort = port;
+        copy.tc = 0;
+        copy.priorityGroup = portConfigs[ctx.ingressPort].tcToPg()[0];
+        copy.queue = portConfigs[port].tcToQueue()[0];
+        copy.lossless = false;
+        DropReason why = mmu.admit(copy);
+        if (why != null) {
+            dropped(copy, why);
+            return;
+        }
+        egress[port].enqueue(copy, copy.arrivalNanos);
+    }
+
+    /** @return the ACL rules' counters ({@code aclshow -a}); call on the owner thread */
+    public List<AclStage.RuleCounter> aclCounters() {
+        return acl.counters();
+    }
+
+    /** {@code sonic-clear acl}: the ACL rules' counters count from zero; call on the owner thread. */
+    public void clearAclCounters() {
+        acl.clearCounters();
     }
 
     /**

@@ -46,6 +46,22 @@ class HostileSwitchPropertyTest {
     void aSwitchUnderAttack(@ForAll long seed) {
         ConfigBuilder cb = Lab.routes(new ConfigBuilder(PORTS, 100), PORTS)
             .switchField("fdb_table_size", String.valueOf(FDB_SIZE));
+        // ACLs that read every header the matcher knows, on the attacked ports: they count and mirror, never drop
+        com.fasterxml.jackson.databind.node.ObjectNode root = cb.root();
+        root.withObject("/ACL_TABLE").putObject("SEE_ALL").put("type", "L3").putArray("ports").add("Ethernet0")
+            .add("Ethernet12");
+        root.withObject("/ACL_TABLE").putObject("SEE_ALL_V6").put("type", "L3V6").put("stage", "egress")
+            .putArray("ports").add("Ethernet0").add("Ethernet4").add("Ethernet8").add("Ethernet12");
+        root.withObject("/ACL_TABLE").putObject("EVERFLOW").put("type", "MIRROR").putArray("ports").add("Ethernet0");
+        root.withObject("/ACL_RULE").putObject("SEE_ALL|SYN").put("PRIORITY", "3").put("PACKET_ACTION", "FORWARD")
+            .put("TCP_FLAGS", "0x02/0x12").put("L4_DST_PORT_RANGE", "0-65535");
+        root.withObject("/ACL_RULE").putObject("SEE_ALL|UDP").put("PRIORITY", "2").put("PACKET_ACTION", "FORWARD")
+            .put("IP_PROTOCOL", "17").put("L4_SRC_PORT_RANGE", "1-65535").put("SRC_IP", "0.0.0.0/0").put("DSCP", "26");
+        root.withObject("/ACL_RULE").putObject("SEE_ALL_V6|ANY").put("PRIORITY", "1").put("PACKET_ACTION", "FORWARD")
+            .put("SRC_IPV6", "::/0").put("DST_IPV6", "ff02::/16").put("L4_SRC_PORT", "4791");
+        root.withObject("/ACL_RULE").putObject("EVERFLOW|ROCE").put("PRIORITY", "1")
+            .put("MIRROR_INGRESS_ACTION", "span").put("L4_DST_PORT", "4791");
+        root.withObject("/MIRROR_SESSION").putObject("span").put("type", "SPAN").put("dst_port", "Ethernet4");
         Lab lab = new Lab(cb.build());
         SoftSwitch sw = lab.sw;
         Random random = new Random(seed);
@@ -85,6 +101,7 @@ class HostileSwitchPropertyTest {
         }
         assertTrue(sw.fdb().size() <= FDB_SIZE, "the FDB within its size: " + sw.fdb().size());
         HostileBudget.outcome("fdb_learn_refused", sw.fdb().learnRefused());
+        sw.aclCounters().forEach(c -> HostileBudget.outcome("acl_" + c.rule().toLowerCase(), c.packets()));
         // ordinary traffic still goes through: routed from host 1 to host 2, and from host 0 to host 3
         for (int[] pair : new int[][] {{1, 2}, {0, 3}}) {
             long before = lab.hosts.get(pair[1]).rxFrames;

@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
         description = {"Run the soft switch as a process: SONiC's config_db.json, ports on Linux interfaces or frame-over-UDP links.",
             "  rocelab switch --config config_db.json --port Ethernet0=udp:40010:40000 --port Ethernet4=udp:40014:40004",
             "Then, from another shell: rocelab switch show pfc counters | queue counters | interfaces counters"
-                + " | pfcwd stats | priority-group watermark; rocelab switch clear counters | watermark.",
+                + " | pfcwd stats | priority-group watermark | acl table; rocelab switch clear counters | watermark | acl.",
             "Ctrl-C (SIGINT) or SIGTERM stops it; the capture is finished and valid."},
         mixinStandardHelpOptions = true,
         subcommands = {SwitchCommand.Show.class, SwitchCommand.Clear.class, SwitchCommand.Check.class})
@@ -247,7 +247,7 @@ public final class SwitchCommand implements Callable<Integer> {
                 + " or its watermarks, as sonic-clear watermark does: the watermark views start again from what the"
                 + " buffers hold now, the persistent-watermark views keep their peak."})
     static final class Clear implements Callable<Integer> {
-        @Parameters(arity = "1..*", paramLabel = "WORDS", description = "counters | watermark")
+        @Parameters(arity = "1..*", paramLabel = "WORDS", description = "counters | watermark | acl")
         List<String> words;
 
         @Mixin

@@ -157,7 +157,7 @@ final class TopologyReader {
             SwitchConfig c = s.config();
             b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
                 c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
-                c.pfcQuanta()).withBgp(c.bgp()));
+                c.pfcQuanta()).withBgp(c.bgp()).withAcl(c.acl()));
         }
         t.links().forEach(b::link);
         if (t.qos() != null) {
@@ -518,7 +518,7 @@ final class TopologyReader {
     }
 
     private void aSwitch(Topology.Builder t, YNode node, String path, int index) {
-        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config", "port-speed");
+        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config", "port-speed", "tables");
         if (s == null) {
             return;
         }
@@ -568,6 +568,13 @@ final class TopologyReader {
         for (int p = 0; p < ports; p++) {
             String port = "Ethernet" + 4 * p;
             b.port(port, portSpeeds.getOrDefault(port, speed) / 1_000_000L, mtu);
+        }
+        YNode tables = s.get("tables");
+        if (tables instanceof YNode.YMap) {
+            // config_db tables over the generated ones (PORT_QOS_MAP fields, ACL_TABLE, ...): ConfigOverlay
+            b.overlay(JsonText.of(tables));
+        } else if (tables != null) {
+            s.mistake("tables", "config_db tables to lay over the switch's, a map of TABLE: {key: {field: value}}");
         }
         t.switchNode(name, b);
     }

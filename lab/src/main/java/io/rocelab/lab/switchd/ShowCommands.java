@@ -3,6 +3,7 @@ package io.rocelab.lab.switchd;
 import io.rocelab.sw.RoutingViews;
 import io.rocelab.sw.SoftSwitch;
 import io.rocelab.sw.SonicViews;
+import io.rocelab.sw.acl.AclViews;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,11 +18,12 @@ import java.util.function.Function;
  * {@code priority-group drop counters} (read from the MMU on the
  * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
  * table with rocelab's LACP detail under it), {@code ip route} and {@code ipv6 route} (FRR's),
- * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), and rocelab's {@code ports}: each port's
+ * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), {@code acl table} and {@code acl rule}
+ * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
- * watermark} does.
+ * watermark} does, and {@code clear acl} the ACL rules' counters, as {@code sonic-clear acl} ({@code aclshow -c}) does.
  */
 public final class ShowCommands {
     /** The views, by the words SONiC's CLI uses for them. */
@@ -46,7 +48,11 @@ public final class ShowCommands {
         Map.entry("ip bgp summary", onSwitch(RoutingViews::bgpSummary)),
         Map.entry("ipv6 route", onSwitch(RoutingViews::ipv6Route)),
         Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)),
-        Map.entry("pause counters", d -> SonicViews.pauseCounters(d.counters())));
+        Map.entry("pause counters", d -> SonicViews.pauseCounters(d.counters())),
+        Map.entry("acl table", d -> AclViews.tables(d.softSwitch().config().acl())),
+        Map.entry("acl rule", d -> AclViews.rules(d.softSwitch().config().acl())),
+        Map.entry("acl counters", onSwitch(sw -> AclViews.counters(sw.config().acl(), sw.aclCounters()))),
+        Map.entry("mirror_session", d -> AclViews.sessions(d.softSwitch().config().acl())));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -54,7 +60,7 @@ public final class ShowCommands {
         "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
-        "pause counters");
+        "pause counters", "acl table", "acl rule", "acl counters", "mirror_session");
 
     private ShowCommands() {
     }
@@ -92,8 +98,15 @@ public final class ShowCommands {
             daemon.clearWatermarks();
             return "Cleared watermarks" + System.lineSeparator();
         }
+        if (words.equals(List.of("acl"))) {
+            daemon.onOwner(() -> {
+                daemon.softSwitch().clearAclCounters();
+                return null;
+            });
+            return "Cleared ACL counters" + System.lineSeparator();
+        }
         throw new IllegalArgumentException("clear " + String.join(" ", words)
-            + ": unknown; try: clear counters, clear watermark");
+            + ": unknown; try: clear counters, clear watermark, clear acl");
     }
 
     /** The port channels' LACP state is read on the switch's thread. */

@@ -26,7 +26,8 @@ class LabRunCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         List<String> lines = run.out().lines().toList();
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("pfc-basics ") && l.contains("8:1 incast")), run.out());
-        for (String lab : List.of("dcqcn", "dcqcn-parameters", "pfc-storm", "pfc-storm-spreading", "link-failure")) {
+        for (String lab : List.of("dcqcn", "dcqcn-parameters", "pfc-storm", "pfc-storm-spreading", "link-failure",
+                "trust-boundary", "pfc-attack", "cnp-mirror")) {
             assertTrue(lines.stream().anyMatch(l -> l.startsWith(lab + " ")), lab + " in " + run.out());
         }
         assertTrue(lines.stream().noneMatch(l -> l.contains("does not read")), run.out());

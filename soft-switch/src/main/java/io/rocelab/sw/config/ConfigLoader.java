@@ -29,8 +29,8 @@ import java.util.function.ToIntFunction;
  * whether the buffers can work, is {@link ConfigValidator}'s, the same checks a configuration built
  * in Java gets.
  *
- * <p>A real switch's file loads as it is: a table rocelab does not model ({@code BGP_NEIGHBOR},
- * {@code FEATURE}, {@code ACL_TABLE}, ...) is no mistake but named in {@link LoadedConfig#ignoredTables()},
+ * <p>A real switch's file loads as it is: a table rocelab does not model ({@code FEATURE},
+ * {@code CRM}, ...) is no mistake but named in {@link LoadedConfig#ignoredTables()},
  * and a field it accepts but does not act on ({@code PORT admin_status down}) in its notes
  * ({@link #read(String)}). Which tables are modelled, and their fields: {@link SonicTables}.
  *
@@ -38,9 +38,10 @@ import java.util.function.ToIntFunction;
  * {@code DSCP_TO_TC_MAP}, {@code DOT1P_TO_TC_MAP}, {@code TC_TO_PRIORITY_GROUP_MAP},
  * {@code TC_TO_QUEUE_MAP}, {@code PORT_QOS_MAP}, {@code BUFFER_POOL}, {@code BUFFER_PROFILE},
  * {@code BUFFER_PG}, {@code BUFFER_QUEUE}, {@code WRED_PROFILE}, {@code SCHEDULER}, {@code QUEUE},
- * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code VLAN},
+ * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code TC_TO_DSCP_MAP}, {@code VLAN},
  * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER},
- * {@code MCLAG_DOMAIN}, {@code MCLAG_INTERFACE}, and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
+ * {@code MCLAG_DOMAIN}, {@code MCLAG_INTERFACE}, {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION}
+ * ({@link AclTables}), and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
  * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
  */
@@ -172,6 +173,8 @@ public final class ConfigLoader {
             b::tcToQueueMap);
         maps(root, "TC_TO_DOT1P_MAP", 8, "a traffic class (0-7)", ZERO_TO_SEVEN, "an 802.1p priority (0-7)",
             b::tcToDot1pMap);
+        maps(root, "TC_TO_DSCP_MAP", 8, "a traffic class (0-7)", ZERO_TO_SEVEN, "a DSCP (0-63)",
+            b::tcToDscpMap);
         maps(root, "DSCP_TO_COLOR_MAP", 64, "a DSCP (0-63)", Color::parse, "a colour (green, yellow, red)",
             b::dscpToColorMap);
         vlans(root, b);
@@ -188,6 +191,7 @@ public final class ConfigLoader {
             forEach(root, table, (key, e) -> checkFields(table, key, e));
         }
         BgpTables.read(root, b, problems);
+        b.acl(AclTables.read(root, problems, unmodelled));
         return b;
     }
 
@@ -409,7 +413,7 @@ public final class ConfigLoader {
             }
             b.portQosMap(key, new SwitchConfigBuilder.PortQosMap(ref(q, "dscp_to_tc_map"), ref(q, "dot1p_to_tc_map"),
                 ref(q, "tc_to_pg_map"), ref(q, "tc_to_queue_map"), pfc, ref(q, "dscp_to_color_map"),
-                ref(q, "tc_to_dot1p_map")));
+                ref(q, "tc_to_dot1p_map"), ref(q, "tc_to_dscp_map")));
         });
     }
 

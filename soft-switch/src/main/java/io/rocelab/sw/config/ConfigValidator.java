@@ -75,6 +75,7 @@ public final class ConfigValidator {
         maps("TC_TO_PRIORITY_GROUP_MAP", t.tcToPg, 8, 7, "a traffic class or queue (0-7)");
         maps("TC_TO_QUEUE_MAP", t.tcToQueue, 8, 7, "a traffic class or queue (0-7)");
         maps("TC_TO_DOT1P_MAP", t.tcToDot1p, 8, 7, "an 802.1p priority (0-7)");
+        maps("TC_TO_DSCP_MAP", t.tcToDscp, 8, 63, "a DSCP (0-63)");
         maps("DSCP_TO_COLOR_MAP", t.dscpToColor, 64, Color.RED, "a colour (green, yellow, red)");
         t.profiles.values().forEach(this::profile);
         Map<String, WredProfile> wreds = new LinkedHashMap<>();
@@ -513,6 +514,8 @@ public final class ConfigValidator {
                 t.dscpToColor, "DSCP_TO_COLOR_MAP", null);
             int[] tcDot1p = bound(report, qwhere, q == null ? null : q.tcToDot1pMap(), "tc_to_dot1p_map", t.tcToDot1p,
                 "TC_TO_DOT1P_MAP", null);
+            int[] tcDscp = bound(report, qwhere, q == null ? null : q.tcToDscpMap(), "tc_to_dscp_map", t.tcToDscp,
+                "TC_TO_DSCP_MAP", null);
             Trust trust = q != null && q.dscpToTcMap() != null ? Trust.DSCP
                 : q != null && q.dot1pToTcMap() != null ? Trust.DOT1P : Trust.NONE;
             int pfcMask = 0;
@@ -560,7 +563,7 @@ public final class ConfigValidator {
             }
             GlobalFlowControl pause = linkPause(t, name, pfcMask, qwhere, pg, problems);
             ports.add(new PortConfig(name, speed, mtu, cable, trust, dscp, dot1p, tcPg, tcQ, pfcMask, pg, queues,
-                wd.get(name), color, tcDot1p, vlans.get(name), pause));
+                wd.get(name), color, tcDot1p, vlans.get(name), pause, tcDscp));
         }
         return ports;
     }
@@ -635,7 +638,7 @@ public final class ConfigValidator {
             return new SwitchConfigBuilder.PortQosMap(global.dscpToTcMap(), null, null, null, List.of(), null, null);
         }
         return new SwitchConfigBuilder.PortQosMap(global.dscpToTcMap(), q.dot1pToTcMap(), q.tcToPgMap(),
-            q.tcToQueueMap(), q.pfcEnable(), q.dscpToColorMap(), q.tcToDot1pMap());
+            q.tcToQueueMap(), q.pfcEnable(), q.dscpToColorMap(), q.tcToDot1pMap(), q.tcToDscpMap());
     }
 
     private static boolean validMap(int[] map, int max) {

@@ -45,6 +45,7 @@ public final class ConfigWriter {
         maps(root, "TC_TO_PRIORITY_GROUP_MAP", t.tcToPg, false);
         maps(root, "TC_TO_QUEUE_MAP", t.tcToQueue, false);
         maps(root, "TC_TO_DOT1P_MAP", t.tcToDot1p, false);
+        maps(root, "TC_TO_DSCP_MAP", t.tcToDscp, false);
         maps(root, "DSCP_TO_COLOR_MAP", t.dscpToColor, true);
         portQos(root, t);
         if (!t.pools.isEmpty()) {
@@ -161,6 +162,7 @@ public final class ConfigWriter {
             putIf(e, "tc_to_queue_map", m.tcToQueueMap());
             putIf(e, "dscp_to_color_map", m.dscpToColorMap());
             putIf(e, "tc_to_dot1p_map", m.tcToDot1pMap());
+            putIf(e, "tc_to_dscp_map", m.tcToDscpMap());
             if (!m.pfcEnable().isEmpty()) {
                 e.put("pfc_enable", m.pfcEnable().stream().map(String::valueOf).collect(Collectors.joining(",")));
             }

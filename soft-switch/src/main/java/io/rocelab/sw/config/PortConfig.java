@@ -27,19 +27,21 @@ import java.util.Objects;
  * @param vlans           the port's VLAN membership, or null if it is in no VLAN (VLAN-unaware)
  * @param globalFlowControl 802.3x PAUSE on the port (rocelab's {@code PORT} field
  *                        {@code global_flow_control}, SAI's {@code SAI_PORT_ATTR_GLOBAL_FLOW_CONTROL_MODE})
+ * @param tcToDscp        8 entries: the DSCP an IP packet of each TC leaves the port with ({@code tc_to_dscp_map},
+ *                        SAI's {@code SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP}), or null to leave the DSCP as it is
  */
 public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
                          int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
                          BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
-                         int[] tcToDot1p, VlanMembership vlans, GlobalFlowControl globalFlowControl) {
+                         int[] tcToDot1p, VlanMembership vlans, GlobalFlowControl globalFlowControl, int[] tcToDscp) {
 
-    /** A port without 802.3x PAUSE ({@link GlobalFlowControl#OFF}). */
+    /** A port without 802.3x PAUSE ({@link GlobalFlowControl#OFF}) and without egress DSCP remarking. */
     public PortConfig(String name, long speedBitsPerSecond, int mtu, int cableMeters, Trust trust,
                       int[] dscpToTc, int[] dot1pToTc, int[] tcToPg, int[] tcToQueue, int pfcEnableMask,
                       BufferProfile[] pgProfiles, QueueConfig[] queues, PfcWdConfig pfcWd, int[] dscpToColor,
                       int[] tcToDot1p, VlanMembership vlans) {
         this(name, speedBitsPerSecond, mtu, cableMeters, trust, dscpToTc, dot1pToTc, tcToPg, tcToQueue, pfcEnableMask,
-            pgProfiles, queues, pfcWd, dscpToColor, tcToDot1p, vlans, GlobalFlowControl.OFF);
+            pgProfiles, queues, pfcWd, dscpToColor, tcToDot1p, vlans, GlobalFlowControl.OFF, null);
     }
 
     public PortConfig {
@@ -56,7 +58,7 @@ public record PortConfig(String name, long speedBitsPerSecond, int mtu, int cabl
             && Arrays.equals(pgProfiles, p.pgProfiles) && Arrays.equals(queues, p.queues)
             && Objects.equals(pfcWd, p.pfcWd) && Arrays.equals(dscpToColor, p.dscpToColor)
             && Arrays.equals(tcToDot1p, p.tcToDot1p) && Objects.equals(vlans, p.vlans)
-            && globalFlowControl == p.globalFlowControl;
+            && globalFlowControl == p.globalFlowControl && Arrays.equals(tcToDscp, p.tcToDscp);
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.Set;
  * of them, in one place.
  *
  * <p>Why: a real {@code config_db.json} carries far more than a switch's data plane
- * ({@code DEVICE_METADATA}'s hwsku and bgp_asn, {@code BGP_NEIGHBOR}, {@code FEATURE}, {@code ACL_TABLE},
+ * ({@code DEVICE_METADATA}'s hwsku and bgp_asn, {@code FEATURE}, {@code CRM},
  * {@code TELEMETRY}, ...). {@link ConfigLoader} accepts a table it does not model and names it once
  * as ignored; in a table it does model, every field of SONiC's YANG model
  * ({@code src/sonic-yang-models/yang-models/sonic-*.yang} in sonic-buildimage) is accepted, used or not,
@@ -32,7 +32,7 @@ import java.util.Set;
 public final class SonicTables {
     /** Tables whose entries are maps from a number to a number or name: their fields are the map's keys. */
     private static final List<String> MAPS = List.of("DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP",
-        "TC_TO_QUEUE_MAP", "TC_TO_DOT1P_MAP", "DSCP_TO_COLOR_MAP");
+        "TC_TO_QUEUE_MAP", "TC_TO_DOT1P_MAP", "DSCP_TO_COLOR_MAP", "TC_TO_DSCP_MAP");
 
     /** Modelled tables with the fields SONiC's YANG model (and, where marked, rocelab) defines; null = not by name. */
     private static final Map<String, Set<String>> FIELDS = new LinkedHashMap<>();
@@ -105,20 +105,23 @@ public final class SonicTables {
             "nhopself", "rrclient", "peer_addr"));
         FIELDS.put("INTERFACE", Set.of("vrf_name", "nat_zone", "mpls", "ipv6_use_link_local_only", "mac_addr",
             "loopback_action", "scope", "family", "secondary"));
+        // sonic-acl.yang, sonic-mirror-session.yang: checked by AclTables
+        FIELDS.put("ACL_TABLE", null);
+        FIELDS.put("ACL_RULE", null);
+        FIELDS.put("MIRROR_SESSION", null);
         FIELDS.put("LOOPBACK_INTERFACE", Set.of("vrf_name", "nat_zone", "admin_status", "scope", "family"));
     }
 
     /**
      * Fields rocelab accepts but whose effect it does not reproduce, by table: a file that uses them
-     * gets a note. A port's shaper and egress DSCP remarking ({@code PORT_QOS_MAP scheduler},
-     * {@code tc_to_dscp_map}), a scheduler's metering and strict-priority level
+     * gets a note. A port's shaper ({@code PORT_QOS_MAP scheduler}), a scheduler's metering and strict-priority level
      * ({@code SCHEDULER meter_type, cir, cbs, pir, pbs, priority}), a port channel's L2 mode and own
      * system MAC ({@code PORTCHANNEL mode, system_mac}), a static route's options
      * ({@code STATIC_ROUTE advertise, nexthop-vrf, bfd}). {@code PORT}'s {@code admin_status down} and
      * {@code pfc_asym on} are noted by value.
      */
     private static final Map<String, Set<String>> UNMODELLED = Map.of(
-        "PORT_QOS_MAP", Set.of("scheduler", "tc_to_dscp_map"),
+        "PORT_QOS_MAP", Set.of("scheduler"),
         "SCHEDULER", Set.of("meter_type", "cir", "cbs", "pir", "pbs", "priority"),
         "PORTCHANNEL", Set.of("mode", "system_mac"),
         "STATIC_ROUTE", Set.of("advertise", "nexthop-vrf", "bfd"));
@@ -162,7 +165,7 @@ public final class SonicTables {
      * which table it may have meant ({@code BUFFER_PROFILES (BUFFER_PROFILE?)}).
      *
      * @param tables the ignored tables, in any order
-     * @return {@code ignored (not modelled): ACL_TABLE, BGP_NEIGHBOR, ...}, sorted; empty if none
+     * @return {@code ignored (not modelled): CRM, FEATURE, ...}, sorted; empty if none
      */
     public static String ignoredLine(Collection<String> tables) {
         if (tables.isEmpty()) {

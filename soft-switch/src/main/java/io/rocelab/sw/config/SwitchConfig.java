@@ -30,11 +30,28 @@ import java.util.Map;
  * @param mclag                 {@code MCLAG_DOMAIN}, or null
  * @param bgp                   the eBGP speaker ({@code DEVICE_METADATA bgp_asn}, {@code BGP_NEIGHBOR}), or null for
  *                              static routes only
+ * @param acl                   {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION} ({@link AclConfig#EMPTY}: none)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
-                           int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp) {
+                           int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp,
+                           AclConfig acl) {
+
+    /** A configuration without ACLs. */
+    public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
+                        List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
+                        List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp) {
+        this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
+            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, AclConfig.EMPTY);
+    }
+
+    /** @return this configuration with {@code acls} as its ACLs */
+    public SwitchConfig withAcl(AclConfig acls) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls);
+    }
 
     /** A configuration without a BGP speaker. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
@@ -48,7 +65,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code speaker} as its BGP speaker (null: none) */
     public SwitchConfig withBgp(BgpConfig speaker) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl);
     }
 
     /** A configuration without port channels or MLAG. */
@@ -61,6 +78,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
 
     public SwitchConfig {
         portChannels = portChannels == null ? List.of() : List.copyOf(portChannels);
+        acl = acl == null ? AclConfig.EMPTY : acl;
     }
 
     /** @return the port called {@code name}, or -1 */

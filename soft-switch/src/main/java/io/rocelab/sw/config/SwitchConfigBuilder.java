@@ -44,9 +44,21 @@ public final class SwitchConfigBuilder {
      * the priorities with PFC on ({@code pfc_enable "3,4"}).
      */
     public record PortQosMap(String dscpToTcMap, String dot1pToTcMap, String tcToPgMap, String tcToQueueMap,
-                             List<Integer> pfcEnable, String dscpToColorMap, String tcToDot1pMap) {
+                             List<Integer> pfcEnable, String dscpToColorMap, String tcToDot1pMap, String tcToDscpMap) {
         public PortQosMap {
             pfcEnable = List.copyOf(pfcEnable);
+        }
+
+        /** An entry without {@code tc_to_dscp_map}. */
+        public PortQosMap(String dscpToTcMap, String dot1pToTcMap, String tcToPgMap, String tcToQueueMap,
+                          List<Integer> pfcEnable, String dscpToColorMap, String tcToDot1pMap) {
+            this(dscpToTcMap, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, tcToDot1pMap, null);
+        }
+
+        /** @return a copy with {@code tc_to_dscp_map} bound: the DSCP frames of each TC leave the port with */
+        public PortQosMap withTcToDscpMap(String name) {
+            return new PortQosMap(dscpToTcMap, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap,
+                tcToDot1pMap, name);
         }
 
         /** Trust DSCP with {@code dscpToTcMap}, TC to PG and queue by the maps named, PFC on {@code pfcEnable}. */
@@ -56,22 +68,26 @@ public final class SwitchConfigBuilder {
 
         /** @return a copy with {@code dscp_to_color_map} bound */
         public PortQosMap withDscpToColorMap(String name) {
-            return new PortQosMap(dscpToTcMap, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, name, tcToDot1pMap);
+            return new PortQosMap(dscpToTcMap, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, name, tcToDot1pMap,
+                tcToDscpMap);
         }
 
         /** @return a copy with {@code tc_to_dot1p_map} bound */
         public PortQosMap withTcToDot1pMap(String name) {
-            return new PortQosMap(dscpToTcMap, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, name);
+            return new PortQosMap(dscpToTcMap, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, name,
+                tcToDscpMap);
         }
 
         /** @return a copy with {@code dot1p_to_tc_map} bound */
         public PortQosMap withDot1pToTcMap(String name) {
-            return new PortQosMap(dscpToTcMap, name, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, tcToDot1pMap);
+            return new PortQosMap(dscpToTcMap, name, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, tcToDot1pMap,
+                tcToDscpMap);
         }
 
         /** @return a copy with {@code dscp_to_tc_map} unbound (the port then trusts PCP, or nothing) */
         public PortQosMap withoutDscpToTcMap() {
-            return new PortQosMap(null, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, tcToDot1pMap);
+            return new PortQosMap(null, dot1pToTcMap, tcToPgMap, tcToQueueMap, pfcEnable, dscpToColorMap, tcToDot1pMap,
+                tcToDscpMap);
         }
     }
 
@@ -156,6 +172,7 @@ public final class SwitchConfigBuilder {
     final Map<String, int[]> tcToPg = new LinkedHashMap<>();
     final Map<String, int[]> tcToQueue = new LinkedHashMap<>();
     final Map<String, int[]> tcToDot1p = new LinkedHashMap<>();
+    final Map<String, int[]> tcToDscp = new LinkedHashMap<>();
     final Map<String, int[]> dscpToColor = new LinkedHashMap<>();
     final Map<String, PortQosMap> portQos = new LinkedHashMap<>();
     final Map<String, BufferPool> pools = new LinkedHashMap<>();
@@ -179,6 +196,10 @@ public final class SwitchConfigBuilder {
     final List<String> mclagInterfaces = new ArrayList<>();
     /** The eBGP speaker, or null: static routes only. */
     BgpConfig bgp;
+    /** {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION}. */
+    AclConfig acl = AclConfig.EMPTY;
+    /** config_db tables laid over these at {@link #build()} ({@link ConfigOverlay}), or null. */
+    private String overlay;
 
     /** {@code DEVICE_METADATA|localhost hostname} */
     public SwitchConfigBuilder hostname(String name) {
@@ -278,6 +299,12 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
+    /** {@code TC_TO_DSCP_MAP|name}: 8 entries, the DSCP a frame of each TC leaves with (qosorch's TcToDscpMapHandler). */
+    public SwitchConfigBuilder tcToDscpMap(String name, int[] map) {
+        tcToDscp.put(name, map.clone());
+        return this;
+    }
+
     /** {@code TC_TO_DOT1P_MAP|name}: 8 entries. */
     public SwitchConfigBuilder tcToDot1pMap(String name, int[] map) {
         tcToDot1p.put(name, map.clone());
@@ -362,7 +389,41 @@ public final class SwitchConfigBuilder {
     }
 
     /** {@code config} with this table's BGP speaker, checked against it (one line per mistake). */
+    /**
+     * config_db tables to lay over this switch's when it is built, after whatever fills it in
+     * (routes, the fabric's QoS profile): a lab switch's {@code tables}, {@link ConfigOverlay}.
+     *
+     * @param json a JSON object of tables
+     */
+    public SwitchConfigBuilder overlay(String json) {
+        overlay = Objects.requireNonNull(json, "json");
+        return this;
+    }
+
+    /** The tables as JSON with the overlay laid over them, read as a config_db file is; the BGP speaker kept. */
+    private SwitchConfig buildWithOverlay() {
+        SwitchConfig config = ConfigLoader.read(ConfigOverlay.merge(ConfigWriter.toJson(this), overlay)).config();
+        if (bgp == null) {
+            return config;
+        }
+        List<String> problems = new ArrayList<>();
+        bgp.check(config, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return config.withBgp(bgp);
+    }
+
+    /** The ACLs and mirror sessions ({@link AclTables}). */
+    public SwitchConfigBuilder acl(AclConfig acls) {
+        acl = Objects.requireNonNull(acls, "acls");
+        return this;
+    }
+
     SwitchConfig withBgp(SwitchConfig config, List<String> problems) {
+        if (config != null && !acl.isEmpty()) {
+            config = config.withAcl(acl);
+        }
         if (config == null || bgp == null) {
             return config;
         }
@@ -453,6 +514,9 @@ public final class SwitchConfigBuilder {
      * @throws ConfigException with one line per mistake
      */
     public SwitchConfig build() {
+        if (overlay != null) {
+            return buildWithOverlay();
+        }
         List<String> problems = new ArrayList<>();
         SwitchConfig config = withBgp(ConfigValidator.resolve(this, problems), problems);
         if (!problems.isEmpty()) {

@@ -209,6 +209,12 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
      * gives, converted at this port's speed (802.1Qbb: quanta of 512 bit times), from the port's
      * response time on (a resume takes effect at once).
      *
+     * <p>Only the priorities of the port's {@code pfc_enable} are acted on: SAI's
+     * {@code SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL} bitmap governs receiving as well as sending, so a
+     * host cannot pause a class the port does not run lossless. The MAC still counts every
+     * priority the frame names ({@code rxPfc}, SAI's {@code PFC_p_RX_PKTS}, what {@code show pfc
+     * counters} prints); the ones not acted on are counted apart ({@code rxPfcIgnored}).
+     *
      * @param frame the frame
      * @param pfcOffset offset of the MAC control body (opcode)
      */
@@ -218,6 +224,10 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
         for (int p = 0; p < 8; p++) {
             if ((cev & (1 << p)) != 0) {
                 counters.rxPfc[p]++;
+                if (!config.pfcEnabled(p)) {
+                    counters.rxPfcIgnored[p]++;
+                    continue;
+                }
                 int quanta = Pfc.quanta(frame, pfcOffset, p);
                 pauses.receive(p, quanta, now);
                 if (quanta != 0) {

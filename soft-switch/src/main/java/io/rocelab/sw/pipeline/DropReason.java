@@ -19,7 +19,9 @@ public enum DropReason {
     /** Received on a port channel member that is not collecting (IEEE 802.1AX 6.2.3: its frames are discarded). */
     LAG_NOT_COLLECTING("dropped: port channel member not collecting"),
     /** Came over the MLAG peer link for a shared port channel the peer reaches the host by itself. */
-    MLAG_ISOLATED("dropped: MLAG peer link isolation");
+    MLAG_ISOLATED("dropped: MLAG peer link isolation"),
+    /** An ACL rule's {@code PACKET_ACTION DROP} (SONiC {@code ACL_RULE}). */
+    ACL("dropped: ACL");
 
     private final String comment;
 

@@ -14,6 +14,13 @@ public final class PortCounters {
     public final long[] rxPfc = new long[8];
     /** PFC frames sent naming priority p (XOFF and XON: SAI's {@code PFC_p_TX_PKTS}). */
     public final long[] txPfc = new long[8];
+    /**
+     * Of {@link #rxPfc}, the ones for a priority whose PFC the port does not enable ({@code pfc_enable}):
+     * counted by the MAC, not acted on.
+     */
+    public final long[] rxPfcIgnored = new long[8];
+    /** Packets whose DSCP the egress {@code tc_to_dscp_map} rewrote as they left this port. */
+    public long egressDscpRemarked;
     /** Of {@link #txPfc}, the XON frames (a zero pause time: resume). */
     public final long[] txXon = new long[8];
     /**
@@ -41,6 +48,8 @@ public final class PortCounters {
         System.arraycopy(rxPfc, 0, c.rxPfc, 0, 8);
         System.arraycopy(txPfc, 0, c.txPfc, 0, 8);
         System.arraycopy(txXon, 0, c.txXon, 0, 8);
+        System.arraycopy(rxPfcIgnored, 0, c.rxPfcIgnored, 0, 8);
+        c.egressDscpRemarked = egressDscpRemarked;
         System.arraycopy(queueTxPackets, 0, c.queueTxPackets, 0, 8);
         System.arraycopy(queueTxBytes, 0, c.queueTxBytes, 0, 8);
         System.arraycopy(queueDropPackets, 0, c.queueDropPackets, 0, 8);
@@ -68,6 +77,8 @@ public final class PortCounters {
         subtract(rxPfc, base.rxPfc, c.rxPfc);
         subtract(txPfc, base.txPfc, c.txPfc);
         subtract(txXon, base.txXon, c.txXon);
+        subtract(rxPfcIgnored, base.rxPfcIgnored, c.rxPfcIgnored);
+        c.egressDscpRemarked = egressDscpRemarked - base.egressDscpRemarked;
         subtract(queueTxPackets, base.queueTxPackets, c.queueTxPackets);
         subtract(queueTxBytes, base.queueTxBytes, c.queueTxBytes);
         subtract(queueDropPackets, base.queueDropPackets, c.queueDropPackets);
