@@ -58,6 +58,13 @@ class LosslessCheckCommandTest {
             "pfc-deadlock: no_watchdog: s0: " + PFC_WD, "pfc-deadlock: no_watchdog: s1: " + PFC_WD,
             "pfc-deadlock: no_watchdog: s2: " + PFC_WD, "pfc-deadlock: no_watchdog: s3: " + PFC_WD,
             "pfc-deadlock: no_watchdog: s4: " + PFC_WD));
+        // a tenant's port that does not honour PFC for the RoCE priority: its DSCP 26 is in TC 3 without PFC
+        expected.put("pfc-attack", List.of(
+            "pfc-attack: untrusted: leaf0: PORT_QOS_MAP|Ethernet16"));
+        // untrusted tenant ports: their DSCP 26 lands in TC 0, and so do the CNPs their receivers send
+        expected.put("trust-boundary", List.of(
+            "trust-boundary: untrusted: leaf0: PORT_QOS_MAP|Ethernet8,Ethernet12,Ethernet16,Ethernet20",
+            "trust-boundary: untrusted: leaf0: QUEUE|Ethernet8,Ethernet12,Ethernet16,Ethernet20|0"));
         List<String> names = ShippedLabs.names();
         assertTrue(names.size() >= 20 && names.containsAll(expected.keySet()), "shipped labs: " + names);
         List<String> wrong = new ArrayList<>();
