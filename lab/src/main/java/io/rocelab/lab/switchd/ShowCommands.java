@@ -17,7 +17,8 @@ import java.util.function.Function;
  * {@code priority-group drop counters} (read from the MMU on the
  * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
  * table with rocelab's LACP detail under it), {@code ip route} and {@code ipv6 route} (FRR's),
- * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), and rocelab's {@code ports}: each port's
+ * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), {@code lldp neighbors} (lldpctl's),
+ * {@code lldp table} (lldpshow's), {@code lldp statistics} (lldpcli's), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -45,14 +46,19 @@ public final class ShowCommands {
         Map.entry("ip route", onSwitch(RoutingViews::ipRoute)),
         Map.entry("ip bgp summary", onSwitch(RoutingViews::bgpSummary)),
         Map.entry("ipv6 route", onSwitch(RoutingViews::ipv6Route)),
-        Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)));
+        Map.entry("bfd peers brief", onSwitch(RoutingViews::bfdPeersBrief)),
+        Map.entry("lldp neighbors", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.neighbors(lldpPorts(sw),
+            sw.clock().fresh()))),
+        Map.entry("lldp table", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.table(lldpPorts(sw)))),
+        Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
         "pfcwd stats", "priority-group watermark [shared|headroom]", "priority-group persistent-watermark shared|headroom",
         "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
         "priority-group drop counters", "fdb counters",
-        "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief");
+        "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
+        "lldp neighbors", "lldp table", "lldp statistics");
 
     private ShowCommands() {
     }
@@ -92,6 +98,17 @@ public final class ShowCommands {
         }
         throw new IllegalArgumentException("clear " + String.join(" ", words)
             + ": unknown; try: clear counters, clear watermark");
+    }
+
+    /** The switch's ports with their LLDP agents (none when LLDP is off: FEATURE|lldp disabled). */
+    private static List<io.rocelab.sw.lldp.LldpViews.Port> lldpPorts(SoftSwitch sw) {
+        java.util.ArrayList<io.rocelab.sw.lldp.LldpViews.Port> ports = new java.util.ArrayList<>();
+        if (sw.lldp() != null) {
+            for (int i = 0; i < sw.lldp().ports(); i++) {
+                ports.add(new io.rocelab.sw.lldp.LldpViews.Port(sw.config().ports().get(i).name(), sw.lldp().agent(i)));
+            }
+        }
+        return ports;
     }
 
     /** The port channels' LACP state is read on the switch's thread. */

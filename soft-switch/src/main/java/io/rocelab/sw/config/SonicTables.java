@@ -104,6 +104,10 @@ public final class SonicTables {
         FIELDS.put("INTERFACE", Set.of("vrf_name", "nat_zone", "mpls", "ipv6_use_link_local_only", "mac_addr",
             "loopback_action", "scope", "family", "secondary"));
         FIELDS.put("LOOPBACK_INTERFACE", Set.of("vrf_name", "nat_zone", "admin_status", "scope", "family"));
+        // read by sw.lldp.LldpTables: FEATURE|lldp state (the other features' entries are not looked at),
+        // MGMT_INTERFACE's IPv4 address as LLDP's management address
+        FIELDS.put("FEATURE", null);
+        FIELDS.put("MGMT_INTERFACE", null);
     }
 
     /**
