@@ -86,6 +86,8 @@ public final class SoftNic {
     private final ByteBufAllocator alloc;
     private final AsyncEvents events = new AsyncEvents();
     private final io.rocelab.nic.dcb.NicDcb dcb = new io.rocelab.nic.dcb.NicDcb();
+    /** LLDP on the ports once {@link #startLldp} ran, else null. Owner thread. */
+    private NicLldp lldp;
     /** QPs that migrated to their alternate path (written on the owner thread). */
     private volatile long pathMigrations;
     private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
@@ -640,6 +642,9 @@ public final class SoftNic {
     /** Stops the NIC: parked frames are released; later frames and posts are dropped. Owner thread. */
     public void close() {
         call(() -> {
+            if (lldp != null) {
+                lldp.stop();
+            }
             closed = true;
             if (bond != null) {
                 bond.stop();
@@ -652,6 +657,27 @@ public final class SoftNic {
             }
             return null;
         });
+    }
+
+    /**
+     * Starts LLDP on every port (off until called, so a fabric without LLDP sends not one frame
+     * more): {@link NicLldp}. Any thread; runs on the owner.
+     *
+     * @param systemName the host's name, the LLDPDUs' system name
+     */
+    public NicLldp startLldp(String systemName) {
+        return call(() -> {
+            if (lldp == null) {
+                lldp = new NicLldp(this, ports, systemName);
+                lldp.start();
+            }
+            return lldp;
+        });
+    }
+
+    /** @return LLDP on the ports, or null if not started (owner thread, or after the run) */
+    public NicLldp lldp() {
+        return lldp;
     }
 
     /** Whether {@link #close} ran. */
@@ -672,6 +698,9 @@ public final class SoftNic {
             raise(AsyncEvent.ofPort(up ? AsyncEventType.PORT_ACTIVE : AsyncEventType.PORT_ERR, port.number()));
             if (bond != null) {
                 bond.linkChanged(port, up);
+            }
+            if (lldp != null) {
+                lldp.linkChanged(port, up);
             }
         } catch (RuntimeException e) {
             deviceFatal(e);
