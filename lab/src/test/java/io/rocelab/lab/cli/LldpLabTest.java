@@ -57,12 +57,16 @@ class LldpLabTest {
             assertTrue(report.contains("LLDP: leaf0 Ethernet4 hears leaf1 Ethernet4 (local Ethernet4, chassis "), report);
             assertTrue(report.contains("LLDP: h1 port 1 hears leaf1 Ethernet0 (local Ethernet0, chassis "), report);
             assertFalse(report.contains("discarded 1"), report);
+            String counters = Files.readString(tmp.resolve("on" + seed).resolve("counters.json"));
+            assertTrue(counters.contains("\"lldp\" : [ \"LLDP: leaf0 Ethernet0 hears h0 ")
+                && counters.contains("\"LLDP: h0 port 1 hears leaf0 Ethernet0 (local Ethernet0"), counters);
             assertTrue(run.exitCode() == 0);
         }
         Path off = file("off", 1, "");
         LabRuns.runAllPass(tmp.resolve("off"), off.toString(), "the flow completes");
         String report = Files.readString(tmp.resolve("off").resolve("report.md"));
         assertFalse(report.contains("LLDP"), report);
+        assertFalse(Files.readString(tmp.resolve("off").resolve("counters.json")).contains("lldp"));
     }
 
     @Test

@@ -130,6 +130,35 @@ class SwitchLldpTest {
     }
 
     @Test
+    void aNeighboursDcbxTlvsArePrintedUnderItsPort() {
+        VirtualTimeScheduler time = new VirtualTimeScheduler();
+        LldpAgent agent = new LldpAgent(time, ByteBufAllocator.DEFAULT, MAC_A,
+            () -> new Lldpdu(LldpId.chassisMac(MAC_A), LldpId.portLocal("etp1"), 121, null, "leaf0", null, null, null,
+                null), io.netty.buffer.ByteBuf::release);
+        agent.linkStateChanged(true);
+        io.rocelab.codec.lldp.Dcbx dcbx = new io.rocelab.codec.lldp.Dcbx(
+            new io.rocelab.codec.lldp.DcbxEts(true, false, 8, new int[] {0, 0, 0, 3, 0, 0, 0, 0},
+                new int[] {50, 0, 0, 50, 0, 0, 0, 0}, new int[] {2, 0, 0, 2, 0, 0, 0, 0}),
+            null, new io.rocelab.codec.lldp.DcbxPfc(true, false, 8, 0x08),
+            List.of(io.rocelab.codec.lldp.DcbxApp.rocev2(3), io.rocelab.codec.lldp.DcbxApp.dscp(26, 3)));
+        Lldpdu host = new Lldpdu(LldpId.chassisMac(MAC_B), LldpId.portMac(MAC_B), 121, "eth0", "h0", null,
+            new Lldpdu.Capabilities(0x80, 0x80), null, dcbx);
+        io.netty.buffer.ByteBuf f = host.frame(ByteBufAllocator.DEFAULT, MAC_B);
+        agent.receive(f);
+        f.release();
+        String text = LldpViews.neighbors(List.of(new LldpViews.Port("Ethernet0", agent)), time.nanoTime());
+        assertTrue(text.contains("    Capability:   Station, on\n  Port:        \n    PortID:       mac 02:00:00:00:0b:fe\n"),
+            text);
+        assertTrue(text.contains("  DCBX:        \n"
+            + "    PFC:          willing yes, cap 8, enabled 3\n"
+            + "    ETS:          willing yes, max TCs 8, prio2tc 0,0,0,3,0,0,0,0, tcbw 50,0,0,50,0,0,0,0, tsa "
+            + "ets,strict,strict,ets,strict,strict,strict,strict\n"
+            + "    App:          udp 4791 prio 3, dscp 26 prio 3\n"), text);
+        String table = LldpViews.table(List.of(new LldpViews.Port("Ethernet0", agent)));
+        assertTrue(table.contains("Ethernet0    h0              02:00:00:00:0b:fe  O             eth0"), table);
+    }
+
+    @Test
     void configDbSaysWhatLldpSays() throws Exception {
         String json = """
             {"DEVICE_METADATA": {"localhost": {"hostname": "t1", "hwsku": "ACS-MSN2700"}},
