@@ -52,6 +52,10 @@ final class NicReceive {
             if (bond != null && bond.takeLacp(port, frame)) {
                 return;
             }
+            NicLldp lldp = nic.lldp();
+            if (lldp != null && lldp.take(port, frame)) {
+                return;
+            }
             ParsedFrame f = rxFrame;
             DecodeError err = f.parse(frame);
             if (err != null) {

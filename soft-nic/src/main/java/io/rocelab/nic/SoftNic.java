@@ -91,6 +91,8 @@ public final class SoftNic {
     private final io.rocelab.nic.dcb.NicDcb dcb;
     /** The PCP of RoCE frames on a VLAN port as built, before DCBX's application priority. */
     private final int builtRocePcp;
+    /** LLDP on the ports once {@link #startLldp} ran, else null. Owner thread. */
+    private NicLldp lldp;
     /** QPs that migrated to their alternate path (written on the owner thread). */
     private volatile long pathMigrations;
     private final MessagePassingQueue<Runnable> commands = MessageQueues.mpscUnbounded(256);
@@ -707,6 +709,9 @@ public final class SoftNic {
     /** Stops the NIC: parked frames are released; later frames and posts are dropped. Owner thread. */
     public void close() {
         call(() -> {
+            if (lldp != null) {
+                lldp.stop();
+            }
             closed = true;
             if (bond != null) {
                 bond.stop();
@@ -719,6 +724,27 @@ public final class SoftNic {
             }
             return null;
         });
+    }
+
+    /**
+     * Starts LLDP on every port (off until called, so a fabric without LLDP sends not one frame
+     * more): {@link NicLldp}. Any thread; runs on the owner.
+     *
+     * @param systemName the host's name, the LLDPDUs' system name
+     */
+    public NicLldp startLldp(String systemName) {
+        return call(() -> {
+            if (lldp == null) {
+                lldp = new NicLldp(this, ports, systemName);
+                lldp.start();
+            }
+            return lldp;
+        });
+    }
+
+    /** @return LLDP on the ports, or null if not started (owner thread, or after the run) */
+    public NicLldp lldp() {
+        return lldp;
     }
 
     /** Whether {@link #close} ran. */
@@ -739,6 +765,9 @@ public final class SoftNic {
             raise(AsyncEvent.ofPort(up ? AsyncEventType.PORT_ACTIVE : AsyncEventType.PORT_ERR, port.number()));
             if (bond != null) {
                 bond.linkChanged(port, up);
+            }
+            if (lldp != null) {
+                lldp.linkChanged(port, up);
             }
         } catch (RuntimeException e) {
             deviceFatal(e);

@@ -102,6 +102,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private final BgpSpeaker bgp;
     private static final int SNAPSHOT_TIMEOUT_SECONDS = 5;
     private SwitchCapture[] taps = new SwitchCapture[0];
+    /** LLDP on every port once {@link #startLldp} is called, else null (no LLDP). */
+    private io.rocelab.sw.lldp.SwitchLldp lldp;
+    private final ByteBufAllocator alloc;
 
     /**
      * @param config    a validated configuration
@@ -112,6 +115,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     public SoftSwitch(SwitchConfig config, Scheduler scheduler, ByteBufAllocator alloc, long seed) {
         this.config = Objects.requireNonNull(config, "config");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.alloc = alloc;
         this.clock = new TaskClock(scheduler);
         int n = config.ports().size();
         this.portConfigs = config.ports().toArray(new PortConfig[0]);
@@ -203,6 +207,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             memberStateChanged(lag, i, true, true);
         }
         forward.linkStateChanged();
+        if (lldp != null) {
+            lldp.linkStateChanged(i, port.isUp());
+        }
         watchdog.start();
         if (bgp != null) {
             // once every port of the switch (and, on a shared loop, of its neighbours) is attached
@@ -290,8 +297,15 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return;
         }
         if (ctx.kind == FrameKind.PAUSE) {
-            // 802.3x: told from PFC by its opcode (0x0001); counted, and honoured by a port set to
+            // 802.3x: told from PFC by its opcode (0x0001); counted, and honoured by a port set to rx or both
             egress[in].onPause(frame, ctx.l3Offset);
+            frame.release();
+            contexts.release(ctx);
+            return;
+        }
+        if (lldp != null && io.rocelab.codec.lldp.Lldpdu.isLldp(frame)) {
+            // LLDP: the switch's own, trapped to the port's agent, never forwarded
+            lldp.receive(in, frame);
             frame.release();
             contexts.release(ctx);
             return;
@@ -512,6 +526,42 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         if (bgp != null) {
             bgp.linkStateChanged(port, up);
         }
+        if (lldp != null) {
+            lldp.linkStateChanged(port, up);
+        }
+    }
+
+    /**
+     * Starts LLDP on every port (SONiC's {@code FEATURE|lldp}): an agent per port, its LLDPDUs by
+     * the port's control queue, LLDP frames trapped to it. Off until called, so a fabric without
+     * LLDP sends not one frame more. Call on the owner thread (or before it runs), once.
+     */
+    public io.rocelab.sw.lldp.SwitchLldp startLldp(io.rocelab.sw.lldp.LldpSettings settings) {
+        if (lldp != null) {
+            throw new IllegalStateException("LLDP already started");
+        }
+        lldp = new io.rocelab.sw.lldp.SwitchLldp(config, settings, scheduler, alloc,
+            (p, f) -> sendLinkLocal(p, f, "LLDPDU"));
+        for (int i = 0; i < ports.length; i++) {
+            if (ports[i] != null) {
+                lldp.linkStateChanged(i, ports[i].isUp());
+            }
+        }
+        return lldp;
+    }
+
+    /** @return LLDP on the ports, or null if not started: owner thread only */
+    public io.rocelab.sw.lldp.SwitchLldp lldp() {
+        return lldp;
+    }
+
+    /** A link-local frame of the switch's own (LLDP) leaves by the port's control queue, if the port is up. */
+    private void sendLinkLocal(int port, ByteBuf frame, String comment) {
+        if (ports[port] == null || !ports[port].isUp()) {
+            frame.release();
+            return;
+        }
+        egress[port].sendControl(frame, comment);
     }
 
     /**

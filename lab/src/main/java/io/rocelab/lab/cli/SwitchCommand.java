@@ -104,7 +104,8 @@ public final class SwitchCommand implements Callable<Integer> {
             specs.add(userInput(() -> PortSpec.parse(p)));
         }
         Path control = controlPath(name, socket);
-        SwitchDaemon daemon = userInput(() -> new SwitchDaemon(cfg, specs, captureDir));
+        io.rocelab.sw.lldp.LldpSettings lldp = userInput(() -> io.rocelab.sw.lldp.LldpTables.read(config));
+        SwitchDaemon daemon = userInput(() -> new SwitchDaemon(cfg, specs, captureDir, lldp));
         ControlServer server;
         try {
             server = userInput(() -> new ControlServer(control, daemon));

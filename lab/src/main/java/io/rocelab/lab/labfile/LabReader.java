@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
-        "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY);
+        "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY,
+        "lldp");
     /** A lab's and a flow's name. */
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -190,6 +191,6 @@ public final class LabReader {
             return null;
         }
         return new RunSpec(variant, duration, seed, modes, topology, qos.spec(), nics, flows, background, events, probes,
-            capture, linux.keySet(), vms.keySet());
+            capture, linux.keySet(), vms.keySet(), top.bool("lldp", false));
     }
 }

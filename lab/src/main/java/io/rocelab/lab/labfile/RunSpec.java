@@ -22,14 +22,23 @@ import java.util.Set;
  * @param capture     the capture, or null for none
  * @param linuxHosts  the hosts of kind {@code linux} (plain namespaces, netns mode)
  * @param rxeVms      the hosts of kind {@code rxe-vm} (rdma_rxe VMs, netns mode); every other host is a NIC
+ * @param lldp        LLDP on every switch port and NIC port ({@code lldp: true})
  */
 public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
                       NicSpec nics, List<LabFlow> flows, List<BackgroundSpec> background, List<LabEvent> events,
                       ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts,
-                      Set<String> rxeVms) {
+                      Set<String> rxeVms, boolean lldp) {
     public RunSpec {
         linuxHosts = Set.copyOf(linuxHosts);
         rxeVms = Set.copyOf(rxeVms);
+    }
+
+    /** A run without LLDP (the lab file's {@code lldp} key absent or false). */
+    public RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
+                   NicSpec nics, List<LabFlow> flows, List<BackgroundSpec> background, List<LabEvent> events,
+                   ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts, Set<String> rxeVms) {
+        this(variant, durationNanos, seed, modes, topology, qos, nics, flows, background, events, probes, capture,
+            linuxHosts, rxeVms, false);
     }
 
     /** @return what host {@code name} is */
@@ -51,12 +60,12 @@ public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> m
     /** @return the same run for {@code nanos} (a default probe interval follows it) */
     public RunSpec withDuration(long nanos) {
         return new RunSpec(variant, nanos, seed, modes, topology, qos, nics, flows, background, events,
-            probes.forDuration(nanos), capture, linuxHosts, rxeVms);
+            probes.forDuration(nanos), capture, linuxHosts, rxeVms, lldp);
     }
 
     /** @return the same run with {@code newSeed} */
     public RunSpec withSeed(long newSeed) {
         return new RunSpec(variant, durationNanos, newSeed, modes, topology, qos, nics, flows, background, events,
-            probes, capture, linuxHosts, rxeVms);
+            probes, capture, linuxHosts, rxeVms, lldp);
     }
 }

@@ -552,6 +552,11 @@ public final class LabReport {
                 r.put(k.many(), items);
             }
             r.put("timeline", run.applied());
+            List<String> lldp = run.notes().stream().filter(n -> n.startsWith("LLDP: ")).toList();
+            if (!lldp.isEmpty()) {
+                // lldp: true: what each switch and NIC port heard (absent otherwise, so other labs' files stay as they were)
+                r.put("lldp", lldp);
+            }
             byRun.put(d.variant().isEmpty() ? "run" : d.variant(), r);
         }
         root.put("runs", byRun);

@@ -93,6 +93,7 @@ public final class LabRunner {
         try (clock;
              Fabric fabric = clock.start(run.topology(), run.seed());
              AutoCloseable attached = clock.attach(fabric);
+             AutoCloseable lldp = startLldp(clock, fabric, run);
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
              Workload workload = Workload.start(fabric, all, run.seed());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
@@ -123,9 +124,10 @@ public final class LabRunner {
             }
             List<FlowResult> results = new ArrayList<>(workload.results());
             results.addAll(programs.results());
+            List<String> lldpLines = LabLldp.lines(clock, fabric, run);
             List<String> routingLines = clock.onFabric(fabric, () -> {
                 probes.finish(results);
-                return routing.finish(fabric, data, epoch);
+                return notes(routing.finish(fabric, data, epoch), lldpLines);
             });
             Set<String> named = new HashSet<>();
             flows.forEach(f -> named.add(f.name()));
@@ -150,6 +152,12 @@ public final class LabRunner {
         return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
             result.wallNanos(), tap[0] == null ? null : captureFile, tap[0] == null ? 0 : tap[0].written(),
             notes(result.notes(), clock.notes()));
+    }
+
+    /** LLDP on the fabric when the lab asks for it (lldp: true); nothing to close. */
+    private static AutoCloseable startLldp(RunClock clock, Fabric fabric, RunSpec run) {
+        LabLldp.start(clock, fabric, run);
+        return () -> { };
     }
 
     private static List<String> notes(List<String> a, List<String> b) {

@@ -19,7 +19,9 @@ import java.util.function.Function;
  * switch's thread), {@code fdb counters}, {@code interfaces portchannel} (teamshow's
  * table with rocelab's LACP detail under it), {@code ip route} and {@code ipv6 route} (FRR's),
  * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), {@code acl table} and {@code acl rule}
- * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints), and rocelab's {@code ports}: each port's
+ * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints),
+ * {@code lldp neighbors} (lldpctl's), {@code lldp table} (lldpshow's), {@code lldp statistics} (lldpcli's),
+ * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -52,7 +54,11 @@ public final class ShowCommands {
         Map.entry("acl table", d -> AclViews.tables(d.softSwitch().config().acl())),
         Map.entry("acl rule", d -> AclViews.rules(d.softSwitch().config().acl())),
         Map.entry("acl counters", onSwitch(sw -> AclViews.counters(sw.config().acl(), sw.aclCounters()))),
-        Map.entry("mirror_session", d -> AclViews.sessions(d.softSwitch().config().acl())));
+        Map.entry("mirror_session", d -> AclViews.sessions(d.softSwitch().config().acl())),
+        Map.entry("lldp neighbors", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.neighbors(lldpPorts(sw),
+            sw.clock().fresh()))),
+        Map.entry("lldp table", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.table(lldpPorts(sw)))),
+        Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -60,7 +66,8 @@ public final class ShowCommands {
         "buffer_pool watermark", "buffer_pool persistent-watermark", "headroom-pool watermark",
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
-        "pause counters", "acl table", "acl rule", "acl counters", "mirror_session");
+        "pause counters", "acl table", "acl rule", "acl counters", "mirror_session", "lldp neighbors", "lldp table",
+        "lldp statistics");
 
     private ShowCommands() {
     }
@@ -107,6 +114,17 @@ public final class ShowCommands {
         }
         throw new IllegalArgumentException("clear " + String.join(" ", words)
             + ": unknown; try: clear counters, clear watermark, clear acl");
+    }
+
+    /** The switch's ports with their LLDP agents (none when LLDP is off: FEATURE|lldp disabled). */
+    private static List<io.rocelab.sw.lldp.LldpViews.Port> lldpPorts(SoftSwitch sw) {
+        java.util.ArrayList<io.rocelab.sw.lldp.LldpViews.Port> ports = new java.util.ArrayList<>();
+        if (sw.lldp() != null) {
+            for (int i = 0; i < sw.lldp().ports(); i++) {
+                ports.add(new io.rocelab.sw.lldp.LldpViews.Port(sw.config().ports().get(i).name(), sw.lldp().agent(i)));
+            }
+        }
+        return ports;
     }
 
     /** The port channels' LACP state is read on the switch's thread. */

@@ -52,6 +52,16 @@ public final class SwitchDaemon implements AutoCloseable {
      * @throws IOException              if the capture cannot be created
      */
     public SwitchDaemon(SwitchConfig config, List<PortSpec> specs, Path captureDir) throws IOException {
+        this(config, specs, captureDir, null);
+    }
+
+    /**
+     * @param lldp the switch's LLDP settings ({@code config_db}'s, {@code LldpTables}); null or
+     *             {@code FEATURE|lldp state disabled}: no LLDP
+     * @see #SwitchDaemon(SwitchConfig, List, Path)
+     */
+    public SwitchDaemon(SwitchConfig config, List<PortSpec> specs, Path captureDir,
+                        io.rocelab.sw.lldp.LldpSettings lldp) throws IOException {
         this.config = config;
         check(config, specs);
         this.owner = RealTimeScheduler.start("switch-" + config.hostname());
@@ -77,6 +87,9 @@ public final class SwitchDaemon implements AutoCloseable {
                 }
                 for (SwitchPort p : ports) {
                     sw.attach(p.spec().port(), p.port());
+                }
+                if (lldp != null && lldp.enabled()) {
+                    sw.startLldp(lldp);
                 }
                 return null;
             });
@@ -219,6 +232,18 @@ public final class SwitchDaemon implements AutoCloseable {
         }
         closed = true;
         IOException failure = null;
+        try {
+            // as lldpd stopping: each port's shutdown LLDPDU (TTL 0), so the neighbours forget us at once
+            onOwner(() -> {
+                if (sw != null && sw.lldp() != null) {
+                    sw.lldp().shutdown();
+                }
+                return null;
+            });
+            onOwner(() -> null);
+        } catch (RuntimeException e) {
+            // the switch's thread is gone: nothing to say goodbye with
+        }
         if (capture != null) {
             try {
                 onOwner(() -> {

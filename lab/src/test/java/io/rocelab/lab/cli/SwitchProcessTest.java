@@ -50,6 +50,7 @@ class SwitchProcessTest {
         try (InputStream in = SwitchProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
             Files.write(cfg, in.readAllBytes());
         }
+        LldpOff.in(cfg); // counters cleared must stay at 0: no LLDPDU in between
         return cfg;
     }
 

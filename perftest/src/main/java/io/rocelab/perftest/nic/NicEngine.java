@@ -111,6 +111,8 @@ public final class NicEngine implements TestEngine {
     /** {@code -R}: the connection manager and the connections it made, else null. */
     private RdmaCm rdmaCm;
     private int defaultQpTimeout = -1;
+    /** The LLDP system name when the NIC runs LLDP on its ports, else null. */
+    private String lldpSystemName;
 
     /**
      * @param config what the NIC is
@@ -166,6 +168,18 @@ public final class NicEngine implements TestEngine {
         return o.qpTimeoutRequested() || engineDefault < 0 ? o.qpTimeout() : engineDefault;
     }
 
+    /**
+     * Runs LLDP on the NIC's ports once it is opened ({@code SoftNic.startLldp}), as lldpd on a
+     * host's interfaces: its neighbours are printed with the counters ({@code -Drocelab.counters=true}).
+     *
+     * @param systemName the host's name, the LLDPDUs' system name
+     * @return this engine
+     */
+    public NicEngine lldp(String systemName) {
+        this.lldpSystemName = systemName;
+        return this;
+    }
+
     // ---- setup ----
 
     @Override
@@ -179,6 +193,9 @@ public final class NicEngine implements TestEngine {
             // perftest's set_link_layer when ibv_query_port(ib_port2) fails
             throw new io.rocelab.perftest.cli.OptionException(" Unable to query port 2 attributes: " + DEVICE_NAME
                     + " has one port here (--in-process cables two; --udp-frame2, --raw2)");
+        }
+        if (lldpSystemName != null) {
+            nic.startLldp(lldpSystemName);
         }
         if (o.ibPort() > nic.portCount()) {
             throw new io.rocelab.perftest.cli.OptionException(" " + DEVICE_NAME + " has " + nic.portCount()
@@ -364,14 +381,21 @@ public final class NicEngine implements TestEngine {
 
     @Override
     public void close() {
+        String lldpLines = null;
         try {
             if (nic != null && !closed) {
                 closed = true;
+                if (nic.lldp() != null && Boolean.getBoolean(NicAttachment.COUNTERS_PROPERTY)) {
+                    lldpLines = nic.call(() -> LldpLines.of(DEVICE_NAME, nic.lldp()));
+                }
                 nic.close();
             }
         } finally {
             if (nic != null && Boolean.getBoolean(NicAttachment.COUNTERS_PROPERTY)) {
                 System.err.println(" " + DEVICE_NAME + " counters: " + nic.counters());
+                if (lldpLines != null) {
+                    System.err.print(lldpLines);
+                }
             }
             if (attachment != null) {
                 NicAttachment a = attachment;

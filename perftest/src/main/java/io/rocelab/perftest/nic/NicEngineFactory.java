@@ -114,11 +114,29 @@ public final class NicEngineFactory implements EngineFactory {
                 || nic.dataPath() == NicOptions.DataPath.RAW) {
             engine.defaultQpTimeout(UDP_QP_TIMEOUT);
         }
+        if ((nic.dataPath() == NicOptions.DataPath.UDP_FRAME || nic.dataPath() == NicOptions.DataPath.RAW)
+                && !"false".equals(System.getProperty(LLDP_PROPERTY))) {
+            // an Ethernet port: LLDP on it, as lldpd on a host's interface (not on the UDP endpoint, an L3 socket)
+            engine.lldp(hostName());
+        }
         if (run != null) {
             run.openCapture();
             run.watch(role(o), engine::nic);
         }
         return engine;
+    }
+
+    /** {@code -Drocelab.lldp=false}: the tools' NICs run no LLDP on {@code --raw} and {@code --udp-frame}. */
+    static final String LLDP_PROPERTY = "rocelab.lldp";
+
+    /** The machine's name (the LLDPDUs' system name), as lldpd takes it (uname's node name; no name lookup). */
+    private static String hostName() {
+        try {
+            String name = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+            return name.isEmpty() ? "rocelab" : name;
+        } catch (java.io.IOException | RuntimeException e) {
+            return "rocelab";
+        }
     }
 
     /**

@@ -110,6 +110,10 @@ public final class SonicTables {
         FIELDS.put("ACL_RULE", null);
         FIELDS.put("MIRROR_SESSION", null);
         FIELDS.put("LOOPBACK_INTERFACE", Set.of("vrf_name", "nat_zone", "admin_status", "scope", "family"));
+        // read by sw.lldp.LldpTables: FEATURE|lldp state (the other features' entries are not looked at),
+        // MGMT_INTERFACE's IPv4 address as LLDP's management address
+        FIELDS.put("FEATURE", null);
+        FIELDS.put("MGMT_INTERFACE", null);
     }
 
     /**
