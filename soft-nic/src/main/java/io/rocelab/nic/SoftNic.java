@@ -265,8 +265,8 @@ public final class SoftNic {
 
     /**
      * A port's operational DCB state changed (DCBX took its partner's, or gave it back): RoCE frames
-     * on a VLAN port take the adopted application priority, and the port's QPs leave at the
-     * priority the new settings give them. Owner thread.
+     * on a VLAN port take the adopted application priority, the port's QPs leave at the priority the
+     * new settings give them, and LLDP advertises the new state at once. Owner thread.
      */
     private void dcbChanged(int port, io.rocelab.nic.dcb.PortDcb state, boolean adopted) {
         if (ports == null) {
@@ -281,6 +281,11 @@ public final class SoftNic {
             if (qp.port() == p) {
                 qp.reclassify();
             }
+        }
+        if (lldp != null) {
+            // what the port advertises is its operational configuration: tell the partner now
+            // (802.1AB's somethingChangedLocal), not at the next 30 s tick
+            lldp.localChanged(port);
         }
     }
 

@@ -7,9 +7,9 @@ import io.rocelab.lab.check.FabricView.End;
 import io.rocelab.lab.check.FabricView.NicView;
 import io.rocelab.lab.check.FabricView.SwitchView;
 import io.rocelab.lab.labfile.LabFlow;
-import io.rocelab.lab.labfile.NicSpec;
 import io.rocelab.lab.labfile.Quantity;
 import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.nic.dcb.DcbSettings;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.topology.model.Attachment;
 import io.rocelab.topology.model.Host;
@@ -30,10 +30,9 @@ import java.util.TreeSet;
  * every link as a cable of its real length (its {@code cable}, or the length its {@code delay} is at 5 ns
  * a metre, whatever {@code CABLE_LENGTH} the switch was told), and the NICs' DCB settings.
  *
- * <p>The NICs: {@link #nicQos(NicSpec, Host)} is the one place a NIC's DCB settings are read. Today's soft NIC
- * has none of its own ({@link NicQosView#DEFAULT}: DCBX willing, trusting DSCP, so it runs PFC on its
- * switch port's priorities); the lab keys for a NIC's own PFC priorities, trust and DCBX state belong
- * there.
+ * <p>The NICs: {@link #nicQos(Host, boolean)} is the one place a NIC's DCB settings are read: the host's
+ * (the lab's {@code nics:} trust, pfc and dcbx, or the host's own), willing only where LLDP runs
+ * ({@code lldp: true}), since without LLDPDUs a willing NIC hears nothing to adopt and keeps its own.
  */
 public final class LabFabric {
     /** The ECN check's incast when the lab's flows converge on no host: the fewest senders that build a queue. */
@@ -69,7 +68,7 @@ public final class LabFabric {
             cables.add(new Cable(end(l.a()), end(l.b()), meters(l), length(l)));
             for (Attachment a : List.of(l.a(), l.b())) {
                 if (t.node(a.node()) instanceof Host h) {
-                    nics.add(new NicView(h.name(), a.port(), label + ": " + h.name(), nicQos(run.nics(), h),
+                    nics.add(new NicView(h.name(), a.port(), label + ": " + h.name(), nicQos(h, run.lldp()),
                         h.pauseResponse(),
                         h.vlanId(), h.pcp(), dscps.getOrDefault(h.name(), Set.of(roceDscp))));
                 }
@@ -92,11 +91,14 @@ public final class LabFabric {
     }
 
     /**
-     * The DCB settings of {@code host}'s NIC: the lab's {@code nics:} settings for every NIC and what the
-     * host itself says. Neither has DCB keys yet, so every NIC is {@link NicQosView#DEFAULT}.
+     * The DCB settings of {@code host}'s NIC (the lab's {@code nics:} trust, pfc and dcbx, over which a host
+     * of a spelled-out fabric may set its own): willing when its DCBX is and LLDP runs to carry the switch's
+     * TLVs ({@code lldp: true}); without LLDP it keeps its own, as a run does.
      */
-    static NicQosView nicQos(NicSpec nics, Host host) {
-        return NicQosView.DEFAULT;
+    static NicQosView nicQos(Host host, boolean lldp) {
+        DcbSettings d = host.dcb();
+        return new NicQosView(d.pfcEnable(), d.trust() == DcbSettings.Trust.PCP ? NicQosView.Trust.PCP
+            : NicQosView.Trust.DSCP, lldp && d.dcbx() == DcbSettings.DcbxMode.WILLING);
     }
 
     private record Fanin(int senders, String destination) {

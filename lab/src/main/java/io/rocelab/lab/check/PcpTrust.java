@@ -12,8 +12,10 @@ import java.util.List;
  * tagged link: an untagged frame has no PCP, so the classifier puts every frame in TC 0 and the lossless
  * class is lossy there (IEEE 802.1Q 6.9: an untagged frame takes the port's default priority). The link
  * is tagged when the port is a tagged {@code VLAN_MEMBER}, or its NIC tags its frames. The same holds at
- * a NIC that trusts PCP (mlnx_qos {@code --trust pcp}) and sends untagged: what it receives has no PCP
- * and lands in priority 0, so its own pauses never name the lossless class's priority.
+ * a NIC that trusts PCP (mlnx_qos {@code --trust pcp}) and sends untagged: its frames have no PCP and
+ * leave at priority 0, so the switch's pauses for the lossless priority do not stop them. A willing NIC
+ * behind a DSCP-trusting switch port with LLDP running trusts DSCP once it takes the port's DSCP
+ * application priorities (mlx5 switches to DSCP trust on the first one), so it is not one.
  */
 final class PcpTrust implements FabricCheck {
     @Override
@@ -23,10 +25,11 @@ final class PcpTrust implements FabricCheck {
             var cable = f.cableAt(here);
             PortConfig port = cable == null ? null : Ports.at(f, cable.other(here));
             int op = port == null ? 0 : nic.qos().operationalMask(port.pfcEnableMask());
-            if (nic.qos().trust() == NicQosView.Trust.PCP && nic.vlanId() == 0 && op != 0) {
-                out.add(new Finding(nic.file(), "", "nics.trust", "", "the NIC trusts PCP but sends and receives"
-                    + " untagged frames: what it receives lands in priority 0, so its pauses (PFC on "
-                    + Ports.priorities(op) + ") never name the lossless class's priority"));
+            boolean adoptsDscp = nic.qos().willing() && port != null && port.trust() == Trust.DSCP;
+            if (nic.qos().trust() == NicQosView.Trust.PCP && !adoptsDscp && nic.vlanId() == 0 && op != 0) {
+                out.add(new Finding(nic.file(), "", "nics.trust", "", "the NIC trusts PCP but its link is untagged:"
+                    + " its frames leave at priority 0, which the switch's pauses (PFC on " + Ports.priorities(op)
+                    + ") do not stop"));
             }
         }
         for (SwitchView s : f.switches()) {

@@ -31,12 +31,16 @@ final class PfcAgreement implements FabricCheck {
                 if (nic == null) {
                     continue;
                 }
+                // what matters is a priority the switch pauses that the NIC does not act on: those
+                // frames run on into a headroom sized for a sender that stops (a NIC acting on more
+                // priorities than its switch pauses loses nothing)
                 int op = nic.qos().operationalMask(port.pfcEnableMask());
-                if (op != port.pfcEnableMask()) {
+                if ((port.pfcEnableMask() & ~op) != 0) {
                     out.add(new Finding(nic.file(), "", "nics.pfc", "", "the NIC runs PFC on priorities "
-                        + Ports.priorities(op) + " (" + Ports.mlnxQos(op) + ", its own: DCBX not willing), "
+                        + Ports.priorities(op) + " (" + Ports.mlnxQos(op) + ", its own: DCBX off or no LLDP), "
                         + sw + " on " + Ports.priorities(port.pfcEnableMask())
-                        + " (pfc_enable, the other end of the cable)"));
+                        + " (pfc_enable, the other end of the cable): it does not stop for the switch's pauses on "
+                        + Ports.priorities(port.pfcEnableMask() & ~op)));
                 }
             }
         }
