@@ -43,8 +43,10 @@ final class PortPfc implements PortFlowControl {
             return;
         }
         // IEEE 802.1Qbb (802.1Q-2014 clause 36): a priority acts on PFC only where PFC is enabled for it (mlnx_qos --pfc,
-        // or what DCBX adopted); the others are counted and go on
-        port.egress.onPfc(frame, f.l3Offset(), port.nic.scheduler().nanoTime(), port.nic.dcb().pfcEnable(port.number()));
+        // or what DCBX adopted); the others are counted and go on. A port running 802.3x PAUSE has PFC on no
+        // priority (mlx5 refuses global pause beside PFC): it counts PFC frames and acts on none.
+        int enabled = port.flowControl == this ? port.nic.dcb().pfcEnable(port.number()) : 0;
+        port.egress.onPfc(frame, f.l3Offset(), port.nic.scheduler().nanoTime(), enabled);
     }
 
     /**

@@ -187,6 +187,30 @@ class HostPauseTest {
             "50 us between them less the 2 us response: 47.98 us");
     }
 
+    /** A port running 802.3x PAUSE has PFC on no priority: a PFC frame is counted and holds nothing back. */
+    @Test
+    void aPauseNicCountsPfcAndGoesOn() {
+        postWrites(0, 20);
+        postWrites(1, 20);
+        time.runFor(20_000);
+        long at = time.nanoTime();
+        ByteBuf pfc = Unpooled.buffer(60);
+        pfc.writerIndex(60);
+        pfc.setZero(0, 60);
+        Ethernet.write(pfc, 0, MacAddress.PAUSE_MULTICAST, b.mac(), io.rocelab.codec.header.EtherType.MAC_CONTROL);
+        int[] quanta = new int[8];
+        quanta[3] = 0xFFFF;
+        quanta[0] = 0xFFFF;
+        Pfc.write(pfc, Ethernet.LENGTH, 0x09, quanta);
+        link.portB().send(pfc);
+        time.runFor(50_000);
+        assertFalse(dataFrom(0, at + RESPONSE + 1_000, at + 50_000).isEmpty(), "priority 3 goes on");
+        assertFalse(dataFrom(1, at + RESPONSE + 1_000, at + 50_000).isEmpty(), "priority 0 goes on");
+        assertEquals(1, a.counters().get(NicCounter.RX_PRIO3_PAUSE), "the MAC counts it");
+        assertEquals(2, a.counters().get(NicCounter.RX_PFC_IGNORED), "both priorities not acted on");
+        assertEquals(0, a.counters().get(NicCounter.RX_PAUSE_CTRL_PHY));
+    }
+
     @Test
     void aNicRunningPfcCountsAPauseAndGoesOn() {
         SoftNic c = SoftNic.builder().name("c").mac("52:54:00:00:00:0c").ipv4("10.0.0.3").scheduler(time)
