@@ -154,10 +154,10 @@ public final class LabRunner {
             notes(result.notes(), clock.notes()));
     }
 
-    /** LLDP on the fabric when the lab asks for it (lldp: true); nothing to close. */
+    /** LLDP on the fabric when the lab asks for it (lldp: true), and what the clock runs beside it. */
     private static AutoCloseable startLldp(RunClock clock, Fabric fabric, RunSpec run) {
         LabLldp.start(clock, fabric, run);
-        return () -> { };
+        return run.lldp() ? clock.lldpStarted(fabric) : () -> { };
     }
 
     private static List<String> notes(List<String> a, List<String> b) {

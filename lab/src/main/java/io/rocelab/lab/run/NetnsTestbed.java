@@ -6,6 +6,7 @@ import io.rocelab.fabric.raw.NetdevMtu;
 import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.RunSpec;
 import io.rocelab.lab.netns.InteropDir;
+import io.rocelab.lab.netns.LldpdHosts;
 import io.rocelab.lab.netns.NetnsNames;
 import io.rocelab.lab.netns.QemuVm;
 import io.rocelab.lab.netns.RxeVmFlows;
@@ -57,6 +58,7 @@ final class NetnsTestbed implements RunClock {
     private final List<String> notes = new ArrayList<>();
     private VethNetwork network;
     private TsharkCaptures tshark;
+    private LldpdHosts lldpd;
     private VethPorts plugged;
     private RxeVmFlows vmFlows;
     private boolean hooked;
@@ -327,6 +329,40 @@ final class NetnsTestbed implements RunClock {
         return -1;
     }
 
+    /**
+     * {@code lldp: true}: the linux hosts run Debian's lldpd as Linux servers do, beside the switches'
+     * LLDP, started once the switches listen (lldpd sends its first LLDPDU when it starts, the next 30 s
+     * later); closing notes what each heard and stops them.
+     */
+    @Override
+    public AutoCloseable lldpStarted(Fabric fabric) {
+        if (run.linuxHosts().isEmpty()) {
+            return () -> { };
+        }
+        Map<String, String> hosts = new LinkedHashMap<>();
+        for (String h : run.linuxHosts()) {
+            hosts.put(h, network.namespaceOf(h));
+        }
+        LldpdHosts l = LldpdHosts.start(hosts);
+        synchronized (this) {
+            lldpd = l;
+        }
+        return this::stopLldpd;
+    }
+
+    /** What each linux host's lldpd heard, a note each, then stops them. */
+    private void stopLldpd() {
+        LldpdHosts l;
+        synchronized (this) {
+            l = lldpd;
+            lldpd = null;
+        }
+        if (l != null) {
+            notes.addAll(l.neighbors());
+            l.close();
+        }
+    }
+
     private void stopCaptures() {
         TsharkCaptures t;
         synchronized (this) {
@@ -354,13 +390,19 @@ final class NetnsTestbed implements RunClock {
         TsharkCaptures t;
         VethNetwork n;
         RxeVmFlows v;
+        LldpdHosts l;
         synchronized (this) {
+            l = lldpd;
+            lldpd = null;
             v = vmFlows;
             vmFlows = null;
             t = tshark;
             tshark = null;
             n = network;
             network = null;
+        }
+        if (l != null) {
+            l.close();
         }
         if (v != null) {
             v.close();

@@ -30,6 +30,15 @@ interface RunClock extends AutoCloseable {
     }
 
     /**
+     * The fabric's switches and NICs run LLDP ({@code lldp: true}): starts what runs LLDP beside them
+     * outside this process (netns: lldpd on the linux hosts), so that its first LLDPDUs find them
+     * listening; closed before {@link #attach}'s.
+     */
+    default AutoCloseable lldpStarted(Fabric fabric) {
+        return () -> { };
+    }
+
+    /**
      * Starts the flows that real programs run ({@code verb: tcp}), timed from {@code epochNanos} on
      * the fabric's clock.
      *

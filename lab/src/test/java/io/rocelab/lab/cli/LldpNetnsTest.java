@@ -144,6 +144,45 @@ class LldpNetnsTest {
             + "\n--- lldpd\n" + tools.output("lldpd"));
     }
 
+    /**
+     * A netns lab with {@code lldp: true}: its {@code kind: linux} host runs Debian's lldpd on its eth0, the
+     * soft switch lists it (lldpd's TTL, 120, and the host's name), lldpd lists the switch's port, and the
+     * nic hosts and the switch hear each other as before.
+     */
+    @Test
+    void aNetnsLabsLinuxHostRunsLldpdAndTheSwitchListsIt() throws Exception {
+        MachinePrerequisites.require("LldpNetnsTest", cannotRun());
+        tools = new ToolProcesses(dir);
+        Path lab = dir.resolve("lldp-netns.yaml");
+        Files.writeString(lab, String.join("\n",
+            "name: lldp-netns",
+            "duration: 4s",
+            "modes: [netns]",
+            "lldp: true",
+            "topology:",
+            "  hosts:",
+            "    - {name: r1, kind: nic, ip: 10.0.0.1}",
+            "    - {name: r2, kind: nic, ip: 10.0.0.2}",
+            "    - {name: t1, kind: linux, ip: 10.0.0.3}",
+            "  switches: [{name: sw0, ports: 3, speed: 1G}]",
+            "  links: [{a: r1, b: 'sw0:Ethernet0'}, {a: r2, b: 'sw0:Ethernet4'}, {a: t1, b: 'sw0:Ethernet8'}]",
+            "flows:",
+            "  - {name: w, from: r1, to: r2, size: 64KiB, messages: 50}",
+            "expect:",
+            "  - flow(\"w\").errors == 0",
+            ""));
+        Process p = tools.start("run", "lab", "run", lab.toString(), "--mode", "netns", "--out", dir.resolve("out").toString());
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), tools.output("run"));
+        String out = tools.output("run");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(java.util.regex.Pattern.compile("LLDP: sw0 Ethernet8 hears t1 eth0 \\(mac [0-9a-f:]+, chassis [0-9a-f:]+,"
+            + " ttl 120\\)").matcher(out).find(), "the switch lists lldpd's host:\n" + out);
+        assertTrue(out.contains("lldpd on t1: eth0 hears sw0 Ethernet8 (port ID Ethernet8, ttl 121)"),
+            "lldpd lists the switch:\n" + out);
+        assertTrue(out.contains("LLDP: r1 port 1 hears sw0 Ethernet0"), out);
+        assertTrue(out.contains("PASS  flow(\"w\").errors == 0"), out);
+    }
+
     @AfterEach
     void cleanUp() throws Exception {
         if (lldpd != null) {

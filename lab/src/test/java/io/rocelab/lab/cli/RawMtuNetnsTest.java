@@ -53,15 +53,7 @@ class RawMtuNetnsTest {
     void aRawNicOnA1500ByteVethRunsAt1024AndItsWritesComplete() throws Exception {
         MachinePrerequisites.require("RawMtuNetnsTest", cannotRun());
         tools = new ToolProcesses(dir);
-        run(IP, "netns", "add", nsA);
-        run(IP, "netns", "add", nsB);
-        run(IP, "link", "add", "rma" + tag, "netns", nsA, "type", "veth", "peer", "name", "rmb" + tag, "netns", nsB);
-        String[][] ends = {{nsA, "rma" + tag, "10.99.72.1"}, {nsB, "rmb" + tag, "10.99.72.2"}};
-        for (String[] e : ends) {
-            run(IP, "-n", e[0], "addr", "add", e[2] + "/24", "dev", e[1]);
-            run(IP, "-n", e[0], "link", "set", e[1], "up");
-            run(IP, "-n", e[0], "link", "set", "lo", "up");
-        }
+        vethPair("rma" + tag, "rmb" + tag, "10.99.72");
         int tcp = ToolProcesses.freeTcpPort();
         Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", "rmb" + tag, "--ip", "10.99.72.12",
             "--mac", "52:54:00:72:00:12", "-n", "300", "-s", "65536", "-p", String.valueOf(tcp)));
@@ -91,15 +83,7 @@ class RawMtuNetnsTest {
     void framesTheInterfaceRefusedAreCountedAndSaid() throws Exception {
         MachinePrerequisites.require("RawMtuNetnsTest", cannotRun());
         tools = new ToolProcesses(dir);
-        run(IP, "netns", "add", nsA);
-        run(IP, "netns", "add", nsB);
-        run(IP, "link", "add", "rra" + tag, "netns", nsA, "type", "veth", "peer", "name", "rrb" + tag, "netns", nsB);
-        String[][] ends = {{nsA, "rra" + tag, "10.99.73.1"}, {nsB, "rrb" + tag, "10.99.73.2"}};
-        for (String[] e : ends) {
-            run(IP, "-n", e[0], "addr", "add", e[2] + "/24", "dev", e[1]);
-            run(IP, "-n", e[0], "link", "set", e[1], "up");
-            run(IP, "-n", e[0], "link", "set", "lo", "up");
-        }
+        vethPair("rra" + tag, "rrb" + tag, "10.99.73");
         int tcp = ToolProcesses.freeTcpPort();
         Process server = tools.startCommand("server", tools.commandIn(nsB, "ib_write_bw", "--raw", "rrb" + tag, "--ip",
             "10.99.73.12", "--mac", "52:54:00:73:00:12", "-D", "20", "-s", "65536", "-u", "10", "-p", String.valueOf(tcp)));
@@ -150,6 +134,22 @@ class RawMtuNetnsTest {
         assertTrue(text.contains("a: active MTU 1024 (eth0's MTU is 1500"), text);
         assertTrue(text.contains("b: active MTU 1024 (eth0's MTU is 1500"), text);
         assertTrue(!text.contains("FAIL"), text);
+    }
+
+    /**
+     * Namespaces A and B joined by a veth pair as {@code ip link add} makes it (MTU 1500): {@code a} in A
+     * with {@code NET.1/24}, {@code b} in B with {@code NET.2/24}, both up.
+     */
+    private void vethPair(String a, String b, String net) throws Exception {
+        run(IP, "netns", "add", nsA);
+        run(IP, "netns", "add", nsB);
+        run(IP, "link", "add", a, "netns", nsA, "type", "veth", "peer", "name", b, "netns", nsB);
+        String[][] ends = {{nsA, a, net + ".1"}, {nsB, b, net + ".2"}};
+        for (String[] e : ends) {
+            run(IP, "-n", e[0], "addr", "add", e[2] + "/24", "dev", e[1]);
+            run(IP, "-n", e[0], "link", "set", e[1], "up");
+            run(IP, "-n", e[0], "link", "set", "lo", "up");
+        }
     }
 
     private static String cannotRun() {
