@@ -277,7 +277,8 @@ class NicCongestionToolTest {
         assertTrue(counter(r.out(), "hw_counters/rx_prio0_pause") >= storm.pfcInWindow(), what);
         // the NIC's own count of the time paused holds the window's, replayed
         assertTrue(counter(r.out(), "hw_counters/rx_prio0_pause_duration") * 1000 >= storm.pausedNanos() * 0.99, what);
-        assertEquals(2000, storm.writes(), what);
+        // every WRITE (and any a timer sent again: a loop thread kept off its core past the ACK timeout)
+        assertTrue(storm.writes() >= 2000, what);
         assertTrue(storm.pfcInWindow() >= 10, "pauses all through the run: " + what);
         assertTrue(storm.lastPfcNanos() >= storm.windowNanos() * 9 / 10, "the storm lasted the run: " + what);
         assertTrue(storm.pausedNanos() > 0, what);
