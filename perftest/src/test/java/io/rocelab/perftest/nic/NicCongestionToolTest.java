@@ -143,7 +143,9 @@ class NicCongestionToolTest {
      * @param writes         the client's WRITEs
      * @param windowNanos    from its first WRITE to its last
      * @param pausedNanos    how much of that priority 0 was paused
-     * @param writesInPauses the WRITEs that started while priority 0 was paused
+     * @param writesInPauses the WRITEs the NIC sent while priority 0 was paused: inside a pause, after a
+     *                       frame it received inside the same pause (it had handled that frame, so it
+     *                       decided the WRITE after the pause took effect)
      * @param pfcFrames      the PFC frames the client received
      * @param pfcInWindow    of them, those between its first WRITE and its last
      * @param lastPfcNanos   when the last of those came, from the first WRITE
@@ -157,6 +159,7 @@ class NicCongestionToolTest {
         static StormReplay of(Path capture) throws Exception {
             List<long[]> pfc = new ArrayList<>(); // time, quanta of priority 0
             List<Long> writes = new ArrayList<>();
+            List<Long> inbound = new ArrayList<>(); // every frame the client's NIC received, in capture order
             ParsedFrame p = new ParsedFrame();
             try (CaptureReader r = CaptureReader.open(capture)) {
                 int client = -1;
@@ -168,6 +171,9 @@ class NicCongestionToolTest {
                         }
                         if (rec.interfaceId() != client || p.parse(rec.content()) != null) {
                             continue;
+                        }
+                        if (rec.direction() == PacketDirection.INBOUND) {
+                            inbound.add(rec.timestampNanos());
                         }
                         if (rec.direction() == PacketDirection.INBOUND && p.kind() == FrameKind.PFC) {
                             int body = p.end() - Pfc.LENGTH;
@@ -196,6 +202,8 @@ class NicCongestionToolTest {
             long paused = 0;
             long inPauses = 0;
             int w = 0;
+            int in = 0;
+            long lastInbound = Long.MIN_VALUE;
             for (long t = first; t <= last; t += STEP_NANOS) {
                 long stepEnd = t + STEP_NANOS;
                 while (w < writes.size() && writes.get(w) < stepEnd) {
@@ -203,7 +211,12 @@ class NicCongestionToolTest {
                     for (; next < pfc.size() && pfc.get(next)[0] <= at; next++) {
                         timers.receive(0, (int) pfc.get(next)[1], pfc.get(next)[0]);
                     }
-                    if (timers.paused(0, at)) {
+                    for (; in < inbound.size() && inbound.get(in) <= at; in++) {
+                        lastInbound = inbound.get(in);
+                    }
+                    // paused when the NIC last handled a received frame and still paused now (no PFC
+                    // came between, so the same pause): it decided this WRITE while paused
+                    if (timers.paused(0, at) && lastInbound != Long.MIN_VALUE && timers.paused(0, lastInbound)) {
                         inPauses++;
                     }
                 }
@@ -248,11 +261,17 @@ class NicCongestionToolTest {
      * waiting for a core 142 ms of them, and 4 % of 475 ms, the thread waiting 396). The share is in
      * the message.
      *
-     * <p>A WRITE inside a pause: the capture takes a frame's time just after the NIC decided to send
-     * it and a PFC frame's just before the NIC acts on it, so a thread that loses its core between
-     * the two can put a frame decided in the 2 us before a pause took effect inside it. A NIC that
-     * ignored the pauses would send into them at its pace, about the paused share of its WRITEs: the
-     * bound is a tenth of that.
+     * <p>A WRITE inside a pause: the transmitter decides a pump's frames (up to 64) at the pump's
+     * start and hands over the next 50 us of wire at once, and the capture takes each frame's time as
+     * it is handed over, after the capture's own writes of the ones before it; so a pump that began
+     * in the 2 us before a pause took effect shows frames inside it (on a quiet machine, 146 of 2000
+     * WRITEs with the storm covering 65 % of the run). A pump cannot start while a received frame
+     * is being handled (one thread): a WRITE inside a pause that follows a frame the client received
+     * inside the same pause (the server's ACKs keep coming) was decided after the pause took effect,
+     * and that is what is counted: none on a quiet machine or at load 12; the bound, half a percent,
+     * leaves room for a thread that loses its core between taking a received frame's time and
+     * handling it. A NIC that ignored the pauses (its pause mask forced to 0) had 91 counted, the
+     * storm covering 12 % of its run.
      */
     @Test
     @Tag("realtime")
@@ -282,8 +301,7 @@ class NicCongestionToolTest {
         assertTrue(storm.pfcInWindow() >= 10, "pauses all through the run: " + what);
         assertTrue(storm.lastPfcNanos() >= storm.windowNanos() * 9 / 10, "the storm lasted the run: " + what);
         assertTrue(storm.pausedNanos() > 0, what);
-        assertTrue(storm.writesInPauses() <= storm.writes() * storm.pausedShare() / 10,
-            "the client sent while paused: " + what);
+        assertTrue(storm.writesInPauses() <= storm.writes() / 200, "the client sent while paused: " + what);
     }
 
     @Test
