@@ -128,7 +128,7 @@ class NicCongestionToolTest {
         assertEquals(0, counter(r.out(), "hw_counters/rx_prio0_pause"), r.out());
     }
 
-    /** The soft NIC's code compiled before the runs whose bandwidths are compared. */
+    /** The soft NIC's code compiled before the storm's run, as a long-running tool has it. */
     @BeforeAll
     static void warmUp() {
         assertEquals(0, run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "20000").status());
@@ -239,7 +239,7 @@ class NicCongestionToolTest {
         @Override
         public String toString() {
             return String.format(java.util.Locale.ROOT, "%d WRITEs in %.1f ms, priority 0 paused %.1f ms of it (%.0f %%)"
-                + " by %d PFC frames in it (the last %.1f ms after the first WRITE), %d WRITEs started while paused",
+                + " by %d PFC frames in it (the last %.1f ms after the first WRITE), %d WRITEs sent while paused",
                 writes, windowNanos / 1e6, pausedNanos / 1e6, 100 * pausedShare(), pfcInWindow, lastPfcNanos / 1e6,
                 writesInPauses);
         }
@@ -268,7 +268,7 @@ class NicCongestionToolTest {
      * WRITEs with the storm covering 65 % of the run). A pump cannot start while a received frame
      * is being handled (one thread): a WRITE inside a pause that follows a frame the client received
      * inside the same pause (the server's ACKs keep coming) was decided after the pause took effect,
-     * and that is what is counted: none on a quiet machine or at load 12; the bound, half a percent,
+     * and that is what is counted (none in the runs looked at); the bound, half a percent,
      * leaves room for a thread that loses its core between taking a received frame's time and
      * handling it. A NIC that ignored the pauses (its pause mask forced to 0) had 91 counted, the
      * storm covering 12 % of its run.
