@@ -194,15 +194,20 @@ public final class LabCommand implements Runnable {
         }
     }
 
-    /** {@code rocelab lab clean}. */
+    /** {@code rocelab lab clean [RUN_ID...]}. */
     @Command(name = "clean", mixinStandardHelpOptions = true,
             description = {"Removes what netns runs left (root): every network namespace named rl-... with the "
-                + "processes in it (iperf3, tshark) and its veth pairs, one line each. A run killed with kill -9 "
-                + "leaves them; the next netns run removes those of runs that are gone by itself.",
-                "Exit code 0: removed (or nothing to remove); 2: not root."})
+                + "processes in it (iperf3, tshark) and its veth pairs, one line each; with run ids, only those "
+                + "runs' (rl-ID, rl-ID-HOST), so that other runs on the machine keep theirs. A run killed with "
+                + "kill -9 leaves them; the next netns run removes those of runs that are gone by itself.",
+                "Exit code 0: removed (or nothing to remove); 2: not root, or not a run id."})
     public static final class Clean implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
+        @Parameters(paramLabel = "RUN_ID", arity = "0..*",
+            description = "a run's id, as its first line says ('run id 2ikw'): only that run's namespaces")
+        List<String> runIds = new ArrayList<>();
 
         @Override
         public Integer call() {
@@ -210,10 +215,16 @@ public final class LabCommand implements Runnable {
             if (refusal != null) {
                 throw new UserError(refusal);
             }
+            List<String> bad = runIds.stream().filter(id -> !NetnsNames.isRunId(id)).toList();
+            if (!bad.isEmpty()) {
+                throw new UserError("lab clean: not a run id (the base-36 id a netns run prints, e.g. 2ikw): "
+                    + String.join(", ", bad));
+            }
             PrintWriter out = spec.commandLine().getOut();
             List<String> removed;
             try {
-                removed = NetnsCleaner.clean(ns -> true);
+                removed = NetnsCleaner.clean(runIds.isEmpty() ? ns -> true
+                    : ns -> runIds.stream().anyMatch(id -> NetnsNames.ofRun(ns, id)));
             } catch (NetnsException e) {
                 throw new UserError(e.getMessage());
             }
@@ -221,7 +232,8 @@ public final class LabCommand implements Runnable {
                 out.println("removed " + r);
             }
             if (removed.isEmpty()) {
-                out.println("nothing to remove: no namespace named " + NetnsNames.PREFIX + "...");
+                out.println("nothing to remove: no namespace named " + NetnsNames.PREFIX
+                    + (runIds.isEmpty() ? "..." : String.join("..., " + NetnsNames.PREFIX, runIds) + "..."));
             }
             out.flush();
             return 0;

@@ -42,6 +42,20 @@ public final class NetnsNames {
         return namespace.startsWith(PREFIX) && namespace.length() > PREFIX.length();
     }
 
+    /** @return whether {@code id} can be a run's id (a process id in base 36) */
+    public static boolean isRunId(String id) {
+        return id.matches("[0-9a-z]{1,13}");
+    }
+
+    /**
+     * @return whether {@code name} (a namespace, or a VM's {@code ROCELAB_LAB_RUN}) is run {@code id}'s:
+     *     {@code rl-ID} or {@code rl-ID-...}
+     */
+    public static boolean ofRun(String name, String id) {
+        String fabric = PREFIX + id;
+        return name.equals(fabric) || name.startsWith(fabric + "-");
+    }
+
     /** @return the process id of the run that made {@code namespace}, or -1 if it names none */
     public static long ownerPid(String namespace) {
         if (!ours(namespace)) {

@@ -103,10 +103,12 @@ class NetnsLabTest {
             "iperf3 processes " + iperf + " of the killed run are gone");
         assertTrue(namespacesOf(runId(tools.stdout("next"))).isEmpty(), namespaces());
 
-        // killed again: lab clean removes it, says what it removed, and leaves no veth or process
+        // killed again: lab clean removes it, says what it removed, and leaves no veth or process; named
+        // by its run id, as a user on a machine where others run labs would (a bare lab clean removes every
+        // run's namespaces, those of another build's tests running at the time too)
         iperf = killMidRun("killed2");
         String second = Long.toString(tools.pidOf("killed2"), 36);
-        Process clean = tools.start("clean", "lab", "clean");
+        Process clean = tools.start("clean", "lab", "clean", second);
         assertTrue(clean.waitFor(60, TimeUnit.SECONDS), tools.output("clean"));
         assertEquals(0, clean.exitValue(), tools.output("clean"));
         String said = tools.stdout("clean");
@@ -118,9 +120,13 @@ class NetnsLabTest {
             "iperf3 processes " + iperf + " of the killed run are gone");
         String links = HostCommands.output(IP, "-o", "link", "show");
         assertFalse(links.contains(NetnsNames.PREFIX + second), links);
-        Process again = tools.start("clean-again", "lab", "clean");
+        Process again = tools.start("clean-again", "lab", "clean", second);
         assertTrue(again.waitFor(60, TimeUnit.SECONDS));
         assertTrue(tools.stdout("clean-again").contains("nothing to remove"), tools.output("clean-again"));
+        Process bad = tools.start("clean-bad", "lab", "clean", "rl-" + second);
+        assertTrue(bad.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(2, bad.exitValue(), tools.output("clean-bad"));
+        assertEquals(1, tools.stderr("clean-bad").lines().count(), tools.output("clean-bad"));
     }
 
     /** Starts a netns run, waits for its iperf3 flow, kills it with SIGKILL; @return the iperf3 pids it left */

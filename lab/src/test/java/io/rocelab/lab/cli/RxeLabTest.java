@@ -132,7 +132,8 @@ class RxeLabTest {
         List<Long> qemus = qemusOf(out);
         p.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // kill -9: no shutdown hook runs
         assertEquals(qemus, qemusOf(out), "a killed run leaves its VMs (else this test shows nothing)");
-        Process clean = tools.start("clean", "lab", "clean");
+        // by the run's id: other netns runs on the machine (another build's tests) keep theirs
+        Process clean = tools.start("clean", "lab", "clean", id);
         assertTrue(clean.waitFor(60, TimeUnit.SECONDS), tools.output("clean"));
         assertEquals(0, clean.exitValue(), tools.output("clean"));
         String said = tools.stdout("clean");
