@@ -106,6 +106,13 @@ class SwitchLldpTest {
             + "    PortID:       local etp1\n"
             + "    PortDescr:    spine0:etp1\n"
             + "    TTL:          121\n"
+            // the port's DCBX, from its configuration (SwitchDcbx): no PFC on it, ETS from its eight DWRR queues
+            + "  DCBX:        \n"
+            + "    PFC:          willing no, cap 8, enabled none\n"
+            + "    ETS:          willing no, max TCs 8, prio2tc 0,1,2,3,4,5,6,7, tcbw 13,13,13,13,12,12,12,12, tsa"
+            + " ets,ets,ets,ets,ets,ets,ets,ets\n"
+            + "    ETS-Reco:     prio2tc 0,1,2,3,4,5,6,7, tcbw 13,13,13,13,12,12,12,12, tsa ets,ets,ets,ets,ets,ets,ets,"
+            + "ets\n"
             + rule + "\n", neighbors);
         String stats = LldpViews.statistics(List.of(new LldpViews.Port("Ethernet0", a.lldp().agent(0))));
         assertTrue(stats.contains("Interface:    Ethernet0\n  Transmitted:  " + a.lldp().agent(0).framesOut() + "\n"),
