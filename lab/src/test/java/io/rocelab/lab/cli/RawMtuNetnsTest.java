@@ -74,10 +74,11 @@ class RawMtuNetnsTest {
     }
 
     /**
-     * Frames the interface refuses are said: the client's veth is taken down under a running
-     * {@code -D} writer, every send fails at the socket (ENETDOWN), the writer ends in
-     * IBV_WC_RETRY_EXC_ERR, and the failed run's diagnostics name the interface and how many frames
-     * it refused, which the NIC's own counters (sent, to them) cannot show.
+     * Frames the interface refuses are said: the client's veth MTU drops to 1000 under a running
+     * {@code -D} writer whose port took 1024 from it at the start, every data packet fails at the
+     * socket (EMSGSIZE) while the link stays up, the writer ends in IBV_WC_RETRY_EXC_ERR, and the
+     * failed run's diagnostics name the interface and how many frames it refused, which the NIC's own
+     * counters (sent, to them) cannot show.
      */
     @Test
     void framesTheInterfaceRefusedAreCountedAndSaid() throws Exception {
@@ -93,7 +94,9 @@ class RawMtuNetnsTest {
             String.valueOf(tcp), "10.99.73.2"));
         tools.awaitText(client, "client", "#bytes", 90);
         Thread.sleep(500);
-        run(IP, "-n", nsA, "link", "set", "rra" + tag, "down");
+        // the interface's MTU drops under the port's 1024-byte packets: the link stays up, every data packet
+        // is refused at the socket (EMSGSIZE), the small ones (ACKs, ARP) still pass
+        run(IP, "-n", nsA, "link", "set", "rra" + tag, "mtu", "1000");
         assertTrue(client.waitFor(90, TimeUnit.SECONDS), "client did not finish: " + tools.output("client"));
         String out = tools.output("client");
         assertTrue(client.exitValue() != 0, out);
