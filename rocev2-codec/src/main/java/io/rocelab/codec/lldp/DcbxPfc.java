@@ -7,7 +7,7 @@ package io.rocelab.codec.lldp;
  *
  * @param willing    the sender accepts its peer's configuration
  * @param mbc        MACsec bypass capability
- * @param capability 0..15 priorities that may have PFC at once (0 and 8 are encoded alike: 8 is sent as 0)
+ * @param capability how many traffic classes may have PFC at once, a 4-bit field (0..15), sent as it is
  * @param enableMask bit p set: PFC on priority p (0..0xFF)
  */
 public record DcbxPfc(boolean willing, boolean mbc, int capability, int enableMask) {
