@@ -172,7 +172,6 @@ public final class Mmu {
             chargeShared(ctx, pg, pool, len);
         } else if (pg.headroomUsed + len <= pg.xoff
             && (pool.headroomPool == 0 || pool.headroomPoolUsed + len <= pool.headroomPool)) {
-            pg.headroomUsed += len;
             if (pool.headroomPool > 0) {
                 pg.headroomFromPool += len;
                 pool.headroomPoolUsed += len;
@@ -180,9 +179,7 @@ public final class Mmu {
                 pool.persistentHeadroomPoolWatermark = Math.max(pool.persistentHeadroomPoolWatermark,
                     pool.headroomPoolUsed);
             }
-            ctx.chargedHeadroom = len;
-            pg.headroomWatermark = Math.max(pg.headroomWatermark, pg.headroomUsed);
-            pg.persistentHeadroomWatermark = Math.max(pg.persistentHeadroomWatermark, pg.headroomUsed);
+            chargeHeadroom(ctx, pg, len);
         } else {
             pg.headroomDrops++;
             pg.drops++;
@@ -195,6 +192,14 @@ public final class Mmu {
             signal.xoff(ctx.ingressPort, ctx.priorityGroup);
         }
         return null;
+    }
+
+    /** Charges {@code len} bytes to the PG's headroom, with its watermarks. */
+    private static void chargeHeadroom(PacketContext ctx, PgState pg, int len) {
+        pg.headroomUsed += len;
+        ctx.chargedHeadroom = len;
+        pg.headroomWatermark = Math.max(pg.headroomWatermark, pg.headroomUsed);
+        pg.persistentHeadroomWatermark = Math.max(pg.persistentHeadroomWatermark, pg.headroomUsed);
     }
 
     /** The port's first lossless PG profile: its 802.3x thresholds ({@link PortPauseState}). */
@@ -225,10 +230,7 @@ public final class Mmu {
             chargeShared(ctx, pg, pool, len);
         } else if (pause.headroomUsed + len <= pause.xoff) {
             pause.headroomUsed += len;
-            pg.headroomUsed += len;
-            ctx.chargedHeadroom = len;
-            pg.headroomWatermark = Math.max(pg.headroomWatermark, pg.headroomUsed);
-            pg.persistentHeadroomWatermark = Math.max(pg.persistentHeadroomWatermark, pg.headroomUsed);
+            chargeHeadroom(ctx, pg, len);
         } else {
             pg.headroomDrops++;
             pg.drops++;
