@@ -97,8 +97,7 @@ public final class LabFabric {
      */
     static NicQosView nicQos(Host host, boolean lldp) {
         DcbSettings d = host.dcb();
-        return new NicQosView(d.pfcEnable(), d.trust() == DcbSettings.Trust.PCP ? NicQosView.Trust.PCP
-            : NicQosView.Trust.DSCP, lldp && d.dcbx() == DcbSettings.DcbxMode.WILLING);
+        return new NicQosView(d.pfcEnable(), d.trust(), lldp && d.dcbx() == DcbSettings.DcbxMode.WILLING);
     }
 
     private record Fanin(int senders, String destination) {

@@ -26,7 +26,7 @@ final class PcpTrust implements FabricCheck {
             PortConfig port = cable == null ? null : Ports.at(f, cable.other(here));
             int op = port == null ? 0 : nic.qos().operationalMask(port.pfcEnableMask());
             boolean adoptsDscp = nic.qos().willing() && port != null && port.trust() == Trust.DSCP;
-            if (nic.qos().trust() == NicQosView.Trust.PCP && !adoptsDscp && nic.vlanId() == 0 && op != 0) {
+            if (nic.qos().trust() == io.rocelab.nic.dcb.DcbSettings.Trust.PCP && !adoptsDscp && nic.vlanId() == 0 && op != 0) {
                 out.add(new Finding(nic.file(), "", "nics.trust", "", "the NIC trusts PCP but its link is untagged:"
                     + " its frames leave at priority 0, which the switch's pauses (PFC on " + Ports.priorities(op)
                     + ") do not stop"));

@@ -94,7 +94,7 @@ class LosslessChecksTest {
         var sw = view(sn2700("a"));
         Cable cable = new Cable(new End("h1", "eth0"), new End("a", "Ethernet16"), -1, "");
         for (boolean willing : List.of(true, false)) {
-            NicView nic = new NicView("h1", "eth0", "lab.yaml: h1", new NicQosView(1 << 3, NicQosView.Trust.DSCP, willing),
+            NicView nic = new NicView("h1", "eth0", "lab.yaml: h1", new NicQosView(1 << 3, io.rocelab.nic.dcb.DcbSettings.Trust.DSCP, willing),
                 PauseResponse.IEEE, 0, 0, Set.of(3));
             List<String> found = LosslessCheck.lines(LosslessCheck.findings(new FabricView(List.of(sw), List.of(nic),
                 List.of(cable), ASSUME)));
@@ -107,7 +107,7 @@ class LosslessChecksTest {
             }
         }
         // a NIC acting on more priorities than its switch pauses (rocelab's default, every one) loses nothing
-        NicView all = new NicView("h1", "eth0", "lab.yaml: h1", new NicQosView(0xFF, NicQosView.Trust.DSCP, false),
+        NicView all = new NicView("h1", "eth0", "lab.yaml: h1", new NicQosView(0xFF, io.rocelab.nic.dcb.DcbSettings.Trust.DSCP, false),
             PauseResponse.IEEE, 0, 0, Set.of(3));
         assertEquals(List.of(), LosslessCheck.lines(LosslessCheck.findings(new FabricView(List.of(sw), List.of(all),
             List.of(cable), ASSUME))).stream().filter(l -> l.contains("nics.pfc")).toList());
@@ -244,8 +244,8 @@ class LosslessChecksTest {
         List<String> out = new ArrayList<>();
         // untagged and not willing; tagged; untagged but willing behind a DSCP-trusting port with LLDP (it takes
         // the port's DSCP application priorities and trusts DSCP, as mlx5 does)
-        for (NicQosView qos : List.of(new NicQosView(0x18, NicQosView.Trust.PCP, false),
-            new NicQosView(0x18, NicQosView.Trust.PCP, true))) {
+        for (NicQosView qos : List.of(new NicQosView(0x18, io.rocelab.nic.dcb.DcbSettings.Trust.PCP, false),
+            new NicQosView(0x18, io.rocelab.nic.dcb.DcbSettings.Trust.PCP, true))) {
             for (int vlan : List.of(0, 100)) {
                 NicView nic = new NicView("h1", "eth0", "lab.yaml: h1", qos, PauseResponse.ofNanos(0), vlan, 3, Set.of(3));
                 out.add(String.join("\n", LosslessCheck.lines(LosslessCheck.findings(new FabricView(List.of(sw),
