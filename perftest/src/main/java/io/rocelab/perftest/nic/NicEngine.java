@@ -110,6 +110,8 @@ public final class NicEngine implements TestEngine {
     private int defaultTrafficClass;
     /** {@code -R}: the connection manager and the connections it made, else null. */
     private RdmaCm rdmaCm;
+    /** Opens once this engine, as an rdma_cm server, listens for connection requests. */
+    private final java.util.concurrent.CountDownLatch cmListening = new java.util.concurrent.CountDownLatch(1);
     private int defaultQpTimeout = -1;
     /** The LLDP system name when the NIC runs LLDP on its ports, else null. */
     private String lldpSystemName;
@@ -237,8 +239,20 @@ public final class NicEngine implements TestEngine {
                 o.ibPort());
         if (o.isServer()) {
             listening.run(); // RdmaCm.start registered the listener
+            cmListening.countDown();
         }
         return rdmaCm.connectExchange();
+    }
+
+    /**
+     * Waits until this engine, as the server of an rdma_cm run ({@code -R}), listens for connection
+     * requests, or {@code nanos} have passed: a client started before that would be rejected, as
+     * rdma_cm rejects a REQ nobody listens for.
+     *
+     * @return whether it listens
+     */
+    boolean awaitRdmaCmListening(long nanos) throws InterruptedException {
+        return cmListening.await(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     @Override

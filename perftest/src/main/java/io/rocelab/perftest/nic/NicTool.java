@@ -133,6 +133,12 @@ public final class NicTool {
                     serverErrStream, listener));
             clientOptions.notes().forEach(out::println);
             clientOptions.warnings().forEach(err::println);
+            if (serverOptions.rdmaCm()) {
+                // as a user starts the server first: the client's REQ only once the server listens
+                while (!serverEngine.awaitRdmaCmListening(TimeUnit.MILLISECONDS.toNanos(100)) && !server.isDone()) {
+                    Waiter.checkInterrupt();
+                }
+            }
             int client = SessionRunner.run(kind, clientOptions, clientEngine, out, err, null);
             int serverStatus;
             try {
