@@ -60,15 +60,6 @@ final class BandwidthRun {
             }
             return pending;
         }
-
-        /** True once every posted WR has completed. */
-        boolean drained() {
-            boolean drained = true;
-            for (int i = 0; i < scnt.length; i++) {
-                drained &= ccnt[i] >= scnt[i];
-            }
-            return drained;
-        }
     }
 
     /** The sending side's loop: posts and polls until {@code end} says the run is over. */

@@ -204,8 +204,8 @@ abstract class BwEnd {
     }
 
     /**
-     * {@code -D} (one window after the {@code --margin} warm-up, then the loop stops posting at the
-     * next signalled WR and drains) and {@code --run_infinitely} (window after window from the
+     * {@code -D} (one window after the {@code --margin} warm-up; then the send loop on the NIC's
+     * thread stops posting at the next signalled WR and drains, the loop on this thread simply ends) and {@code --run_infinitely} (window after window from the
      * start, each handed on).
      */
     private static final class Duration extends BwEnd {
@@ -273,9 +273,17 @@ abstract class BwEnd {
             sampleEnd = sampleStart + window;
         }
 
+        /**
+         * The loop on this thread (bidirectional send) ends when the window does, without waiting for
+         * its sends, as perftest's {@code run_iter_bi} leaves its loop at {@code END_STATE}: the two
+         * sides' windows do not end together, and the peer stops re-posting receives when its own
+         * ends, so a send still outstanding here may wait on RNR for as long as the peer's window
+         * lasts past ours (with {@code rnr_retry} 7, for ever). What is still posted is flushed when
+         * the QPs are torn down.
+         */
         @Override
         boolean done(BandwidthRun.Counts c) {
-            return stopping && c.drained();
+            return stopping;
         }
 
         /** Opens the first window at its start; at a window's end, hands it on or starts stopping. */
@@ -301,10 +309,10 @@ abstract class BwEnd {
             }
         }
 
-        /** When stopping, posts only up to the next signalled WR, so every posted WR completes. */
+        /** Nothing more once the window has ended. */
         @Override
         boolean mayPost(BandwidthRun.Counts c, int qp) {
-            return !stopping || c.scnt[qp] % cqMod != 0;
+            return !stopping;
         }
 
         @Override
