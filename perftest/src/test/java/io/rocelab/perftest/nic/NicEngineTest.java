@@ -145,6 +145,22 @@ class NicEngineTest {
         assertEquals(0, p.client.engine.nic().counters().get(NicCounter.RETRY_EXCEEDED_ERR));
     }
 
+    /**
+     * The two sides' windows do not end together: here the client's a second before the server's.
+     * Once the client's loop has ended it re-posts no receive, so the server's last SENDs wait on
+     * RNR (rnr_retry 7: for ever); the server still ends with its window, as perftest's does.
+     */
+    @Test
+    void bidirectionalSendForADurationEndsWhenThePeersWindowEndedFirst() throws Exception {
+        NicSessions p = NicSessions.runTapped(TestKind.SEND_BW, (server, port) -> port, List.of("-D", "1"),
+                "-b", "-s", "4096", "-D", "2");
+        ok(p);
+        assertTrue(onlyBwLine(p.client).iterations() > 100, p.client.out());
+        assertTrue(onlyBwLine(p.server).iterations() > 100, p.server.out());
+        assertTrue(p.server.engine.nic().counters().get(NicCounter.RCVD_RNR_ERR) > 0,
+                "the server's SENDs met a peer that re-posts no receive: " + p.server.engine.nic().counters());
+    }
+
     @Test
     void writeBandwidthOnTwoQpsWithSmallMtu() throws Exception {
         NicSessions p = NicSessions.run(TestKind.WRITE_BW, "-s", "65536", "-n", "40", "-q", "2", "-m", "1024");
