@@ -70,6 +70,7 @@ final class CollectiveRun {
     private int slowestStep;
     private int slowestStepRank;
     private long slowestStepNanos;
+    private long[] rankEnds;
     private final List<IterationResult> results = new ArrayList<>();
     private volatile boolean finished;
     private volatile boolean failed;
@@ -168,6 +169,7 @@ final class CollectiveRun {
         slowestStep = 0;
         slowestStepRank = 0;
         slowestStepNanos = -1;
+        rankEnds = new long[ranks.length];
         for (Rank r : ranks) {
             r.owner.execute(() -> r.begin(it, now));
         }
@@ -181,6 +183,7 @@ final class CollectiveRun {
                 return;
             }
             ranksDone++;
+            rankEnds[r.rank] = now - engine.epochNanos();
             if (now >= lastFinish) {
                 lastFinish = now;
                 lastRank = r.rank;
@@ -195,7 +198,8 @@ final class CollectiveRun {
             }
             long epoch = engine.epochNanos();
             done = new IterationResult(it, it < collective.warmup(), iterationStart - epoch, lastFinish - epoch,
-                lastRank, slowestStep, slowestStepRank, slowestStepNanos);
+                lastRank, slowestStep, slowestStepRank, slowestStepNanos,
+                java.util.Arrays.stream(rankEnds).boxed().toList());
             results.add(done);
             if (it + 1 < collective.warmup() + collective.iterations()) {
                 beginIteration(it + 1, now);

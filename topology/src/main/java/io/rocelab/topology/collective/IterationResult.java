@@ -1,5 +1,7 @@
 package io.rocelab.topology.collective;
 
+import java.util.List;
+
 /**
  * One iteration of a collective. Times are nanoseconds from the start of the {@link Collectives}.
  *
@@ -12,9 +14,14 @@ package io.rocelab.topology.collective;
  *                         data landing, or the iteration's start, to this step's data landing)
  * @param slowestStepRank  the rank at which it took that long
  * @param slowestStepNanos how long it took there
+ * @param rankEndNanos     when each rank finished, rank 0 first
  */
 public record IterationResult(int index, boolean warmup, long startNanos, long endNanos, int slowestRank,
-                              int slowestStep, int slowestStepRank, long slowestStepNanos) {
+                              int slowestStep, int slowestStepRank, long slowestStepNanos, List<Long> rankEndNanos) {
+    public IterationResult {
+        rankEndNanos = List.copyOf(rankEndNanos);
+    }
+
     /** @return its job completion time: from the first rank starting to the last rank finishing */
     public long timeNanos() {
         return endNanos - startNanos;

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.generate.FatTree;
 import io.rocelab.topology.generate.LeafSpine;
+import io.rocelab.topology.model.Host;
+import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.Topology;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,12 +120,7 @@ class CollectivesTest {
         }
     }
 
-    /**
-     * The ring's dependencies: a rank cannot finish before its data went round. With one rank's
-     * link at a quarter of the others' speed... the ring is as slow as its slowest link: halving
-     * the chunk leaves busbw within the line rate, and the slowest step of an iteration is a real step.
-     * A k=4 fat tree of 16 hosts runs a 16-rank all-reduce.
-     */
+    /** A k=4 fat tree's 16 hosts run a 16-rank ring all-reduce (the fabric of the adaptive-routing labs). */
     @Test
     void sixteenRanksOnAFatTree() {
         Topology t = FatTree.builder().k(4).build().topology();
@@ -136,6 +134,42 @@ class CollectivesTest {
         assertTrue(r.busBwBitsPerSecond() < LINE, r.toString());
         System.out.println("16-rank ring all-reduce of 4 MiB x 2 on a k=4 fat tree: " + r + ", wall "
             + (System.nanoTime() - wall) / 1e9 + " s");
+    }
+
+    /**
+     * Four hosts on one switch, h1's link at 25 Gb/s. The ring's dependencies pace every rank at
+     * the slowest link: rank 3, whose own links are 100 Gb/s, cannot forward what has not come round
+     * yet, so it finishes more than 3 times later than its own links would let it, one share's time
+     * at 25 Gb/s before the last rank (its last share left rank 1 a step before the last rank's);
+     * the iteration takes at least what 2(n-1)/n of the buffer takes at 25 Gb/s.
+     */
+    @Test
+    void theRingIsPacedByItsSlowestLink() {
+        SwitchConfigBuilder sw = new SwitchConfigBuilder().hostname("s").mac(0x02_00_00_00_f0_01L).ecmpHashSeed(1);
+        Topology.Builder t = Topology.builder().qos("lossless");
+        for (int i = 0; i < 4; i++) {
+            sw.port("Ethernet" + 4 * i, i == 1 ? 25_000 : 100_000, 9100);
+            t.host(Host.builder("h" + i).mac("02:00:00:00:00:1" + i).ipv4("10.0.0.1" + i).build());
+        }
+        t.switchNode("s", sw);
+        for (int i = 0; i < 4; i++) {
+            t.link(Link.between("h" + i + ":eth0", "s:Ethernet" + 4 * i).speedGbps(i == 1 ? 25 : 100).build());
+        }
+        long size = 1 << 20;
+        Collective ar = new Collective("ar", CollectiveKind.ALL_REDUCE, Algorithm.RING, hosts(4), size, 1, 0, 1,
+            64 * 1024, 8, 0, -1);
+        CollectiveResult r = run(t.build(), List.of(ar), 1, 50 * MS).get(0);
+        IterationResult it = r.timed().get(0);
+        double bound = 2.0 * 3 / 4 * size * 8 / 25e9 * 1e9;
+        assertTrue(it.timeNanos() >= bound, it.timeNanos() + " ns at least the 25 Gb/s bound " + bound);
+        double share = size / 4.0 * 8 / 25e9 * 1e9;
+        for (int k = 0; k < 4; k++) {
+            assertTrue(it.rankEndNanos().get(k) >= it.endNanos() - 1.1 * share, "rank " + k + " ends within a 25 Gb/s"
+                + " share's time of the last: " + it);
+        }
+        double own = 2.0 * 3 / 4 * size * 8 / 100e9 * 1e9;
+        assertTrue(it.rankEndNanos().get(3) > 3 * own, "rank 3 waits for the ring, not its own links: " + it);
+        assertEquals(it.endNanos(), (long) java.util.Collections.max(it.rankEndNanos()));
     }
 
     @Test
