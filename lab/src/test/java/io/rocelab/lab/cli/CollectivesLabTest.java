@@ -103,6 +103,21 @@ class CollectivesLabTest {
         return f;
     }
 
+    /** {@code lab check} counts a file's collectives and checks its claims about them before any run. */
+    @Test
+    void labCheckCountsTheCollectivesAndChecksTheirClaims() throws IOException {
+        Path f = small("checked", "[virtual]", "100G", "5ms");
+        CliRun ok = CliRun.of("lab", "check", f.toString());
+        assertEquals(0, ok.exitCode(), ok.out() + ok.err());
+        assertTrue(ok.out().contains(", 0 flow(s), 5 collective(s), 0 event(s), 4 check(s)"), ok.out());
+        Files.writeString(f, Files.readString(f) + "  - collective(\"zz\").busbw > 0\n  - collective(\"ar\").speed > 0\n");
+        CliRun bad = CliRun.of("lab", "check", f.toString());
+        assertEquals(2, bad.exitCode(), bad.out() + bad.err());
+        assertTrue(bad.err().contains("expect[4]: no collective 'zz' (known: ar, hd, ag, rs, a2a)"), bad.err());
+        assertTrue(bad.err().contains("expect[5]: a collective has no 'speed' (it has: time, algbw, busbw, "
+            + "jct_p99, jct_max, iterations, errors)"), bad.err());
+    }
+
     /** One seed, the same files: every CSV and counters.json, bit for bit, for each kind of collective. */
     @Test
     void oneSeedGivesTheSameFiles() throws IOException {
