@@ -98,9 +98,9 @@ public final class LabRunner {
              AutoCloseable attached = clock.attach(fabric);
              AutoCloseable lldp = startLldp(clock, fabric, run);
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
+             Collectives collectives = Collectives.connect(fabric, run.collectives().stream()
+                 .map(CollectiveSpec::collective).toList(), run.seed());
              Workload workload = Workload.start(fabric, all, run.seed());
-             Collectives collectives = Collectives.start(fabric, run.collectives().stream()
-                 .map(CollectiveSpec::collective).toList(), run.seed(), workload.epochNanos());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
              Timeline timeline = Timeline.schedule(run.events().stream().map(LabEvent::event).toList(), fabric,
                  workload)) {
@@ -108,6 +108,7 @@ public final class LabRunner {
                 tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
             }
             long epoch = workload.epochNanos();
+            collectives.start(epoch);
             java.util.function.Function<String, io.rocelab.topology.workload.FlowProgress> progressOf = f -> {
                 var p = programs.progress(f);
                 return p != null ? p : workload.progress(f);

@@ -49,7 +49,8 @@ final class CollectiveRun {
     /** Each collective's scratch regions start here, 4 GiB apart per collective. */
     static final long SCRATCH_VA = 0x200_0000_0000L;
     static final int MAX_RD_ATOMIC = 16;
-    static final int ACK_TIMEOUT = 14;
+    /** NCCL's defaults ({@code net_ib.cc}: {@code NCCL_IB_TIMEOUT} 18, 4.096 us x 2^18 = 1.07 s; {@code NCCL_IB_RETRY_CNT} 7). */
+    static final int ACK_TIMEOUT = 18;
     static final int RETRY_COUNT = 7;
     static final int RNR_RETRY = 7;
     static final int MIN_RNR_TIMER = 1;

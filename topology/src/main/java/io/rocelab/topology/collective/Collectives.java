@@ -22,19 +22,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * collectives and seed give the same results, bit for bit (every decision is a CQ event or a timer
  * of the one scheduler; PSNs come from the seed).
  *
- * <p>Threading: {@link #start}, {@link #results} and {@link #close} from the thread that built the
- * fabric (in virtual time, the one that runs the scheduler).
+ * <p>Threading: {@link #connect}, {@link #start}, {@link #results} and {@link #close} from the thread
+ * that built the fabric (in virtual time, the one that runs the scheduler).
  */
 public final class Collectives implements AutoCloseable {
     private final Fabric fabric;
     private final List<CollectiveRun> runs = new ArrayList<>();
-    private final long epoch;
+    /** Time 0 of the starts and results; {@code Long.MIN_VALUE} until {@link #start(long)}. */
+    private volatile long epoch = Long.MIN_VALUE;
     private final AtomicInteger unfinished = new AtomicInteger();
     private volatile boolean running = true;
 
-    private Collectives(Fabric fabric, List<Collective> collectives, long seed, long epochNanos) {
+    private Collectives(Fabric fabric, List<Collective> collectives, long seed) {
         this.fabric = fabric;
-        this.epoch = epochNanos;
         List<String> problems = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Collective c : collectives) {
@@ -65,32 +65,48 @@ public final class Collectives implements AutoCloseable {
             runs.add(run);
             unfinished.incrementAndGet();
         }
-        if (!runs.isEmpty()) {
-            Scheduler starter = fabric.scheduler(fabric.topology().hosts().get(0).name());
-            for (CollectiveRun r : runs) {
-                starter.scheduleAt(epoch + r.collective.startNanos(), () -> {
-                    if (running) {
-                        r.start(starter.nanoTime());
-                    }
-                });
-            }
-        }
     }
 
     /**
-     * Connects every collective's QPs (receives posted) and schedules each one's first iteration.
+     * Connects every collective's QPs (receives posted), on the NICs' owner threads, waiting for
+     * each; nothing is sent until {@link #start(long)}. Connecting takes no virtual time; live, it
+     * takes what the event loop needs, which is why it comes before the run's time 0.
      *
-     * @param epochNanos time 0 of the collectives' starts and results, on the fabric's clock
      * @throws IllegalArgumentException for a repeated name, or a rank that is not a host with a NIC
      */
-    public static Collectives start(Fabric fabric, List<Collective> collectives, long seed, long epochNanos) {
-        return new Collectives(fabric, collectives, seed, epochNanos);
+    public static Collectives connect(Fabric fabric, List<Collective> collectives, long seed) {
+        return new Collectives(fabric, collectives, seed);
     }
 
-    /** Like {@link #start(Fabric, List, long, long)} with time 0 now. */
+    /** {@link #connect} then {@link #start(long)} with time 0 now. */
     public static Collectives start(Fabric fabric, List<Collective> collectives, long seed) {
-        Scheduler s = fabric.scheduler(fabric.topology().hosts().get(0).name());
-        return start(fabric, collectives, seed, s.nanoTime());
+        Collectives c = connect(fabric, collectives, seed);
+        c.start(fabric.scheduler(fabric.topology().hosts().get(0).name()).nanoTime());
+        return c;
+    }
+
+    /**
+     * Schedules each collective's first iteration at its start, counted from {@code epochNanos}
+     * (once; a second call is refused).
+     *
+     * @param epochNanos time 0 of the collectives' starts and results, on the fabric's clock
+     */
+    public synchronized void start(long epochNanos) {
+        if (epoch != Long.MIN_VALUE) {
+            throw new IllegalStateException("the collectives have started");
+        }
+        epoch = epochNanos;
+        if (runs.isEmpty()) {
+            return;
+        }
+        Scheduler starter = fabric.scheduler(fabric.topology().hosts().get(0).name());
+        for (CollectiveRun r : runs) {
+            starter.scheduleAt(epoch + r.collective.startNanos(), () -> {
+                if (running) {
+                    r.start(starter.nanoTime());
+                }
+            });
+        }
     }
 
     long epochNanos() {
