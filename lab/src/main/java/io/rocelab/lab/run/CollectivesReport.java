@@ -122,12 +122,20 @@ final class CollectivesReport {
 
     private static String csv(Collective c, List<IterationResult> its) {
         StringBuilder s = new StringBuilder("iteration,warmup,start_us,end_us,time_us,algbw_gbps,busbw_gbps,"
-            + "slowest_rank,slowest_host,slowest_step,slowest_step_rank,slowest_step_us\n");
+            + "slowest_rank,slowest_host,slowest_step,slowest_step_rank,slowest_step_us");
+        for (String h : c.ranks()) {
+            s.append(",end_").append(h).append("_us");
+        }
+        s.append('\n');
         for (IterationResult it : its) {
-            s.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s,%d,%d,%.3f%n", it.index() + 1,
+            s.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s,%d,%d,%.3f", it.index() + 1,
                 it.warmup() ? 1 : 0, it.startNanos() / 1e3, it.endNanos() / 1e3, it.timeNanos() / 1e3,
                 algbw(c, it) / 1e9, busbw(c, it) / 1e9, it.slowestRank(), c.ranks().get(it.slowestRank()),
                 it.slowestStep(), it.slowestStepRank(), it.slowestStepNanos() / 1e3));
+            for (long end : it.rankEndNanos()) {
+                s.append(String.format(Locale.ROOT, ",%.3f", end / 1e3));
+            }
+            s.append('\n');
         }
         return s.toString();
     }

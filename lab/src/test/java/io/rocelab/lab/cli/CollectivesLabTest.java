@@ -58,6 +58,8 @@ class CollectivesLabTest {
                 List<String> csv = Files.readAllLines(out.resolve(v + "-collective-" + c + ".csv"));
                 assertEquals(5, csv.size(), "a header, a warm-up and 3 timed iterations: " + csv);
                 assertTrue(csv.get(1).startsWith("1,1,") && csv.get(2).startsWith("2,0,"), csv.toString());
+                assertTrue(csv.get(0).endsWith(",slowest_step_us,end_h0_us,end_h1_us,end_h2_us,end_h3_us,end_h4_us,"
+                    + "end_h5_us,end_h6_us,end_h7_us"), csv.get(0));
                 assertTrue(Files.size(out.resolve(v + "-collective-" + c + ".png")) > 1000);
             }
         }
