@@ -53,7 +53,7 @@ final class CollectivesReport {
             for (int i = 0; i < Math.min(its.size(), TABLE_ROWS); i++) {
                 IterationResult it = its.get(i);
                 md.append(String.format(Locale.ROOT, "| %s | %.1f us | %.2f Gb/s | %.2f Gb/s | %d (%s) | %d at rank %d, %.1f us |%n",
-                    label(it), it.timeNanos() / 1e3, algbw(c, it) / 1e9, busbw(c, it) / 1e9, it.slowestRank(),
+                    label(c, it), it.timeNanos() / 1e3, algbw(c, it) / 1e9, busbw(c, it) / 1e9, it.slowestRank(),
                     c.ranks().get(it.slowestRank()), it.slowestStep(), it.slowestStepRank(),
                     it.slowestStepNanos() / 1e3));
             }
@@ -69,7 +69,7 @@ final class CollectivesReport {
                 List<String> cats = new ArrayList<>();
                 List<Double> values = new ArrayList<>();
                 for (IterationResult it : its) {
-                    cats.add(label(it));
+                    cats.add(label(c, it));
                     values.add(busbw(c, it) / 1e9);
                 }
                 Plots.barChart(dir.resolve(png), "Collective " + name + ": busbw per iteration (" + c.kind().label()
@@ -80,6 +80,64 @@ final class CollectivesReport {
         }
     }
 
+    /**
+     * The variants' collectives side by side: a table of each one's time, bandwidths and p99 per
+     * variant, {@code variants-collectives.csv}, and bars of each collective's busbw per variant
+     * ({@code variants-collective-NAME.png}). Nothing for a lab without collectives.
+     */
+    static void sideBySide(Path dir, List<LabRun> runs, StringBuilder md, List<Path> written) {
+        List<String> names = new ArrayList<>();
+        for (LabRun r : runs) {
+            for (CollectiveResult c : r.collectives()) {
+                if (!names.contains(c.collective().name())) {
+                    names.add(c.collective().name());
+                }
+            }
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        md.append("### Collectives side by side\n\n| collective | variant | time | algbw | busbw | p99 iteration |\n"
+            + "|---|---|---:|---:|---:|---:|\n");
+        StringBuilder csv = new StringBuilder("collective,variant,time_us,algbw_gbps,busbw_gbps,jct_p99_us\n");
+        for (String name : names) {
+            List<String> variants = new ArrayList<>();
+            List<Double> busbw = new ArrayList<>();
+            for (LabRun r : runs) {
+                for (CollectiveResult c : r.collectives()) {
+                    if (!c.collective().name().equals(name)) {
+                        continue;
+                    }
+                    String v = r.data().variant();
+                    double t = c.meanTimeNanos() / 1e3;
+                    md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f Gb/s | %.2f Gb/s | %s |%n", name, v,
+                        Double.isNaN(t) ? "did not finish" : String.format(Locale.ROOT, "%.1f us", t),
+                        c.algBwBitsPerSecond() / 1e9, c.busBwBitsPerSecond() / 1e9,
+                        Double.isInfinite(c.jctP99Nanos()) ? "-" : String.format(Locale.ROOT, "%.1f us",
+                            c.jctP99Nanos() / 1e3)));
+                    csv.append(String.format(Locale.ROOT, "%s,%s,%s,%.4f,%.4f,%s%n", name, v,
+                        Double.isNaN(t) ? "" : String.format(Locale.ROOT, "%.3f", t), c.algBwBitsPerSecond() / 1e9,
+                        c.busBwBitsPerSecond() / 1e9, Double.isInfinite(c.jctP99Nanos()) ? ""
+                            : String.format(Locale.ROOT, "%.3f", c.jctP99Nanos() / 1e3)));
+                    variants.add(v);
+                    busbw.add(c.busBwBitsPerSecond() / 1e9);
+                }
+            }
+            String png = "variants-collective-" + name + ".png";
+            Plots.barChart(dir.resolve(png), "Collective " + name + ": busbw per variant", "busbw, Gb/s", variants,
+                busbw);
+            written.add(dir.resolve(png));
+        }
+        md.append('\n');
+        for (String name : names) {
+            String png = "variants-collective-" + name + ".png";
+            md.append("![").append(png).append("](").append(png).append(")\n\n");
+        }
+        Path f = dir.resolve("variants-collectives.csv");
+        write(f, csv.toString());
+        written.add(f);
+    }
+
     private static String describe(Collective c) {
         String how = c.kind() == CollectiveKind.ALL_TO_ALL ? "every rank to every other at once" : c.algorithm().label();
         return String.format(Locale.ROOT, "%s (%s), %d ranks (%s ... %s), %d B per rank in work requests of at most "
@@ -88,8 +146,14 @@ final class CollectivesReport {
             c.chunkBytes(), c.qps(), c.qps() == 1 ? "" : "s", c.warmup(), c.iterations());
     }
 
-    private static String label(IterationResult it) {
-        return (it.warmup() ? "w" : "") + (it.index() + 1);
+    /** w1, w2 ... for the warm-up iterations, 1, 2 ... for the timed ones. */
+    private static String label(Collective c, IterationResult it) {
+        return it.warmup() ? "w" + (it.index() + 1) : Integer.toString(number(c, it));
+    }
+
+    /** Its number among the warm-up or the timed iterations, from 1. */
+    private static int number(Collective c, IterationResult it) {
+        return it.warmup() ? it.index() + 1 : it.index() - c.warmup() + 1;
     }
 
     private static double algbw(Collective c, IterationResult it) {
@@ -128,7 +192,7 @@ final class CollectivesReport {
         }
         s.append('\n');
         for (IterationResult it : its) {
-            s.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s,%d,%d,%.3f", it.index() + 1,
+            s.append(String.format(Locale.ROOT, "%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s,%d,%d,%.3f", number(c, it),
                 it.warmup() ? 1 : 0, it.startNanos() / 1e3, it.endNanos() / 1e3, it.timeNanos() / 1e3,
                 algbw(c, it) / 1e9, busbw(c, it) / 1e9, it.slowestRank(), c.ranks().get(it.slowestRank()),
                 it.slowestStep(), it.slowestStepRank(), it.slowestStepNanos() / 1e3));

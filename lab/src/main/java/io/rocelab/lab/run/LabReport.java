@@ -116,6 +116,7 @@ public final class LabReport {
         }
         if (runs.size() > 1) {
             sideBySide(dir, md);
+            CollectivesReport.sideBySide(dir, runs, md, written);
         }
         Path json = dir.resolve("counters.json");
         counters(json);

@@ -57,12 +57,17 @@ class CollectivesLabTest {
             for (String c : List.of("ar", "a2a")) {
                 List<String> csv = Files.readAllLines(out.resolve(v + "-collective-" + c + ".csv"));
                 assertEquals(5, csv.size(), "a header, a warm-up and 3 timed iterations: " + csv);
-                assertTrue(csv.get(1).startsWith("1,1,") && csv.get(2).startsWith("2,0,"), csv.toString());
+                assertTrue(csv.get(1).startsWith("1,1,") && csv.get(2).startsWith("1,0,") && csv.get(4).startsWith("3,0,"),
+                    "the warm-up iteration, then timed iterations 1 to 3: " + csv);
                 assertTrue(csv.get(0).endsWith(",slowest_step_us,end_h0_us,end_h1_us,end_h2_us,end_h3_us,end_h4_us,"
                     + "end_h5_us,end_h6_us,end_h7_us"), csv.get(0));
                 assertTrue(Files.size(out.resolve(v + "-collective-" + c + ".png")) > 1000);
             }
         }
+        List<String> side = Files.readAllLines(out.resolve("variants-collectives.csv"));
+        assertEquals(List.of("ar,nonblocking", "ar,oversubscribed", "a2a,nonblocking", "a2a,oversubscribed"),
+            side.subList(1, 5).stream().map(l -> l.substring(0, l.indexOf(',', l.indexOf(',') + 1))).toList());
+        assertTrue(report.contains("### Collectives side by side"), report);
         String counters = Files.readString(out.resolve("counters.json"));
         assertTrue(counters.contains("\"collectives\"") && counters.contains("\"busbw\""), counters);
 
