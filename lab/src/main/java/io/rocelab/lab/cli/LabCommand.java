@@ -145,11 +145,13 @@ public final class LabCommand implements Runnable {
             notes(spec.commandLine().getErr(), lab);
             RunSpec first = lab.runs().get(0);
             PrintWriter out = spec.commandLine().getOut();
-            out.printf(Locale.ROOT, "%s: ok: lab %s, %s, %s, %d host(s), %d switch(es), %d flow(s), %d event(s), "
+            out.printf(Locale.ROOT, "%s: ok: lab %s, %s, %s, %d host(s), %d switch(es), %d flow(s), %s%d event(s), "
                     + "%d check(s)%n", file, lab.name(),
                 lab.hasVariants() ? lab.runs().size() + " variants (" + String.join(", ", lab.variantNames()) + ")"
                     : "1 run", Quantity.formatNanos(first.durationNanos()), first.topology().hosts().size(),
-                first.topology().switches().size(), first.flows().size(), first.events().size(), lab.expect().size());
+                first.topology().switches().size(), first.flows().size(),
+                first.collectives().isEmpty() ? "" : first.collectives().size() + " collective(s), ",
+                first.events().size(), lab.expect().size());
             out.flush();
             if (!lossless) {
                 return 0;

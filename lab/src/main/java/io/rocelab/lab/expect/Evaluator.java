@@ -153,7 +153,7 @@ public final class Evaluator {
         }
         List<String> known = new ArrayList<>();
         metrics.variants().stream().filter(v -> !v.isEmpty()).forEach(known::add);
-        known.addAll(List.of("flows", "ports", "queues", "nics", "switches", "switch", "nic", "duration"));
+        known.addAll(List.of("flows", "ports", "queues", "nics", "switches", "collectives", "switch", "nic", "duration"));
         throw new ExpressionException("unknown name '" + name + "' (known: " + String.join(", ", known) + ")");
     }
 
@@ -200,7 +200,8 @@ public final class Evaluator {
         }
         if (!FUNCTIONS.contains(c.name())) {
             throw new ExpressionException("no function '" + c.name() + "' (known: " + String.join(", ", FUNCTIONS)
-                + ", and flow(\"name\"), flows(\"glob\"), port, ports, queue, queues, nic, nics, switch, switches)");
+                + ", and flow(\"name\"), flows(\"glob\"), port, ports, queue, queues, nic, nics, switch, switches, "
+                + "collective, collectives)");
         }
         for (String key : c.named().keySet()) {
             if (!key.equals("from") && !key.equals("to")) {
@@ -291,7 +292,8 @@ public final class Evaluator {
     private Value select(String variant, Kind kind, boolean many, Expr.Call c) {
         if (c.args().size() != 1 || !c.named().isEmpty() || !(eval(c.args().get(0)) instanceof Value.Text t)) {
             throw new ExpressionException(c.name() + "() takes one quoted name" + (many ? " or glob" : "") + ", e.g. "
-                + c.name() + "(\"" + (kind == Kind.FLOW ? "incast-h1" : kind == Kind.NIC ? "h1" : "leaf0:Ethernet0")
+                + c.name() + "(\"" + (kind == Kind.FLOW ? "incast-h1" : kind == Kind.NIC ? "h1"
+                : kind == Kind.COLLECTIVE ? "ar" : "leaf0:Ethernet0")
                 + "\")");
         }
         List<String> known = metrics.names(variant, kind);

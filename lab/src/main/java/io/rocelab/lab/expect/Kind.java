@@ -11,7 +11,9 @@ public enum Kind {
     /** A host's NIC, by the host's name. */
     NIC("nic", "nics"),
     /** A switch, by name. */
-    SWITCH("switch", "switches");
+    SWITCH("switch", "switches"),
+    /** A collective ({@code collectives:}), by name. */
+    COLLECTIVE("collective", "collectives");
 
     private final String one;
     private final String many;

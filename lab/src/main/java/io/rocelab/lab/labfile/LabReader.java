@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * one pass and reported with its line, column and key path; a file with none becomes a
  * {@link LabFile}, one {@link RunSpec} per variant. Each section has its reader, which builds what
  * the section says ({@link TopologyReader}, {@link RoutingReader}, {@link QosReader},
- * {@link NicsReader}, {@link FlowsReader}, {@link BackgroundReader}, {@link EventsReader},
+ * {@link NicsReader}, {@link FlowsReader}, {@link BackgroundReader}, {@link CollectivesReader}, {@link EventsReader},
  * {@link ProbesReader}, {@link CaptureReader}, {@link ClaimsReader}, {@link VariantsReader}); this
  * one reads the top level, runs them in order for each variant, and checks what spans sections
  * (the hosts' kinds against the flows and the background load).
@@ -24,7 +24,7 @@ public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
         "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY,
-        "lldp");
+        "lldp", CollectivesReader.KEY);
     /** A lab's and a flow's name. */
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -184,6 +184,9 @@ public final class LabReader {
                 }
             }
         }
+        Set<String> notNics = new LinkedHashSet<>(linux.keySet());
+        notNics.addAll(vms.keySet());
+        List<CollectiveSpec> collectives = CollectivesReader.read(top, topology, duration, notNics);
         List<LabEvent> events = EventsReader.read(top, topology, flows, duration, modes);
         ProbeSpec probes = ProbesReader.read(top, topology, duration);
         CaptureSpec capture = CaptureReader.read(top, topology, modes);
@@ -191,6 +194,6 @@ public final class LabReader {
             return null;
         }
         return new RunSpec(variant, duration, seed, modes, topology, qos.spec(), nics, flows, background, events, probes,
-            capture, linux.keySet(), vms.keySet(), top.bool("lldp", false));
+            capture, linux.keySet(), vms.keySet(), top.bool("lldp", false), collectives);
     }
 }

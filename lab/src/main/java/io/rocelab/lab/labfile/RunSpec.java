@@ -23,14 +23,24 @@ import java.util.Set;
  * @param linuxHosts  the hosts of kind {@code linux} (plain namespaces, netns mode)
  * @param rxeVms      the hosts of kind {@code rxe-vm} (rdma_rxe VMs, netns mode); every other host is a NIC
  * @param lldp        LLDP on every switch port and NIC port ({@code lldp: true})
+ * @param collectives the collectives ({@code collectives:}), in file order
  */
 public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
                       NicSpec nics, List<LabFlow> flows, List<BackgroundSpec> background, List<LabEvent> events,
                       ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts,
-                      Set<String> rxeVms, boolean lldp) {
+                      Set<String> rxeVms, boolean lldp, List<CollectiveSpec> collectives) {
     public RunSpec {
         linuxHosts = Set.copyOf(linuxHosts);
         rxeVms = Set.copyOf(rxeVms);
+        collectives = List.copyOf(collectives);
+    }
+
+    /** A run without collectives. */
+    public RunSpec(String variant, long durationNanos, long seed, Set<Mode> modes, Topology topology, QosSpec qos,
+                   NicSpec nics, List<LabFlow> flows, List<BackgroundSpec> background, List<LabEvent> events,
+                   ProbeSpec probes, CaptureSpec capture, Set<String> linuxHosts, Set<String> rxeVms, boolean lldp) {
+        this(variant, durationNanos, seed, modes, topology, qos, nics, flows, background, events, probes, capture,
+            linuxHosts, rxeVms, lldp, List.of());
     }
 
     /** A run without LLDP (the lab file's {@code lldp} key absent or false). */
@@ -60,12 +70,12 @@ public record RunSpec(String variant, long durationNanos, long seed, Set<Mode> m
     /** @return the same run for {@code nanos} (a default probe interval follows it) */
     public RunSpec withDuration(long nanos) {
         return new RunSpec(variant, nanos, seed, modes, topology, qos, nics, flows, background, events,
-            probes.forDuration(nanos), capture, linuxHosts, rxeVms, lldp);
+            probes.forDuration(nanos), capture, linuxHosts, rxeVms, lldp, collectives);
     }
 
     /** @return the same run with {@code newSeed} */
     public RunSpec withSeed(long newSeed) {
         return new RunSpec(variant, durationNanos, newSeed, modes, topology, qos, nics, flows, background, events,
-            probes, capture, linuxHosts, rxeVms, lldp);
+            probes, capture, linuxHosts, rxeVms, lldp, collectives);
     }
 }

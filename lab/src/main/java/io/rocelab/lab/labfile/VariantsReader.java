@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 final class VariantsReader {
     /** What a variant or a sweep may change. */
     static final List<String> VARIANT_KEYS = List.of("duration", "seed", "topology", "qos", "nics", "flows",
-        "background", "events", "probes", "capture", RoutingReader.KEY, "lldp");
+        "background", "events", "probes", "capture", RoutingReader.KEY, "lldp", CollectivesReader.KEY);
     /** Variant names are identifiers: expectations start with them ({@code lossy.switch.drops}). */
     private static final Pattern VARIANT = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
 

@@ -152,10 +152,16 @@ public final class Plots {
      * @param values one per category
      */
     public static void barChart(Path png, String title, String yAxis, List<String> categories, List<Double> values) {
+        barChart(png, title, "variant", yAxis, categories, values);
+    }
+
+    /** Like {@link #barChart(Path, String, String, List, List)}, the categories' axis titled {@code xAxis}. */
+    public static void barChart(Path png, String title, String xAxis, String yAxis, List<String> categories,
+                                List<Double> values) {
         System.setProperty("java.awt.headless", "true");
         Axis y = barAxis(yAxis, values);
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("variant").yAxisTitle(y.title()).build();
+            .xAxisTitle(xAxis).yAxisTitle(y.title()).build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setPlotMargin(4);
         chart.getStyler().setYAxisMin(0.0);

@@ -22,6 +22,7 @@ public final class LabChecks {
         for (RunSpec run : lab.runs()) {
             RunData d = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
             Probes.plan(run, d);
+            CollectiveRecord.plan(d);
             planned.add(d);
         }
         Evaluator ev = new Evaluator(new LabMetrics(planned));

@@ -99,6 +99,7 @@ public final class LabReport {
             ports(md, run.data());
             nics(md, run.data());
             linkPause(md, run.data());
+            CollectivesReport.write(dir, prefix, run.collectives(), md, written);
             if (!run.applied().isEmpty()) {
                 md.append("### Timeline\n\n");
                 run.applied().forEach(a -> md.append("- ").append(a).append('\n'));
@@ -115,6 +116,7 @@ public final class LabReport {
         }
         if (runs.size() > 1) {
             sideBySide(dir, md);
+            CollectivesReport.sideBySide(dir, runs, md, written);
         }
         Path json = dir.resolve("counters.json");
         counters(json);
@@ -538,6 +540,9 @@ public final class LabReport {
             r.put("duration_ns", d.durationNanos());
             r.put("events", run.events());
             for (Kind k : Kind.values()) {
+                if (k == Kind.COLLECTIVE && d.names(k).isEmpty()) {
+                    continue; // a lab without collectives: its file as it was
+                }
                 Map<String, Object> items = new LinkedHashMap<>();
                 for (String n : d.names(k)) {
                     Map<String, Object> attrs = new LinkedHashMap<>();

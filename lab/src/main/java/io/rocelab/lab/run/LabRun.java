@@ -1,5 +1,6 @@
 package io.rocelab.lab.run;
 
+import io.rocelab.topology.collective.CollectiveResult;
 import io.rocelab.topology.workload.FlowResult;
 import java.util.List;
 
@@ -15,7 +16,14 @@ import java.util.List;
  * @param capture    the pcapng written, or null
  * @param captured   frames in it
  * @param notes      lines about the run beside its data (netns: the tshark captures taken)
+ * @param collectives the results of the file's collectives, in file order
  */
 public record LabRun(RunData data, List<FlowResult> flows, List<FlowResult> background, List<String> applied,
-                     long events, long wallNanos, java.nio.file.Path capture, long captured, List<String> notes) {
+                     long events, long wallNanos, java.nio.file.Path capture, long captured, List<String> notes,
+                     List<CollectiveResult> collectives) {
+    /** A run without collectives. */
+    public LabRun(RunData data, List<FlowResult> flows, List<FlowResult> background, List<String> applied,
+                  long events, long wallNanos, java.nio.file.Path capture, long captured, List<String> notes) {
+        this(data, flows, background, applied, events, wallNanos, capture, captured, notes, List.of());
+    }
 }

@@ -10,6 +10,9 @@ import io.rocelab.lab.labfile.LabFlow;
 import io.rocelab.lab.labfile.LabSources;
 import io.rocelab.lab.labfile.Mode;
 import io.rocelab.lab.labfile.RunSpec;
+import io.rocelab.lab.labfile.CollectiveSpec;
+import io.rocelab.topology.collective.CollectiveResult;
+import io.rocelab.topology.collective.Collectives;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.timeline.Timeline;
 import io.rocelab.topology.workload.Flow;
@@ -95,6 +98,8 @@ public final class LabRunner {
              AutoCloseable attached = clock.attach(fabric);
              AutoCloseable lldp = startLldp(clock, fabric, run);
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
+             Collectives collectives = Collectives.connect(fabric, run.collectives().stream()
+                 .map(CollectiveSpec::collective).toList(), run.seed());
              Workload workload = Workload.start(fabric, all, run.seed());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
              Timeline timeline = Timeline.schedule(run.events().stream().map(LabEvent::event).toList(), fabric,
@@ -103,6 +108,7 @@ public final class LabRunner {
                 tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
             }
             long epoch = workload.epochNanos();
+            collectives.start(epoch);
             java.util.function.Function<String, io.rocelab.topology.workload.FlowProgress> progressOf = f -> {
                 var p = programs.progress(f);
                 return p != null ? p : workload.progress(f);
@@ -134,8 +140,10 @@ public final class LabRunner {
             programFlows.forEach(f -> named.add(f.name()));
             List<FlowResult> mine = results.stream().filter(r -> named.contains(r.name())).toList();
             List<FlowResult> rest = results.stream().filter(r -> !named.contains(r.name())).toList();
+            List<CollectiveResult> collectiveResults = collectives.results();
+            CollectiveRecord.record(data, collectiveResults);
             result = new LabRun(data, mine, rest, timeline.applied(), clock.events(fabric), System.nanoTime() - wall,
-                null, 0, routingLines);
+                null, 0, routingLines, collectiveResults);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -151,7 +159,7 @@ public final class LabRunner {
         }
         return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
             result.wallNanos(), tap[0] == null ? null : captureFile, tap[0] == null ? 0 : tap[0].written(),
-            notes(result.notes(), clock.notes()));
+            notes(result.notes(), clock.notes()), result.collectives());
     }
 
     /** LLDP on the fabric when the lab asks for it (lldp: true), and what the clock runs beside it. */

@@ -108,6 +108,7 @@ final class Probes {
         m.put(Kind.QUEUE, run.probes().queues());
         m.put(Kind.NIC, run.nicHosts());
         m.put(Kind.SWITCH, run.topology().switches().stream().map(SwitchNode::name).toList());
+        m.put(Kind.COLLECTIVE, run.collectives().stream().map(io.rocelab.lab.labfile.CollectiveSpec::name).toList());
         return m;
     }
 

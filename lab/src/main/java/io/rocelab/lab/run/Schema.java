@@ -107,6 +107,18 @@ public final class Schema {
             "BGP segments its sessions sent again, not acknowledged within the retransmission timeout"));
         sw.put("last_route_change", new Attribute(Type.NUMBER, null,
             "seconds from the run's start to its last route change (0 if none)"));
+        // collectives: as nccl-tests reports them (doc/PERFORMANCE.md), over the timed iterations
+        Map<String, Attribute> coll = add(Kind.COLLECTIVE);
+        coll.put("time", new Attribute(Type.NUMBER, null,
+            "mean time of its timed iterations, seconds (nccl-tests' time; infinite if one did not finish)"));
+        coll.put("algbw", new Attribute(Type.NUMBER, null, "size / time, bits per second (nccl-tests' algbw)"));
+        coll.put("busbw", new Attribute(Type.NUMBER, null,
+            "algbw x nccl-tests' factor: all-reduce 2(n-1)/n, the others (n-1)/n, bits per second"));
+        coll.put("jct_p99", new Attribute(Type.NUMBER, null,
+            "99th percentile (nearest rank) of its timed iterations' job completion times, seconds"));
+        coll.put("jct_max", new Attribute(Type.NUMBER, null, "the longest of its timed iterations' times, seconds"));
+        coll.put("iterations", new Attribute(Type.NUMBER, null, "timed iterations that finished"));
+        coll.put("errors", new Attribute(Type.NUMBER, null, "work completions in error on its QPs"));
     }
 
     private Schema() {
