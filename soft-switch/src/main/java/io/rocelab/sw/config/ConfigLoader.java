@@ -192,6 +192,10 @@ public final class ConfigLoader {
         }
         BgpTables.read(root, b, problems);
         b.acl(AclTables.read(root, problems, unmodelled));
+        for (String table : SflowTables.TABLES) {
+            forEach(root, table, (key, e) -> checkFields(table, key, e));
+        }
+        b.sflow(SflowTables.read(root, problems));
         return b;
     }
 
