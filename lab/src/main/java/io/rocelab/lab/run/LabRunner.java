@@ -94,6 +94,7 @@ public final class LabRunner {
              Fabric fabric = clock.start(run.topology(), run.seed());
              AutoCloseable attached = clock.attach(fabric);
              AutoCloseable lldp = startLldp(clock, fabric, run);
+             AutoCloseable sflow = LabSflow.start(clock, fabric, run, mode, captureFile);
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
              Workload workload = Workload.start(fabric, all, run.seed());
              ProgramFlows programs = clock.programs(fabric, programFlows, workload.epochNanos());
