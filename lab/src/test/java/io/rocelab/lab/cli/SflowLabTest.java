@@ -106,6 +106,36 @@ class SflowLabTest {
         }
     }
 
+    /** A bad sFlow value in a lab's tables: lab check says it in one line at the switch, exit 2. */
+    @Test
+    void aBadSflowValueIsOneLineAtTheSwitch() throws Exception {
+        Path lab = dir.resolve("bad.yaml");
+        Files.writeString(lab, LAB.formatted(1).replace("Ethernet4: {sample_rate: \"256\"}",
+            "Ethernet4: {sample_rate: \"100\"}"));
+        CliRun check = CliRun.of("lab", "check", lab.toString());
+        assertEquals(2, check.exitCode(), check.out() + check.err());
+        assertEquals(1, check.err().strip().lines().count(), check.err());
+        assertTrue(check.err().contains("SFLOW_SESSION|Ethernet4: sample_rate must be 256-8388608 (one packet in N),"
+            + " not '100'"), check.err());
+    }
+
+    /** The same mistake in rocelab switch's config_db: one line, exit 2. */
+    @Test
+    void rocelabSwitchRefusesABadSflowTable() throws Exception {
+        Path f = dir.resolve("config_db.json");
+        Files.writeString(f, """
+            {"DEVICE_METADATA": {"localhost": {"hostname": "leaf", "mac": "02:00:00:00:00:fe"}},
+             "PORT": {"Ethernet0": {"speed": "100000"}},
+             "SFLOW": {"global": {"admin_state": "up", "polling_interval": "3"}},
+             "SFLOW_COLLECTOR": {"c": {"collector_ip": "192.0.2.10"}}}
+            """);
+        CliRun sw = CliRun.of("switch", "--config", f.toString(), "--port", "Ethernet0=udp:1:2");
+        assertEquals(2, sw.exitCode(), sw.err());
+        assertEquals(1, sw.err().strip().lines().count(), sw.err());
+        assertTrue(sw.err().contains("SFLOW|global: polling_interval must be 0 or 5-300 seconds (sonic-sflow.yang), "
+            + "not '3'"), sw.err());
+    }
+
     static boolean tsharkInstalled() {
         try {
             Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
