@@ -78,6 +78,11 @@ class SflowCounterTsharkTest {
             "sflow_245.ifspeed", "-e", "sflow_245.ifinoct", "-e", "sflow_245.ifinpkt", "-e", "sflow_245.ifoutoct",
             "-e", "sflow_245.ifoutpkt");
         assertTrue(rows.size() >= 2, "two polls of each port in 11 s: " + rows);
+        assertEquals(List.of(), TsharkCapturesTest.tshark(file, "-o", "ip.check_checksum:TRUE", "-o",
+            "udp.check_checksum:TRUE", "-Y", "_ws.malformed || _ws.expert.severity == error || ip.checksum.status == 0 "
+            + "|| udp.checksum.status == 0"), "nothing malformed to tshark, IP and UDP checksums good");
+        assertEquals(rows.size(), TsharkCapturesTest.tshark(file, "-o", "udp.check_checksum:TRUE", "-Y",
+            "udp.checksum.status == 1").size(), "every UDP checksum checked and good");
         String[] lastOf = new String[2];
         for (String r : rows) {
             String[] f = r.split("\\|", -1);

@@ -75,6 +75,8 @@ class SflowLabTest {
                 "sflow.flow_sample.sampling_rate", "-e", "sflow.flow_sample.input_interface", "-e",
                 "infiniband.bth.opcode", "-e", "frame.protocols", "-e", "sflow.flow_sample.sample_pool");
             assertTrue(rows.size() > 0, "datagrams");
+            assertEquals(List.of(), tshark(pcap, "-Y", "_ws.malformed || _ws.expert.severity == error"),
+                "nothing malformed to tshark");
             int samples = 0;
             java.util.Map<String, Long> pool = new java.util.HashMap<>();
             java.util.Map<String, Integer> taken = new java.util.HashMap<>();
