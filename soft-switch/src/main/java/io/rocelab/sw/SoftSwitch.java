@@ -104,7 +104,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private SwitchCapture[] taps = new SwitchCapture[0];
     /** LLDP on every port once {@link #startLldp} is called, else null (no LLDP). */
     private io.rocelab.sw.lldp.SwitchLldp lldp;
+    /** sFlow once {@link #startSflow} is called, else null (no sampling). */
+    private io.rocelab.sw.sflow.SflowAgent sflow;
     private final ByteBufAllocator alloc;
+    private final long seed;
 
     /**
      * @param config    a validated configuration
@@ -116,6 +119,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.config = Objects.requireNonNull(config, "config");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.alloc = alloc;
+        this.seed = seed;
         this.clock = new TaskClock(scheduler);
         int n = config.ports().size();
         this.portConfigs = config.ports().toArray(new PortConfig[0]);
@@ -324,6 +328,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             frame.release();
             contexts.release(ctx);
             return;
+        }
+        if (sflow != null) {
+            // sFlow's ingress sampler sees the data frames the port takes in, before any decision
+            sflow.ingress(in, frame);
         }
         LagGroup lag = lags.groupOfPort(in);
         if (lag != null && !lag.collecting(in)) {
@@ -550,6 +558,35 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         return lldp;
     }
 
+    /**
+     * Starts sFlow as the configuration's {@code SFLOW} tables set it ({@link SwitchConfig#sflow()}):
+     * the ports' samplers (seeded from the switch's seed), the counter polls, datagrams to
+     * {@code sink}. Off until called. Call on the owner thread (or before it runs), once.
+     */
+    public io.rocelab.sw.sflow.SflowAgent startSflow(io.rocelab.sw.sflow.SflowSink sink) {
+        if (sflow != null) {
+            throw new IllegalStateException("sFlow already started");
+        }
+        sflow = new io.rocelab.sw.sflow.SflowAgent(config, scheduler, seed, new io.rocelab.sw.sflow.SflowAgent.PortState() {
+            @Override
+            public PortCounters counters(int port) {
+                return counters[port];
+            }
+
+            @Override
+            public boolean isUp(int port) {
+                return SoftSwitch.this.isUp(port);
+            }
+        }, sink);
+        sflow.start();
+        return sflow;
+    }
+
+    /** @return the sFlow agent, or null if not started: owner thread only */
+    public io.rocelab.sw.sflow.SflowAgent sflow() {
+        return sflow;
+    }
+
     /** @return LLDP on the ports, or null if not started: owner thread only */
     public io.rocelab.sw.lldp.SwitchLldp lldp() {
         return lldp;
@@ -625,6 +662,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     public void transmitting(int port, ByteBuf frame, String comment) {
         for (SwitchCapture tap : taps) {
             tap.record(port, scheduler.nanoTime(), frame, comment, true);
+        }
+        if (sflow != null) {
+            sflow.egress(port, frame);
         }
     }
 

@@ -348,8 +348,8 @@ public final class LabCommand implements Runnable {
             for (RunSpec r : runs) {
                 String label = r.variant().isEmpty() ? "" : r.variant() + ": ";
                 Path capture = null;
-                if (r.capture() != null || !r.rxeVms().isEmpty()) {
-                    // an rxe-vm lab keeps its VMs' files beside the capture
+                if (r.capture() != null || !r.rxeVms().isEmpty() || io.rocelab.lab.run.LabSflow.wanted(r)) {
+                    // an rxe-vm lab keeps its VMs' files beside the capture, an sFlow lab its sflow.pcap
                     Files.createDirectories(dir);
                     capture = dir.resolve((r.variant().isEmpty() ? "" : r.variant() + "-") + "capture.pcapng");
                 }

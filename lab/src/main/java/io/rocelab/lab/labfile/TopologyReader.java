@@ -157,7 +157,7 @@ final class TopologyReader {
             SwitchConfig c = s.config();
             b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
                 c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
-                c.pfcQuanta()).withBgp(c.bgp()).withAcl(c.acl()));
+                c.pfcQuanta()).withBgp(c.bgp()).withAcl(c.acl()).withSflow(c.sflow()));
         }
         t.links().forEach(b::link);
         if (t.qos() != null) {

@@ -97,6 +97,7 @@ public final class LabRunner {
              Fabric fabric = clock.start(run.topology(), run.seed());
              AutoCloseable attached = clock.attach(fabric);
              AutoCloseable lldp = startLldp(clock, fabric, run);
+             AutoCloseable sflow = LabSflow.start(clock, fabric, run, mode, captureFile);
              RoutingRecord routing = RoutingRecord.converge(clock, fabric);
              Collectives collectives = Collectives.connect(fabric, run.collectives().stream()
                  .map(CollectiveSpec::collective).toList(), run.seed());

@@ -21,7 +21,8 @@ import java.util.function.Function;
  * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), {@code acl table} and {@code acl rule}
  * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints),
  * {@code lldp neighbors} (lldpctl's), {@code lldp table} (lldpshow's), {@code lldp statistics} (lldpcli's),
- * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), and rocelab's {@code ports}: each port's
+ * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), {@code sflow} and {@code sflow interface}
+ * (sonic-utilities'), {@code sflow counters} (rocelab's: datagrams and samples), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -58,7 +59,10 @@ public final class ShowCommands {
         Map.entry("lldp neighbors", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.neighbors(lldpPorts(sw),
             sw.clock().fresh()))),
         Map.entry("lldp table", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.table(lldpPorts(sw)))),
-        Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))));
+        Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))),
+        Map.entry("sflow", d -> io.rocelab.sw.sflow.SflowViews.global(d.softSwitch().config().sflow())),
+        Map.entry("sflow interface", d -> io.rocelab.sw.sflow.SflowViews.interfaces(d.softSwitch().config())),
+        Map.entry("sflow counters", onSwitch(ShowCommands::sflowCounters)));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -67,7 +71,7 @@ public final class ShowCommands {
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
         "pause counters", "acl table", "acl rule", "acl counters", "mirror_session", "lldp neighbors", "lldp table",
-        "lldp statistics");
+        "lldp statistics", "sflow", "sflow interface", "sflow counters");
 
     private ShowCommands() {
     }
@@ -114,6 +118,12 @@ public final class ShowCommands {
         }
         throw new IllegalArgumentException("clear " + String.join(" ", words)
             + ": unknown; try: clear counters, clear watermark, clear acl");
+    }
+
+    /** rocelab's {@code show sflow counters}: the agent's datagrams and samples, or a line saying sFlow is off. */
+    private static String sflowCounters(SoftSwitch sw) {
+        return sw.sflow() == null ? "sFlow is not running (SFLOW|global admin_state down, or no SFLOW_COLLECTOR)"
+            + System.lineSeparator() : io.rocelab.sw.sflow.SflowViews.counters(sw.sflow().counters());
     }
 
     /** The switch's ports with their LLDP agents (none when LLDP is off: FEATURE|lldp disabled). */

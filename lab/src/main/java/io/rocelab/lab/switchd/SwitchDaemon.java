@@ -41,6 +41,8 @@ public final class SwitchDaemon implements AutoCloseable {
     private final List<SwitchPort> ports = new ArrayList<>();
     private final Path capturePath;
     private PcapngWriter capture;
+    /** sFlow's socket when {@code SFLOW|global} is up with a collector, else null. */
+    private io.rocelab.sw.sflow.UdpSflowSink sflowSink;
     private volatile SwitchCounters baseline;
     private volatile boolean closed;
 
@@ -93,6 +95,16 @@ public final class SwitchDaemon implements AutoCloseable {
                 }
                 return null;
             });
+            if (config.sflow().runs()) {
+                // sFlow (SFLOW admin_state up): datagrams to the collectors from a UDP socket of this host
+                try {
+                    sflowSink = new io.rocelab.sw.sflow.UdpSflowSink();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted opening the sFlow socket", e);
+                }
+                onOwner(() -> sw.startSflow(sflowSink));
+            }
             if (capture != null) {
                 owner.schedule(CAPTURE_FLUSH_NANOS, this::flushCapture);
             }
@@ -238,6 +250,10 @@ public final class SwitchDaemon implements AutoCloseable {
                 if (sw != null && sw.lldp() != null) {
                     sw.lldp().shutdown();
                 }
+                if (sw != null && sw.sflow() != null) {
+                    // the samples gathered so far leave in a last datagram
+                    sw.sflow().stop();
+                }
                 return null;
             });
             onOwner(() -> null);
@@ -262,6 +278,9 @@ public final class SwitchDaemon implements AutoCloseable {
             }
         }
         owner.close();
+        if (sflowSink != null) {
+            sflowSink.close();
+        }
         if (failure != null) {
             throw failure;
         }

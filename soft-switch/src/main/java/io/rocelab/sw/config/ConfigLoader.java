@@ -41,7 +41,8 @@ import java.util.function.ToIntFunction;
  * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code TC_TO_DSCP_MAP}, {@code VLAN},
  * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER},
  * {@code MCLAG_DOMAIN}, {@code MCLAG_INTERFACE}, {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION}
- * ({@link AclTables}), and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
+ * ({@link AclTables}), {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowTables}),
+ * and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
  * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
  */
@@ -192,6 +193,10 @@ public final class ConfigLoader {
         }
         BgpTables.read(root, b, problems);
         b.acl(AclTables.read(root, problems, unmodelled));
+        for (String table : SflowTables.TABLES) {
+            forEach(root, table, (key, e) -> checkFields(table, key, e));
+        }
+        b.sflow(SflowTables.read(root, problems));
         return b;
     }
 

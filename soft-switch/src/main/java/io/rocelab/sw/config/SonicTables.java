@@ -114,6 +114,11 @@ public final class SonicTables {
         // MGMT_INTERFACE's IPv4 address as LLDP's management address
         FIELDS.put("FEATURE", null);
         FIELDS.put("MGMT_INTERFACE", null);
+        // sonic-sflow.yang, read by SflowTables; drop_monitor_limit is what show sflow prints (not modelled)
+        FIELDS.put("SFLOW", Set.of("admin_state", "polling_interval", "agent_id", "sample_direction",
+            "drop_monitor_limit"));
+        FIELDS.put("SFLOW_COLLECTOR", Set.of("collector_ip", "collector_port", "collector_vrf"));
+        FIELDS.put("SFLOW_SESSION", Set.of("admin_state", "sample_rate", "sample_direction"));
     }
 
     /**
@@ -128,7 +133,8 @@ public final class SonicTables {
         "PORT_QOS_MAP", Set.of("scheduler"),
         "SCHEDULER", Set.of("meter_type", "cir", "cbs", "pir", "pbs", "priority"),
         "PORTCHANNEL", Set.of("mode", "system_mac"),
-        "STATIC_ROUTE", Set.of("advertise", "nexthop-vrf", "bfd"));
+        "STATIC_ROUTE", Set.of("advertise", "nexthop-vrf", "bfd"),
+        "SFLOW", Set.of("drop_monitor_limit"));
 
     /** {@code PFC_WD|GLOBAL}: sonic-pfcwd.yang's POLL_INTERVAL, and BIG_RED_SWITCH as sonic-utilities' pfcwd writes it. */
     public static final Set<String> PFC_WD_GLOBAL = Set.of("POLL_INTERVAL", "BIG_RED_SWITCH");

@@ -31,12 +31,28 @@ import java.util.Map;
  * @param bgp                   the eBGP speaker ({@code DEVICE_METADATA bgp_asn}, {@code BGP_NEIGHBOR}), or null for
  *                              static routes only
  * @param acl                   {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION} ({@link AclConfig#EMPTY}: none)
+ * @param sflow                 {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowConfig#NONE}: none)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
                            int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp,
-                           AclConfig acl) {
+                           AclConfig acl, SflowConfig sflow) {
+
+    /** A configuration without sFlow. */
+    public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
+                        List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
+                        List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp, AclConfig acl) {
+        this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
+            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, SflowConfig.NONE);
+    }
+
+    /** @return this configuration with {@code sflowConfig} as its sFlow configuration */
+    public SwitchConfig withSflow(SflowConfig sflowConfig) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflowConfig);
+    }
 
     /** A configuration without ACLs. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
@@ -50,7 +66,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code acls} as its ACLs */
     public SwitchConfig withAcl(AclConfig acls) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls, sflow);
     }
 
     /** A configuration without a BGP speaker. */
@@ -65,7 +81,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code speaker} as its BGP speaker (null: none) */
     public SwitchConfig withBgp(BgpConfig speaker) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl, sflow);
     }
 
     /** A configuration without port channels or MLAG. */
@@ -79,6 +95,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     public SwitchConfig {
         portChannels = portChannels == null ? List.of() : List.copyOf(portChannels);
         acl = acl == null ? AclConfig.EMPTY : acl;
+        sflow = sflow == null ? SflowConfig.NONE : sflow;
     }
 
     /** @return the port called {@code name}, or -1 */

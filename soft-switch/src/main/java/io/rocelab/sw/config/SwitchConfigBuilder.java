@@ -198,6 +198,8 @@ public final class SwitchConfigBuilder {
     BgpConfig bgp;
     /** {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION}. */
     AclConfig acl = AclConfig.EMPTY;
+    /** {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowTables}). */
+    SflowConfig sflow = SflowConfig.NONE;
     /** config_db tables laid over these at {@link #build()} ({@link ConfigOverlay}), or null. */
     private String overlay;
 
@@ -420,9 +422,18 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
+    /** sFlow's tables ({@link SflowTables}). */
+    public SwitchConfigBuilder sflow(SflowConfig sflowConfig) {
+        sflow = Objects.requireNonNull(sflowConfig, "sflowConfig");
+        return this;
+    }
+
     SwitchConfig withBgp(SwitchConfig config, List<String> problems) {
         if (config != null && !acl.isEmpty()) {
             config = config.withAcl(acl);
+        }
+        if (config != null && sflow != SflowConfig.NONE) {
+            config = config.withSflow(sflow);
         }
         if (config == null || bgp == null) {
             return config;

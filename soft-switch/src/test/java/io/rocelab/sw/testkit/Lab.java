@@ -18,7 +18,12 @@ public final class Lab {
     public final long speed;
 
     public Lab(SwitchConfig config) {
-        sw = new SoftSwitch(config, time, ByteBufAllocator.DEFAULT, 7);
+        this(config, 7);
+    }
+
+    /** A switch whose random decisions (WRED, sFlow's samplers) come from {@code seed}. */
+    public Lab(SwitchConfig config, long seed) {
+        sw = new SoftSwitch(config, time, ByteBufAllocator.DEFAULT, seed);
         speed = config.ports().get(0).speedBitsPerSecond();
         for (int i = 0; i < config.ports().size(); i++) {
             InProcessLink link = InProcessLink.builder().name("h" + i).rateBitsPerSecond(speed)
