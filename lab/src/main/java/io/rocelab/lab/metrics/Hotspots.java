@@ -10,19 +10,20 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Where a running fabric hurts, in a few words for a progress line: the ports that received the
- * most PFC frames since the last look (the ones their neighbours pause, as {@code show pfc counters}
- * Rx would grow) and the deepest egress queue now, e.g.
- * {@code paused leaf0:Ethernet0 p3 (412), spine1:Ethernet8 p3 (96); deepest leaf0:Ethernet0 q3 182 KB}.
+ * Where a running fabric hurts, in a few words for a progress line: the ports whose PFC frames grew
+ * most since the last look, sent ({@code tx}: the switch pauses the neighbour on that port, its
+ * ingress is filling) or received ({@code rx}: the neighbour pauses the port), as
+ * {@code show pfc counters} would grow, and the deepest egress queue now, e.g.
+ * {@code PFC leaf0:Ethernet4 p3 tx 412, spine1:Ethernet8 p3 rx 96; deepest leaf0:Ethernet0 q3 182 KB}.
  * Keeps the previous counts between looks: one per progress line.
  */
 public final class Hotspots {
     /** Ports named at most. */
     static final int TOP = 3;
 
-    private final Map<String, Long> lastRx = new HashMap<>();
+    private final Map<String, Long> last = new HashMap<>();
 
-    private record Paused(String port, int priority, long frames) {
+    private record Paused(String port, int priority, String direction, long frames) {
     }
 
     /** @return the line's detail for {@code t}, or "" for a fabric with no switch */
@@ -35,20 +36,15 @@ public final class Hotspots {
             for (int i = 0; i < c.ports().size(); i++) {
                 String port = s.name() + ":" + c.portNames().get(i);
                 PortCounters p = c.ports().get(i);
-                long most = 0;
-                int prio = -1;
                 for (int pr = 0; pr < 8; pr++) {
-                    String key = port + "/" + pr;
-                    long now = p.rxPfc[pr];
-                    Long before = lastRx.put(key, now);
-                    long d = now - (before == null ? 0 : before);
-                    if (d > most) {
-                        most = d;
-                        prio = pr;
+                    long tx = grown(port + "/tx/" + pr, p.txPfc[pr]);
+                    long rx = grown(port + "/rx/" + pr, p.rxPfc[pr]);
+                    if (tx > 0) {
+                        paused.add(new Paused(port, pr, "tx", tx));
                     }
-                }
-                if (prio >= 0) {
-                    paused.add(new Paused(port, prio, most));
+                    if (rx > 0) {
+                        paused.add(new Paused(port, pr, "rx", rx));
+                    }
                 }
                 long[] depth = s.ports().get(i).queueDepthBytes();
                 for (int q = 0; q < depth.length; q++) {
@@ -63,17 +59,23 @@ public final class Hotspots {
             return "";
         }
         paused.sort(Comparator.comparingLong(Paused::frames).reversed().thenComparing(Paused::port));
-        StringBuilder sb = new StringBuilder("paused ");
+        StringBuilder sb = new StringBuilder("PFC ");
         if (paused.isEmpty()) {
             sb.append("none");
         }
         for (int i = 0; i < Math.min(TOP, paused.size()); i++) {
             Paused p = paused.get(i);
-            sb.append(i == 0 ? "" : ", ").append(p.port).append(" p").append(p.priority)
-                .append(" (").append(p.frames).append(')');
+            sb.append(i == 0 ? "" : ", ").append(p.port).append(" p").append(p.priority).append(' ')
+                .append(p.direction).append(' ').append(p.frames);
         }
         sb.append("; deepest ").append(deepest == null ? "none" : deepest + " " + kb(deepestBytes));
         return sb.toString();
+    }
+
+    /** @return how much {@code key}'s count grew since the last look */
+    private long grown(String key, long now) {
+        Long before = last.put(key, now);
+        return now - (before == null ? 0 : before);
     }
 
     private static String kb(long bytes) {

@@ -23,11 +23,11 @@ class ProgressLineTest {
         StringWriter live = new StringWriter();
         AtomicInteger asked = new AtomicInteger();
         ProgressLine line = new ProgressLine(new PrintWriter(live), true, "")
-            .withDetail(() -> "paused leaf0:Ethernet0 p3 (12); deepest leaf0:Ethernet0 q3 80 KB#" + asked.incrementAndGet());
+            .withDetail(() -> "PFC leaf0:Ethernet0 p3 rx 12; deepest leaf0:Ethernet0 q3 80 KB#" + asked.incrementAndGet());
         line.at(1_000_000, 4_000_000);
         line.at(1_000_001, 4_000_000); // within 200 ms of the last draw: not drawn, not asked
         assertEquals(1, asked.get());
-        assertTrue(live.toString().contains(" | paused leaf0:Ethernet0 p3 (12); deepest leaf0:Ethernet0 q3 80 KB#1"),
+        assertTrue(live.toString().contains(" | PFC leaf0:Ethernet0 p3 rx 12; deepest leaf0:Ethernet0 q3 80 KB#1"),
             live.toString());
 
         StringWriter failing = new StringWriter();
