@@ -101,7 +101,43 @@ class LabTelemetryTest {
                 assertTrue(!s.name().matches(".*(Ethernet|_prio[0-7]_|h[0-9]).*"), "no name per port, priority or host: "
                     + s.name());
             }
+            dashboardQueriesWhatIsExported(page);
         }
+        // publishing between samples reads the fabric, never moves it: the same run without it is the same
+        LabRun plain = new LabRunner(LabSources.directory(Path.of("."))).run(spec, (t, d) -> { }, null, Mode.VIRTUAL);
+        assertEquals(plain.events(), run.events());
+        for (String port : plain.data().names(Kind.PORT)) {
+            assertEquals(plain.data().total(Kind.PORT, port, "pfc_tx"), run.data().total(Kind.PORT, port, "pfc_tx"));
+            assertEquals(plain.data().total(Kind.PORT, port, "tx_bytes"), run.data().total(Kind.PORT, port, "tx_bytes"));
+        }
+    }
+
+    /** Every series docs/grafana/rocelab-fabric.json asks Prometheus for is one the endpoint exports. */
+    private static void dashboardQueriesWhatIsExported(Exposition page) throws java.io.IOException {
+        Path root = Path.of(System.getProperty("rocelab.root", ".."));
+        com.fasterxml.jackson.databind.JsonNode dash = new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(root.resolve("docs/grafana/rocelab-fabric.json").toFile());
+        java.util.Set<String> exported = new java.util.HashSet<>();
+        page.samples().forEach(s -> exported.add(s.name()));
+        java.util.regex.Pattern metric = java.util.regex.Pattern.compile("rocelab_[a-z_]+");
+        int queries = 0;
+        for (com.fasterxml.jackson.databind.JsonNode panel : dash.path("panels")) {
+            for (com.fasterxml.jackson.databind.JsonNode target : panel.path("targets")) {
+                java.util.regex.Matcher m = metric.matcher(target.path("expr").asText());
+                while (m.find()) {
+                    queries++;
+                    assertTrue(exported.contains(m.group()), panel.path("title").asText() + ": " + m.group()
+                        + " is not exported");
+                }
+            }
+        }
+        for (com.fasterxml.jackson.databind.JsonNode v : dash.path("templating").path("list")) {
+            java.util.regex.Matcher m = metric.matcher(v.path("definition").asText());
+            while (m.find()) {
+                assertTrue(exported.contains(m.group()), "variable " + v.path("name").asText() + ": " + m.group());
+            }
+        }
+        assertTrue(queries >= 20, "the dashboard's queries: " + queries);
     }
 
     /** The NIC's device label, as the page gives it for {@code host}. */
