@@ -90,6 +90,32 @@ class LabMetricsProcessTest {
         tools.awaitOutput(lab, "lab", "serving the last values", 120);
         Exposition page = new Exposition(Exposition.scrape(metrics, null).body(), false);
         Exposition om = new Exposition(Exposition.scrape(metrics, Exposition.PROMETHEUS_ACCEPT).body(), true);
+        JsonNode run = assertPageIsCountersJson(page, om, out);
+        long wrote = run.path("ports").path("leaf0:Ethernet0").path("tx_bytes").asLong();
+        assertTrue(wrote > 65536L, "writes left by h0's port (live: as many as this machine managed): " + wrote);
+        assertEquals(1.5, page.value("rocelab_lab_time_seconds", "lab", "live-metrics", "variant", ""), 1e-9);
+
+        lab.destroy();
+        assertTrue(lab.waitFor(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void metricsHoldWithoutMetricsIsAMistake() {
+        CliRun run = CliRun.of("lab", "run", "pfc-basics", "--metrics-hold", "5s", "--out", dir.resolve("x").toString());
+        assertEquals(2, run.exitCode(), run.out() + run.err());
+        assertEquals("rocelab: --metrics-hold goes with --metrics HOST:PORT\n", run.err());
+        CliRun bad = CliRun.of("lab", "run", "pfc-basics", "--metrics", "127.0.0.1:99999", "--out",
+            dir.resolve("y").toString());
+        assertEquals(2, bad.exitCode(), bad.out() + bad.err());
+        assertEquals("rocelab: --metrics 127.0.0.1:99999: the port must be 0..65535\n", bad.err());
+    }
+
+    /**
+     * Asserts that a scrape's values are {@code counters.json}'s, port by port and NIC by NIC.
+     *
+     * @return the run's node of {@code counters.json}
+     */
+    static JsonNode assertPageIsCountersJson(Exposition page, Exposition om, Path out) throws java.io.IOException {
         JsonNode run = new ObjectMapper().readTree(out.resolve("counters.json").toFile()).path("runs").path("run");
         for (Iterator<Map.Entry<String, JsonNode>> it = run.path("ports").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -121,22 +147,6 @@ class LabMetricsProcessTest {
             assertEquals(c.path("retransmissions").asLong(), (long) (page.sum("rocelab_nic_completer_retry_err_total",
                 "host", h) + page.sum("rocelab_nic_rcvd_seq_err_total", "host", h)), h);
         }
-        long wrote = run.path("ports").path("leaf0:Ethernet0").path("tx_bytes").asLong();
-        assertTrue(wrote > 65536L, "writes left by h0's port (live: as many as this machine managed): " + wrote);
-        assertEquals(1.5, page.value("rocelab_lab_time_seconds", "lab", "live-metrics", "variant", ""), 1e-9);
-
-        lab.destroy();
-        assertTrue(lab.waitFor(30, TimeUnit.SECONDS));
-    }
-
-    @Test
-    void metricsHoldWithoutMetricsIsAMistake() {
-        CliRun run = CliRun.of("lab", "run", "pfc-basics", "--metrics-hold", "5s", "--out", dir.resolve("x").toString());
-        assertEquals(2, run.exitCode(), run.out() + run.err());
-        assertEquals("rocelab: --metrics-hold goes with --metrics HOST:PORT\n", run.err());
-        CliRun bad = CliRun.of("lab", "run", "pfc-basics", "--metrics", "127.0.0.1:99999", "--out",
-            dir.resolve("y").toString());
-        assertEquals(2, bad.exitCode(), bad.out() + bad.err());
-        assertEquals("rocelab: --metrics 127.0.0.1:99999: the port must be 0..65535\n", bad.err());
+        return run;
     }
 }
