@@ -56,7 +56,7 @@ public final class FabricCollector implements MultiCollector {
             nicFamilies(f, n);
         }
         if (t.run() != null) {
-            Telemetry.RunClock r = t.run();
+            Telemetry.RunProgress r = t.run();
             f.gauge("rocelab_lab_time_seconds", "the lab run's time since its start, virtual or wall as its clock goes",
                 Unit.SECONDS, r.seconds(), "lab", r.lab(), "variant", r.variant());
             f.gauge("rocelab_lab_duration_seconds", "how long the lab run lasts", Unit.SECONDS, r.durationSeconds(),
@@ -133,7 +133,7 @@ public final class FabricCollector implements MultiCollector {
                     p.queueEcnMarked[q], "switch", sw, "port", port, "queue", queue);
                 f.gauge(SW + "queue_depth_bytes", "bytes queued now", Unit.BYTES, b.queueDepthBytes()[q],
                     "switch", sw, "port", port, "queue", queue);
-                f.gauge(SW + "queue_watermark_bytes", "the most bytes the queue has held "
+                f.gauge(SW + "queue_watermark_bytes", "the most bytes the queue has held since the switch started "
                     + "(SAI_QUEUE_STAT_WATERMARK_BYTES)", Unit.BYTES, b.queueWatermarkBytes()[q],
                     "switch", sw, "port", port, "queue", queue);
             }

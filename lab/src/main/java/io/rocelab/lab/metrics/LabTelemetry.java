@@ -124,7 +124,7 @@ public final class LabTelemetry implements TelemetrySource {
             }
             double seconds = Math.min(Math.max(0, now - epoch), duration) / 1e9;
             return new Telemetry(List.copyOf(switches), List.copyOf(nics),
-                new Telemetry.RunClock(lab, variant, seconds, duration / 1e9));
+                new Telemetry.RunProgress(lab, variant, seconds, duration / 1e9));
         }
     }
 }

@@ -26,8 +26,9 @@ public record SwitchTelemetry(String name, SwitchCounters counters, List<PortBuf
      * One port's buffers and pause state.
      *
      * @param queueDepthBytes     bytes queued now per egress queue (the MMU's charge)
-     * @param queueWatermarkBytes the most bytes each egress queue has held ({@code show queue watermark}'s
-     *                            unicast queues, SAI's {@code SAI_QUEUE_STAT_WATERMARK_BYTES})
+     * @param queueWatermarkBytes the most bytes each egress queue has held since the switch started
+     *                            (SAI's {@code SAI_QUEUE_STAT_WATERMARK_BYTES}, SONiC's {@code show queue
+     *                            watermark unicast}; rocelab's {@code clear watermark} leaves it)
      * @param priorityPaused      per priority, whether a PFC frame from the link partner holds it now
      * @param portPaused          whether an 802.3x PAUSE from the link partner holds the port now
      * @param pgSharedWatermark   per PG, {@code SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES}

@@ -10,7 +10,7 @@ import java.util.List;
  * @param nics     the NIC ports, in a fixed order
  * @param run      the lab run it was taken in, or null (a switch process)
  */
-public record Telemetry(List<SwitchTelemetry> switches, List<NicTelemetry> nics, RunClock run) {
+public record Telemetry(List<SwitchTelemetry> switches, List<NicTelemetry> nics, RunProgress run) {
     /** Nothing to report (a lab before its first run). */
     public static final Telemetry EMPTY = new Telemetry(List.of(), List.of(), null);
 
@@ -22,6 +22,6 @@ public record Telemetry(List<SwitchTelemetry> switches, List<NicTelemetry> nics,
      * @param seconds         the run's time since its start (virtual or wall, as the run's clock goes)
      * @param durationSeconds how long the run lasts
      */
-    public record RunClock(String lab, String variant, double seconds, double durationSeconds) {
+    public record RunProgress(String lab, String variant, double seconds, double durationSeconds) {
     }
 }
