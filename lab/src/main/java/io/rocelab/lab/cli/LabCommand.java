@@ -267,6 +267,16 @@ public final class LabCommand implements Runnable {
             + "the file's)")
         String duration;
 
+        @Option(names = "--metrics", paramLabel = "HOST:PORT", description = "serve Prometheus metrics of the running "
+            + "fabric at http://HOST:PORT/metrics (port 0: any free one, printed): every switch's port, queue, PFC and "
+            + "watchdog counters, queue depths and watermarks, every NIC's counters; live and netns read at each "
+            + "scrape, virtual time publishes between samples; after a run its last values")
+        String metrics;
+
+        @Option(names = "--metrics-hold", paramLabel = "T", description = "with --metrics, keep serving the last "
+            + "run's values this long after the report is written (e.g. 30s: a last scrape), then exit")
+        String metricsHold;
+
         @Spec
         CommandSpec spec;
 
@@ -291,6 +301,25 @@ public final class LabCommand implements Runnable {
                 }
                 if (nanos <= 0) {
                     throw new UserError("--duration must be more than 0: '" + duration + "'");
+                }
+            }
+            io.rocelab.lab.metrics.MetricsAddress metricsAt = null;
+            if (metrics != null) {
+                try {
+                    metricsAt = io.rocelab.lab.metrics.MetricsAddress.parse(metrics);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError(e.getMessage());
+                }
+            }
+            long holdNanos = 0;
+            if (metricsHold != null) {
+                if (metrics == null) {
+                    throw new UserError("--metrics-hold goes with --metrics HOST:PORT");
+                }
+                try {
+                    holdNanos = Quantity.nanos(metricsHold);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError("--metrics-hold: " + e.getMessage());
                 }
             }
             Loaded l;
@@ -344,6 +373,43 @@ public final class LabCommand implements Runnable {
             w.flush();
             boolean terminal = ProgressLine.stdoutIsTerminal();
             LabRunner runner = new LabRunner(l.sources());
+            // live: the progress line names the ports most paused and the deepest queue; --metrics: /metrics
+            io.rocelab.lab.metrics.LabTelemetry telemetry = metricsAt != null || m != Mode.VIRTUAL
+                ? new io.rocelab.lab.metrics.LabTelemetry(lab.name()) : null;
+            runner.telemetry(telemetry);
+            try (io.rocelab.lab.metrics.MetricsEndpoint endpoint = metricsAt == null ? null
+                     : startMetrics(metricsAt, telemetry, w)) {
+                int code = runAll(lab, runs, m, dir, runner, telemetry, terminal, runSeed, w);
+                if (endpoint != null && holdNanos > 0) {
+                    w.printf(Locale.ROOT, "serving the last values at %s for %s%n", endpoint.url(),
+                        Quantity.formatNanos(holdNanos));
+                    w.flush();
+                    try {
+                        Thread.sleep(holdNanos / 1_000_000L);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return code;
+            }
+        }
+
+        private static io.rocelab.lab.metrics.MetricsEndpoint startMetrics(io.rocelab.lab.metrics.MetricsAddress at,
+                                                                          io.rocelab.lab.metrics.LabTelemetry telemetry,
+                                                                          PrintWriter w) {
+            try {
+                io.rocelab.lab.metrics.MetricsEndpoint e = io.rocelab.lab.metrics.MetricsEndpoint.start(at, telemetry);
+                w.println("metrics at " + e.url());
+                w.flush();
+                return e;
+            } catch (IllegalArgumentException e) {
+                throw new UserError(e.getMessage());
+            }
+        }
+
+        private int runAll(LabFile lab, List<RunSpec> runs, Mode m, Path dir, LabRunner runner,
+                           io.rocelab.lab.metrics.LabTelemetry telemetry, boolean terminal, long runSeed, PrintWriter w)
+            throws IOException {
             List<LabRun> results = new ArrayList<>();
             for (RunSpec r : runs) {
                 String label = r.variant().isEmpty() ? "" : r.variant() + ": ";
@@ -355,7 +421,12 @@ public final class LabCommand implements Runnable {
                 }
                 LabRun run;
                 try {
-                    run = runner.run(r, new ProgressLine(w, terminal, label), capture, m);
+                    ProgressLine line = new ProgressLine(w, terminal, label);
+                    if (m != Mode.VIRTUAL) {
+                        io.rocelab.lab.metrics.Hotspots hot = new io.rocelab.lab.metrics.Hotspots();
+                        line.withDetail(() -> hot.describe(telemetry.read()));
+                    }
+                    run = runner.run(r, line, capture, m);
                 } catch (IllegalArgumentException e) {
                     // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
                     throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));

@@ -3,6 +3,10 @@ package io.rocelab.lab.cli;
 import io.rocelab.fabric.pfc.PauseResponse;
 import io.rocelab.lab.check.ConfigFabric;
 import io.rocelab.lab.check.LosslessCheck;
+import io.rocelab.lab.metrics.MetricsAddress;
+import io.rocelab.lab.metrics.MetricsEndpoint;
+import io.rocelab.lab.metrics.SwitchTelemetry;
+import io.rocelab.lab.metrics.Telemetry;
 import io.rocelab.lab.switchd.ControlClient;
 import io.rocelab.lab.switchd.ControlServer;
 import io.rocelab.lab.switchd.ControlSocket;
@@ -68,6 +72,12 @@ public final class SwitchCommand implements Callable<Integer> {
     @Option(names = "--socket", paramLabel = "PATH", description = "the control socket's path (instead of --name)")
     Path socket;
 
+    @Option(names = "--metrics", paramLabel = "HOST:PORT", description = "serve Prometheus metrics at"
+        + " http://HOST:PORT/metrics (127.0.0.1:9464; :PORT for every address; port 0: any free one, printed): the"
+        + " counters of show interfaces/pfc/queue counters and pfcwd stats, queue depths and watermarks, per port,"
+        + " queue and priority, read on the switch's thread at each scrape")
+    String metrics;
+
     @Option(names = "--check", description = "read and check the config only: what would be ignored, one line per"
         + " mistake and exit 2, or a line saying what the switch has; starts nothing")
     boolean check;
@@ -103,6 +113,7 @@ public final class SwitchCommand implements Callable<Integer> {
         for (String p : ports) {
             specs.add(userInput(() -> PortSpec.parse(p)));
         }
+        MetricsAddress metricsAt = metrics == null ? null : userInput(() -> MetricsAddress.parse(metrics));
         Path control = controlPath(name, socket);
         io.rocelab.sw.lldp.LldpSettings lldp = userInput(() -> io.rocelab.sw.lldp.LldpTables.read(config));
         SwitchDaemon daemon = userInput(() -> new SwitchDaemon(cfg, specs, captureDir, lldp));
@@ -113,6 +124,19 @@ public final class SwitchCommand implements Callable<Integer> {
             daemon.close();
             throw e;
         }
+        MetricsEndpoint endpoint = null;
+        if (metricsAt != null) {
+            try {
+                endpoint = userInput(() -> MetricsEndpoint.start(metricsAt, () -> new Telemetry(
+                    List.of(daemon.onOwner(() -> SwitchTelemetry.take(cfg.hostname(), daemon.softSwitch()))),
+                    List.of(), null)));
+            } catch (RuntimeException e) {
+                server.close();
+                daemon.close();
+                throw e;
+            }
+        }
+        MetricsEndpoint metricsEndpoint = endpoint;
         PrintWriter out = spec.commandLine().getOut();
         out.printf("rocelab switch %s: %s, %d of %d ports plugged in%n", cfg.hostname(), config, specs.size(),
             cfg.ports().size());
@@ -124,11 +148,17 @@ public final class SwitchCommand implements Callable<Integer> {
         }
         out.println("  control    " + control + " (rocelab switch show pfc counters"
             + (socket != null ? " --socket " + control : ControlSocket.DEFAULT_NAME.equals(name) ? "" : " --name " + name) + ")");
+        if (metricsEndpoint != null) {
+            out.println("  metrics    " + metricsEndpoint.url() + " (Prometheus text format; OpenMetrics on request)");
+        }
         out.println("ready; Ctrl-C stops the switch");
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
+                if (metricsEndpoint != null) {
+                    metricsEndpoint.close();
+                }
                 stop(daemon, server, out);
             } finally {
                 stopped.countDown();

@@ -45,9 +45,21 @@ public final class LabRunner {
     }
 
     private final LabSources sources;
+    private io.rocelab.lab.metrics.LabTelemetry telemetry;
 
     public LabRunner(LabSources sources) {
         this.sources = sources;
+    }
+
+    /**
+     * Publishes each run's switches and NICs to {@code telemetry} ({@code lab run --metrics}, a live
+     * run's progress line): read on demand live, published between samples in virtual time.
+     *
+     * @return this
+     */
+    public LabRunner telemetry(io.rocelab.lab.metrics.LabTelemetry telemetry) {
+        this.telemetry = telemetry;
+        return this;
     }
 
     /** Runs {@code run} and returns what it measured. */
@@ -115,6 +127,10 @@ public final class LabRunner {
                 return p != null ? p : workload.progress(f);
             };
             Probes probes = clock.onFabric(fabric, () -> new Probes(fabric, progressOf, run, data));
+            if (telemetry != null) {
+                telemetry.started(run.variant(), fabric, run.nicHosts(), mode != Mode.VIRTUAL, epoch,
+                    run.durationNanos(), what -> clock.onFabric(fabric, what));
+            }
             long interval = run.probes().intervalNanos();
             long duration = run.durationNanos();
             for (long t = Math.min(interval, duration); ; t = Math.min(t + interval, duration)) {
@@ -122,6 +138,9 @@ public final class LabRunner {
                 long at = t;
                 clock.onFabric(fabric, () -> {
                     probes.sample(at);
+                    if (telemetry != null) {
+                        telemetry.sampled(at);
+                    }
                     return null;
                 });
                 progress.at(t, duration);
@@ -134,6 +153,9 @@ public final class LabRunner {
             List<String> lldpLines = LabLldp.lines(clock, fabric, run);
             List<String> routingLines = clock.onFabric(fabric, () -> {
                 probes.finish(results);
+                if (telemetry != null) {
+                    telemetry.finished(); // the values counters.json gets, as the fabric is about to close
+                }
                 return notes(routing.finish(fabric, data, epoch), lldpLines);
             });
             Set<String> named = new HashSet<>();

@@ -7,7 +7,9 @@ import java.util.Locale;
 /**
  * A long run's progress: simulated time reached, wall time, ETA. On a terminal one line redrawn in
  * place (at most five times a second); elsewhere (a log file) a line at each quarter of a run that
- * has taken more than two seconds, so logs stay short.
+ * has taken more than two seconds, so logs stay short. A live run's line may say more: a detail
+ * read only when a line is drawn ({@link #withDetail}, the ports most paused and the deepest queue),
+ * so a virtual-time run's lines stay as they were.
  */
 public final class ProgressLine implements LabRunner.Progress {
     private static final long REDRAW_NANOS = 200_000_000L;
@@ -19,11 +21,36 @@ public final class ProgressLine implements LabRunner.Progress {
     private long lastDraw;
     private int quarter;
     private int drawnWidth;
+    private java.util.function.Supplier<String> detail;
 
     public ProgressLine(PrintWriter out, boolean terminal, String label) {
         this.out = out;
         this.terminal = terminal;
         this.label = label;
+    }
+
+    /**
+     * Adds {@code detail} to each line drawn (after the ETA, " | " between): asked only when a line
+     * is drawn; an empty detail adds nothing, a failing one says why in place.
+     *
+     * @return this
+     */
+    public ProgressLine withDetail(java.util.function.Supplier<String> detail) {
+        this.detail = detail;
+        return this;
+    }
+
+    private String detailed(String line) {
+        if (detail == null) {
+            return line;
+        }
+        String d;
+        try {
+            d = detail.get();
+        } catch (RuntimeException e) {
+            d = "(" + e.getMessage() + ")";
+        }
+        return d == null || d.isEmpty() ? line : line + " | " + d;
     }
 
     /** @return whether standard output is a terminal (not a file or a pipe) */
@@ -51,6 +78,7 @@ public final class ProgressLine implements LabRunner.Progress {
         if (terminal) {
             if (now - lastDraw >= REDRAW_NANOS || done >= 1) {
                 lastDraw = now;
+                line = done >= 1 ? line : detailed(line);
                 out.print("\r" + line + " ".repeat(Math.max(0, drawnWidth - line.length())));
                 drawnWidth = line.length();
                 if (done >= 1) {
@@ -62,7 +90,7 @@ public final class ProgressLine implements LabRunner.Progress {
         }
         int q = (int) Math.floor(done * 4);
         if (q > quarter && q < 4 && wall > QUIET_NANOS) {
-            out.println(line);
+            out.println(detailed(line));
             out.flush();
         }
         quarter = Math.max(quarter, q);
