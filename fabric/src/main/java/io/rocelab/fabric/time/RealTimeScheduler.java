@@ -34,8 +34,8 @@ import java.util.concurrent.TimeUnit;
  * starts a round of tasks, a round lasting while tasks keep queueing each other (a link delivering
  * to a NIC that answers over the same loop): there, Netty's timers waited 1-2 ms, and a PFC storm's
  * 167 us refresh with them. Here a chain of tasks runs every due timer between its links, and gives
- * the loop back to its sockets after {@link #timerSlackNanos()}: no frame waits in a socket while
- * timers that it would have answered fire on.
+ * the loop back to its sockets after {@link #CHAIN_TURN_NANOS}: no frame waits long in a socket
+ * while timers that it would have answered fire on.
  *
  * <p>Precision: on an epoll loop ({@link #start(String)} where Linux's epoll loads) the armed timer
  * is a {@code timerfd} with nanosecond resolution, so an idle loop wakes within microseconds of a
@@ -71,6 +71,16 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
      */
     public static final long PRECISE_TIMER_SLACK_NANOS = 50_000;
 
+    /**
+     * How long a chain of tasks (tasks queueing tasks for now, the due timers run between them) may
+     * keep the loop before the loop reads its sockets again. Long enough that a loop keeping up with
+     * its work finishes its chains as before (a chain of a frame's hops is microseconds); short
+     * enough that no protocol timer worth arming (an ACK timeout of at least 4.096 us x 2^8) expires
+     * on frames that wait in a socket because the loop is busy, as Netty's task quantum (a second)
+     * let them.
+     */
+    public static final long CHAIN_TURN_NANOS = 1_000_000;
+
     private final EventLoop loop;
     private final EventLoopGroup ownedGroup;
     private final boolean preciseTimers;
@@ -86,7 +96,7 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
     private boolean drainQueued;
     /** A drain is running its tasks: what they queue waits for the drain's own continuation. */
     private boolean draining;
-    /** When the running chain of drains began ({@link #NO_CHAIN}: none runs), for {@link #timerSlackNanos()}. */
+    /** When the running chain of drains began ({@link #NO_CHAIN}: none runs), for {@link #CHAIN_TURN_NANOS}. */
     private long chainStartedAt = NO_CHAIN;
     private static final long NO_CHAIN = Long.MIN_VALUE;
     private final Runnable drain = this::drain;
@@ -256,7 +266,7 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
      *
      * <p>A chain of drains (tasks queueing tasks, timers coming due between them: a transmitter
      * that cannot keep up with its line rate on a loaded machine makes one that never ends) gives
-     * the loop back to its input after {@link #timerSlackNanos()}: what is left waits for a drain
+     * the loop back to its input after {@link #CHAIN_TURN_NANOS}: what is left waits for a drain
      * scheduled behind the loop's next look at its sockets. Why: Netty runs the tasks queued while
      * it runs tasks in the same round, which ends only when none is left or after its task quantum
      * (a second), and reads its sockets only between rounds; a chain of drains queued with
@@ -270,7 +280,7 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
         if (chainStartedAt == NO_CHAIN) {
             chainStartedAt = now;
         }
-        final long turnEnds = chainStartedAt + timerSlackNanos();
+        final long turnEnds = chainStartedAt + CHAIN_TURN_NANOS;
         draining = true;
         try {
             for (int n = dueNow.size(); n > 0 && now < turnEnds; n--) {
