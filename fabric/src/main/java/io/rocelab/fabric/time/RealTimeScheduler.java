@@ -272,7 +272,7 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
      * (a second), and reads its sockets only between rounds; a chain of drains queued with
      * {@code execute} kept the frames waiting in a socket unread while the timers ran on. A QP's
      * ACK timer then fired again and again while its ACKs lay in the socket, until its retries ran
-     * out (a netns lab on a loaded machine: every ACK read only after the QP had gone to ERR).
+     * out and every ACK was dropped on arrival, the QP in ERR.
      */
     private void drain() {
         drainQueued = false;
