@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * scheduled task and sifts it into its heap per timer, and it looks at its timers only when it
  * starts a round of tasks, a round lasting while tasks keep queueing each other (a link delivering
  * to a NIC that answers over the same loop): there, Netty's timers waited 1-2 ms, and a PFC storm's
- * 167 us refresh with them. Here a chain of tasks runs every due timer between its links.
+ * 167 us refresh with them. Here a chain of tasks runs every due timer between its links, and gives
+ * the loop back to its sockets after {@link #CHAIN_TURN_NANOS}: no frame waits long in a socket
+ * while timers that it would have answered fire on.
  *
  * <p>Precision: on an epoll loop ({@link #start(String)} where Linux's epoll loads) the armed timer
  * is a {@code timerfd} with nanosecond resolution, so an idle loop wakes within microseconds of a
@@ -69,6 +71,16 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
      */
     public static final long PRECISE_TIMER_SLACK_NANOS = 50_000;
 
+    /**
+     * How long a chain of tasks (tasks queueing tasks for now, the due timers run between them) may
+     * keep the loop before the loop reads its sockets again. Long enough that a loop keeping up with
+     * its work finishes its chains as before (a chain of a frame's hops is microseconds); short
+     * enough that no protocol timer worth arming (an ACK timeout of at least 4.096 us x 2^8) expires
+     * on frames that wait in a socket because the loop is busy, as Netty's task quantum (a second)
+     * let them.
+     */
+    public static final long CHAIN_TURN_NANOS = 1_000_000;
+
     private final EventLoop loop;
     private final EventLoopGroup ownedGroup;
     private final boolean preciseTimers;
@@ -82,6 +94,11 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
     /** Tasks the owner thread executed or scheduled for now, in order. */
     private final ArrayDeque<Runnable> dueNow = new ArrayDeque<>();
     private boolean drainQueued;
+    /** A drain is running its tasks: what they queue waits for the drain's own continuation. */
+    private boolean draining;
+    /** When the running chain of drains began ({@link #NO_CHAIN}: none runs), for {@link #CHAIN_TURN_NANOS}. */
+    private long chainStartedAt = NO_CHAIN;
+    private static final long NO_CHAIN = Long.MIN_VALUE;
     private final Runnable drain = this::drain;
 
     /**
@@ -237,40 +254,74 @@ public final class RealTimeScheduler implements Scheduler, AutoCloseable {
     /** Owner thread: queues {@code task} to run after what is queued, with the due timers between. */
     private void queueNow(Runnable task) {
         dueNow.add(task);
-        if (!drainQueued) {
+        if (!drainQueued && !draining) {
             drainQueued = true;
             loop.execute(drain);
         }
     }
 
     /**
-     * Runs the tasks queued for now when it started (the ones they queue wait for the next drain,
-     * behind whatever else the loop has to do), each after the timers that have come due.
+     * Runs the tasks queued for now when it started (the ones they queue wait for the next drain),
+     * each after the timers that have come due; then queues the next drain if tasks are left.
+     *
+     * <p>A chain of drains (tasks queueing tasks, timers coming due between them: a transmitter
+     * that cannot keep up with its line rate on a loaded machine makes one that never ends) gives
+     * the loop back to its input after {@link #CHAIN_TURN_NANOS}: what is left waits for a drain
+     * scheduled behind the loop's next look at its sockets. Why: Netty runs the tasks queued while
+     * it runs tasks in the same round, which ends only when none is left or after its task quantum
+     * (a second), and reads its sockets only between rounds; a chain of drains queued with
+     * {@code execute} kept the frames waiting in a socket unread while the timers ran on. A QP's
+     * ACK timer then fired again and again while its ACKs lay in the socket, until its retries ran
+     * out and every ACK was dropped on arrival, the QP in ERR.
      */
     private void drain() {
         drainQueued = false;
-        for (int n = dueNow.size(); n > 0; n--) {
-            runDueTimers();
-            final Runnable task = dueNow.poll();
-            try {
-                task.run();
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.WARNING, Thread.currentThread().getName() + ": a task threw", e);
-            }
+        long now = nanoTime();
+        if (chainStartedAt == NO_CHAIN) {
+            chainStartedAt = now;
         }
-        runDueTimers();
-        if (!dueNow.isEmpty() && !drainQueued) {
-            drainQueued = true;
+        final long turnEnds = chainStartedAt + CHAIN_TURN_NANOS;
+        draining = true;
+        try {
+            for (int n = dueNow.size(); n > 0 && now < turnEnds; n--) {
+                runDueTimers(now);
+                final Runnable task = dueNow.poll();
+                try {
+                    task.run();
+                } catch (RuntimeException | Error e) {
+                    LOG.log(Level.WARNING, Thread.currentThread().getName() + ": a task threw", e);
+                }
+                now = nanoTime();
+            }
+            if (now < turnEnds) {
+                runDueTimers(now);
+            }
+        } finally {
+            draining = false;
+        }
+        if (dueNow.isEmpty()) {
+            chainStartedAt = NO_CHAIN;
+            return;
+        }
+        drainQueued = true;
+        if (now < turnEnds) {
             loop.execute(drain);
+        } else {
+            // the loop reads its sockets before it runs scheduled work that has come due
+            chainStartedAt = NO_CHAIN;
+            loop.schedule(drain, 0, TimeUnit.NANOSECONDS);
         }
     }
 
     private void runDueTimers() {
         if (!timers.isEmpty()) {
-            final long now = nanoTime();
-            if (timers.peekTime() <= now) {
-                timers.runDue(now, Thread.currentThread().getName());
-            }
+            runDueTimers(nanoTime());
+        }
+    }
+
+    private void runDueTimers(long now) {
+        if (!timers.isEmpty() && timers.peekTime() <= now) {
+            timers.runDue(now, Thread.currentThread().getName());
         }
     }
 

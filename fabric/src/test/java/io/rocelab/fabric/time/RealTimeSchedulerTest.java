@@ -1,9 +1,13 @@
 package io.rocelab.fabric.time;
 
+import io.rocelab.fabric.udp.UdpFramePort;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -125,5 +129,62 @@ class RealTimeSchedulerTest {
     void rejectsNegativeDelays() {
         assertThrows(IllegalArgumentException.class, () -> scheduler.schedule(-1, () -> { }));
         assertThrows(IllegalArgumentException.class, () -> scheduler.scheduleUncancellable(-1, () -> { }));
+    }
+
+    /**
+     * A chain of tasks that never runs dry (tasks queueing tasks for now, as a transmitter that cannot
+     * keep up with its line rate on a loaded machine makes) does not keep the loop from its sockets:
+     * a frame sent to a port on the loop is received while the chain still runs. Before, the loop
+     * read the socket only once the chain had ended (or after Netty's one-second task quantum) while
+     * the timers ran on between the tasks: a QP's ACK timer fired until its retries ran out, its ACKs
+     * waiting in the socket.
+     */
+    @Test
+    void aChainOfTasksThatNeverRunsDryLetsTheLoopReadItsSockets() throws Exception {
+        final long chainNanos = TimeUnit.MILLISECONDS.toNanos(300);
+        final AtomicLong received = new AtomicLong(-1);
+        final AtomicLong chainEnded = new AtomicLong(-1);
+        final AtomicReference<Exception> failed = new AtomicReference<>();
+        final CountDownLatch done = new CountDownLatch(2);
+        try (UdpFramePort port = UdpFramePort.builder().name("in").localPort(0).open(scheduler);
+             DatagramSocket peer = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            port.setReceiver((p, frame) -> {
+                frame.release();
+                if (received.compareAndSet(-1, scheduler.nanoTime())) {
+                    done.countDown();
+                }
+            });
+            final byte[] frame = new byte[64];
+            scheduler.execute(new Runnable() {
+                private long began = -1;
+
+                @Override
+                public void run() {
+                    final long now = scheduler.nanoTime();
+                    if (began < 0) {
+                        // the frame is in the port's socket from the chain's first task on
+                        began = now;
+                        try {
+                            peer.send(new DatagramPacket(frame, frame.length, port.localAddress()));
+                        } catch (java.io.IOException e) {
+                            failed.set(e);
+                        }
+                    }
+                    if (now - began >= chainNanos) {
+                        chainEnded.set(now);
+                        done.countDown();
+                        return;
+                    }
+                    while (scheduler.nanoTime() - now < 20_000) {
+                        Thread.onSpinWait(); // a task's work
+                    }
+                    scheduler.execute(this);
+                }
+            });
+            assertTrue(done.await(WAIT_SECONDS, TimeUnit.SECONDS), "the frame or the chain's end never came");
+            assertEquals(null, failed.get());
+            assertTrue(received.get() < chainEnded.get(), "the frame was read "
+                + (received.get() - chainEnded.get()) / 1000 + " us after the chain of tasks ended, not while it ran");
+        }
     }
 }
