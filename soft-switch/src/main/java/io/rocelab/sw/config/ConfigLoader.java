@@ -41,7 +41,7 @@ import java.util.function.ToIntFunction;
  * {@code PFC_WD}, {@code STATIC_ROUTE} (IPv4 and IPv6 prefixes), {@code TC_TO_DOT1P_MAP}, {@code TC_TO_DSCP_MAP}, {@code VLAN},
  * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER},
  * {@code MCLAG_DOMAIN}, {@code MCLAG_INTERFACE}, {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION}
- * ({@link AclTables}), and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
+ * ({@link AclTables}), {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES} ({@link ArsTables}), and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
  * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
  */
@@ -192,6 +192,7 @@ public final class ConfigLoader {
         }
         BgpTables.read(root, b, problems);
         b.acl(AclTables.read(root, problems, unmodelled));
+        b.ars(ArsTables.read(root, problems, unmodelled));
         return b;
     }
 

@@ -114,6 +114,10 @@ public final class SonicTables {
         // MGMT_INTERFACE's IPv4 address as LLDP's management address
         FIELDS.put("FEATURE", null);
         FIELDS.put("MGMT_INTERFACE", null);
+        // SONiC's Local ARS HLD (doc/ARS/Local_ARS_HLD.md): checked by ArsTables
+        for (String t : ArsTables.TABLES) {
+            FIELDS.put(t, null);
+        }
     }
 
     /**

@@ -31,12 +31,35 @@ import java.util.Map;
  * @param bgp                   the eBGP speaker ({@code DEVICE_METADATA bgp_asn}, {@code BGP_NEIGHBOR}), or null for
  *                              static routes only
  * @param acl                   {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION} ({@link AclConfig#EMPTY}: none)
+ * @param ars                   {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES}: adaptive routing
+ *                              ({@link ArsConfig#NONE}: none)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
                            int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp,
-                           AclConfig acl) {
+                           AclConfig acl, ArsConfig ars) {
+
+    /** A configuration without adaptive routing. */
+    public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
+                        List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
+                        List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp, AclConfig acl) {
+        this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
+            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, ArsConfig.NONE);
+    }
+
+    /** @return this configuration with {@code tables} as its adaptive routing */
+    public SwitchConfig withArs(ArsConfig tables) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, tables);
+    }
+
+    /** @return this configuration with {@code nanos} as its {@code SWITCH|switch flowlet_timeout} (0: none) */
+    public SwitchConfig withFlowletTimeout(long nanos) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, nanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, ars);
+    }
 
     /** A configuration without ACLs. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
@@ -50,7 +73,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code acls} as its ACLs */
     public SwitchConfig withAcl(AclConfig acls) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls, ars);
     }
 
     /** A configuration without a BGP speaker. */
@@ -65,7 +88,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code speaker} as its BGP speaker (null: none) */
     public SwitchConfig withBgp(BgpConfig speaker) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl, ars);
     }
 
     /** A configuration without port channels or MLAG. */
@@ -79,6 +102,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     public SwitchConfig {
         portChannels = portChannels == null ? List.of() : List.copyOf(portChannels);
         acl = acl == null ? AclConfig.EMPTY : acl;
+        ars = ars == null ? ArsConfig.NONE : ars;
     }
 
     /** @return the port called {@code name}, or -1 */
