@@ -21,7 +21,8 @@ import java.util.function.Function;
  * {@code ip bgp summary} (SONiC's), {@code bfd peers brief} (FRR's), {@code acl table} and {@code acl rule}
  * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints),
  * {@code lldp neighbors} (lldpctl's), {@code lldp table} (lldpshow's), {@code lldp statistics} (lldpcli's),
- * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), and rocelab's {@code ports}: each port's
+ * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), {@code ars_nhg_counters} (the Local
+ * ARS HLD's: each ECMP group's load-balancing mode and next-hop reassignments), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -58,7 +59,8 @@ public final class ShowCommands {
         Map.entry("lldp neighbors", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.neighbors(lldpPorts(sw),
             sw.clock().fresh()))),
         Map.entry("lldp table", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.table(lldpPorts(sw)))),
-        Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))));
+        Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))),
+        Map.entry("ars_nhg_counters", onSwitch(sw -> io.rocelab.sw.forward.ArsViews.nhgCounters(sw.forwarding()))));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -67,7 +69,7 @@ public final class ShowCommands {
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
         "pause counters", "acl table", "acl rule", "acl counters", "mirror_session", "lldp neighbors", "lldp table",
-        "lldp statistics");
+        "lldp statistics", "ars_nhg_counters");
 
     private ShowCommands() {
     }

@@ -230,6 +230,11 @@ public final class ForwardStage {
         return routes;
     }
 
+    /** @return the IPv6 route table: owner thread only */
+    public Route6Table routes6() {
+        return routes6;
+    }
+
     /** @return the queue-only flowlet table of {@code SWITCH|switch flowlet_timeout}, or null */
     public FlowletTable flowlets() {
         return balancing.queueFlowlets();
