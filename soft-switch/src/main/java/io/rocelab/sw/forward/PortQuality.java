@@ -39,6 +39,8 @@ public final class PortQuality {
     private long[] sentAt = new long[0];
     /** Past load, percent of line rate; every port starts idle, sampled at time 0 with nothing sent. */
     private double[] average = new double[0];
+    /** The band of {@link #average}, updated with it once per sampling interval. */
+    private int[] pastBand = new int[0];
 
     /**
      * @param ports   the switch's ports: queued and transmitted bytes, line rates
@@ -57,7 +59,8 @@ public final class PortQuality {
 
     /** @return interface {@code iface}'s quality band now, 0 (best) to 7 */
     public int band(int iface, long now) {
-        int past = quantise(pastLoad(iface, now), pastMin, pastMax);
+        pastLoad(iface, now);
+        int past = pastBand[iface];
         int future = quantise(ports.queuedBytes(iface), futureMin, futureMax);
         int weights = pastWeight + futureWeight;
         return weights == 0 ? 0 : (pastWeight * past + futureWeight * future + weights / 2) / weights;
@@ -70,6 +73,7 @@ public final class PortQuality {
             sampledAt = Arrays.copyOf(sampledAt, n);
             sentAt = Arrays.copyOf(sentAt, n);
             average = Arrays.copyOf(average, n);
+            pastBand = Arrays.copyOf(pastBand, n);
         }
         long elapsed = now - sampledAt[iface];
         if (elapsed >= interval) {
@@ -82,6 +86,7 @@ public final class PortQuality {
                 a += (percent - a) / (1 << EXPONENT);
             }
             average[iface] = a;
+            pastBand[iface] = quantise(a, pastMin, pastMax);
             sampledAt[iface] = samples > MAX_CATCH_UP ? now : sampledAt[iface] + samples * interval;
             sentAt[iface] = sent;
         }
@@ -110,6 +115,17 @@ public final class PortQuality {
             }
         }
         return best;
+    }
+
+    /** @return the band of {@code bytes} queued between {@code min} (band 0 and below) and {@code max} (band 7 and above) */
+    static int quantise(long bytes, long min, long max) {
+        if (bytes <= min || max <= min) {
+            return bytes > min ? BANDS - 1 : 0;
+        }
+        if (bytes >= max) {
+            return BANDS - 1;
+        }
+        return (int) ((bytes - min) * BANDS / (max - min));
     }
 
     /** @return the band of {@code value} between {@code min} (band 0 and below) and {@code max} (band 7 and above) */
