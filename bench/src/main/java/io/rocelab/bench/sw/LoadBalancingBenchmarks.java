@@ -27,9 +27,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The switch's per-packet cost of choosing an ECMP member in each load-balancing mode: the seeded
  * 5-tuple hash every mode computes, then the mode's {@link LoadBalancer} over an 8-member group,
- * for one packet of one of 1,024 RoCE flows (UDP source ports) per operation, the switch's clock
- * moving 82 ns a packet (a 4 KB frame at 400 Gb/s) and the chosen port's bytes sent growing with
- * each. {@link LoadBalancingBench} runs all four modes in one JMH run and prints each beside static
+ * for one packet per operation: 1,024 RoCE flows (UDP source ports) take turns sending 64 KB
+ * messages of 16 packets each, the switch's clock moving 82 ns a packet (a 4 KB frame at 400 Gb/s),
+ * so the first packet of each message starts a new flowlet (the flow was idle for 1.3 ms), and the
+ * chosen port's bytes sent grow with each. {@link LoadBalancingBench} runs all four modes in one JMH run and prints each beside static
  * ECMP.
  */
 @State(Scope.Thread)
@@ -51,7 +52,7 @@ public class LoadBalancingBenchmarks {
     private LoadBalancer balancer;
     private final PacketContext ctx = new PacketContext();
     private long now;
-    private int flow;
+    private int packet;
 
     /** Eight 400 Gb/s ports, their queues a few packets deep, their bytes sent counted by the benchmark. */
     static final class Ports implements PortView {
@@ -113,7 +114,7 @@ public class LoadBalancingBenchmarks {
     @Benchmark
     public int choose() {
         now += PACKET_NANOS;
-        flow = (flow + 1) & (FLOWS - 1);
+        int flow = (++packet >>> 4) & (FLOWS - 1);
         long hash = FlowHash.of(7, 0x0A00_0001 + (flow & 15), 0x0A09_0101, 17, 0xC000 + flow, 4791);
         int member = balancer.withoutHash(group, ports);
         if (member == EcmpGroup.MANY) {

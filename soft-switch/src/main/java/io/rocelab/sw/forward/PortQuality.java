@@ -33,8 +33,10 @@ public final class PortQuality {
     private final double pastMax;
     private final long futureMin;
     private final long futureMax;
-    private final int pastWeight;
-    private final int futureWeight;
+    /** The queued bytes at which each band from 1 to 7 starts: a band is found by comparing, not dividing. */
+    private final long[] futureEdges = new long[BANDS - 1];
+    /** The quality band of each past band (row) and future band (column): the weighing, done once. */
+    private final int[] weighed = new int[BANDS * BANDS];
     private long[] sampledAt = new long[0];
     private long[] sentAt = new long[0];
     /** Past load, percent of line rate; every port starts idle, sampled at time 0 with nothing sent. */
@@ -53,17 +55,31 @@ public final class PortQuality {
         this.pastMax = profile.pastLoadMax();
         this.futureMin = profile.futureLoadMinBytes();
         this.futureMax = profile.futureLoadMaxBytes();
-        this.pastWeight = profile.pastLoadWeight();
-        this.futureWeight = profile.futureLoadWeight();
+        int pastWeight = profile.pastLoadWeight();
+        int futureWeight = profile.futureLoadWeight();
+        int weights = pastWeight + futureWeight;
+        for (int past = 0; past < BANDS; past++) {
+            for (int future = 0; future < BANDS; future++) {
+                weighed[past * BANDS + future] = weights == 0 ? 0
+                    : (pastWeight * past + futureWeight * future + weights / 2) / weights;
+            }
+        }
+        for (int b = 1; b < BANDS; b++) {
+            // the least number of bytes that quantise(bytes, min, max) puts in band b
+            long edge = futureMin + ((futureMax - futureMin) * b + BANDS - 1) / BANDS;
+            futureEdges[b - 1] = futureMax <= futureMin ? futureMin + 1 : Math.max(edge, futureMin + 1);
+        }
     }
 
     /** @return interface {@code iface}'s quality band now, 0 (best) to 7 */
     public int band(int iface, long now) {
         pastLoad(iface, now);
-        int past = pastBand[iface];
-        int future = quantise(ports.queuedBytes(iface), futureMin, futureMax);
-        int weights = pastWeight + futureWeight;
-        return weights == 0 ? 0 : (pastWeight * past + futureWeight * future + weights / 2) / weights;
+        long queued = ports.queuedBytes(iface);
+        int future = 0;
+        while (future < BANDS - 1 && queued >= futureEdges[future]) {
+            future++;
+        }
+        return weighed[pastBand[iface] * BANDS + future];
     }
 
     /** @return interface {@code iface}'s past load, percent of its line rate, its average brought up to {@code now} */
@@ -103,15 +119,18 @@ public final class PortQuality {
         if (n == 0) {
             return -1;
         }
-        int start = (int) Long.remainderUnsigned(tieBreak, n);
+        int at = (int) Long.remainderUnsigned(tieBreak, n);
         int best = -1;
         int bestBand = Integer.MAX_VALUE;
-        for (int i = 0; i < n; i++) {
-            int m = group.liveMember((start + i) % n);
+        for (int i = 0; i < n && bestBand > 0; i++) {
+            int m = group.liveMember(at);
             int b = band(group.port(m), now);
             if (b < bestBand) {
                 bestBand = b;
                 best = m;
+            }
+            if (++at == n) {
+                at = 0;
             }
         }
         return best;

@@ -44,6 +44,20 @@ class LoadBalancerTest {
     }
 
     @Test
+    void theFutureBandOfQueuedBytesIsTheirQuantisation() {
+        FakePorts ports = new FakePorts(1, SPEED);
+        ArsConfig.Profile d = ArsConfig.Profile.DEFAULT;
+        for (long[] range : new long[][] {{0, 64 * 1024}, {1000, 51_000}, {0, 5}}) {
+            PortQuality q = new PortQuality(ports, new ArsConfig.Profile("p", d.samplingIntervalNanos(), 0, 100, 0,
+                range[0], range[1], 1, true, true));
+            for (long bytes = 0; bytes < range[1] + 3000; bytes += bytes < 20 ? 1 : 97) {
+                ports.queued[0] = bytes;
+                assertEquals(PortQuality.quantise(bytes, range[0], range[1]), q.band(0, 0), bytes + " bytes");
+            }
+        }
+    }
+
+    @Test
     void pastLoadIsAnEwmaOfTheBytesSentPerInterval() {
         FakePorts ports = new FakePorts(1, SPEED);
         PortQuality q = new PortQuality(ports, ArsConfig.Profile.DEFAULT);
