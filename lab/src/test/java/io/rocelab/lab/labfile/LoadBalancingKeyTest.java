@@ -89,6 +89,21 @@ class LoadBalancingKeyTest {
         assertEquals(ArsConfig.AssignMode.PER_PACKET_QUALITY, mode(alone, "leaf1"));
     }
 
+    @Test
+    void aSwitchsTablesMayCarrySonicsArsTables() throws LabFileException {
+        Topology t = topology(SPELLED_OUT.replace("{name: leaf0, ports: 2}", "{name: leaf0, ports: 2, tables: "
+            + "{ARS_PROFILE: {p: {ars_nhg_path_selector_mode: global, default_ars_object: dlb}}, "
+            + "ARS_OBJECT: {dlb: {assign_mode: per_flowlet_quality, flowlet_idle_time: '64'}}}}"));
+        assertEquals(ArsConfig.AssignMode.PER_FLOWLET_QUALITY, mode(t, "leaf0"));
+        ArsConfig a = t.switchNode("leaf0").config().ars();
+        assertEquals(64_000, a.objects().get("dlb").idleTimeNanos());
+        LabFileException e = assertThrows(LabFileException.class, () -> topology(SPELLED_OUT.replace(
+            "{name: leaf0, ports: 2}", "{name: leaf0, ports: 2, tables: {ARS_OBJECT: {dlb: {assign_mode: dlb}}}}")));
+        assertEquals(1, e.problems().size(), e.problems().toString());
+        assertEquals(1, e.problems().stream().filter(p -> p.contains("ARS_OBJECT|dlb: assign_mode must be "
+            + "per_flowlet_quality or per_packet_quality, not 'dlb'")).count(), e.problems().toString());
+    }
+
     private static ArsConfig.AssignMode mode(Topology t, String sw) {
         ArsConfig a = t.switchNode(sw).config().ars();
         return a.objects().get(a.defaultObject()).mode();
