@@ -8,7 +8,6 @@ import io.rocelab.sw.config.ArsConfig;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.LoadedConfig;
-import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.generate.FatTree;
 import io.rocelab.topology.generate.LeafSpine;
