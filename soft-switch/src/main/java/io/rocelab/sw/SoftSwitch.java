@@ -16,9 +16,9 @@ import io.rocelab.sw.egress.EgressHooks;
 import io.rocelab.sw.egress.EgressPort;
 import io.rocelab.sw.forward.EcmpGroup;
 import io.rocelab.sw.forward.FdbTable;
-import io.rocelab.sw.forward.FlowletTable;
 import io.rocelab.sw.forward.ForwardStage;
 import io.rocelab.sw.forward.LagHash;
+import io.rocelab.sw.forward.LoadBalancing;
 import io.rocelab.sw.forward.PortView;
 import io.rocelab.sw.forward.Route6Table;
 import io.rocelab.sw.forward.RouteTable;
@@ -159,9 +159,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
                     sendControl(port, frame, comment);
                 }
             }, seed);
-        FlowletTable flowlets = config.flowletTimeoutNanos() > 0 ? new FlowletTable(config.flowletTimeoutNanos()) : null;
-        this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, routes6, flowlets,
-            this, lags);
+        this.forward = new ForwardStage(config.routerMac(), config.ecmpHashSeed(), fdb, routes, routes6,
+            new LoadBalancing(config, this), this, lags);
         this.pfc = new PfcGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPfc, alloc);
         this.pause = new PauseGenerator(scheduler, portConfigs, macs, config.pfcQuanta(), this::sendPause, alloc);
         this.mmu = new Mmu(config, pfc, pause);
@@ -693,6 +692,30 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             return sum;
         }
         return egress[port].queuedBytes();
+    }
+
+    @Override
+    public long transmittedBytes(int port) {
+        if (port >= ports.length) {
+            long sum = 0;
+            for (int m : lags.group(port).members()) {
+                sum += counters[m].txBytes;
+            }
+            return sum;
+        }
+        return counters[port].txBytes;
+    }
+
+    @Override
+    public long speedBitsPerSecond(int port) {
+        if (port >= ports.length) {
+            long sum = 0;
+            for (int m : lags.group(port).members()) {
+                sum += portConfigs[m].speedBitsPerSecond();
+            }
+            return sum;
+        }
+        return portConfigs[port].speedBitsPerSecond();
     }
 
     @Override

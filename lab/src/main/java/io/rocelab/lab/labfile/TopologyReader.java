@@ -4,10 +4,10 @@ import io.rocelab.codec.header.Ipv4;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.nic.BondMode;
 import io.rocelab.nic.FlowControlMode;
+import io.rocelab.sw.config.ArsConfig;
 import io.rocelab.sw.config.ConfigException;
 import io.rocelab.sw.config.ConfigLoader;
 import io.rocelab.sw.config.LoadedConfig;
-import io.rocelab.sw.config.SwitchConfig;
 import io.rocelab.sw.config.SwitchConfigBuilder;
 import io.rocelab.topology.generate.FatTree;
 import io.rocelab.topology.generate.LeafSpine;
@@ -113,14 +113,53 @@ final class TopologyReader {
 
     private Topology read(YNode node) {
         top = Section.of(node, "topology", problems, "leaf-spine", "fat-tree", "hosts", "switches", "links",
-            "flowlet-timeout");
+            "flowlet-timeout", "load-balancing");
         if (top == null) {
             return null;
         }
         long flowletNanos = flowletTimeout();
+        LoadBalancingMode fabricMode = top.has("load-balancing") ? loadBalancing(top)
+            : flowletNanos > 0 ? LoadBalancingMode.FLOWLET : null;
+        if (flowletNanos > 0 && fabricMode != null && !fabricMode.flowlets()) {
+            top.mistake("flowlet-timeout", "the flowlet timeout is the idle time of flowlets: give it with "
+                + "load-balancing flowlet or flowlet-quality, not " + fabricMode.key());
+        }
         Topology t = build();
         t = t == null || nics.flowControl() == FlowControlMode.PFC ? t : withNicFlowControl(t, nics.flowControl());
-        return t == null || flowletNanos == 0 ? t : withFlowlets(t, flowletNanos);
+        return t == null || fabricMode == null && switchModes.isEmpty() ? t
+            : withLoadBalancing(t, fabricMode, flowletNanos);
+    }
+
+    /** {@code load-balancing} of a switch, by name: it overrides the fabric's. */
+    private final Map<String, LoadBalancingMode> switchModes = new LinkedHashMap<>();
+
+    /** {@code load-balancing: ecmp|flowlet|flowlet-quality|per-packet} of {@code s}, or null after a mistake. */
+    private static LoadBalancingMode loadBalancing(Section s) {
+        String text = s.text("load-balancing");
+        LoadBalancingMode m = LoadBalancingMode.parse(text);
+        if (m == null) {
+            s.mistake("load-balancing", "must be ecmp, flowlet, flowlet-quality or per-packet, not '" + text + "'");
+        }
+        return m;
+    }
+
+    /**
+     * The same fabric with each switch's load balancing: its own {@code load-balancing}, else the fabric's
+     * ({@code flowlet-timeout} alone means {@code flowlet}); either replaces what its configuration says.
+     */
+    private Topology withLoadBalancing(Topology t, LoadBalancingMode fabricMode, long flowletNanos) {
+        long idle = flowletNanos > 0 ? flowletNanos : ArsConfig.ArsObject.DEFAULT_IDLE_MICROS * 1_000;
+        Topology.Builder b = Topology.builder();
+        t.hosts().forEach(b::host);
+        for (SwitchNode s : t.switches()) {
+            LoadBalancingMode m = switchModes.getOrDefault(s.name(), fabricMode);
+            b.switchNode(s.name(), m == null ? s.config() : m.apply(s.config(), idle));
+        }
+        t.links().forEach(b::link);
+        if (t.qos() != null) {
+            b.qos(t.qos());
+        }
+        return b.build();
     }
 
     /** The same fabric with every host's NIC in link flow control {@code mode} ({@code nics: flow-control}). */
@@ -147,23 +186,6 @@ final class TopologyReader {
             return 0;
         }
         return nanos;
-    }
-
-    /** The same fabric with flowlet switching on every switch: a flow may move after a gap of {@code nanos}. */
-    private static Topology withFlowlets(Topology t, long nanos) {
-        Topology.Builder b = Topology.builder();
-        t.hosts().forEach(b::host);
-        for (SwitchNode s : t.switches()) {
-            SwitchConfig c = s.config();
-            b.switchNode(s.name(), new SwitchConfig(c.hostname(), c.routerMac(), c.ecmpHashSeed(), nanos,
-                c.fdbAgingNanos(), c.fdbTableSize(), c.pools(), c.ports(), c.routes(), c.routes6(), c.pfcWdPollNanos(),
-                c.pfcQuanta()).withBgp(c.bgp()).withAcl(c.acl()).withSflow(c.sflow()));
-        }
-        t.links().forEach(b::link);
-        if (t.qos() != null) {
-            b.qos(t.qos());
-        }
-        return b.build();
     }
 
     private Topology build() {
@@ -518,7 +540,8 @@ final class TopologyReader {
     }
 
     private void aSwitch(Topology.Builder t, YNode node, String path, int index) {
-        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config", "port-speed", "tables");
+        Section s = Section.of(node, path, problems, "name", "ports", "speed", "mtu", "config", "port-speed", "tables",
+            "load-balancing");
         if (s == null) {
             return;
         }
@@ -526,6 +549,12 @@ final class TopologyReader {
         if (name == null) {
             s.missing("name", "every switch has a name");
             return;
+        }
+        if (s.has("load-balancing")) {
+            LoadBalancingMode m = loadBalancing(s);
+            if (m != null) {
+                switchModes.put(name, m);
+            }
         }
         where.putIfAbsent("switch '" + name + "'", s.map().loc());
         YNode config = s.get("config");

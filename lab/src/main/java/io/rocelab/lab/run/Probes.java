@@ -379,6 +379,7 @@ final class Probes {
             }
             data.total(Kind.PORT, p.name, "watchdog_storms", storms);
             data.total(Kind.PORT, p.name, "watchdog_restores", restores);
+            data.total(Kind.PORT, p.name, "path_changes", p.sw.forwarding().balancing().changes().onto(p.index));
         }
         for (Queue q : queues) {
             PortCounters c = q.sw.counters(q.port);
@@ -429,6 +430,7 @@ final class Probes {
             data.total(Kind.SWITCH, s, "drops", t.drops);
             data.total(Kind.SWITCH, s, "watchdog_storms", storms);
             data.total(Kind.SWITCH, s, "watchdog_restores", restores);
+            data.total(Kind.SWITCH, s, "path_changes", sw.forwarding().balancing().changes().total());
         }
     }
 }

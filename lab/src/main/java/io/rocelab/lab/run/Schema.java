@@ -59,6 +59,8 @@ public final class Schema {
         port.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes sent"));
         port.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
         port.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));
+        port.put("path_changes", new Attribute(Type.NUMBER, null, "flowlets (flowlet modes) or packets (per-packet) "
+            + "its switch moved onto it off the member their flow had (SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS)"));
         Map<String, Attribute> queue = add(Kind.QUEUE);
         queue.put("depth", new Attribute(Type.GAUGE, "queue-depth", "bytes queued"));
         queue.put("watermark", new Attribute(Type.NUMBER, null, "most bytes ever queued"));
@@ -98,6 +100,8 @@ public final class Schema {
         sw.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked"));
         sw.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
         sw.put("watchdog_restores", new Attribute(Type.NUMBER, null, "PFC storms the watchdog restored"));
+        sw.put("path_changes", new Attribute(Type.NUMBER, null, "flowlets (flowlet modes) or packets (per-packet) "
+            + "that took another ECMP member than their flow had (SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS)"));
         sw.put("route_changes", new Attribute(Type.NUMBER, null,
             "routes its BGP speaker programmed, replaced or removed during the run (routing: bgp; else 0)"));
         sw.put("route_withdrawals", new Attribute(Type.NUMBER, null,

@@ -22,7 +22,8 @@ import java.util.function.Function;
  * and {@code mirror_session} (acl-loader's), {@code acl counters} (the table {@code aclshow -a} prints),
  * {@code lldp neighbors} (lldpctl's), {@code lldp table} (lldpshow's), {@code lldp statistics} (lldpcli's),
  * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), {@code sflow} and {@code sflow interface}
- * (sonic-utilities'), {@code sflow counters} (rocelab's: datagrams and samples), and rocelab's {@code ports}: each port's
+ * (sonic-utilities'), {@code sflow counters} (rocelab's: datagrams and samples), {@code ars_nhg_counters} (the Local
+ * ARS HLD's: each ECMP group's load-balancing mode and next-hop reassignments), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -62,7 +63,8 @@ public final class ShowCommands {
         Map.entry("lldp statistics", onSwitch(sw -> io.rocelab.sw.lldp.LldpViews.statistics(lldpPorts(sw)))),
         Map.entry("sflow", d -> io.rocelab.sw.sflow.SflowViews.global(d.softSwitch().config().sflow())),
         Map.entry("sflow interface", d -> io.rocelab.sw.sflow.SflowViews.interfaces(d.softSwitch().config())),
-        Map.entry("sflow counters", onSwitch(ShowCommands::sflowCounters)));
+        Map.entry("sflow counters", onSwitch(ShowCommands::sflowCounters)),
+        Map.entry("ars_nhg_counters", onSwitch(sw -> io.rocelab.sw.forward.ArsViews.nhgCounters(sw.forwarding()))));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -71,7 +73,7 @@ public final class ShowCommands {
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
         "pause counters", "acl table", "acl rule", "acl counters", "mirror_session", "lldp neighbors", "lldp table",
-        "lldp statistics", "sflow", "sflow interface", "sflow counters");
+        "lldp statistics", "sflow", "sflow interface", "sflow counters", "ars_nhg_counters");
 
     private ShowCommands() {
     }

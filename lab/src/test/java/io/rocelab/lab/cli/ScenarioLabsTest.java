@@ -49,11 +49,17 @@ class ScenarioLabsTest {
             "static hashing leaves a spine at less than half the busiest one's load",
             "flowlets take at least 10 % of the load off the busiest spine",
             "flowlets finish the slowest flow at least 10 % sooner than static hashing",
-            "every flow completes in every variant, without error completions"};
+            "every flow completes in every variant, without error completions",
+            "DLB (flowlets by port quality) moves flowlets and takes at least 10 % of the load off the busiest spine",
+            "DLB finishes the slowest flow at least 10 % sooner than static hashing, every flow without error",
+            "per-packet spraying gives every spine at least 90 % of the busiest one's bytes",
+            "sprayed packets arrive out of order, and NICs that go back N on a NAK retransmit and end later than with "
+                + "flowlets"};
         CliRun run = runAllPass("ecmp-collision", "ecmp", claims);
-        assertTrue(run.out().contains("3 variants (static, entropy, flowlets)"), run.out());
+        assertTrue(run.out().contains("5 variants (static, entropy, flowlets, dlb, spray)"), run.out());
         String counters = Files.readString(tmp.resolve("ecmp/counters.json"));
         assertTrue(counters.contains("\"spine3:Ethernet4\""), "each spine's link to leaf1 in counters.json");
+        assertTrue(counters.contains("\"path_changes\""), "path changes of switches and ports in counters.json");
         // another pairing of the hosts hashes into another collision: the claims are not one hash's luck
         String other = shipped("ecmp-collision").replace("to: h4,", "to: hX7,").replace("to: h5,", "to: hX4,")
             .replace("to: h6,", "to: hX5,").replace("to: h7,", "to: hX6,").replace("to: hX", "to: h");

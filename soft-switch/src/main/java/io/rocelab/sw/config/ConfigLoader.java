@@ -42,6 +42,7 @@ import java.util.function.ToIntFunction;
  * {@code VLAN_MEMBER}, {@code PORTCHANNEL}, {@code PORTCHANNEL_MEMBER},
  * {@code MCLAG_DOMAIN}, {@code MCLAG_INTERFACE}, {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION}
  * ({@link AclTables}), {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowTables}),
+ * {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES} ({@link ArsTables}),
  * and {@code DSCP_TO_COLOR_MAP} (rocelab's name for SAI's DSCP-to-colour map:
  * SONiC's config has no table for it). Values may be JSON strings (as SONiC stores them) or numbers.
  * Sizes are bytes, {@code PORT speed} is Mb/s, watchdog times are ms, as in SONiC.
@@ -197,6 +198,7 @@ public final class ConfigLoader {
             forEach(root, table, (key, e) -> checkFields(table, key, e));
         }
         b.sflow(SflowTables.read(root, problems));
+        b.ars(ArsTables.read(root, problems, unmodelled));
         return b;
     }
 

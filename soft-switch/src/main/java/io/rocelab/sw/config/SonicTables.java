@@ -119,6 +119,10 @@ public final class SonicTables {
             "drop_monitor_limit"));
         FIELDS.put("SFLOW_COLLECTOR", Set.of("collector_ip", "collector_port", "collector_vrf"));
         FIELDS.put("SFLOW_SESSION", Set.of("admin_state", "sample_rate", "sample_direction"));
+        // SONiC's Local ARS HLD (doc/ARS/Local_ARS_HLD.md): checked by ArsTables
+        for (String t : ArsTables.TABLES) {
+            FIELDS.put(t, null);
+        }
     }
 
     /**

@@ -32,26 +32,40 @@ import java.util.Map;
  *                              static routes only
  * @param acl                   {@code ACL_TABLE}, {@code ACL_RULE}, {@code MIRROR_SESSION} ({@link AclConfig#EMPTY}: none)
  * @param sflow                 {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowConfig#NONE}: none)
+ * @param ars                   {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES}: adaptive routing
+ *                              ({@link ArsConfig#NONE}: none)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
                            int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp,
-                           AclConfig acl, SflowConfig sflow) {
+                           AclConfig acl, SflowConfig sflow, ArsConfig ars) {
 
-    /** A configuration without sFlow. */
+    /** A configuration without sFlow or adaptive routing. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                         long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                         List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
                         List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp, AclConfig acl) {
         this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
-            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, SflowConfig.NONE);
+            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, SflowConfig.NONE, ArsConfig.NONE);
+    }
+
+    /** @return this configuration with {@code tables} as its adaptive routing */
+    public SwitchConfig withArs(ArsConfig tables) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, tables);
+    }
+
+    /** @return this configuration with {@code nanos} as its {@code SWITCH|switch flowlet_timeout} (0: none) */
+    public SwitchConfig withFlowletTimeout(long nanos) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, nanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, ars);
     }
 
     /** @return this configuration with {@code sflowConfig} as its sFlow configuration */
     public SwitchConfig withSflow(SflowConfig sflowConfig) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflowConfig);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflowConfig, ars);
     }
 
     /** A configuration without ACLs. */
@@ -66,7 +80,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code acls} as its ACLs */
     public SwitchConfig withAcl(AclConfig acls) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls, sflow);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls, sflow, ars);
     }
 
     /** A configuration without a BGP speaker. */
@@ -81,7 +95,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code speaker} as its BGP speaker (null: none) */
     public SwitchConfig withBgp(BgpConfig speaker) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl, sflow);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl, sflow, ars);
     }
 
     /** A configuration without port channels or MLAG. */
@@ -96,6 +110,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
         portChannels = portChannels == null ? List.of() : List.copyOf(portChannels);
         acl = acl == null ? AclConfig.EMPTY : acl;
         sflow = sflow == null ? SflowConfig.NONE : sflow;
+        ars = ars == null ? ArsConfig.NONE : ars;
     }
 
     /** @return the port called {@code name}, or -1 */

@@ -200,6 +200,8 @@ public final class SwitchConfigBuilder {
     AclConfig acl = AclConfig.EMPTY;
     /** {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowTables}). */
     SflowConfig sflow = SflowConfig.NONE;
+    /** {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES}. */
+    ArsConfig ars = ArsConfig.NONE;
     /** config_db tables laid over these at {@link #build()} ({@link ConfigOverlay}), or null. */
     private String overlay;
 
@@ -405,6 +407,9 @@ public final class SwitchConfigBuilder {
     /** The tables as JSON with the overlay laid over them, read as a config_db file is; the BGP speaker kept. */
     private SwitchConfig buildWithOverlay() {
         SwitchConfig config = ConfigLoader.read(ConfigOverlay.merge(ConfigWriter.toJson(this), overlay)).config();
+        if (config.ars().isEmpty() && !ars.isEmpty()) {
+            config = config.withArs(ars);
+        }
         if (bgp == null) {
             return config;
         }
@@ -428,12 +433,21 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
+    /** Adaptive routing and switching of the ECMP groups ({@link ArsTables}). */
+    public SwitchConfigBuilder ars(ArsConfig tables) {
+        ars = Objects.requireNonNull(tables, "tables");
+        return this;
+    }
+
     SwitchConfig withBgp(SwitchConfig config, List<String> problems) {
         if (config != null && !acl.isEmpty()) {
             config = config.withAcl(acl);
         }
         if (config != null && sflow != SflowConfig.NONE) {
             config = config.withSflow(sflow);
+        }
+        if (config != null && !ars.isEmpty()) {
+            config = config.withArs(ars);
         }
         if (config == null || bgp == null) {
             return config;

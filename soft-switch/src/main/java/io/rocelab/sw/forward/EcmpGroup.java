@@ -16,6 +16,10 @@ public final class EcmpGroup {
     private final int[] live;
     /** Live members in {@link #live}, or -1 until computed from the link state. */
     private int liveCount = -1;
+    /** The group's load balancer, chosen on its first routed packet ({@link LoadBalancing#of}); owner thread. */
+    LoadBalancer balancer;
+    /** Packets or flowlets that left by another member than the one the hash or the flowlet had. */
+    private long reassignments;
 
     /**
      * @param ports egress port of each member
@@ -85,6 +89,28 @@ public final class EcmpGroup {
             }
         }
         return best;
+    }
+
+    /** @return how many live members there are now */
+    public int liveCount(PortView view) {
+        return liveCount >= 0 ? liveCount : liveMembers(view);
+    }
+
+    /** @return the {@code i}th live member (0 &lt;= i &lt; {@link #liveCount}) */
+    public int liveMember(int i) {
+        return live[i];
+    }
+
+    /**
+     * @return how often a flowlet (flowlet modes) or a packet (per-packet mode) of this group took another member
+     *         than its flow had (SAI's {@code SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS})
+     */
+    public long reassignments() {
+        return reassignments;
+    }
+
+    void reassigned() {
+        reassignments++;
     }
 
     /** A member's link changed state (or a port was attached): recompute the live members. */

@@ -13,7 +13,8 @@ import io.rocelab.sw.pipeline.PacketContext;
 
 /**
  * Forwarder: frames to the router MAC are routed (IPv4 or IPv6 longest prefix, ECMP over a seeded
- * 5-tuple hash, with the flow label for IPv6, optional flowlets; MACs rewritten and TTL or hop
+ * 5-tuple hash, with the flow label for IPv6, or the group's adaptive {@link LoadBalancer}: flowlets,
+ * flowlets by quality, per-packet spraying; MACs rewritten and TTL or hop
  * limit decremented), everything else is bridged (learning, flooding of unknown and broadcast
  * destinations, ageing).
  *
@@ -27,7 +28,7 @@ public final class ForwardStage {
     private final FdbTable fdb;
     private final RouteTable routes;
     private final Route6Table routes6;
-    private final FlowletTable flowlets;
+    private final LoadBalancing balancing;
     private final PortView ports;
     private final PortChannels lags;
     private PeerLinkRules peer = PeerLinkRules.NONE;
@@ -38,19 +39,19 @@ public final class ForwardStage {
      * @param fdb       the L2 table
      * @param routes    the IPv4 L3 table
      * @param routes6   the IPv6 L3 table
-     * @param flowlets  flowlet table, or null for plain per-flow ECMP
+     * @param balancing each ECMP group's load balancer
      * @param ports     link state and load, of ports and port channels
      * @param lags      the switch's port channels
      */
     public ForwardStage(long routerMac, long seed, FdbTable fdb, RouteTable routes, Route6Table routes6,
-                        FlowletTable flowlets, PortView ports, PortChannels lags) {
+                        LoadBalancing balancing, PortView ports, PortChannels lags) {
         this.lags = lags;
         this.routerMac = routerMac;
         this.seed = seed;
         this.fdb = fdb;
         this.routes = routes;
         this.routes6 = routes6;
-        this.flowlets = flowlets;
+        this.balancing = balancing;
         this.ports = ports;
     }
 
@@ -126,10 +127,10 @@ public final class ForwardStage {
         if (ttlWord >>> 24 <= 1) {
             return DropReason.TTL_EXPIRED;
         }
-        int member = flowlets == null ? group.single(ports) : EcmpGroup.MANY;
+        LoadBalancer lb = balancing.of(group);
+        int member = lb.withoutHash(group, ports);
         if (member == EcmpGroup.MANY) {
-            long hash = hash(ctx, (int) (addresses >>> 32), dst);
-            member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
+            member = lb.select(group, hash(ctx, (int) (addresses >>> 32), dst), ctx, now);
         }
         if (member < 0) {
             return DropReason.NO_ROUTE;
@@ -168,7 +169,8 @@ public final class ForwardStage {
         if (hopLimit <= 1) {
             return DropReason.TTL_EXPIRED;
         }
-        int member = flowlets == null ? group.single(ports) : EcmpGroup.MANY;
+        LoadBalancer lb = balancing.of(group);
+        int member = lb.withoutHash(group, ports);
         if (member == EcmpGroup.MANY) {
             int sport = 0;
             int dport = 0;
@@ -178,7 +180,7 @@ public final class ForwardStage {
             }
             long hash = FlowHash.of6(seed, b.getLong(l3 + Ipv6.SRC), b.getLong(l3 + Ipv6.SRC + 8), dstHigh, dstLow,
                 ctx.l4Protocol, sport, dport, Ipv6.flowLabel(b, l3));
-            member = flowlets != null ? flowlets.select(hash, group, ports, now) : group.select(hash, ports);
+            member = lb.select(group, hash, ctx, now);
         }
         if (member < 0) {
             return DropReason.NO_ROUTE;
@@ -228,8 +230,18 @@ public final class ForwardStage {
         return routes;
     }
 
-    /** @return the flowlet table, or null */
+    /** @return the IPv6 route table: owner thread only */
+    public Route6Table routes6() {
+        return routes6;
+    }
+
+    /** @return the queue-only flowlet table of {@code SWITCH|switch flowlet_timeout}, or null */
     public FlowletTable flowlets() {
-        return flowlets;
+        return balancing.queueFlowlets();
+    }
+
+    /** @return each group's load balancer and the switch's path changes */
+    public LoadBalancing balancing() {
+        return balancing;
     }
 }

@@ -27,6 +27,19 @@ public final class Route6Table {
         routes = building.toArray(new Route[0]);
     }
 
+    /** One route, for views ({@link #routes()}): the network address as two longs, its length. */
+    public record Entry(long high, long low, int length, EcmpGroup group) {
+    }
+
+    /** @return the routes, longest prefix first */
+    public List<Entry> routes() {
+        List<Entry> out = new ArrayList<>(routes.length);
+        for (Route r : routes) {
+            out.add(new Entry(r.high, r.low, r.length, r.group));
+        }
+        return out;
+    }
+
     /** Removes the route for exactly this prefix, if there is one (a withdrawn BGP route). */
     public void remove(long high, long low, int length) {
         long hm = Prefix6.highMask(length);

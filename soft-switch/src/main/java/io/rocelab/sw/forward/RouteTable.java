@@ -45,6 +45,19 @@ public final class RouteTable {
         return null;
     }
 
+    /** One route, for views ({@link #routes()}). @param prefix the network address @param length its length */
+    public record Entry(int prefix, int length, EcmpGroup group) {
+    }
+
+    /** @return the routes, longest prefix first */
+    public List<Entry> routes() {
+        List<Entry> out = new ArrayList<>(routes.length);
+        for (Route r : routes) {
+            out.add(new Entry(r.prefix, r.length, r.group));
+        }
+        return out;
+    }
+
     /** Link state changed: every group recomputes its live members on its next lookup. */
     public void invalidateGroups() {
         for (Route r : routes) {
