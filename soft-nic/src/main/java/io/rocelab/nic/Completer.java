@@ -202,6 +202,7 @@ final class Completer {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
                 qp.port().counters.increment(NicCounter.RCVD_SEQ_ERR);
+                qp.port().counters.increment(NicCounter.PACKET_SEQ_ERR);
                 if (qp.requester().inRnrWait()) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }

@@ -18,6 +18,11 @@ final class ResponderInfo {
     int msn;
     /** A sequence error NAK went for {@link #ePsn}: no other until it arrives (rxe {@code resp.sent_psn_nak}). */
     boolean nakSent;
+    /**
+     * Out-of-order QP: a packet executed in this receive asked for an ACK; one cumulative ACK goes
+     * once the held packets behind it are executed too.
+     */
+    boolean ackDue;
 
     /** A message is open: its FIRST came, MIDDLE/LAST must follow (rxe checks {@code resp.opcode}). */
     boolean inMessage;
