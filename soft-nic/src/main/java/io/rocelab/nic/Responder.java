@@ -122,6 +122,9 @@ final class Responder {
             run(next);
             next.buf.release();
         }
+        if (resp.inMessage && resp.inWrite && window.count() > 0 && qp.state() != QpState.ERR) {
+            placeHeldOfWriteInProgress();
+        }
         if (resp.ackDue && qp.state() != QpState.ERR) {
             // one cumulative ACK for the run (IBA 9.7.5.1.1): the last PSN in order, the MSN of now
             sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(resp.ePsn, -1));
@@ -585,6 +588,21 @@ final class Responder {
             }
             if (f.starts() || f.ends()) {
                 return; // h's message starts here or after: its first packet is not held yet
+            }
+        }
+    }
+
+    /**
+     * The WRITE in progress has its first packet in: the held packets of its span that wait for their
+     * place get it now (their offset from ePSN, where the WRITE's next byte goes).
+     */
+    private void placeHeldOfWriteInProgress() {
+        int mtu = qp.pathMtu();
+        long span = (resp.writeRemaining + mtu - 1) / mtu;
+        for (int k = 1; k < span && k < window.size(); k++) {
+            RxPacket m = window.peek(Psn.add(resp.ePsn, k));
+            if (m != null && !m.placed && m.is(Opcode.WRITE)) {
+                placeEarly(m);
             }
         }
     }
