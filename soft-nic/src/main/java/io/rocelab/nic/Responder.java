@@ -126,8 +126,10 @@ final class Responder {
             placeHeldOfWriteInProgress();
         }
         if (resp.ackDue && qp.state() != QpState.ERR) {
-            // one cumulative ACK for the run (IBA 9.7.5.1.1): the last PSN in order, the MSN of now
-            sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(resp.ePsn, -1));
+            // one cumulative ACK for the run (IBA 9.7.5.1.1): the last PSN in order, the MSN of now;
+            // behind the READ responses of the run, which it must not overtake (an ACK past a READ
+            // whose responses have not come tells the requester they were lost: C9-?? implied NAK)
+            ackInTurn(Psn.add(resp.ePsn, -1));
         }
         resp.ackDue = false;
     }
@@ -641,6 +643,10 @@ final class Responder {
 
     private ResponderState duplicate(RxPacket p) {
         if (p.is(Opcode.SEND) || p.is(Opcode.WRITE)) {
+            if (window != null) {
+                ackInTurn(Psn.add(resp.ePsn, -1)); // C9-104: acknowledge again, behind READ responses
+                return ResponderState.DONE;
+            }
             sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(resp.ePsn, -1)); // C9-104: acknowledge again
             return ResponderState.DONE;
         }
@@ -712,6 +718,20 @@ final class Responder {
         return ResponderState.DONE;
     }
 
+    /**
+     * An out-of-order QP's positive ACK of {@code psn}: at once, or behind the READ responses
+     * waiting to be sent, which it must not overtake: an ACK past a READ whose responses have not
+     * come tells the requester they were lost (IBA 9.7.5.2.4, implied NAK), and a spraying fabric
+     * brings duplicates whose ACK would otherwise pass them.
+     */
+    private void ackInTurn(int psn) {
+        if (hasReadResponses()) {
+            resp.readResponses.add(ResponderInfo.ReadResponse.ack(psn, resp.msn));
+        } else {
+            sendAck(AethSyndrome.ACK_NO_CREDIT, psn);
+        }
+    }
+
     private void sendAck(int syndrome, int psn) {
         PacketWriter pw = qp.port().writer;
         ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(),
@@ -749,6 +769,14 @@ final class Responder {
     /** Builds the next READ response packet and returns what it made (owner thread, from the QP's egress flow). */
     SendStep sendNextReadResponse() {
         ResponderInfo.ReadResponse r = resp.readResponses.peek();
+        if (r.ack) {
+            resp.readResponses.poll();
+            PacketWriter pw = qp.port().writer;
+            ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(),
+                    qp.destQpn(), false, r.psn, 0);
+            Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, r.msn);
+            return qp.port().emit(qp.route(), pw.finish());
+        }
         int mtu = qp.pathMtu();
         int n = Math.min(mtu, r.length - r.sent);
         boolean first = r.sent == 0;

@@ -2,6 +2,7 @@ package io.rocelab.nic;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.ib.AethSyndrome;
+import io.rocelab.codec.ib.Opcode;
 import io.rocelab.fabric.link.FaultProfile;
 import io.rocelab.fabric.link.InProcessLink;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -68,15 +69,15 @@ final class ReorderRig implements AutoCloseable {
         return NicRig.from(WireTap.copy(wire), who);
     }
 
-    /** b's positive ACKs (RC ACKNOWLEDGE with an ACK syndrome). */
+    /** b's positive ACKs (RC ACKNOWLEDGE with an ACK syndrome; READ responses carry one too, not counted). */
     List<WireTap.Seen> acks() {
-        return from("b").stream().filter(s -> s.syndrome() >= 0
+        return from("b").stream().filter(s -> s.opcode() == Opcode.RC_ACKNOWLEDGE
                 && AethSyndrome.kind(s.syndrome()) == AethSyndrome.Kind.ACK).toList();
     }
 
     /** b's NAKs of any kind. */
     List<WireTap.Seen> naks() {
-        return from("b").stream().filter(s -> s.syndrome() >= 0
+        return from("b").stream().filter(s -> s.opcode() == Opcode.RC_ACKNOWLEDGE
                 && AethSyndrome.kind(s.syndrome()) != AethSyndrome.Kind.ACK).toList();
     }
 
