@@ -124,7 +124,7 @@ public final class QueuePair {
      */
     void placeOutOfOrder() {
         oooDataPlacement = true;
-        responder = new Responder(this);
+        newEngines();
     }
 
     /** Whether the QP was created with {@link QpCreateFlag#OOO_DP} (out-of-order data placement). */

@@ -1,10 +1,9 @@
 package io.rocelab.nic;
 
-import io.rocelab.codec.ib.Psn;
-
 /**
  * The reorder window of an RC QP with out-of-order data placement ({@link QpCreateFlag#OOO_DP}):
- * the request packets the responder took ahead of its expected PSN (ePSN), a bitmap of their PSNs
+ * the request packets the responder took ahead of its expected PSN (ePSN), or the responses the
+ * completer took ahead of the one it waits for, a bitmap of their PSNs
  * over the window and each packet, held (a copy of its frame) until the packets before it came and
  * it can be executed in order. A packet {@code d} PSNs ahead of ePSN fits when {@code 0 < d < size};
  * PSNs are kept by their low bits, so two PSNs in the window never share a slot, and a slot left
@@ -82,19 +81,6 @@ final class ReorderWindow {
     /** Packets held (stale ones behind ePSN included, until overwritten). */
     int count() {
         return count;
-    }
-
-    /** Whether any packet is held ahead of {@code ePsn}. */
-    boolean holdsAhead(int ePsn) {
-        if (count == 0) {
-            return false;
-        }
-        for (int d = 1; d < size; d++) {
-            if (has(Psn.add(ePsn, d))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Forgets every packet held (the QP's message state was reset). */

@@ -62,7 +62,8 @@ final class RxPacket {
      */
     RxPacket copy() {
         RxPacket c = new RxPacket();
-        c.buf = buf.copy(0, buf.writerIndex());
+        // on the heap, not from the frame's pool: what a window holds must not keep pool slots
+        c.buf = io.netty.buffer.Unpooled.buffer(buf.writerIndex()).writeBytes(buf, 0, buf.writerIndex());
         c.bth = bth;
         c.opcode = opcode;
         c.psn = psn;

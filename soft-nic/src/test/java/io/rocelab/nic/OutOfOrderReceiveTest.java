@@ -248,6 +248,35 @@ class OutOfOrderReceiveTest {
     }
 
     @Test
+    void anOutOfOrderRequesterTakesPermutedReadResponsesWithoutGoingBack() {
+        for (boolean ooo : new boolean[] {false, true}) {
+            try (ReorderRig r = new ReorderRig(ooo, false, Requester.MAX_UNACKED_PSNS)) {
+                byte[] remote = random(6 * ReorderRig.MTU - 10, 9);
+                byte[] local = new byte[remote.length];
+                MemoryRegion mrA = r.pdA.registerMr(local, 0x100000, AccessFlags.LOCAL_WRITE);
+                MemoryRegion mrB = r.pdB.registerMr(remote, 0x900000, AccessFlags.ALL);
+                r.reorderB.holdResponses(6);
+                r.qpA.postSend(SendWr.read(1, Sge.of(mrA), 0x900000, mrB.rkey()).signaled(true));
+                assertTrue(r.runUntil(() -> r.reorderB.held() == 6, SECOND));
+                r.reorderB.release(5, 2, 1, 4, 0, 3);
+                assertTrue(r.runUntil(() -> r.cqA.size() == 1, 5 * SECOND));
+                assertEquals(WcStatus.SUCCESS, r.cqA.poll().status());
+                assertArrayEquals(remote, local, "byte-exact, ooo " + ooo);
+                long requests = r.from("a").stream().filter(s -> s.opcode().has(io.rocelab.codec.ib.Opcode.REQUEST))
+                        .count();
+                if (ooo) {
+                    assertEquals(1, requests, "the READ was asked once");
+                    // 5, 2, 1 and 4 came ahead of 0 and were held; 0 took 1 and 2 with it, 3 took 4 and 5
+                    assertEquals(4, r.a.counters().get(NicCounter.OOO_PLACED_PACKETS));
+                    assertEquals(0, r.a.counters().get(NicCounter.COMPLETER_RETRY_ERR));
+                } else {
+                    assertTrue(requests > 1, "in order a response ahead makes the requester ask again");
+                }
+            }
+        }
+    }
+
+    @Test
     void theCreationFlagsChooseOverTheNicsDefault() {
         try (ReorderRig r = new ReorderRig(true)) {
             QueuePair inOrder = r.b.createQp(r.pdB, QpType.RC, r.cqB, r.cqB, QpCaps.defaults(), null,

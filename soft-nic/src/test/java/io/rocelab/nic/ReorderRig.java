@@ -22,6 +22,8 @@ final class ReorderRig implements AutoCloseable {
     final VirtualTimeScheduler sched = new VirtualTimeScheduler();
     final List<WireTap.Seen> wire = new ArrayList<>();
     final ReorderingPort reorder;
+    /** b's transmit side: READ responses and ACKs to a, permuted as the test says. */
+    final ReorderingPort reorderB;
     final SoftNic a;
     final SoftNic b;
     final ProtectionDomain pdA;
@@ -33,13 +35,18 @@ final class ReorderRig implements AutoCloseable {
 
     /** @param ooo b's QPs place out of order; {@code bWindow}: b's requester window, which is its reorder window */
     ReorderRig(boolean ooo, int bWindow) {
+        this(false, ooo, bWindow);
+    }
+
+    /** a's and b's QPs place out of order or not as {@code oooA}, {@code oooB} say. */
+    ReorderRig(boolean oooA, boolean ooo, int bWindow) {
         InProcessLink link = InProcessLink.builder().name("a-b").rateGbps(100).propagationDelayNanos(500).seed(1)
                 .faults(FaultProfile.NONE).build(sched);
         reorder = new ReorderingPort(link.portA());
         a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4("10.77.0.11").activeMtu(4096).scheduler(sched)
-                .port(new WireTap(reorder, "a", wire)).build();
+                .port(new WireTap(reorder, "a", wire)).oooDataPlacement(oooA).build();
         b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4("10.77.0.10").activeMtu(4096).scheduler(sched)
-                .port(new WireTap(link.portB(), "b", wire)).oooDataPlacement(ooo).maxUnackedPsns(bWindow).build();
+                .port(new WireTap(reorderB = new ReorderingPort(link.portB()), "b", wire)).oooDataPlacement(ooo).maxUnackedPsns(bWindow).build();
         a.addNeighbor(b.ipv4(), b.mac());
         b.addNeighbor(a.ipv4(), a.mac());
         pdA = a.allocPd();

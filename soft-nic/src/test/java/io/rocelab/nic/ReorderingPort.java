@@ -19,6 +19,8 @@ import java.util.List;
 final class ReorderingPort extends ForwardingFramePort {
     private final List<byte[]> held = new ArrayList<>();
     private int toHold;
+    /** Which frames are kept: requests, or (on the responder's side) READ responses and ACKs. */
+    private java.util.function.Predicate<Opcode> which = op -> op.has(Opcode.REQUEST);
 
     ReorderingPort(FramePort delegate) {
         super(delegate);
@@ -26,6 +28,13 @@ final class ReorderingPort extends ForwardingFramePort {
 
     /** Keeps the next {@code n} request frames. */
     void hold(int n) {
+        which = op -> op.has(Opcode.REQUEST);
+        toHold = n;
+    }
+
+    /** Keeps the next {@code n} response frames (READ responses, ACKs, ATOMIC ACKs). */
+    void holdResponses(int n) {
+        which = op -> !op.has(Opcode.REQUEST);
         toHold = n;
     }
 
@@ -56,7 +65,7 @@ final class ReorderingPort extends ForwardingFramePort {
         if (toHold > 0) {
             byte[] bytes = ByteBufUtil.getBytes(frame);
             WireTap.Seen s = WireTap.decode("a", bytes);
-            if (s != null && s.opcode().has(Opcode.REQUEST)) {
+            if (s != null && which.test(s.opcode())) {
                 frame.release();
                 held.add(bytes);
                 toHold--;

@@ -159,8 +159,9 @@ public enum NicCounter {
     PACKET_SEQ_ERR("packet_seq_err"),
     /**
      * rocelab's own: request packets a QP with out-of-order data placement took ahead of the expected
-     * PSN, within its reorder window, instead of NAKing them; each is placed by its offset in its
-     * message and counted once (a duplicate of one is {@link #DUPLICATE_REQUEST}).
+     * PSN, within its reorder window, instead of NAKing them (each placed by its offset in its
+     * message and counted once; a duplicate of one is {@link #DUPLICATE_REQUEST}), and responses its
+     * requester took ahead of the READ/ATOMIC response it waited for, instead of asking again.
      */
     OOO_PLACED_PACKETS("ooo_placed_packets");
 
