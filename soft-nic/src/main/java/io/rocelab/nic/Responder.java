@@ -128,7 +128,7 @@ final class Responder {
         if (resp.ackDue && qp.state() != QpState.ERR) {
             // one cumulative ACK for the run (IBA 9.7.5.1.1): the last PSN in order, the MSN of now;
             // behind the READ responses of the run, which it must not overtake (an ACK past a READ
-            // whose responses have not come tells the requester they were lost: C9-?? implied NAK)
+            // whose responses have not come tells the requester they were lost: IBA 9.7.5.2's implicit NAK)
             ackInTurn(Psn.add(resp.ePsn, -1));
         }
         resp.ackDue = false;
@@ -721,7 +721,7 @@ final class Responder {
     /**
      * An out-of-order QP's positive ACK of {@code psn}: at once, or behind the READ responses
      * waiting to be sent, which it must not overtake: an ACK past a READ whose responses have not
-     * come tells the requester they were lost (IBA 9.7.5.2.4, implied NAK), and a spraying fabric
+     * come tells the requester they were lost (IBA 9.7.5.2's implicit NAK), and a spraying fabric
      * brings duplicates whose ACK would otherwise pass them.
      */
     private void ackInTurn(int psn) {
