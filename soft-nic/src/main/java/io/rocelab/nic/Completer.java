@@ -37,6 +37,13 @@ import io.rocelab.nic.stats.NicCounter;
  * bad response ({@code IBV_WC_BAD_RESP_ERR}, IBA 9.7.5.2.x), as rxe's {@code check_ack} finds it.
  * While an RNR NAK's timer runs nothing goes back; the timer then goes back to the oldest PSN not
  * yet acknowledged, as rxe's {@code req_retry} goes back to {@code comp.psn}.
+ *
+ * <p>A QP with out-of-order data placement ({@link QpCreateFlag#OOO_DP}) takes the responses that
+ * come ahead of an unanswered READ or ATOMIC, within its {@link ReorderWindow}, for their turn
+ * instead of going back: a sprayed fabric delivers a READ's responses out of order. Each is
+ * processed, in PSN order, once the responses before it came (a READ response is placed by its
+ * PSN distance from the READ's first, as in order); a response held already is dropped. A response
+ * really lost is asked for again by the ACK timer.
  */
 final class Completer {
     private static final long NO_DEADLINE = CompleterInfo.NO_DEADLINE;
@@ -52,9 +59,12 @@ final class Completer {
     // the machine's registers for the packet in hand
     private SendWqe wqe;
     private WcStatus errorStatus;
+    /** Out-of-order QP: the responses held ahead of an unanswered READ/ATOMIC; else null (rxe's completer). */
+    private final ReorderWindow window;
 
     Completer(QueuePair qp) {
         this.qp = qp;
+        this.window = qp.oooDataPlacement() ? new ReorderWindow(qp.nic().oooWindowPsns()) : null;
         this.onAckCheck = qp.nic().guarded(this::onAckCheck);
     }
 
@@ -74,10 +84,78 @@ final class Completer {
             qp.port().counters.increment(NicCounter.DROP_QP_STATE);
             return;
         }
+        run(p);
+        if (window != null && window.count() > 0) {
+            runHeld();
+        }
+    }
+
+    private void run(RxPacket p) {
         CompleterState s = CompleterState.GET_WQE;
         while (s != CompleterState.DONE) {
             s = step(s, p);
         }
+    }
+
+    /**
+     * The held responses whose turn came, lowest PSN first: the one at the oldest unacknowledged
+     * PSN, or, when no READ/ATOMIC waits there, the next one held (an ACK of later requests, a
+     * later READ's responses).
+     */
+    private void runHeld() {
+        while (window.count() > 0 && (qp.state().canSend() || qp.state() == QpState.SQE)) {
+            RxPacket h = window.peek(comp.psn);
+            if (h == null) {
+                SendWqe oldest = oldestWqe();
+                if (oldest != null && oldest.opcode.isReadOrAtomic()) {
+                    return; // its response at comp.psn has not come
+                }
+                h = nextHeld();
+                if (h == null) {
+                    return;
+                }
+            }
+            window.take(h.psn);
+            run(h);
+            h.buf.release();
+            if (window.has(h.psn)) {
+                return; // held again: not its turn yet
+            }
+        }
+    }
+
+    /** The held response of lowest PSN from comp.psn on, or null. */
+    private RxPacket nextHeld() {
+        for (int d = 0; d < window.size(); d++) {
+            RxPacket h = window.peek(Psn.add(comp.psn, d));
+            if (h != null) {
+                return h;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The oldest unfinished WQE that has packets on the wire; it may be the one still being sent
+     * (the send queue's cursor), when a message longer than the PSN window waits for ACKs to go on.
+     */
+    private SendWqe oldestWqe() {
+        for (int i = 0; i < qp.sq().size() && qp.sq().get(i).started; i++) {
+            SendWqe w = qp.sq().get(i);
+            if (!w.done) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /** An out-of-order QP holds a response that came ahead of the READ/ATOMIC response expected. */
+    private CompleterState hold(RxPacket p) {
+        if (!window.has(p.psn)) {
+            window.put(p.copy());
+            qp.port().counters.increment(NicCounter.OOO_PLACED_PACKETS);
+        }
+        return CompleterState.DONE;
     }
 
     private CompleterState step(CompleterState s, RxPacket p) {
@@ -102,6 +180,10 @@ final class Completer {
                 }
                 if (Psn.before(p.psn, comp.psn)) {
                     return CompleterState.DONE; // an old or duplicate response
+                }
+                if (window != null && wqe.opcode.isReadOrAtomic() && p.psn != comp.psn
+                        && Psn.diff(p.psn, comp.psn) < window.size()) {
+                    return hold(p); // out-of-order QP: ahead of the READ/ATOMIC response expected
                 }
                 if (Psn.after(p.psn, wqe.lastPsn)) {
                     // A response beyond this WQE: it acknowledges a SEND/WRITE; an unanswered READ or
@@ -202,6 +284,7 @@ final class Completer {
         switch (code) {
             case PSN_SEQUENCE_ERROR:
                 qp.port().counters.increment(NicCounter.RCVD_SEQ_ERR);
+                qp.port().counters.increment(NicCounter.PACKET_SEQ_ERR);
                 if (qp.requester().inRnrWait()) {
                     return CompleterState.DONE; // the RNR retry will go back anyway
                 }

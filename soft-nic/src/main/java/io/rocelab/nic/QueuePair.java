@@ -99,6 +99,8 @@ public final class QueuePair {
     private long lastCnpAt = Long.MIN_VALUE;
     /** Frame bytes the QP's send side has put on the wire (requests, retransmissions, READ responses). */
     private long bytesSent;
+    /** Created with {@link QpCreateFlag#OOO_DP}; fixed for the QP's life (RESET keeps it). */
+    private boolean oooDataPlacement;
 
     QueuePair(SoftNic nic, ProtectionDomain pd, QpType type, int qpn, CompletionQueue sendCq,
               CompletionQueue recvCq, QpCaps caps, SharedReceiveQueue srq) {
@@ -114,6 +116,20 @@ public final class QueuePair {
         this.srcPort = udpSourcePort(qpn, 0);
         this.port = nic.port(1);
         newEngines();
+    }
+
+    /**
+     * The QP was created with {@link QpCreateFlag#OOO_DP} (before it leaves RESET; creation only):
+     * its responder takes packets ahead of the expected PSN into a reorder window.
+     */
+    void placeOutOfOrder() {
+        oooDataPlacement = true;
+        newEngines();
+    }
+
+    /** Whether the QP was created with {@link QpCreateFlag#OOO_DP} (out-of-order data placement). */
+    public boolean oooDataPlacement() {
+        return oooDataPlacement;
     }
 
     private void newEngines() {

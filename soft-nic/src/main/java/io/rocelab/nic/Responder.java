@@ -35,6 +35,13 @@ import io.rocelab.nic.stats.NicCounter;
  * UD (9.8.3): Q_Key checked (mismatch dropped and counted), the 40-byte GRH area filled.
  * A receive WQE whose memory the NIC may not write (a bad lkey, a region gone) completes with
  * {@code IBV_WC_LOC_QP_OP_ERR} and the QP goes to ERR, as rxe's malformed-WQE error (class A).
+ *
+ * <p>Out-of-order data placement ({@link QpCreateFlag#OOO_DP}, RC): a request ahead of ePSN by less
+ * than the {@link ReorderWindow} is not a sequence error: it is held (a WRITE's data placed at once
+ * by its offset in its message when the message's first packet is known) and executed in PSN order
+ * once the packets before it came, so ePSN advances over contiguous runs only, ACKs stay cumulative
+ * (one ACK, for the last in-order PSN, after a run) and a message completes when all of its packets
+ * are in. A packet held already is a duplicate and dropped; one beyond the window is NAKed as above.
  */
 final class Responder {
     /** The GRH area at the front of every UD receive buffer (IBA 11.4.1.1, as rdma-core expects). */
@@ -48,9 +55,12 @@ final class Responder {
      * progress, the responder resources, the READ responses to send.
      */
     private final ResponderInfo resp = new ResponderInfo();
+    /** The reorder window of a QP with out-of-order data placement, else null (rxe's in-order responder). */
+    private final ReorderWindow window;
 
     Responder(QueuePair qp) {
         this.qp = qp;
+        this.window = qp.oooDataPlacement() ? new ReorderWindow(qp.nic().oooWindowPsns()) : null;
     }
 
     /** The PSN expected next (IBA 9.7.5.1's ePSN). */
@@ -88,6 +98,9 @@ final class Responder {
         resp.recv = null;
         resp.recvOffset = 0;
         resp.writeMr = null;
+        if (window != null) {
+            window.clear();
+        }
         return r;
     }
 
@@ -97,6 +110,31 @@ final class Responder {
             qp.port().counters.increment(NicCounter.DROP_BAD_PKEY);
             return;
         }
+        if (window == null) {
+            run(p);
+            return;
+        }
+        resp.ackDue = false;
+        run(p);
+        // the packets held behind p, in PSN order, as long as each is the expected one
+        RxPacket next;
+        while (qp.state() != QpState.ERR && (next = window.take(resp.ePsn)) != null) {
+            run(next);
+            next.buf.release();
+        }
+        if (resp.inMessage && resp.inWrite && window.count() > 0 && qp.state() != QpState.ERR) {
+            placeHeldOfWriteInProgress();
+        }
+        if (resp.ackDue && qp.state() != QpState.ERR) {
+            // one cumulative ACK for the run (IBA 9.7.5.1.1): the last PSN in order, the MSN of now;
+            // behind the READ responses of the run, which it must not overtake (an ACK past a READ
+            // whose responses have not come tells the requester they were lost: IBA 9.7.5.2's implicit NAK)
+            ackInTurn(Psn.add(resp.ePsn, -1));
+        }
+        resp.ackDue = false;
+    }
+
+    private void run(RxPacket p) {
         ResponderState s = ResponderState.CHECK_PSN;
         while (s != ResponderState.DONE) {
             s = step(s, p);
@@ -123,7 +161,9 @@ final class Responder {
                 return complete(p);
             case ACKNOWLEDGE:
                 if (qp.type() == QpType.RC) {
-                    if (p.ackReq) {
+                    if (p.ackReq && window != null) {
+                        resp.ackDue = true; // sent once the held packets behind this one are executed too
+                    } else if (p.ackReq) {
                         sendAck(AethSyndrome.ACK_NO_CREDIT, p.psn);
                     } else {
                         qp.port().counters.increment(NicCounter.ACK_DEFERRED);
@@ -132,6 +172,8 @@ final class Responder {
                 return ResponderState.DONE;
             case DUPLICATE:
                 return duplicate(p);
+            case OUT_OF_ORDER:
+                return outOfOrder(p);
             case ERR_PSN_OUT_OF_SEQ:
                 if (!resp.nakSent) {
                     resp.nakSent = true;
@@ -183,11 +225,15 @@ final class Responder {
         }
         if (d > 0) {
             qp.port().counters.increment(NicCounter.OUT_OF_SEQ_REQUEST);
-            return ResponderState.ERR_PSN_OUT_OF_SEQ;
+            qp.port().counters.increment(NicCounter.OUT_OF_SEQUENCE);
+            return window != null && window.fits(d) ? ResponderState.OUT_OF_ORDER : ResponderState.ERR_PSN_OUT_OF_SEQ;
         }
         if (d < 0) {
             qp.port().counters.increment(NicCounter.DUPLICATE_REQUEST);
             return ResponderState.DUPLICATE;
+        }
+        if (window != null && window.peek(p.psn) != null && window.peek(p.psn) != p) {
+            window.take(p.psn).buf.release(); // this copy arrived again as the expected one: it is used instead
         }
         resp.nakSent = false;
         return ResponderState.CHECK_OP_SEQ;
@@ -388,7 +434,7 @@ final class Responder {
             }
             resp.recvOffset += p.payloadLength;
         } else if (p.is(Opcode.WRITE)) {
-            if (p.payloadLength > 0) {
+            if (p.payloadLength > 0 && !p.placed) {
                 p.buf.getBytes(p.payloadOffset, resp.writeMr.buffer(), resp.writeMr.index(resp.writeVa),
                         p.payloadLength);
             }
@@ -474,8 +520,133 @@ final class Responder {
                 && m.scatter(qp.pd(), r.sgl, GRH_LENGTH - Ipv4.MIN_LENGTH, p.buf, p.ipHeaderOffset, Ipv4.MIN_LENGTH);
     }
 
+    /**
+     * A request ahead of ePSN within the reorder window: a duplicate if a packet of its PSN is held
+     * already, else held (a copy) for its turn; a WRITE's data goes to memory now if its message's
+     * place is known ({@link #placeEarly}). No NAK, no ACK: ePSN has not moved.
+     */
+    private ResponderState outOfOrder(RxPacket p) {
+        if (window.has(p.psn)) {
+            qp.port().counters.increment(NicCounter.DUPLICATE_REQUEST);
+            return ResponderState.DONE;
+        }
+        RxPacket held = p.copy();
+        window.put(held);
+        qp.port().counters.increment(NicCounter.OOO_PLACED_PACKETS);
+        if (held.is(Opcode.WRITE)) {
+            placeEarly(held);
+        }
+        return ResponderState.DONE;
+    }
+
+    /**
+     * Places a held WRITE packet's data by its offset in its message: a FIRST/ONLY by its RETH (the
+     * rkey checked as {@link #checkRkey} does), and with it the held packets of its span; a MIDDLE
+     * or LAST by its PSN distance from the message's first packet, that of the WRITE in progress
+     * (its next byte is the one at ePSN) or a FIRST held before it. A packet whose place is not
+     * known yet, or whose length does not fit its place, waits: executed in order, it is checked
+     * and placed (or refused) as any other.
+     */
+    private void placeEarly(RxPacket h) {
+        int mtu = qp.pathMtu();
+        if (h.starts()) {
+            MemoryRegion mr = writeRegion(h);
+            if (mr == null) {
+                return;
+            }
+            int off = h.ext(ExtHeader.RETH);
+            long va = Reth.va(h.buf, off);
+            long len = Reth.dmaLength(h.buf, off);
+            place(h, mr, va);
+            long pkts = (len + mtu - 1) / mtu;
+            for (int k = 1; k < pkts && k < window.size(); k++) {
+                RxPacket m = window.peek(Psn.add(h.psn, k));
+                if (m != null && !m.placed && fitsWrite(m, k, len, mtu)) {
+                    place(m, mr, va + (long) k * mtu);
+                }
+            }
+            return;
+        }
+        int ahead = Psn.diff(h.psn, resp.ePsn);
+        if (resp.inMessage && resp.inWrite && resp.writeMr != null) {
+            long off = (long) ahead * mtu;
+            long rest = resp.writeRemaining - off;
+            if (rest > 0 && (h.is(Opcode.LAST) ? h.payloadLength == rest : h.payloadLength == mtu && rest > mtu)) {
+                place(h, resp.writeMr, resp.writeVa + off);
+            }
+            return;
+        }
+        for (int k = 1; k < ahead; k++) {
+            RxPacket f = window.peek(Psn.add(h.psn, -k));
+            if (f == null) {
+                continue;
+            }
+            if (f.is(Opcode.WRITE) && f.is(Opcode.FIRST) && f.placed) {
+                int off = f.ext(ExtHeader.RETH);
+                long len = Reth.dmaLength(f.buf, off);
+                if (fitsWrite(h, k, len, mtu)) {
+                    place(h, qp.nic().mrByKey(Reth.rkey(f.buf, off)), Reth.va(f.buf, off) + (long) k * mtu);
+                }
+            }
+            if (f.starts() || f.ends()) {
+                return; // h's message starts here or after: its first packet is not held yet
+            }
+        }
+    }
+
+    /**
+     * The WRITE in progress has its first packet in: the held packets of its span that wait for their
+     * place get it now (their offset from ePSN, where the WRITE's next byte goes).
+     */
+    private void placeHeldOfWriteInProgress() {
+        int mtu = qp.pathMtu();
+        long span = (resp.writeRemaining + mtu - 1) / mtu;
+        for (int k = 1; k < span && k < window.size(); k++) {
+            RxPacket m = window.peek(Psn.add(resp.ePsn, k));
+            if (m != null && !m.placed && m.is(Opcode.WRITE)) {
+                placeEarly(m);
+            }
+        }
+    }
+
+    /** The region a held WRITE FIRST/ONLY may write, its RETH checked as in order (C9-87); else null. */
+    private MemoryRegion writeRegion(RxPacket h) {
+        int off = h.ext(ExtHeader.RETH);
+        long va = Reth.va(h.buf, off);
+        long len = Reth.dmaLength(h.buf, off);
+        if (h.is(Opcode.ONLY) ? h.payloadLength != len : len <= h.payloadLength || h.payloadLength != qp.pathMtu()) {
+            return null;
+        }
+        if (len == 0 || (qp.accessFlags() & AccessFlags.REMOTE_WRITE) == 0) {
+            return null;
+        }
+        MemoryRegion mr = qp.nic().mrByKey(Reth.rkey(h.buf, off));
+        return mr != null && mr.allowsRemote(qp.pd(), AccessFlags.REMOTE_WRITE, va, len) ? mr : null;
+    }
+
+    /** Whether WRITE packet {@code m}, {@code k} packets after its message's first, fits a {@code len}-byte WRITE. */
+    private static boolean fitsWrite(RxPacket m, int k, long len, int mtu) {
+        if (!m.is(Opcode.WRITE) || m.starts()) {
+            return false;
+        }
+        long rest = len - (long) k * mtu;
+        return m.is(Opcode.LAST) ? rest > 0 && rest <= mtu && m.payloadLength == rest
+                : rest > mtu && m.payloadLength == mtu;
+    }
+
+    private void place(RxPacket h, MemoryRegion mr, long va) {
+        if (h.payloadLength > 0) {
+            h.buf.getBytes(h.payloadOffset, mr.buffer(), mr.index(va), h.payloadLength);
+        }
+        h.placed = true;
+    }
+
     private ResponderState duplicate(RxPacket p) {
         if (p.is(Opcode.SEND) || p.is(Opcode.WRITE)) {
+            if (window != null) {
+                ackInTurn(Psn.add(resp.ePsn, -1)); // C9-104: acknowledge again, behind READ responses
+                return ResponderState.DONE;
+            }
             sendAck(AethSyndrome.ACK_NO_CREDIT, Psn.add(resp.ePsn, -1)); // C9-104: acknowledge again
             return ResponderState.DONE;
         }
@@ -547,6 +718,20 @@ final class Responder {
         return ResponderState.DONE;
     }
 
+    /**
+     * An out-of-order QP's positive ACK of {@code psn}: at once, or behind the READ responses
+     * waiting to be sent, which it must not overtake: an ACK past a READ whose responses have not
+     * come tells the requester they were lost (IBA 9.7.5.2's implicit NAK), and a spraying fabric
+     * brings duplicates whose ACK would otherwise pass them.
+     */
+    private void ackInTurn(int psn) {
+        if (hasReadResponses()) {
+            resp.readResponses.add(ResponderInfo.ReadResponse.ack(psn, resp.msn));
+        } else {
+            sendAck(AethSyndrome.ACK_NO_CREDIT, psn);
+        }
+    }
+
     private void sendAck(int syndrome, int psn) {
         PacketWriter pw = qp.port().writer;
         ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(), qp.destQpn(),
@@ -584,6 +769,14 @@ final class Responder {
     /** Builds the next READ response packet and returns what it made (owner thread, from the QP's egress flow). */
     SendStep sendNextReadResponse() {
         ResponderInfo.ReadResponse r = resp.readResponses.peek();
+        if (r.ack) {
+            resp.readResponses.poll();
+            PacketWriter pw = qp.port().writer;
+            ByteBuf b = pw.begin(qp.udpSourcePort(), qp.route(), Opcode.RC_ACKNOWLEDGE, false, qp.pkey(),
+                    qp.destQpn(), false, r.psn, 0);
+            Aeth.write(b, pw.ext(ExtHeader.AETH), AethSyndrome.ACK_NO_CREDIT, r.msn);
+            return qp.port().emit(qp.route(), pw.finish());
+        }
         int mtu = qp.pathMtu();
         int n = Math.min(mtu, r.length - r.sent);
         boolean first = r.sent == 0;

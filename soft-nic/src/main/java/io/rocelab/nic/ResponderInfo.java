@@ -18,6 +18,11 @@ final class ResponderInfo {
     int msn;
     /** A sequence error NAK went for {@link #ePsn}: no other until it arrives (rxe {@code resp.sent_psn_nak}). */
     boolean nakSent;
+    /**
+     * Out-of-order QP: a packet executed in this receive asked for an ACK; one cumulative ACK goes
+     * once the held packets behind it are executed too.
+     */
+    boolean ackDue;
 
     /** A message is open: its FIRST came, MIDDLE/LAST must follow (rxe checks {@code resp.opcode}). */
     boolean inMessage;
@@ -53,13 +58,28 @@ final class ResponderInfo {
         final int length;
         final int msn;
         int sent;
+        /**
+         * Not a READ: the cumulative ACK of an out-of-order QP's run, queued behind the run's READ
+         * responses so that it does not overtake them.
+         */
+        final boolean ack;
 
         ReadResponse(int psn, MemoryRegion mr, long va, int length, int msn) {
+            this(psn, mr, va, length, msn, false);
+        }
+
+        private ReadResponse(int psn, MemoryRegion mr, long va, int length, int msn, boolean ack) {
             this.psn = psn;
             this.mr = mr;
             this.va = va;
             this.length = length;
             this.msn = msn;
+            this.ack = ack;
+        }
+
+        /** The ACK of {@code psn} with {@code msn}, sent in turn with the READ responses. */
+        static ReadResponse ack(int psn, int msn) {
+            return new ReadResponse(psn, null, 0, 0, msn, true);
         }
     }
 }

@@ -27,8 +27,14 @@ final class RxPacket {
     int dstIp;
     int ipVersion;
     int ipHeaderOffset;
+    /**
+     * A packet held in a {@link ReorderWindow} whose payload is already in memory (a WRITE placed
+     * by its offset before the packets ahead of it came): executing it in order moves no byte again.
+     */
+    boolean placed;
 
     void load(ParsedFrame f) {
+        placed = false;
         buf = f.buffer();
         bth = f.bthOffset();
         opcode = f.opcode();
@@ -48,6 +54,31 @@ final class RxPacket {
         ipVersion = f.ipVersion();
         srcIp = ipVersion == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
         dstIp = ipVersion == 4 ? Ipv4.dst(buf, ipHeaderOffset) : 0;
+    }
+
+    /**
+     * A copy of this packet that owns a copy of its frame (same offsets), for a {@link ReorderWindow}
+     * to hold after the received frame is released.
+     */
+    RxPacket copy() {
+        RxPacket c = new RxPacket();
+        // on the heap, not from the frame's pool: what a window holds must not keep pool slots
+        c.buf = io.netty.buffer.Unpooled.buffer(buf.writerIndex()).writeBytes(buf, 0, buf.writerIndex());
+        c.bth = bth;
+        c.opcode = opcode;
+        c.psn = psn;
+        c.ackReq = ackReq;
+        c.solicited = solicited;
+        c.pkey = pkey;
+        c.destQp = destQp;
+        c.payloadOffset = payloadOffset;
+        c.payloadLength = payloadLength;
+        c.srcIp = srcIp;
+        c.dstIp = dstIp;
+        c.ipVersion = ipVersion;
+        c.ipHeaderOffset = ipHeaderOffset;
+        c.placed = placed;
+        return c;
     }
 
     int ext(ExtHeader h) {

@@ -62,6 +62,8 @@ public final class SoftNic {
     private final int activeMtu;
     private final int maxUnackedPsns;
     private final int ackReqInterval;
+    /** New RC QPs get {@link QpCreateFlag#OOO_DP} unless created with flags of their own. */
+    private final boolean oooDataPlacement;
     private final Scheduler scheduler;
     /** {@link #scheduler} for the NIC's own agents: what their tasks throw fails the device. */
     private final GuardedScheduler agents;
@@ -116,6 +118,7 @@ public final class SoftNic {
         this.activeMtu = b.activeMtu;
         this.maxUnackedPsns = b.maxUnackedPsns;
         this.ackReqInterval = b.ackReqInterval;
+        this.oooDataPlacement = b.oooDataPlacement;
         // a full window must hold an AckReq packet: at most max(interval, 64) packets go without one
         int minWindow = 2 * Math.max(ackReqInterval, Requester.MAX_PKT_PER_ACK);
         if (ackReqInterval != 0 && minWindow > maxUnackedPsns) {
@@ -173,6 +176,23 @@ public final class SoftNic {
     /** The requester's window: unacknowledged PSNs a QP may have in flight. */
     public int maxUnackedPsns() {
         return maxUnackedPsns;
+    }
+
+    /**
+     * Whether new RC QPs place data out of order ({@link QpCreateFlag#OOO_DP}) unless created with
+     * flags of their own ({@link Builder#oooDataPlacement}).
+     */
+    public boolean oooDataPlacement() {
+        return oooDataPlacement;
+    }
+
+    /**
+     * PSNs an out-of-order QP's reorder window spans ({@link ReorderWindow}): the NIC's requester
+     * window ({@link #maxUnackedPsns()}), which is what a peer of the same settings has in flight at
+     * most; at least 2. A packet further ahead is a sequence error, NAKed as without the flag.
+     */
+    public int oooWindowPsns() {
+        return Math.max(2, maxUnackedPsns);
     }
 
     /** Packets a requester sends at most between two AckReq bits; 0: AckReq on every message. */
@@ -412,6 +432,23 @@ public final class SoftNic {
      */
     public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
                               QpCaps caps, SharedReceiveQueue srq) {
+        Objects.requireNonNull(type, "type");
+        return createQp(pd, type, sendCq, recvCq, caps, srq, oooDataPlacement && type == QpType.RC
+                ? java.util.EnumSet.of(QpCreateFlag.OOO_DP) : java.util.EnumSet.noneOf(QpCreateFlag.class));
+    }
+
+    /**
+     * Creates a QP with creation flags ({@code mlx5dv_create_qp}'s {@code create_flags}), which
+     * replace the NIC's default ({@link Builder#oooDataPlacement}): an empty set makes an in-order
+     * QP on a NIC whose QPs are out of order by default. {@link QpCreateFlag#OOO_DP} is for RC only.
+     */
+    public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
+                              QpCaps caps, SharedReceiveQueue srq, java.util.Set<QpCreateFlag> flags) {
+        Objects.requireNonNull(flags, "flags");
+        if (flags.contains(QpCreateFlag.OOO_DP) && type != QpType.RC) {
+            throw new IllegalArgumentException("OOO_DP: out-of-order data placement is for RC QPs, not " + type);
+        }
+        boolean ooo = flags.contains(QpCreateFlag.OOO_DP);
         Objects.requireNonNull(pd, "pd");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(sendCq, "sendCq");
@@ -425,6 +462,9 @@ public final class SoftNic {
         }
         return call(() -> {
             QueuePair qp = new QueuePair(this, pd, type, nextQpn++, sendCq, recvCq, caps, srq);
+            if (ooo) {
+                qp.placeOutOfOrder();
+            }
             qps.put(qp.qpn(), qp);
             return qp;
         });
@@ -821,6 +861,7 @@ public final class SoftNic {
         private int activeMtu = 1024;
         private int maxUnackedPsns = Requester.MAX_UNACKED_PSNS;
         private int ackReqInterval;
+        private boolean oooDataPlacement;
         private int firstIpId = 1;
         private boolean fixedIpId;
         private Scheduler scheduler;
@@ -938,6 +979,17 @@ public final class SoftNic {
                 throw new IllegalArgumentException("ackReqInterval must be 0..4194304: " + packets);
             }
             ackReqInterval = packets;
+            return this;
+        }
+
+        /**
+         * Out-of-order data placement on every new RC QP ({@link QpCreateFlag#OOO_DP}, mlx5dv's
+         * {@code MLX5DV_QP_CREATE_OOO_DP}, as perftest asks for it on a device that offers it); off by
+         * default: the QPs behave as rxe's, a packet ahead of the expected PSN is a sequence error.
+         * Only the receive side changes, so an out-of-order NIC talks to any RoCE peer.
+         */
+        public Builder oooDataPlacement(boolean on) {
+            oooDataPlacement = on;
             return this;
         }
 

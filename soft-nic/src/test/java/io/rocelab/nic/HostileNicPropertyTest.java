@@ -37,6 +37,16 @@ class HostileNicPropertyTest {
         transport(QpType.RC, seed);
     }
 
+    /** The same at QPs with out-of-order data placement, whose reorder windows the attacker fills. */
+    @Property(tries = 5, seed = "20205", shrinking = ShrinkingMode.OFF)
+    void outOfOrderRcConnectionUnderAttack(@ForAll long seed) {
+        try (HostileRig rig = new HostileRig(QpType.RC, seed, true)) {
+            assertTrue(rig.b.qp.oooDataPlacement());
+            HostileTransport attacker = new HostileTransport(rig, seed);
+            attackAndCheck(rig, HostileBudget.frames(4_000), seed, () -> rig.attackPort.inject(attacker.next()));
+        }
+    }
+
     @Property(tries = 5, seed = "20202", shrinking = ShrinkingMode.OFF)
     void ucConnectionUnderAttack(@ForAll long seed) {
         transport(QpType.UC, seed);

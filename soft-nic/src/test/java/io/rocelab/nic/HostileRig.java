@@ -75,13 +75,18 @@ final class HostileRig implements AutoCloseable {
     long connectedAt;
 
     HostileRig(QpType type, long seed) {
+        this(type, seed, false);
+    }
+
+    /** With {@code ooo}, both NICs' RC QPs place data out of order ({@link QpCreateFlag#OOO_DP}). */
+    HostileRig(QpType type, long seed, boolean ooo) {
         this.type = type;
         this.random = new Random(seed);
         // static neighbour entries (ip neigh ... permanent): ARP spoofing of the peer is out of scope
         rig = NicRig.builder().nicA(MacAddress.toString(MAC_A), Ipv4.toString(IP_A))
                 .nicB(MacAddress.toString(MAC_B), Ipv4.toString(IP_B)).ipv6("fd7a::11", "fd7a::10").activeMtu(4096)
                 .cqDepth(65536).link("a-b", seed, FaultProfile.NONE).tapped(false).staticNeighbors(true).hostileB()
-                .build();
+                .tune(nic -> nic.oooDataPlacement(ooo)).build();
         sched = rig.sched;
         attackPort = rig.attackPort;
         a = new Side(rig.a, rig.pdA, rig.cqA, type, 0x10_0000_0000L, seed * 7 + 1);

@@ -15,11 +15,20 @@ import io.rocelab.nic.dcb.DcbSettings;
  * @param flowControl   the NICs' link flow control ({@code flow-control: pfc | pause}; PFC unless given)
  * @param dcb           the DCB settings ({@code trust}, {@code pfc}, {@code dcbx}: mlnx_qos's), rocelab's
  *                      defaults unless given; a host of an explicit topology may override them
+ * @param outOfOrder    {@code out-of-order: true}: the NICs' RC QPs place data out of order (mlx5dv's
+ *                      {@code MLX5DV_QP_CREATE_OOO_DP}), as ConnectX NICs behind adaptive-routing switches
+ *                      do; off (rxe's in-order receive) unless given; a host may override it
  */
 public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl,
-                      DcbSettings dcb) {
+                      DcbSettings dcb, boolean outOfOrder) {
     /** The NICs of a lab without a {@code nics:} section. */
     public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE);
+
+    /** NICs that receive in order (rxe's way). */
+    public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl,
+                   DcbSettings dcb) {
+        this(cc, params, pauseResponse, flowControl, dcb, false);
+    }
 
     /** NICs that run PFC with rocelab's default DCB settings. */
     public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse) {

@@ -12,7 +12,8 @@ import java.util.Map;
  * parameters ({@code cc-params}, mlx5's names) and how long a NIC takes to act on a PFC XOFF
  * ({@code pause-response}), their link flow control ({@code flow-control: pfc | pause}: PFC, or
  * IEEE 802.3x PAUSE for the whole port, never both), and their DCB settings as mlnx_qos sets them
- * ({@code trust}, {@code pfc}, {@code dcbx}).
+ * ({@code trust}, {@code pfc}, {@code dcbx}), and whether their RC QPs place data out of order
+ * ({@code out-of-order: true}, mlx5dv's {@code MLX5DV_QP_CREATE_OOO_DP}; off unless given).
  */
 final class NicsReader {
     private NicsReader() {
@@ -44,7 +45,8 @@ final class NicsReader {
 
     /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
     static NicSpec read(Section top) {
-        Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control", "trust", "pfc", "dcbx");
+        Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control", "trust", "pfc", "dcbx",
+            "out-of-order");
         if (s == null) {
             return NicSpec.DEFAULTS;
         }
@@ -87,7 +89,15 @@ final class NicsReader {
             s.mistake("flow-control", "a NIC's link flow control is pfc (mlnx_qos --pfc) or pause (ethtool -A rx on "
                 + "tx on), not '" + fc + "'");
         }
-        return new NicSpec(cc, params, response, flow, dcb(s, DcbSettings.DEFAULTS));
+        return new NicSpec(cc, params, response, flow, dcb(s, DcbSettings.DEFAULTS), outOfOrder(s, false));
+    }
+
+    /**
+     * {@code out-of-order: true | false} of a {@code nics:} section or a host entry, over {@code base}:
+     * whether the NIC's RC QPs place data out of order; anything else is a mistake at the key.
+     */
+    static boolean outOfOrder(Section s, boolean base) {
+        return s.bool("out-of-order", base);
     }
 
     /**

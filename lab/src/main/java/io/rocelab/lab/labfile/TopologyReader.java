@@ -297,11 +297,12 @@ final class TopologyReader {
 
     /** A generated fabric with the {@code nics:} section's DCB settings on every host's NIC. */
     private Topology withNicDcb(Topology t) {
-        if (nics.dcb().equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS)) {
+        if (nics.dcb().equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS) && !nics.outOfOrder()) {
             return t;
         }
         Topology.Builder b = Topology.builder();
-        t.hosts().forEach(h -> b.host(h.withDcb(nics.dcb())));
+        // and the nics: section's out-of-order on every host's NIC
+        t.hosts().forEach(h -> b.host(h.withDcb(nics.dcb()).withOooDataPlacement(nics.outOfOrder())));
         t.switches().forEach(s -> b.switchNode(s.name(), s.config()));
         t.links().forEach(b::link);
         if (t.qos() != null) {
@@ -360,7 +361,8 @@ final class TopologyReader {
                 continue;
             }
             Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp",
-                "kind", "ports", "ip2", "mac2", "bond", "lacp-rate", "trust", "pfc", "dcbx");
+                "kind", "ports", "ip2", "mac2", "bond", "lacp-rate", "trust", "pfc", "dcbx",
+                "out-of-order");
             if (s == null) {
                 continue;
             }
@@ -454,6 +456,8 @@ final class TopologyReader {
             b.pauseResponse(nics.pauseResponse());
             // a host's own trust, pfc and dcbx over the nics: section's
             b.dcb(s == null ? nics.dcb() : NicsReader.dcb(s, nics.dcb()));
+            // a host's own out-of-order over the nics: section's
+            b.oooDataPlacement(s == null ? nics.outOfOrder() : NicsReader.outOfOrder(s, nics.outOfOrder()));
             return b.build();
         } catch (IllegalArgumentException e) {
             problems.add(loc, path, e.getMessage());

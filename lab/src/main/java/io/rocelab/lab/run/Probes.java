@@ -409,6 +409,9 @@ final class Probes {
             data.total(Kind.NIC, h, "migrations", nic.pathMigrations());
             data.total(Kind.NIC, h, "pfc_ignored", count(nic, NicCounter.RX_PFC_IGNORED));
             data.total(Kind.NIC, h, "dcbx_adoptions", count(nic, NicCounter.DCBX_ADOPTIONS));
+            data.total(Kind.NIC, h, "out_of_sequence", count(nic, NicCounter.OUT_OF_SEQUENCE));
+            data.total(Kind.NIC, h, "duplicate_request", count(nic, NicCounter.DUPLICATE_REQUEST));
+            data.total(Kind.NIC, h, "ooo_placed", count(nic, NicCounter.OOO_PLACED_PACKETS));
             data.total(Kind.NIC, h, "pfc_enable", nic.dcb().operational(1).settings().pfcEnable());
         }
         for (String s : switches) {

@@ -89,6 +89,12 @@ public final class Schema {
             "priorities of received PFC frames not acted on, PFC being off for them (rx_pfc_ignored)"));
         nic.put("dcbx_adoptions", new Attribute(Type.NUMBER, null,
             "times DCBX made a port take its not-willing link partner's PFC, ETS or application priorities"));
+        nic.put("out_of_sequence", new Attribute(Type.NUMBER, null,
+            "request packets received ahead of the expected PSN, NAKed or taken out of order (mlx5's out_of_sequence)"));
+        nic.put("duplicate_request", new Attribute(Type.NUMBER, null,
+            "request packets received again: behind the expected PSN, or held already (duplicate_request)"));
+        nic.put("ooo_placed", new Attribute(Type.NUMBER, null,
+            "request packets its out-of-order QPs took ahead of the expected PSN, without a NAK (ooo_placed_packets)"));
         nic.put("pfc_enable", new Attribute(Type.NUMBER, null,
             "port 1's operational PFC enable vector at the end, bit p for priority p (8: PFC on 3)"));
         Map<String, Attribute> sw = add(Kind.SWITCH);

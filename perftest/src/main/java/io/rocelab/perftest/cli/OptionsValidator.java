@@ -227,7 +227,7 @@ final class OptionsValidator {
         b.reportUnit(c.report.reportGbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MB_PER_SEC);
         b.runInfinitely(c.shape.runInfinitely);
         b.exchangeVersions(!c.peer.dontExchangeVersions);
-        b.ipv6(c.peer.ipv6).oldPostSend(c.queues.oldPostSend).srq(c.queues.srq).warmUp(c.shape.warmUp).mrPerQp(c.device.mrPerQp);
+        b.ipv6(c.peer.ipv6).oldPostSend(c.queues.oldPostSend).srq(c.queues.srq).useOoo(c.queues.useOoo).warmUp(c.shape.warmUp).mrPerQp(c.device.mrPerQp);
         if (c.peer.sourceIp != null) {
             b.sourceIp(c.peer.sourceIp);
         }
@@ -300,6 +300,10 @@ final class OptionsValidator {
         }
         if (b.srq() && verb != Verb.SEND) {
             throw new OptionException(" Using SRQ only available in SEND tests.");
+        }
+        if (b.useOoo() && b.connection() != ConnectionType.RC) {
+            // perftest's verify_ooo_settings: the device's ooo_caps offer it for RC only here
+            throw new OptionException(" OOO unsupported by HCA on " + b.connection() + " QP");
         }
         if (b.srq() && b.numQps() > b.rxDepth()) {
             throw new OptionException(" Using SRQ depth should be greater than number of QPs.");

@@ -205,6 +205,7 @@ public final class PerftestOptions {
     public int eventVector() { return queues.eventVector(); }
     public boolean oldPostSend() { return queues.oldPostSend(); }
     public boolean srq() { return queues.srq(); }
+    public boolean useOoo() { return queues.useOoo(); }
 
     // Reporting: one line each; see the record for what each setting means
     public ReportUnit reportUnit() { return reporting.reportUnit(); }
@@ -334,6 +335,8 @@ public final class PerftestOptions {
         public boolean oldPostSend() { return queues.oldPostSend; }
         public Builder srq(boolean v) { queues.srq = v; return this; }
         public boolean srq() { return queues.srq; }
+        public Builder useOoo(boolean v) { queues.useOoo = v; return this; }
+        public boolean useOoo() { return queues.useOoo; }
 
         // Reporting
         public Builder reportUnit(ReportUnit v) { reporting.reportUnit = v; return this; }

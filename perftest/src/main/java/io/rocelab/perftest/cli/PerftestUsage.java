@@ -131,6 +131,7 @@ public final class PerftestUsage {
             sb.append("      --run_infinitely  Run test forever, print results every <duration> seconds\n");
             rateLimiter(sb);
         }
+        sb.append("      --use_ooo  Use out of order data placement\n");
         sb.append('\n');
         return sb.toString();
     }

@@ -20,4 +20,5 @@ final class QueueFlags {
     @Option(names = {"-X", "--vector"}, order = 27, paramLabel = "<completion vector>") String vector;
     @Option(names = "--use_old_post_send", order = 40) boolean oldPostSend;
     @Option(names = "--use-srq", order = 41) boolean srq;
+    @Option(names = "--use_ooo", order = 42) boolean useOoo;
 }

@@ -32,11 +32,21 @@ import java.util.Arrays;
  * @param oldPostSend           {@code --use_old_post_send}: post with {@code ibv_post_send} rather
  *                              than the extended post API
  * @param srq                   {@code --use-srq}: the QPs share one receive queue (SEND tests only)
+ * @param useOoo                {@code --use_ooo}: the QPs place data out of order (perftest's "Use out of
+ *                              order data placement"; on rocelab's NIC {@code QpCreateFlag.OOO_DP}, RC only)
  */
 public record Queues(ConnectionType connection, int txDepth, int rxDepth, int outReads, AtomicType atomicType,
                      int inlineSize, int qpTimeout, boolean qpTimeoutRequested, int postList, int cqModeration,
                      boolean cqModerationRequested, boolean events, int eventVector, boolean oldPostSend,
-                     boolean srq) {
+                     boolean srq, boolean useOoo) {
+
+    /** The settings without {@code --use_ooo}. */
+    public Queues(ConnectionType connection, int txDepth, int rxDepth, int outReads, AtomicType atomicType,
+                  int inlineSize, int qpTimeout, boolean qpTimeoutRequested, int postList, int cqModeration,
+                  boolean cqModerationRequested, boolean events, int eventVector, boolean oldPostSend, boolean srq) {
+        this(connection, txDepth, rxDepth, outReads, atomicType, inlineSize, qpTimeout, qpTimeoutRequested, postList,
+                cqModeration, cqModerationRequested, events, eventVector, oldPostSend, srq, false);
+    }
 
     /** perftest's {@code MAX_TX}: the deepest send queue {@code -t} takes. */
     static final int MAX_TX_DEPTH = 15000;
@@ -136,6 +146,7 @@ public record Queues(ConnectionType connection, int txDepth, int rxDepth, int ou
         int eventVector = -1;
         boolean oldPostSend = false;
         boolean srq = false;
+        boolean useOoo = false;
 
         Builder(TestKind kind) {
             txDepth = kind.defaultTxDepth();
@@ -159,12 +170,13 @@ public record Queues(ConnectionType connection, int txDepth, int rxDepth, int ou
             eventVector = q.eventVector;
             oldPostSend = q.oldPostSend;
             srq = q.srq;
+            useOoo = q.useOoo;
         }
 
         Queues build() {
             return new Queues(connection, txDepth, rxDepth, outReads, atomicType, inlineSize, qpTimeout,
                     qpTimeoutRequested, postList, cqModeration, cqModerationRequested, events, eventVector,
-                    oldPostSend, srq);
+                    oldPostSend, srq, useOoo);
         }
     }
 }

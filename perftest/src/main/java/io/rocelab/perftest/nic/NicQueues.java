@@ -129,7 +129,10 @@ final class NicQueues {
         recvPosted = new long[n];
         List<KeyRecord> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            QueuePair qp = nic.createQp(pd, type, sendCq, recvCq, caps, srq);
+            // --use_ooo: out-of-order data placement on the test's QPs (mlx5dv's MLX5DV_QP_CREATE_OOO_DP)
+            QueuePair qp = o.useOoo() ? nic.createQp(pd, type, sendCq, recvCq, caps, srq,
+                    java.util.EnumSet.of(io.rocelab.nic.QpCreateFlag.OOO_DP))
+                    : nic.createQp(pd, type, sendCq, recvCq, caps, srq);
             int port = o.portOfQp(i);
             Gid gid = Gid.of(nic.port(port).gid(ctx.gidIndex()).toBytes());
             QpAttr init = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port);

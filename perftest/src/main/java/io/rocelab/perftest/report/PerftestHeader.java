@@ -30,7 +30,13 @@ public final class PerftestHeader {
         sb.append(" Connection type : ").append(t.connection.name())
                 .append("\t\tUsing SRQ      : ").append(onOff(t.srq)).append('\n');
         sb.append(" PCIe relax order: ").append(t.pcieRelaxOrder).append('\n');
-        sb.append(" ibv_wr* API     : ").append(onOff(t.wrApi)).append('\n');
+        sb.append(" ibv_wr* API     : ").append(onOff(t.wrApi));
+        if (t.enhancedReorder) {
+            // perftest's "Using Enhanced Reorder" (MLX5DV_QP_CREATE_OOO_DP in force); the perftest whose
+            // header rocelab prints has no such column, so it shows only when the QPs place out of order
+            sb.append("\t\tUsing Enhanced Reorder      : ON");
+        }
+        sb.append('\n');
         if (t.client || t.bidirectional) {
             sb.append(" TX depth        : ").append(t.txDepth).append('\n');
         }

@@ -31,6 +31,8 @@ public final class TestInfo {
     final boolean srq;
     final String pcieRelaxOrder;
     final boolean wrApi;
+    /** Whether the QPs place data out of order (perftest's "Using Enhanced Reorder"; {@code --use_ooo}). */
+    final boolean enhancedReorder;
     final boolean client;
     final int txDepth;
     final int rxDepth;
@@ -62,6 +64,7 @@ public final class TestInfo {
         srq = b.srq;
         pcieRelaxOrder = b.pcieRelaxOrder;
         wrApi = b.wrApi;
+        enhancedReorder = b.enhancedReorder;
         client = b.client;
         txDepth = b.txDepth;
         rxDepth = b.rxDepth;
@@ -123,6 +126,7 @@ public final class TestInfo {
         private boolean srq;
         private String pcieRelaxOrder = PCIE_UNSUPPORTED;
         private boolean wrApi = true;
+        private boolean enhancedReorder;
         private boolean client;
         private int txDepth;
         private int rxDepth;
@@ -212,6 +216,12 @@ public final class TestInfo {
         /** "ON", "OFF" or {@link #PCIE_UNSUPPORTED}. */
         public Builder pcieRelaxOrder(String s) {
             pcieRelaxOrder = s;
+            return this;
+        }
+
+        /** Whether the QPs place data out of order ({@code --use_ooo}): the header says "Using Enhanced Reorder". */
+        public Builder enhancedReorder(boolean b) {
+            enhancedReorder = b;
             return this;
         }
 

@@ -244,6 +244,7 @@ public final class PerftestSession {
                 .connection(o.connection())
                 .srq(o.srq())
                 .wrApi(!o.oldPostSend())
+                .enhancedReorder(o.useOoo())
                 .client(o.isClient())
                 .txDepth(o.txDepth())
                 .rxDepth(o.rxDepth())

@@ -142,7 +142,28 @@ public enum NicCounter {
      */
     RX_PFC_IGNORED("rx_pfc_ignored"),
     /** Times DCBX made the port take its not-willing link partner's PFC, ETS or application priorities. */
-    DCBX_ADOPTIONS("dcbx_adoptions");
+    DCBX_ADOPTIONS("dcbx_adoptions"),
+
+    // ---- Out-of-order receive (docs/design.md "Out-of-order receive"): mlx5's RDMA hw counter names
+    // (mlx5_ib counters.c; NVIDIA's "Understanding mlx5 Linux Counters"), then rocelab's own ----
+    /**
+     * mlx5's {@code out_of_sequence}: request packets received ahead of the expected PSN, whether the
+     * QP NAKed them (in order, rxe's behaviour) or took them into its reorder window (out-of-order
+     * data placement). The same packets as rxe's {@link #OUT_OF_SEQ_REQUEST}.
+     */
+    OUT_OF_SEQUENCE("out_of_sequence"),
+    /**
+     * mlx5's {@code packet_seq_err}: NAKs with the PSN sequence error code the requester received
+     * (IBA 9.7.5.2.3); the same packets as rxe's {@link #RCVD_SEQ_ERR}.
+     */
+    PACKET_SEQ_ERR("packet_seq_err"),
+    /**
+     * rocelab's own: request packets a QP with out-of-order data placement took ahead of the expected
+     * PSN, within its reorder window, instead of NAKing them (each placed by its offset in its
+     * message and counted once; a duplicate of one is {@link #DUPLICATE_REQUEST}), and responses its
+     * requester took ahead of the READ/ATOMIC response it waited for, instead of asking again.
+     */
+    OOO_PLACED_PACKETS("ooo_placed_packets");
 
     private final String rxeName;
 

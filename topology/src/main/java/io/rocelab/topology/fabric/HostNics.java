@@ -34,6 +34,7 @@ final class HostNics {
         b.pauseResponse(host.pauseResponse());
         b.flowControl(host.flowControl());
         b.dcb(host.dcb());
+        b.oooDataPlacement(host.oooDataPlacement());
         if (host.dcqcn() != null) {
             b.dcqcn(host.dcqcn());
         }

@@ -35,10 +35,12 @@ import java.util.Objects;
  *                               ({@link FlowControlMode}, as {@code mlnx_qos} / {@code ethtool -A} set it)
  * @param dcb                    the NIC's DCB settings (trust, PFC enable vector, ETS, DCBX willing or off;
  *                               {@link DcbSettings#DEFAULTS} unless set)
+ * @param oooDataPlacement       whether the NIC's RC QPs place data out of order (mlx5dv's
+ *                               {@code MLX5DV_QP_CREATE_OOO_DP}; off, rxe's in-order receive, unless set)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
                    long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
-                   FlowControlMode flowControl, DcbSettings dcb)
+                   FlowControlMode flowControl, DcbSettings dcb, boolean oooDataPlacement)
     implements Node {
     /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
@@ -57,6 +59,20 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         dcb = dcb == null ? DcbSettings.DEFAULTS : dcb;
     }
 
+    /** A host whose NIC receives in order (rxe's way). */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
+                FlowControlMode flowControl, DcbSettings dcb) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2, pauseResponse,
+            flowControl, dcb, false);
+    }
+
+    /** @return the same host with out-of-order data placement on its NIC's RC QPs, or not */
+    public Host withOooDataPlacement(boolean on) {
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
+            pauseResponse, flowControl, dcb, on);
+    }
+
     /** A host whose NIC runs PFC with rocelab's default DCB settings. */
     public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
                 long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse) {
@@ -67,7 +83,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with its NIC's link flow control {@code mode} */
     public Host withFlowControl(FlowControlMode mode) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
-            pauseResponse, mode, dcb);
+            pauseResponse, mode, dcb, oooDataPlacement);
     }
 
     /** A host whose NIC acts on a received pause as the standard allows at its speed. */
@@ -96,13 +112,13 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2,
-            pauseResponse, flowControl, dcb);
+            pauseResponse, flowControl, dcb, oooDataPlacement);
     }
 
     /** @return the same host with DCB settings {@code settings} on its NIC */
     public Host withDcb(DcbSettings settings) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
-            pauseResponse, flowControl, Objects.requireNonNull(settings, "settings"));
+            pauseResponse, flowControl, Objects.requireNonNull(settings, "settings"), oooDataPlacement);
     }
 
     /** @return 1, or 2 for a dual-port NIC */
@@ -186,6 +202,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private DcqcnParams dcqcn;
         private PauseResponse pauseResponse = PauseResponse.IEEE;
         private DcbSettings dcb = DcbSettings.DEFAULTS;
+        private boolean oooDataPlacement;
         private boolean dualPort;
         private long mac2 = -1;
         private int ipv4Port2;
@@ -279,6 +296,12 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
          */
         public Builder pauseResponse(PauseResponse response) {
             pauseResponse = Objects.requireNonNull(response, "response");
+            return this;
+        }
+
+        /** Out-of-order data placement on the NIC's RC QPs (off unless set). */
+        public Builder oooDataPlacement(boolean on) {
+            oooDataPlacement = on;
             return this;
         }
 
@@ -380,7 +403,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
                 throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
             }
             return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse,
-                FlowControlMode.PFC, dcb);
+                FlowControlMode.PFC, dcb, oooDataPlacement);
         }
     }
 }
