@@ -1,5 +1,6 @@
 package io.rocelab.sw.config;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -27,8 +28,8 @@ public record ArsConfig(Profile profile, Map<String, ArsObject> objects, Map<Str
 
     public ArsConfig {
         Objects.requireNonNull(profile, "profile");
-        objects = Map.copyOf(new LinkedHashMap<>(objects));
-        interfaces = Map.copyOf(new LinkedHashMap<>(interfaces));
+        objects = Collections.unmodifiableMap(new LinkedHashMap<>(objects));
+        interfaces = Collections.unmodifiableMap(new LinkedHashMap<>(interfaces));
     }
 
     /** @return true if the configuration has no ARS object: no group is adaptive */
