@@ -7,8 +7,9 @@
 #
 # The array has (variants x seeds) tasks, 0 to N-1: task ID runs variant number ID / SEEDS and
 # seed number ID % SEEDS (both counted from 0 in the lists given). Outside Slurm, TASK=ID runs one
-# task by hand (TASK=4 sh labs/slurm-sweep.sh ...). ROCELAB names the command (default: rocelab
-# on the PATH; e.g. ROCELAB="java -jar /shared/rocelab.jar").
+# task by hand (TASK=4 sh labs/slurm-sweep.sh ...). ROCELAB names the command (default: ./rocelab
+# where the job starts, Slurm's submit directory, else rocelab on the PATH; e.g.
+# ROCELAB="java -jar /shared/rocelab.jar"). Build once before submitting (./rocelab --version).
 #SBATCH --job-name=rocelab-sweep
 #SBATCH --cpus-per-task=1
 #SBATCH --output=slurm-%A_%a.out
@@ -34,11 +35,14 @@ if [ "$task" -ge $((nseeds * nvariants)) ]; then
     echo "$0: task $task: the array is 0-$((nseeds * nvariants - 1)) ($nvariants variants x $nseeds seeds)" >&2
     exit 2
 fi
+if [ -z "${ROCELAB:-}" ]; then
+    if [ -x ./rocelab ]; then ROCELAB=./rocelab; else ROCELAB=rocelab; fi
+fi
 variant=$(echo $variants | cut -d' ' -f$((task / nseeds + 1)))
 seed=$(echo $seeds | cut -d' ' -f$((task % nseeds + 1)))
 
 # a variant of a lab without variants: give "-" and the run has none
 if [ "$variant" = "-" ]; then
-    exec ${ROCELAB:-rocelab} lab run "$lab" --seed "$seed" --out "$out/run-$seed"
+    exec $ROCELAB lab run "$lab" --seed "$seed" --out "$out/run-$seed"
 fi
-exec ${ROCELAB:-rocelab} lab run "$lab" --variant "$variant" --seed "$seed" --out "$out/$variant-$seed"
+exec $ROCELAB lab run "$lab" --variant "$variant" --seed "$seed" --out "$out/$variant-$seed"
