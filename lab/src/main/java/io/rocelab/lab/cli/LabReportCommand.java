@@ -53,7 +53,7 @@ public final class LabReportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PrintWriter w = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> problems = new ArrayList<>();
@@ -100,7 +100,7 @@ public final class LabReportCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("lab-out", l.lab().name());
         for (Path d : manifests.keySet()) {
-            if (Files.exists(dir) && Files.isSameFile(d, dir)) {
+            if (same(d, dir)) {
                 throw new UserError("--out " + dir + " is one of the runs merged: give another");
             }
         }
@@ -113,13 +113,20 @@ public final class LabReportCommand implements Callable<Integer> {
             merge = SweepMerge.of(l.lab(), manifests, dir);
         } catch (SweepMerge.Refusal e) {
             return refuse(err, e.problems());
+        } catch (IOException e) {
+            throw new UserError("cannot copy a run's capture to " + dir + ": " + e.getMessage());
         }
         List<Long> seeds = merge.seeds();
         w.printf(Locale.ROOT, "lab %s: merged %d run(s) from %d director%s: %s%n", l.lab().name(),
             merge.pieces().size(), manifests.size(), manifests.size() == 1 ? "y" : "ies", describe(l.lab(), merge));
         SweepManifest template = new SweepManifest(m.rocelab(), m.lab(), m.file(), m.sha256(), m.mode(),
             m.durationNanos(), seeds, l.lab().variantNames(), List.of());
-        SweepReport.Result r = new SweepReport(l.lab(), seeds, durations, false, template, merge.pieces()).write(dir);
+        SweepReport.Result r;
+        try {
+            r = new SweepReport(l.lab(), seeds, durations, false, template, merge.pieces()).write(dir);
+        } catch (IOException e) {
+            throw new UserError("cannot write the report to " + dir + ": " + e.getMessage());
+        }
         for (String missing : r.missing()) {
             w.println("missing: " + missing);
         }
@@ -140,6 +147,14 @@ public final class LabReportCommand implements Callable<Integer> {
         return (variants.isEmpty() ? "" : "variant" + (variants.size() == 1 ? " " : "s ") + String.join(", ", variants)
             + " at ") + "seed" + (seeds.size() == 1 ? " " : "s ")
             + String.join(", ", seeds.stream().map(String::valueOf).toList());
+    }
+
+    private static boolean same(Path a, Path b) {
+        try {
+            return Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static String abbrev(String sha) {

@@ -153,8 +153,10 @@ final class RunArchive {
     static JsonNode tree(Path file) throws IOException {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
             return JSON.readTree(in);
-        } catch (java.util.zip.ZipException e) {
-            throw new IOException(file + ": not a run archive (" + e.getMessage() + ")");
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException(file + ": missing (its lab-run.json names it)");
+        } catch (IOException e) {
+            throw new IOException(file + ": not a run archive (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
     }
 

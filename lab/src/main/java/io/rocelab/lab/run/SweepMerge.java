@@ -80,6 +80,7 @@ public record SweepMerge(List<Long> seeds, List<SweepReport.Piece> pieces) {
         List<String> problems = new ArrayList<>();
         Map<String, Path> seen = new LinkedHashMap<>();
         List<SweepReport.Piece> pieces = new ArrayList<>();
+        List<Copy> copies = new ArrayList<>();
         for (Map.Entry<Path, SweepManifest> e : manifests.entrySet()) {
             Path dir = e.getKey();
             for (SweepManifest.Piece p : e.getValue().pieces()) {
@@ -92,23 +93,19 @@ public record SweepMerge(List<Long> seeds, List<SweepReport.Piece> pieces) {
                 Path archive = dir.resolve(p.archive());
                 Path before = seen.get(key);
                 if (before != null) {
-                    if (!RunArchive.sameRun(before, archive)) {
-                        problems.add(dir + ": " + p.describe() + " ran here and in " + before.getParent().getParent()
-                            + ", differently: merge one of them");
+                    try {
+                        if (!RunArchive.sameRun(before, archive)) {
+                            problems.add(dir + ": " + p.describe() + " ran here and in " + before.getParent().getParent()
+                                + ", differently: merge one of them");
+                        }
+                    } catch (IOException x) {
+                        problems.add(x.getMessage().lines().findFirst().orElse(archive.toString()));
                     }
                     continue; // the same run twice (a merged directory among its runs): the first one's wall time
                 }
                 seen.put(key, archive);
-                if (!problems.isEmpty()) {
-                    continue;
-                }
                 Path at = SweepReport.seedDir(out, seeds, p.seed());
                 Path capture = at.resolve(SweepReport.captureName(p.variant()));
-                copy(dir, p.capture(), capture);
-                if (p.sflow() != null) {
-                    copy(dir, p.sflow(), at.resolve(LabSflow.file(Path.of(SweepReport.captureName(p.variant())))
-                        .getFileName()));
-                }
                 RunArchive.Archived a;
                 try {
                     a = RunArchive.read(archive, name -> capture);
@@ -117,10 +114,20 @@ public record SweepMerge(List<Long> seeds, List<SweepReport.Piece> pieces) {
                     continue;
                 }
                 pieces.add(new SweepReport.Piece(p.variant(), p.seed(), a.run()));
+                copies.add(() -> {
+                    copy(dir, p.capture(), capture);
+                    if (p.sflow() != null) {
+                        copy(dir, p.sflow(), at.resolve(LabSflow.file(Path.of(SweepReport.captureName(p.variant())))
+                            .getFileName()));
+                    }
+                });
             }
         }
         if (!problems.isEmpty()) {
             throw new Refusal(problems);
+        }
+        for (Copy c : copies) {
+            c.run(); // nothing is written before every run has been read
         }
         return new SweepMerge(seeds, pieces);
     }
@@ -135,6 +142,11 @@ public record SweepMerge(List<Long> seeds, List<SweepReport.Piece> pieces) {
         manifests.values().forEach(m -> all.addAll(m.seeds()));
         manifests.values().forEach(m -> m.pieces().forEach(p -> all.add(p.seed())));
         return List.copyOf(all);
+    }
+
+    /** A file to copy once the merge is known to go ahead. */
+    private interface Copy {
+        void run() throws IOException;
     }
 
     private static void copy(Path dir, String name, Path to) throws IOException {

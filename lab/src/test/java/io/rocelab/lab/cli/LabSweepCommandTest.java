@@ -182,6 +182,20 @@ class LabSweepCommandTest {
         assertTrue(mixed.err().contains("runs of different lab files do not merge"), mixed.err());
         assertFalse(Files.exists(tmp.resolve("m")), "nothing written");
 
+        CliRun into = CliRun.of("lab", "report", tmp.resolve("a").toString(), "--out", tmp.resolve("a").toString());
+        assertEquals(2, into.exitCode());
+        assertEquals("rocelab: --out " + tmp.resolve("a") + " is one of the runs merged: give another\n", into.err());
+        Path gone = tmp.resolve("gone");
+        ok("lab", "run", f.toString(), "--variant", "lossy", "--seed", "2", "--duration", "50us", "--out",
+            gone.toString());
+        Files.delete(gone.resolve("lab-run/lossy.seed-2.json.gz"));
+        CliRun lost = CliRun.of("lab", "report", tmp.resolve("a").toString(), gone.toString(), "--out",
+            tmp.resolve("m").toString());
+        assertEquals(2, lost.exitCode());
+        assertEquals(gone.resolve("lab-run/lossy.seed-2.json.gz") + ": missing (its lab-run.json names it)\n",
+            lost.err());
+        assertFalse(Files.exists(tmp.resolve("m")), "nothing written");
+
         CliRun notRun = CliRun.of("lab", "report", tmp.toString(), "--out", tmp.resolve("m").toString());
         assertEquals(2, notRun.exitCode());
         assertEquals(tmp + ": no lab-run.json (not the --out of a 'rocelab lab run')\n", notRun.err());
