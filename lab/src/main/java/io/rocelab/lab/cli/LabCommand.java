@@ -19,6 +19,8 @@ import io.rocelab.lab.run.LabRun;
 import io.rocelab.lab.run.LabRunner;
 import io.rocelab.lab.run.ProgressLine;
 import io.rocelab.lab.run.ShippedLabs;
+import io.rocelab.lab.run.SweepManifest;
+import io.rocelab.lab.run.SweepReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +41,7 @@ import picocli.CommandLine.Spec;
         description = "Labs: a fabric, traffic, a timeline of events, probes and claims in one YAML file, run in "
             + "virtual time, with a report, CSVs and plots (labs/README.md).",
         subcommands = {LabCommand.Run.class, LabCommand.Check.class, LabCommand.ListLabs.class,
-            LabCommand.Clean.class})
+            LabCommand.Clean.class, LabReportCommand.class})
 public final class LabCommand implements Runnable {
     /** Exit code of a run whose claims do not all hold. */
     public static final int CLAIM_FAILED = 1;
@@ -52,8 +54,8 @@ public final class LabCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** A lab file read and checked, claims included. */
-    record Loaded(String shown, LabFile lab, LabSources sources) {
+    /** A lab file read and checked, claims included; {@code sha256} of its text ({@link SweepManifest}). */
+    record Loaded(String shown, LabFile lab, LabSources sources, String sha256) {
     }
 
     /**
@@ -86,7 +88,7 @@ public final class LabCommand implements Runnable {
         if (!problems.isEmpty()) {
             throw new LabFileException(problems);
         }
-        return new Loaded(fileOrName, lab, sources);
+        return new Loaded(fileOrName, lab, sources, SweepManifest.sha256(text));
     }
 
     /** What the lab's switch configurations carry that rocelab leaves alone: on stderr, once, not a mistake. */
@@ -147,8 +149,10 @@ public final class LabCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             out.printf(Locale.ROOT, "%s: ok: lab %s, %s, %s, %d host(s), %d switch(es), %d flow(s), %s%d event(s), "
                     + "%d check(s)%n", file, lab.name(),
-                lab.hasVariants() ? lab.runs().size() + " variants (" + String.join(", ", lab.variantNames()) + ")"
-                    : "1 run", Quantity.formatNanos(first.durationNanos()), first.topology().hosts().size(),
+                (lab.hasVariants() ? lab.runs().size() + " variants (" + String.join(", ", lab.variantNames()) + ")"
+                    : "1 run") + (lab.seeds().isEmpty() ? "" : " at seeds "
+                    + String.join(", ", lab.seeds().stream().map(String::valueOf).toList())),
+                Quantity.formatNanos(first.durationNanos()), first.topology().hosts().size(),
                 first.topology().switches().size(), first.flows().size(),
                 first.collectives().isEmpty() ? "" : first.collectives().size() + " collective(s), ",
                 first.events().size(), lab.expect().size());
@@ -260,8 +264,17 @@ public final class LabCommand implements Runnable {
         Path out;
 
         @Option(names = "--seed", paramLabel = "N", description = "the seed of every random decision (default: the "
-            + "file's, else 1)")
+            + "file's, else 1); of a lab with several (seeds:, --seeds), run that one only")
         Long seed;
+
+        @Option(names = "--seeds", paramLabel = "LIST", description = "run every variant at each of these seeds, e.g. "
+            + "1,2,5-7 (default: the file's seeds:, else its one seed); a report per seed in seed-N/, the claims over "
+            + "all of them")
+        String seeds;
+
+        @Option(names = "--variant", paramLabel = "NAME", split = ",", description = "run only this variant "
+            + "(repeatable, or a comma list); 'rocelab lab report' merges such runs (labs/README.md)")
+        List<String> variants;
 
         @Option(names = "--duration", paramLabel = "T", description = "how long each run lasts, e.g. 2ms (default: "
             + "the file's)")
@@ -335,7 +348,24 @@ public final class LabCommand implements Runnable {
                     + String.join(", ", lab.modes().stream().map(Mode::key).toList()) + " mode only, not " + m.key());
             }
             List<RunSpec> runs = new ArrayList<>();
-            for (RunSpec r : lab.runs()) {
+            java.util.Map<String, Long> durations = new java.util.LinkedHashMap<>();
+            List<String> wrong = new ArrayList<>();
+            List<RunSpec> chosen = List.of();
+            List<Long> planned = List.of();
+            try {
+                chosen = chosen(lab);
+            } catch (UserError e) {
+                wrong.add(e.getMessage());
+            }
+            try {
+                planned = plannedSeeds(lab);
+            } catch (UserError e) {
+                wrong.add(e.getMessage());
+            }
+            if (!wrong.isEmpty()) {
+                throw new UserError(String.join("; ", wrong));
+            }
+            for (RunSpec r : chosen) {
                 RunSpec x = r;
                 if (nanos > 0) {
                     x = x.withDuration(nanos);
@@ -346,11 +376,13 @@ public final class LabCommand implements Runnable {
                         }
                     }
                 }
-                if (seed != null) {
-                    x = x.withSeed(seed);
-                }
                 runs.add(x);
             }
+            for (RunSpec r : lab.runs()) {
+                durations.put(r.variant(), nanos > 0 ? nanos : r.durationNanos());
+            }
+            List<Long> runSeeds = seed != null ? List.of(seed) : planned;
+            boolean seeded = seed != null || seeds != null || !lab.seeds().isEmpty();
             Path dir = out != null ? out : Path.of("lab-out", lab.name());
             PrintWriter w = spec.commandLine().getOut();
             if (m == Mode.NETNS) {
@@ -363,12 +395,15 @@ public final class LabCommand implements Runnable {
                     throw new UserError(e.getMessage());
                 }
             }
-            long runSeed = runs.get(0).seed();
-            w.printf(Locale.ROOT, "lab %s: %s, %s, seed %d, %s, probes every %s%n", lab.name(),
-                lab.hasVariants() ? runs.size() + " variants (" + String.join(", ", lab.variantNames()) + ")" : "1 run",
+            w.printf(Locale.ROOT, "lab %s: %s, %s, %s, %s, probes every %s%n", lab.name(),
+                !lab.hasVariants() ? "1 run" : runs.size() < lab.runs().size() ? runs.size() + " of "
+                    + lab.runs().size() + " variants (" + String.join(", ", runs.stream().map(RunSpec::variant).toList())
+                    + ")" : runs.size() + " variants (" + String.join(", ", lab.variantNames()) + ")",
                 m == Mode.LIVE ? "live (real time, one event loop)" : m == Mode.NETNS
                     ? "netns (real time, namespaces and veth pairs, run id " + NetnsNames.ofThisProcess().id() + ")"
-                    : "virtual time", runSeed, Quantity.formatNanos(runs.get(0).durationNanos()),
+                    : "virtual time", runSeeds.size() == 1 ? "seed " + runSeeds.get(0)
+                    : "seeds " + String.join(", ", runSeeds.stream().map(String::valueOf).toList()),
+                Quantity.formatNanos(runs.get(0).durationNanos()),
                 Quantity.formatNanos(runs.get(0).probes().intervalNanos()));
             w.flush();
             boolean terminal = ProgressLine.stdoutIsTerminal();
@@ -379,7 +414,11 @@ public final class LabCommand implements Runnable {
             runner.telemetry(telemetry);
             try (io.rocelab.lab.metrics.MetricsEndpoint endpoint = metricsAt == null ? null
                      : startMetrics(metricsAt, telemetry, w)) {
-                int code = runAll(lab, runs, m, dir, runner, telemetry, terminal, runSeed, w);
+                SweepManifest manifest = new SweepManifest(spec.root().version().length == 0 ? ""
+                    : spec.root().version()[0], lab.name(), file, l.sha256(), m.key(), Math.max(nanos, 0), planned,
+                    lab.variantNames(), List.of());
+                int code = runAll(lab, runs, runSeeds, seeded, durations, manifest, m, dir, runner, telemetry, terminal,
+                    w);
                 if (endpoint != null && holdNanos > 0) {
                     w.printf(Locale.ROOT, "serving the last values at %s for %s%n", endpoint.url(),
                         Quantity.formatNanos(holdNanos));
@@ -407,50 +446,101 @@ public final class LabCommand implements Runnable {
             }
         }
 
-        private int runAll(LabFile lab, List<RunSpec> runs, Mode m, Path dir, LabRunner runner,
-                           io.rocelab.lab.metrics.LabTelemetry telemetry, boolean terminal, long runSeed, PrintWriter w)
-            throws IOException {
-            List<LabRun> results = new ArrayList<>();
-            for (RunSpec r : runs) {
-                String label = r.variant().isEmpty() ? "" : r.variant() + ": ";
-                Path capture = null;
-                if (r.capture() != null || !r.rxeVms().isEmpty() || io.rocelab.lab.run.LabSflow.wanted(r)) {
-                    // an rxe-vm lab keeps its VMs' files beside the capture, an sFlow lab its sflow.pcap
-                    Files.createDirectories(dir);
-                    capture = dir.resolve((r.variant().isEmpty() ? "" : r.variant() + "-") + "capture.pcapng");
-                }
-                LabRun run;
-                try {
-                    ProgressLine line = new ProgressLine(w, terminal, label);
-                    if (m != Mode.VIRTUAL) {
-                        io.rocelab.lab.metrics.Hotspots hot = new io.rocelab.lab.metrics.Hotspots();
-                        line.withDetail(() -> hot.describe(telemetry.read()));
-                    }
-                    run = runner.run(r, line, capture, m);
-                } catch (IllegalArgumentException e) {
-                    // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
-                    throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));
-                } catch (NetnsException e) {
-                    throw new UserError(file + ": netns: " + e.getMessage().lines().findFirst().orElse(""));
-                }
-                results.add(run);
-                w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%s)%n", label,
-                    Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9,
-                    run.events() >= 0 ? run.events() + " events" : "live");
-                // a note of several lines (the routing section) is for the report alone
-                run.notes().stream().filter(n -> !n.contains("\n")).forEach(n -> w.println("  " + label + n));
-                w.flush();
+        /** @return the lab's variants {@code --variant} names, in file order (all without it) */
+        private List<RunSpec> chosen(LabFile lab) {
+            if (variants == null || variants.isEmpty()) {
+                return lab.runs();
             }
-            List<LabReport.Outcome> outcomes = LabChecks.evaluate(lab, results);
-            boolean allPass = true;
-            for (LabReport.Outcome o : outcomes) {
-                allPass &= o.pass();
+            if (!lab.hasVariants()) {
+                throw new UserError("--variant " + String.join(",", variants) + ": lab " + lab.name()
+                    + " has no variants");
+            }
+            List<String> unknown = variants.stream().filter(v -> !lab.variantNames().contains(v)).toList();
+            if (!unknown.isEmpty()) {
+                throw new UserError("--variant: lab " + lab.name() + " has no variant " + String.join(", ", unknown)
+                    + " (its variants: " + String.join(", ", lab.variantNames()) + ")");
+            }
+            return lab.runs().stream().filter(r -> variants.contains(r.variant())).toList();
+        }
+
+        /**
+         * @return the seeds of the whole sweep: {@code --seeds}, else the file's {@code seeds:}, else {@code --seed}
+         *         or the file's one seed
+         */
+        private List<Long> plannedSeeds(LabFile lab) {
+            List<Long> planned;
+            if (seeds != null) {
+                try {
+                    planned = io.rocelab.lab.labfile.Seeds.parse(seeds);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError("--seeds: " + e.getMessage());
+                }
+            } else if (!lab.seeds().isEmpty()) {
+                planned = lab.seeds();
+            } else {
+                return List.of(seed != null ? seed : lab.sweepSeeds().get(0));
+            }
+            if (seed != null && !planned.contains(seed)) {
+                throw new UserError("--seed " + seed + ": lab " + lab.name() + " runs seeds "
+                    + String.join(", ", planned.stream().map(String::valueOf).toList())
+                    + (seeds != null ? " (--seeds)" : " (its seeds:; --seeds LIST runs others)"));
+            }
+            return planned;
+        }
+
+        private int runAll(LabFile lab, List<RunSpec> runs, List<Long> runSeeds, boolean seeded,
+                           java.util.Map<String, Long> durations, SweepManifest manifest, Mode m, Path dir,
+                           LabRunner runner, io.rocelab.lab.metrics.LabTelemetry telemetry, boolean terminal,
+                           PrintWriter w)
+            throws IOException {
+            List<SweepReport.Piece> results = new ArrayList<>();
+            for (long s : runSeeds) {
+                Path at = SweepReport.seedDir(dir, runSeeds, s);
+                for (RunSpec v : runs) {
+                    RunSpec r = seeded ? v.withSeed(s) : v;
+                    String label = (runSeeds.size() > 1 ? "seed " + s + ": " : "")
+                        + (r.variant().isEmpty() ? "" : r.variant() + ": ");
+                    Path capture = null;
+                    if (r.capture() != null || !r.rxeVms().isEmpty() || io.rocelab.lab.run.LabSflow.wanted(r)) {
+                        // an rxe-vm lab keeps its VMs' files beside the capture, an sFlow lab its sflow.pcap
+                        Files.createDirectories(at);
+                        capture = at.resolve(SweepReport.captureName(r.variant()));
+                    }
+                    LabRun run;
+                    try {
+                        ProgressLine line = new ProgressLine(w, terminal, label);
+                        if (m != Mode.VIRTUAL) {
+                            io.rocelab.lab.metrics.Hotspots hot = new io.rocelab.lab.metrics.Hotspots();
+                            line.withDetail(() -> hot.describe(telemetry.read()));
+                        }
+                        run = runner.run(r, line, capture, m);
+                    } catch (IllegalArgumentException e) {
+                        // what only the fabric can tell (a flow on a host without a NIC, an event it cannot apply)
+                        throw new UserError(file + ": " + e.getMessage().lines().findFirst().orElse(""));
+                    } catch (NetnsException e) {
+                        throw new UserError(file + ": netns: " + e.getMessage().lines().findFirst().orElse(""));
+                    }
+                    results.add(new SweepReport.Piece(r.variant(), s, run));
+                    w.printf(Locale.ROOT, "  %sran %s in %.1f s wall (%s)%n", label,
+                        Quantity.formatNanos(r.durationNanos()), run.wallNanos() / 1e9,
+                        run.events() >= 0 ? run.events() + " events" : "live");
+                    // a note of several lines (the routing section) is for the report alone
+                    run.notes().stream().filter(n -> !n.contains("\n")).forEach(n -> w.println("  " + label + n));
+                    w.flush();
+                }
+            }
+            SweepReport.Result report = new SweepReport(lab, runSeeds, durations, runs.size() < lab.runs().size(),
+                manifest, results).write(dir);
+            for (LabReport.Outcome o : report.outcomes()) {
                 w.printf(Locale.ROOT, "%s  %s  (%s)%n", o.pass() ? "PASS" : "FAIL", o.claim(), o.observed());
             }
-            List<Path> files = new LabReport(lab, results, outcomes, runSeed).write(dir);
+            for (String n : report.notEvaluated()) {
+                w.printf(Locale.ROOT, "SKIP  %s: 'rocelab lab report' evaluates it over the merged runs%n", n);
+            }
+            List<Path> files = report.files();
             w.println("wrote " + dir.resolve("report.md") + " and " + (files.size() - 1) + " more file(s) in " + dir);
             w.flush();
-            return allPass ? 0 : CLAIM_FAILED;
+            return report.allPass() ? 0 : CLAIM_FAILED;
         }
     }
 }

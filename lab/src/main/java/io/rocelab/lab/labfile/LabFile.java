@@ -13,9 +13,28 @@ import java.util.Set;
  * @param expect      the claims
  * @param notes       not mistakes, one line each: what a switch's own config_db carries that rocelab
  *                    does not model ({@code FILE:LINE:COL: topology.switches[0].config: ignored (not modelled): ...})
+ * @param seeds       the seeds every variant runs at ({@link Seeds}, {@code seeds:}); empty: the file's one seed
  */
 public record LabFile(String name, String description, Set<Mode> modes, List<RunSpec> runs, List<ExpectSpec> expect,
-                      List<String> notes) {
+                      List<String> notes, List<Long> seeds) {
+    public LabFile {
+        seeds = List.copyOf(seeds);
+    }
+
+    /** A lab at its one seed (no {@code seeds:}). */
+    public LabFile(String name, String description, Set<Mode> modes, List<RunSpec> runs, List<ExpectSpec> expect,
+                   List<String> notes) {
+        this(name, description, modes, runs, expect, notes, List.of());
+    }
+
+    /**
+     * @return the seeds a run of the file sweeps: its {@code seeds:}, else its one seed (the first run's, as the
+     *         report's header has always named it)
+     */
+    public List<Long> sweepSeeds() {
+        return seeds.isEmpty() ? List.of(runs.get(0).seed()) : seeds;
+    }
+
     /** @return whether the file compares variants */
     public boolean hasVariants() {
         return runs.size() > 1 || !runs.get(0).variant().isEmpty();

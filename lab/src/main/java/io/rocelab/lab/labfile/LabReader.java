@@ -24,7 +24,8 @@ public final class LabReader {
     /** The top-level keys. */
     static final List<String> TOP = List.of("name", "description", "duration", "seed", "modes", "topology", "qos",
         "nics", "flows", "background", "events", "probes", "capture", "expect", "variants", "sweep", RoutingReader.KEY,
-        "lldp", CollectivesReader.KEY);
+        "lldp", CollectivesReader.KEY,
+        Seeds.KEY);
     /** A lab's and a flow's name. */
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -89,10 +90,11 @@ public final class LabReader {
             }
         }
         List<ExpectSpec> expect = ClaimsReader.read(top);
+        List<Long> seeds = Seeds.read(top, variants);
         if (!problems.isEmpty()) {
             return null;
         }
-        return new LabFile(name, description, modes, runs, expect, notes.lines());
+        return new LabFile(name, description, modes, runs, expect, notes.lines(), seeds);
     }
 
     private Set<Mode> modes(Section top) {

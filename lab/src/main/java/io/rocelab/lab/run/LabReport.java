@@ -49,12 +49,24 @@ public final class LabReport {
     private final List<Outcome> outcomes;
     private final long seed;
     private final List<Path> written = new ArrayList<>();
+    private List<String> preamble = List.of();
 
     public LabReport(LabFile lab, List<LabRun> runs, List<Outcome> outcomes, long seed) {
         this.lab = lab;
         this.runs = runs;
         this.outcomes = outcomes;
         this.seed = seed;
+    }
+
+    /**
+     * Paragraphs after the header line, before the checks: what a merge of runs lacks, the claims a run of some
+     * variants left to the merge ({@link SweepReport}). None by default.
+     *
+     * @return this
+     */
+    LabReport preamble(List<String> paragraphs) {
+        this.preamble = List.copyOf(paragraphs);
+        return this;
     }
 
     /** Writes everything to {@code dir} (created if needed). @return the files written */
@@ -73,6 +85,7 @@ public final class LabReport {
             md.append(", variants: ").append(String.join(", ", lab.variantNames()));
         }
         md.append(".\n\n");
+        preamble.forEach(p -> md.append(p).append("\n\n"));
         if (!outcomes.isEmpty()) {
             md.append("## Checks\n\n| result | claim | check | observed |\n|---|---|---|---|\n");
             for (Outcome o : outcomes) {

@@ -161,4 +161,55 @@ public final class RunData {
         }
         return out;
     }
+
+    /** One sampled series, as {@link RunArchive} keeps it: the values at {@link #times()}. */
+    record Column(Kind kind, String name, String attribute, double[] values) {
+    }
+
+    /** One value at the end of the run, as {@link RunArchive} keeps it. */
+    record Total(Kind kind, String name, String attribute, double value) {
+    }
+
+    /** @return every sampled series, ordered by kind, name and attribute */
+    List<Column> columns() {
+        List<Column> out = new ArrayList<>();
+        for (Map.Entry<String, double[]> e : columns.entrySet()) {
+            String[] k = e.getKey().split("\u0000", -1);
+            out.add(new Column(Kind.values()[Integer.parseInt(k[0])], k[1], k[2], Arrays.copyOf(e.getValue(), samples)));
+        }
+        out.sort(java.util.Comparator.comparing((Column c) -> c.kind()).thenComparing(Column::name)
+            .thenComparing(Column::attribute));
+        return out;
+    }
+
+    /** @return every value at the end, ordered by kind, name and attribute */
+    List<Total> totals() {
+        List<Total> out = new ArrayList<>();
+        for (Map.Entry<String, Double> e : totals.entrySet()) {
+            String[] k = e.getKey().split("\u0000", -1);
+            out.add(new Total(Kind.values()[Integer.parseInt(k[0])], k[1], k[2], e.getValue()));
+        }
+        out.sort(java.util.Comparator.comparing((Total t) -> t.kind()).thenComparing(Total::name)
+            .thenComparing(Total::attribute));
+        return out;
+    }
+
+    /** @return the data {@link #columns()} and {@link #totals()} came from, whole again ({@link RunArchive}) */
+    static RunData restore(String variant, long durationNanos, Set<String> probes, Map<Kind, List<String>> names,
+                           double[] times, List<Column> columns, List<Total> totals) {
+        RunData d = new RunData(variant, durationNanos, probes, names);
+        d.times = Arrays.copyOf(times, Math.max(times.length, 1));
+        d.samples = times.length;
+        for (Column c : columns) {
+            if (c.values().length != times.length) {
+                throw new IllegalArgumentException(c.name() + "." + c.attribute() + ": " + c.values().length
+                    + " samples, not " + times.length);
+            }
+            d.columns.put(key(c.kind(), c.name(), c.attribute()), c.values().clone());
+        }
+        for (Total t : totals) {
+            d.totals.put(key(t.kind(), t.name(), t.attribute()), t.value());
+        }
+        return d;
+    }
 }

@@ -249,7 +249,9 @@ class LabRunCommandTest {
             files = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".csv") || n.endsWith(".json"))
                 .sorted().toList();
         }
-        assertEquals(List.of("counters.csv", "counters.json", "flow-rate.csv", "pause.csv", "queue-depth.csv"), files);
+        // lab-run.json: what ran, for 'lab report' (the lab file, its SHA-256, the seed): the same for the same seed
+        assertEquals(List.of("counters.csv", "counters.json", "flow-rate.csv", "lab-run.json", "pause.csv",
+            "queue-depth.csv"), files);
         for (String f : files) {
             assertArrayEquals(Files.readAllBytes(a.resolve(f)), Files.readAllBytes(b.resolve(f)), f);
         }
