@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -242,11 +241,8 @@ class LabSweepCommandTest {
     void theGnuParallelExampleRunsAndMerges() throws Exception {
         boolean hasParallel = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
             .anyMatch(d -> Files.isExecutable(Path.of(d, "parallel")));
-        if (!hasParallel) {
-            System.err.println("SKIPPED LabSweepCommandTest.theGnuParallelExampleRunsAndMerges: GNU parallel is not "
-                + "installed (apt-get install parallel)");
-        }
-        Assumptions.assumeTrue(hasParallel, "GNU parallel is not installed (apt-get install parallel)");
+        MachinePrerequisites.require("LabSweepCommandTest.theGnuParallelExampleRunsAndMerges",
+            hasParallel ? null : "GNU parallel is not installed (apt-get install parallel)");
         Path f = lab();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String rocelab = java + " -cp " + System.getProperty("java.class.path") + " io.rocelab.lab.cli.Rocelab";
