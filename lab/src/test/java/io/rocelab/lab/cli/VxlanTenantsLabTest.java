@@ -97,6 +97,10 @@ class VxlanTenantsLabTest {
         }
         assertEquals(Set.of(10100, 10200), vnis);
         assertTrue(roce > 10, "RoCEv2 in VXLAN: " + roce + " of " + frames);
+        CliRun decode = CliRun.of("decode", pcap.toString());
+        assertEquals(0, decode.exitCode(), "no bad frame: " + decode.out() + decode.err());
+        assertTrue(decode.out().lines().anyMatch(l -> l.contains("VXLAN vni 10200 UDP 10.1.0.1:")
+            && l.contains("> 10.1.0.2:4789") && l.contains(" RC_RDMA_WRITE_") && l.endsWith("ICRC OK")), decode.out());
         if (!SflowLabTest.tsharkInstalled()) {
             return;
         }
