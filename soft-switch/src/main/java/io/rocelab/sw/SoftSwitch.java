@@ -171,7 +171,7 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             : new MlagPeer(config, lags, fdb, scheduler, alloc, this::sendOnPeerLink, this::isUp);
         this.peerRules = mlag == null ? PeerLinkRules.NONE : mlag;
         this.vtep = config.vxlan().isEmpty() ? null
-            : new io.rocelab.sw.vxlan.Vtep(config.vxlan(), config.routerMac(), config.ecmpHashSeed(),
+            : new io.rocelab.sw.vxlan.Vtep(config.vxlan(), config.ports(), config.routerMac(), config.ecmpHashSeed(),
                 config.fdbAgingNanos());
         forward.setPeerLinkRules(peerRules);
         // an MLAG pair answers LACP on its shared port channels as one system, its ports numbered apart

@@ -57,6 +57,8 @@ public final class Vtep {
     private final int[][] floodByVid = new int[4096][];
     /** Per remote VTEP, in the order they were configured, then learned. */
     private final Map<Integer, TunnelCounters> byRemote = new LinkedHashMap<>();
+    /** Per port: a member of a VLAN mapped to a VNI (the overlay's side), where no VXLAN packet is decapsulated. */
+    private final boolean[] overlayPort;
     /** Inner MACs behind remote VTEPs, keyed as the FDB keys them (VID above the MAC). */
     private final Map<Long, RemoteMac> remoteMacs = new HashMap<>();
 
@@ -68,11 +70,13 @@ public final class Vtep {
 
     /**
      * @param config     the VTEP's tables (not empty)
+     * @param ports      the switch's ports, in order (their VLAN memberships)
      * @param routerMac  the switch's MAC, the outer source
      * @param seed       the switch's hash seed (the outer source port's hash)
      * @param agingNanos how long a MAC learned behind a remote VTEP is kept unseen (the FDB's ageing)
      */
-    public Vtep(VxlanConfig config, long routerMac, long seed, long agingNanos) {
+    public Vtep(VxlanConfig config, List<io.rocelab.sw.config.PortConfig> ports, long routerMac, long seed,
+                long agingNanos) {
         if (config.isEmpty()) {
             throw new IllegalArgumentException("no VXLAN_TUNNEL");
         }
@@ -92,6 +96,13 @@ public final class Vtep {
         }
         for (int ip : config.remoteVteps()) {
             byRemote.put(ip, new TunnelCounters());
+        }
+        overlayPort = new boolean[ports.size()];
+        for (int i = 0; i < overlayPort.length; i++) {
+            io.rocelab.sw.config.VlanMembership m = ports.get(i).vlans();
+            for (VxlanConfig.TunnelMap map : config.maps()) {
+                overlayPort[i] |= m != null && m.isMember(map.vid());
+            }
         }
     }
 
@@ -122,9 +133,14 @@ public final class Vtep {
         return r.vtep;
     }
 
-    /** @return true if {@code ctx} (parsed) is a VXLAN packet for this VTEP: to the router, IPv4, {@code src_ip}, UDP 4789 */
+    /**
+     * @return true if {@code ctx} (parsed) is a VXLAN packet for this VTEP: to the router, IPv4,
+     *         {@code src_ip}, UDP 4789, and from the underlay: a port in a VLAN the tunnel extends is a
+     *         tenant's, and a tenant's host must not reach into another tenant's VNI by sending VXLAN
+     *         itself (its packet goes on as any packet to the router, and finds no route)
+     */
     public boolean terminates(PacketContext ctx) {
-        return ctx.dstMac == routerMac && ctx.ipVersion == 4 && ctx.l4Protocol == Ipv4.PROTO_UDP
+        return !overlayPort[ctx.ingressPort] && ctx.dstMac == routerMac && ctx.ipVersion == 4 && ctx.l4Protocol == Ipv4.PROTO_UDP
             && ctx.l4Offset >= 0 && Ipv4.dst(ctx.frame, ctx.l3Offset) == tunnel.srcIp()
             && Udp.dstPort(ctx.frame, ctx.l4Offset) == Vxlan.PORT
             && (Ipv4.flagsFragment(ctx.frame, ctx.l3Offset) & (Ipv4.FLAG_MF | Ipv4.FRAGMENT_OFFSET_MASK)) == 0;

@@ -240,6 +240,16 @@ class VtepTest {
     }
 
     @Test
+    void aTenantSendingVxlanItselfReachesNoOtherVni() {
+        rig = new CapturingSwitch(config(null, null));
+        // tenant A's host forges a VXLAN packet to the VTEP, for tenant B's VNI
+        rig.deliver(0, fromRemote(inner(HOST_B, REMOTE_HOST, 26, 2), 10200, 26, 2));
+        assertEquals(0, rig.sent(1).size(), "tenant B sees nothing");
+        assertEquals(0, rig.sw.vtep().total().rxPackets, "not decapsulated");
+        assertEquals(1, rig.sw.counters(0).drops(DropReason.NO_ROUTE), "routed as any packet to the router: no route");
+    }
+
+    @Test
     void vxlanToAnotherAddressIsRoutedNotDecapsulated() {
         rig = new CapturingSwitch(config(null, null));
         ByteBuf in = inner(HOST_A, REMOTE_HOST, 26, 2);
