@@ -91,6 +91,15 @@ class SwitchVxlanShowTest {
             Total count : 1
 
             """, remote.out());
+        CliRun macs = CliRun.of("switch", "show", "vxlan", "remotemac", "all", "--socket", socket.toString());
+        assertEquals(0, macs.exitCode(), macs.err());
+        assertEquals("""
+            +--------+-------+--------------+-------+--------+
+            | VLAN   | MAC   | RemoteVTEP   | VNI   | Type   |
+            +========+=======+==============+=======+========+
+            Total count : 0
+
+            """, macs.out(), "nothing learned behind the remote VTEP yet");
         CliRun counters = CliRun.of("switch", "show", "vxlan", "counters", "--socket", socket.toString());
         assertEquals(0, counters.exitCode(), counters.err());
         assertTrue(counters.out().startsWith("""

@@ -305,6 +305,30 @@ public final class Vtep {
         return t;
     }
 
+    /**
+     * An inner MAC learned behind a remote VTEP.
+     *
+     * @param vid    its VLAN
+     * @param mac    the MAC
+     * @param remote the remote VTEP
+     * @param vni    the VLAN's VNI
+     */
+    public record RemoteMacEntry(int vid, long mac, int remote, int vni) {
+    }
+
+    /** @return the MACs learned behind remote VTEPs and not aged out at {@code now}, by VLAN then MAC */
+    public List<RemoteMacEntry> remoteMacs(long now) {
+        List<RemoteMacEntry> out = new java.util.ArrayList<>();
+        remoteMacs.forEach((key, r) -> {
+            if (now - r.seen <= agingNanos) {
+                int vid = (int) (key >>> 48);
+                out.add(new RemoteMacEntry(vid, key & 0xFFFF_FFFF_FFFFL, r.vtep, vniByVid[vid]));
+            }
+        });
+        out.sort(java.util.Comparator.comparingInt(RemoteMacEntry::vid).thenComparingLong(RemoteMacEntry::mac));
+        return out;
+    }
+
     /** @return how many inner MACs are known behind remote VTEPs (aged ones may still count) */
     public int remoteMacCount() {
         return remoteMacs.size();

@@ -76,6 +76,22 @@ public final class VxlanViews {
             + "Total count : " + rows.size() + NL + NL;
     }
 
+    /**
+     * {@code show vxlan remotemac all}: the MACs learned behind remote VTEPs (SONiC's APPL_DB
+     * {@code VXLAN_FDB_TABLE}; here learned from decapsulated frames, so their type is {@code dynamic}).
+     */
+    public static String remoteMac(Vtep vtep, long now) {
+        List<String[]> rows = new ArrayList<>();
+        if (vtep != null) {
+            for (Vtep.RemoteMacEntry e : vtep.remoteMacs(now)) {
+                rows.add(new String[] {"Vlan" + e.vid(), io.rocelab.codec.header.MacAddress.toString(e.mac()),
+                    Ipv4.toString(e.remote()), String.valueOf(e.vni()), "dynamic"});
+            }
+        }
+        return Tabulate.grid(new String[] {"VLAN", "MAC", "RemoteVTEP", "VNI", "Type"}, rows)
+            + "Total count : " + rows.size() + NL + NL;
+    }
+
     /** {@code show vxlan counters} (tunnelstat -T vxlan), then rocelab's drops and CE marks per tunnel. */
     public static String counters(Vtep vtep) {
         String[] head = {"IFACE", "RX_PKTS", "RX_BYTES", "RX_PPS", "TX_PKTS", "TX_BYTES", "TX_PPS"};

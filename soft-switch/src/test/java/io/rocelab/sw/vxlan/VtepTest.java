@@ -179,6 +179,15 @@ class VtepTest {
         assertEquals(1, c.rxPackets);
         assertEquals(1, c.txPackets);
         assertEquals(1, rig.sw.vtep().remoteMacCount());
+        assertEquals("""
+            +---------+-------------------+--------------+-------+---------+
+            | VLAN    | MAC               | RemoteVTEP   |   VNI | Type    |
+            +=========+===================+==============+=======+=========+
+            | Vlan200 | 02:00:00:00:0c:01 | 10.1.0.2     | 10200 | dynamic |
+            +---------+-------------------+--------------+-------+---------+
+            Total count : 1
+
+            """, VxlanViews.remoteMac(rig.sw.vtep(), rig.time.nanoTime()));
     }
 
     @Test
