@@ -259,6 +259,35 @@ class VtepTest {
     }
 
     @Test
+    void mangledVxlanPacketsAreDroppedOrDeliveredNeverFatal() {
+        rig = new CapturingSwitch(config(null, null));
+        java.util.SplittableRandom r = new java.util.SplittableRandom(6040);
+        for (int i = 0; i < 2000; i++) {
+            ByteBuf f = fromRemote(inner(HOST_A, REMOTE_HOST, 26, r.nextInt(4)), r.nextBoolean() ? 10100 : 10200,
+                26, r.nextInt(4));
+            int n = 1 + r.nextInt(4);
+            for (int k = 0; k < n; k++) {
+                // anywhere from the outer UDP header (the outer IP header stays valid) to the inner frame's end
+                int at = f.readerIndex() + 34 + r.nextInt(f.readableBytes() - 34);
+                f.setByte(at, r.nextInt(256));
+            }
+            if (r.nextInt(4) == 0) {
+                f.writerIndex(f.readerIndex() + 34 + r.nextInt(f.readableBytes() - 34));
+            }
+            rig.deliver(2, f);
+            for (int p = 0; p < 3; p++) {
+                CapturingPort.releaseAll(rig.sent(p));
+            }
+        }
+        assertEquals(2000, rig.sw.counters(2).rxFrames);
+        // and a good packet still goes through
+        rig.deliver(2, fromRemote(inner(HOST_A, REMOTE_HOST, 26, 2), 10100, 26, 2));
+        List<ByteBuf> a = rig.sent(0);
+        assertEquals(1, a.size());
+        CapturingPort.releaseAll(a);
+    }
+
+    @Test
     void vxlanToAnotherAddressIsRoutedNotDecapsulated() {
         rig = new CapturingSwitch(config(null, null));
         ByteBuf in = inner(HOST_A, REMOTE_HOST, 26, 2);
