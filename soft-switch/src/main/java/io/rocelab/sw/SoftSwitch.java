@@ -108,6 +108,8 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     private io.rocelab.sw.sflow.SflowAgent sflow;
     private final ByteBufAllocator alloc;
     private final long seed;
+    /** The VXLAN tunnel endpoint ({@code VXLAN_TUNNEL}), or null: no tunnel. */
+    private final io.rocelab.sw.vxlan.Vtep vtep;
 
     /**
      * @param config    a validated configuration
@@ -168,6 +170,9 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
         this.mlag = config.mclag() == null ? null
             : new MlagPeer(config, lags, fdb, scheduler, alloc, this::sendOnPeerLink, this::isUp);
         this.peerRules = mlag == null ? PeerLinkRules.NONE : mlag;
+        this.vtep = config.vxlan().isEmpty() ? null
+            : new io.rocelab.sw.vxlan.Vtep(config.vxlan(), config.ports(), config.routerMac(), config.ecmpHashSeed(),
+                config.fdbAgingNanos());
         forward.setPeerLinkRules(peerRules);
         // an MLAG pair answers LACP on its shared port channels as one system, its ports numbered apart
         this.lacp = new SwitchLacp(config, lags, scheduler, alloc,
@@ -337,6 +342,10 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             dropped(ctx, DropReason.LAG_NOT_COLLECTING);
             return;
         }
+        if (vtep != null && vtep.terminates(ctx)) {
+            decapsulate(ctx, now);
+            return;
+        }
         if (!vlan.ingress(ctx)) {
             dropped(ctx, DropReason.VLAN_NOT_MEMBER);
             return;
@@ -351,11 +360,80 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
             dropped(ctx, why);
             return;
         }
+        if (vtep != null && ctx.flood && !ctx.routed && vtep.vniOf(ctx.vid) >= 0 && tunnelOut(ctx, now)) {
+            return;
+        }
         if (ctx.flood) {
             flood(ctx);
         } else {
             admit(ctx);
         }
+    }
+
+    /**
+     * A VXLAN packet for this VTEP: classified by its outer header (the underlay's class, in whose
+     * priority group it arrived), decapsulated, and its inner frame bridged to the local members of
+     * its VLAN, never into the tunnel again.
+     */
+    private void decapsulate(PacketContext ctx, long now) {
+        classify.apply(ctx);
+        DropReason why = vtep.decapsulate(ctx, parse, now);
+        if (why == null) {
+            why = forward.bridgeDecapsulated(ctx, now);
+        }
+        if (why != null) {
+            dropped(ctx, why);
+            return;
+        }
+        if (ctx.flood) {
+            flood(ctx);
+        } else {
+            admit(ctx);
+        }
+    }
+
+    /**
+     * A frame of a VLAN mapped to a VNI that the FDB does not place locally: to the remote VTEP its
+     * destination was learned behind, or (flooded) a copy to each VTEP of the VNI's flood list,
+     * head-end replication, beside the local flood.
+     *
+     * @return true if the frame went into the tunnel alone (nothing left to do)
+     */
+    private boolean tunnelOut(PacketContext ctx, long now) {
+        if (!io.rocelab.codec.header.MacAddress.isMulticast(ctx.dstMac)) {
+            int remote = vtep.remoteOf(ctx.vid, ctx.dstMac, now);
+            if (remote != 0) {
+                ctx.flood = false;
+                encapsulate(ctx, remote, now);
+                return true;
+            }
+        }
+        for (int remote : vtep.floodList(ctx.vid)) {
+            PacketContext copy = contexts.acquire();
+            copy.copyHeadersFrom(ctx);
+            copy.frame = ctx.frame.copy();
+            copy.vid = ctx.vid;
+            encapsulate(copy, remote, now);
+        }
+        return false;
+    }
+
+    /** The context's frame, encapsulated for {@code remote}, routed to it and queued as any packet the switch sends. */
+    private void encapsulate(PacketContext ctx, int remote, long now) {
+        ByteBuf outer = vtep.encapsulate(ctx, remote, alloc);
+        ctx.frame.release();
+        ctx.frame = outer;
+        parse.apply(ctx);
+        ctx.length = outer.readableBytes();
+        ctx.vid = VlanStage.UNAWARE;
+        DropReason why = forward.routeOriginated(ctx, now);
+        if (why != null) {
+            vtep.notSent(remote);
+            dropped(ctx, why);
+            return;
+        }
+        vtep.sent(remote, ctx.length);
+        admit(ctx);
     }
 
     private void flood(PacketContext ctx) {
@@ -827,6 +905,11 @@ public final class SoftSwitch implements FramePortReceiver, PortView, EgressHook
     /** @return this switch's half of its MLAG domain, or null: owner thread only */
     public MlagPeer mlag() {
         return mlag;
+    }
+
+    /** @return the VXLAN tunnel endpoint, or null (no {@code VXLAN_TUNNEL}): owner thread only */
+    public io.rocelab.sw.vxlan.Vtep vtep() {
+        return vtep;
     }
 
     /** @return the eBGP speaker, or null (static routes only): owner thread only */

@@ -15,7 +15,7 @@ import java.util.Set;
 public final class LosslessCheck {
     /** The checks, in the order their findings are printed. */
     static final List<FabricCheck> CHECKS = List.of(new PfcAgreement(), new ClassPath(), new LosslessQueue(),
-        new HeadroomCheck(), new EcnBeforePfc(), new CnpClass(), new WatchdogCheck(), new PcpTrust());
+        new HeadroomCheck(), new EcnBeforePfc(), new CnpClass(), new WatchdogCheck(), new PcpTrust(), new VxlanQos());
 
     private LosslessCheck() {
     }

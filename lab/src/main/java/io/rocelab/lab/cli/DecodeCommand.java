@@ -134,6 +134,22 @@ public final class DecodeCommand implements Callable<Integer> {
             line.append("MALFORMED ").append(parsed.isRoce() ? "RoCEv2 " : "").append(error.name().toLowerCase())
                     .append(": ").append(error.description()).append(" (").append(frame.readableBytes())
                     .append(" bytes)");
+        } else if (io.rocelab.codec.VxlanFrame.innerOffset(parsed) > 0) {
+            // RoCEv2 over VXLAN (RFC 7348): the outer packet, then the inner frame decoded and its ICRC checked
+            line.append("VXLAN vni ").append(io.rocelab.codec.VxlanFrame.vni(parsed)).append(' ');
+            summary.describe(parsed, line);
+            ByteBuf inner = io.rocelab.codec.VxlanFrame.inner(parsed);
+            line.append(": ");
+            DecodeError innerError = parsed.parse(inner);
+            if (innerError != null) {
+                problem = true;
+                totals.malformed++;
+                line.append("MALFORMED inner ").append(innerError.name().toLowerCase()).append(": ")
+                        .append(innerError.description());
+            } else {
+                summary.describe(parsed, line);
+                problem = count(inner, line);
+            }
         } else {
             summary.describe(parsed, line);
             problem = count(frame, line);

@@ -434,6 +434,13 @@ final class Probes {
             data.total(Kind.SWITCH, s, "watchdog_storms", storms);
             data.total(Kind.SWITCH, s, "watchdog_restores", restores);
             data.total(Kind.SWITCH, s, "path_changes", sw.forwarding().balancing().changes().total());
+            if (sw.vtep() != null) {
+                io.rocelab.sw.vxlan.TunnelCounters v = sw.vtep().total();
+                data.total(Kind.SWITCH, s, "vxlan_encap", v.txPackets);
+                data.total(Kind.SWITCH, s, "vxlan_decap", v.rxPackets);
+                data.total(Kind.SWITCH, s, "vxlan_ce_marked", v.ceMarked);
+                data.total(Kind.SWITCH, s, "vxlan_drops", v.rxDrops + v.txDrops);
+            }
         }
     }
 }

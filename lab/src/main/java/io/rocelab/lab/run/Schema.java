@@ -117,6 +117,15 @@ public final class Schema {
             "BGP segments its sessions sent again, not acknowledged within the retransmission timeout"));
         sw.put("last_route_change", new Attribute(Type.NUMBER, null,
             "seconds from the run's start to its last route change (0 if none)"));
+        // a VTEP's (VXLAN_TUNNEL): only switches that are one have them, in claims and counters.json
+        sw.put("vxlan_encap", new Attribute(Type.NUMBER, null,
+            "packets its VTEP encapsulated (SAI_TUNNEL_STAT_OUT_PACKETS, every remote VTEP)"));
+        sw.put("vxlan_decap", new Attribute(Type.NUMBER, null,
+            "packets its VTEP decapsulated (SAI_TUNNEL_STAT_IN_PACKETS)"));
+        sw.put("vxlan_ce_marked", new Attribute(Type.NUMBER, null,
+            "inner packets its VTEP marked CE at decapsulation for an outer CE (RFC 6040)"));
+        sw.put("vxlan_drops", new Attribute(Type.NUMBER, null,
+            "packets its VTEP dropped: an unmapped VNI, an outer CE on a Not-ECT packet, no route to the remote VTEP"));
         // collectives: as nccl-tests reports them (doc/PERFORMANCE.md), over the timed iterations
         Map<String, Attribute> coll = add(Kind.COLLECTIVE);
         coll.put("time", new Attribute(Type.NUMBER, null,

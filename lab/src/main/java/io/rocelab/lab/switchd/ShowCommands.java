@@ -23,7 +23,9 @@ import java.util.function.Function;
  * {@code lldp neighbors} (lldpctl's), {@code lldp table} (lldpshow's), {@code lldp statistics} (lldpcli's),
  * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), {@code sflow} and {@code sflow interface}
  * (sonic-utilities'), {@code sflow counters} (rocelab's: datagrams and samples), {@code ars_nhg_counters} (the Local
- * ARS HLD's: each ECMP group's load-balancing mode and next-hop reassignments), and rocelab's {@code ports}: each port's
+ * ARS HLD's: each ECMP group's load-balancing mode and next-hop reassignments), {@code vxlan tunnel},
+ * {@code vxlan vlanvnimap}, {@code vxlan remotevtep}, {@code vxlan remotemac all} and {@code vxlan counters} (sonic-utilities' show/vxlan.py and
+ * tunnelstat), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -64,7 +66,14 @@ public final class ShowCommands {
         Map.entry("sflow", d -> io.rocelab.sw.sflow.SflowViews.global(d.softSwitch().config().sflow())),
         Map.entry("sflow interface", d -> io.rocelab.sw.sflow.SflowViews.interfaces(d.softSwitch().config())),
         Map.entry("sflow counters", onSwitch(ShowCommands::sflowCounters)),
-        Map.entry("ars_nhg_counters", onSwitch(sw -> io.rocelab.sw.forward.ArsViews.nhgCounters(sw.forwarding()))));
+        Map.entry("ars_nhg_counters", onSwitch(sw -> io.rocelab.sw.forward.ArsViews.nhgCounters(sw.forwarding()))),
+        Map.entry("vxlan tunnel", d -> io.rocelab.sw.vxlan.VxlanViews.tunnel(d.softSwitch().config().vxlan())),
+        Map.entry("vxlan vlanvnimap", d -> io.rocelab.sw.vxlan.VxlanViews.vlanVniMap(d.softSwitch().config().vxlan())),
+        Map.entry("vxlan remotevtep", onSwitch(sw -> io.rocelab.sw.vxlan.VxlanViews.remoteVtep(sw.vtep(),
+            ip -> sw.forwarding().routes().lookup(ip) != null))),
+        Map.entry("vxlan remotemac all", onSwitch(sw -> io.rocelab.sw.vxlan.VxlanViews.remoteMac(sw.vtep(),
+            sw.scheduler().nanoTime()))),
+        Map.entry("vxlan counters", onSwitch(sw -> io.rocelab.sw.vxlan.VxlanViews.counters(sw.vtep()))));
 
     /** What {@code show} accepts, for messages and help. */
     public static final List<String> NAMES = List.of("interfaces counters", "pfc counters", "queue counters",
@@ -73,7 +82,8 @@ public final class ShowCommands {
         "priority-group drop counters", "fdb counters",
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
         "pause counters", "acl table", "acl rule", "acl counters", "mirror_session", "lldp neighbors", "lldp table",
-        "lldp statistics", "sflow", "sflow interface", "sflow counters", "ars_nhg_counters");
+        "lldp statistics", "sflow", "sflow interface", "sflow counters", "ars_nhg_counters", "vxlan tunnel",
+        "vxlan vlanvnimap", "vxlan remotevtep", "vxlan remotemac all", "vxlan counters");
 
     private ShowCommands() {
     }

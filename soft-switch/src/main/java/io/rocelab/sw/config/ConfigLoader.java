@@ -199,6 +199,7 @@ public final class ConfigLoader {
         }
         b.sflow(SflowTables.read(root, problems));
         b.ars(ArsTables.read(root, problems, unmodelled));
+        b.vxlan(VxlanTables.read(root, problems, unmodelled));
         return b;
     }
 

@@ -123,6 +123,10 @@ public final class SonicTables {
         for (String t : ArsTables.TABLES) {
             FIELDS.put(t, null);
         }
+        // sonic-vxlan.yang (and rocelab's VXLAN_REMOTE_VNI, APPL_DB's VXLAN_REMOTE_VNI_TABLE): checked by VxlanTables
+        for (String t : VxlanTables.TABLES) {
+            FIELDS.put(t, null);
+        }
     }
 
     /**

@@ -34,12 +34,30 @@ import java.util.Map;
  * @param sflow                 {@code SFLOW}, {@code SFLOW_COLLECTOR}, {@code SFLOW_SESSION} ({@link SflowConfig#NONE}: none)
  * @param ars                   {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES}: adaptive routing
  *                              ({@link ArsConfig#NONE}: none)
+ * @param vxlan                 {@code VXLAN_TUNNEL}, {@code VXLAN_TUNNEL_MAP}, {@code VXLAN_EVPN_NVO},
+ *                              {@code VXLAN_REMOTE_VNI}: the switch as a VTEP ({@link VxlanConfig#NONE}: none)
  */
 public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
                            long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
                            List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos,
                            int pfcQuanta, List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp,
-                           AclConfig acl, SflowConfig sflow, ArsConfig ars) {
+                           AclConfig acl, SflowConfig sflow, ArsConfig ars, VxlanConfig vxlan) {
+
+    /** A configuration without a VTEP. */
+    public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
+                        long fdbAgingNanos, int fdbTableSize, Map<String, BufferPool> pools, List<PortConfig> ports,
+                        List<RouteConfig> routes, List<Route6Config> routes6, long pfcWdPollNanos, int pfcQuanta,
+                        List<PortChannelConfig> portChannels, McLagConfig mclag, BgpConfig bgp, AclConfig acl,
+                        SflowConfig sflow, ArsConfig ars) {
+        this(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize, pools, ports, routes,
+            routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, ars, VxlanConfig.NONE);
+    }
+
+    /** @return this configuration with {@code tables} as its VTEP */
+    public SwitchConfig withVxlan(VxlanConfig tables) {
+        return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, ars, tables);
+    }
 
     /** A configuration without sFlow or adaptive routing. */
     public SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, long flowletTimeoutNanos,
@@ -53,19 +71,19 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code tables} as its adaptive routing */
     public SwitchConfig withArs(ArsConfig tables) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, tables);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, tables, vxlan);
     }
 
     /** @return this configuration with {@code nanos} as its {@code SWITCH|switch flowlet_timeout} (0: none) */
     public SwitchConfig withFlowletTimeout(long nanos) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, nanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, ars);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflow, ars, vxlan);
     }
 
     /** @return this configuration with {@code sflowConfig} as its sFlow configuration */
     public SwitchConfig withSflow(SflowConfig sflowConfig) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflowConfig, ars);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acl, sflowConfig, ars, vxlan);
     }
 
     /** A configuration without ACLs. */
@@ -80,7 +98,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code acls} as its ACLs */
     public SwitchConfig withAcl(AclConfig acls) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls, sflow, ars);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, bgp, acls, sflow, ars, vxlan);
     }
 
     /** A configuration without a BGP speaker. */
@@ -95,7 +113,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
     /** @return this configuration with {@code speaker} as its BGP speaker (null: none) */
     public SwitchConfig withBgp(BgpConfig speaker) {
         return new SwitchConfig(hostname, routerMac, ecmpHashSeed, flowletTimeoutNanos, fdbAgingNanos, fdbTableSize,
-            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl, sflow, ars);
+            pools, ports, routes, routes6, pfcWdPollNanos, pfcQuanta, portChannels, mclag, speaker, acl, sflow, ars, vxlan);
     }
 
     /** A configuration without port channels or MLAG. */
@@ -111,6 +129,7 @@ public record SwitchConfig(String hostname, long routerMac, long ecmpHashSeed, l
         acl = acl == null ? AclConfig.EMPTY : acl;
         sflow = sflow == null ? SflowConfig.NONE : sflow;
         ars = ars == null ? ArsConfig.NONE : ars;
+        vxlan = vxlan == null ? VxlanConfig.NONE : vxlan;
     }
 
     /** @return the port called {@code name}, or -1 */

@@ -202,6 +202,8 @@ public final class SwitchConfigBuilder {
     SflowConfig sflow = SflowConfig.NONE;
     /** {@code ARS_PROFILE}, {@code ARS_OBJECT}, {@code ARS_INTERFACES}. */
     ArsConfig ars = ArsConfig.NONE;
+    /** {@code VXLAN_TUNNEL}, {@code VXLAN_TUNNEL_MAP}, ... ({@link VxlanTables}). */
+    VxlanConfig vxlan = VxlanConfig.NONE;
     /** config_db tables laid over these at {@link #build()} ({@link ConfigOverlay}), or null. */
     private String overlay;
 
@@ -410,6 +412,9 @@ public final class SwitchConfigBuilder {
         if (config.ars().isEmpty() && !ars.isEmpty()) {
             config = config.withArs(ars);
         }
+        if (config.vxlan().isEmpty() && !vxlan.isEmpty()) {
+            config = config.withVxlan(vxlan);
+        }
         if (bgp == null) {
             return config;
         }
@@ -439,7 +444,16 @@ public final class SwitchConfigBuilder {
         return this;
     }
 
+    /** The switch as a VXLAN tunnel endpoint ({@link VxlanTables}). */
+    public SwitchConfigBuilder vxlan(VxlanConfig tables) {
+        vxlan = Objects.requireNonNull(tables, "tables");
+        return this;
+    }
+
     SwitchConfig withBgp(SwitchConfig config, List<String> problems) {
+        if (config != null && !vxlan.isEmpty()) {
+            config = config.withVxlan(vxlan);
+        }
         if (config != null && !acl.isEmpty()) {
             config = config.withAcl(acl);
         }

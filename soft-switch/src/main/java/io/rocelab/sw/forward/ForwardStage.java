@@ -93,6 +93,56 @@ public final class ForwardStage {
         return toMember(ctx);
     }
 
+    /**
+     * Bridges a frame the switch's VTEP decapsulated: its inner destination in its VLAN's FDB, or
+     * flooding; the inner source is not learned here (it lives behind the remote VTEP, which the
+     * VTEP remembers), so no local port claims it.
+     *
+     * @return null if the frame goes on, or why it is dropped
+     */
+    public DropReason bridgeDecapsulated(PacketContext ctx, long now) {
+        if (MacAddress.isMulticast(ctx.dstMac)) {
+            ctx.flood = true;
+            return null;
+        }
+        int port = fdb.lookup(fdbKey(ctx, ctx.dstMac), now);
+        if (port < 0) {
+            ctx.flood = true;
+            return null;
+        }
+        ctx.egressPort = port;
+        return toMember(ctx);
+    }
+
+    /**
+     * Routes a packet the switch itself sends (a VTEP's encapsulated frame) by its IPv4 destination:
+     * the longest prefix, the ECMP member its 5-tuple (with the outer UDP source port's entropy)
+     * hashes to, the MACs rewritten; its TTL is the sender's own, not decremented.
+     *
+     * @return null if the packet goes on, or why it is dropped
+     */
+    public DropReason routeOriginated(PacketContext ctx, long now) {
+        ByteBuf b = ctx.frame;
+        long addresses = b.getLong(ctx.l3Offset + Ipv4.SRC);
+        int dst = (int) addresses;
+        EcmpGroup group = routes.lookup(dst);
+        if (group == null) {
+            return DropReason.NO_ROUTE;
+        }
+        LoadBalancer lb = balancing.of(group);
+        int member = lb.withoutHash(group, ports);
+        if (member == EcmpGroup.MANY) {
+            member = lb.select(group, hash(ctx, (int) (addresses >>> 32), dst), ctx, now);
+        }
+        if (member < 0) {
+            return DropReason.NO_ROUTE;
+        }
+        rewriteMacs(b, b.readerIndex(), group.mac(member));
+        ctx.egressPort = group.port(member);
+        ctx.routed = true;
+        return toMember(ctx);
+    }
+
     /** An MLAG peer's rules for the peer link (learning, isolation); {@link PeerLinkRules#NONE} without MLAG. */
     public void setPeerLinkRules(PeerLinkRules rules) {
         peer = rules;

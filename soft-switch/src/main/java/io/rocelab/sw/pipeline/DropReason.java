@@ -21,7 +21,11 @@ public enum DropReason {
     /** Came over the MLAG peer link for a shared port channel the peer reaches the host by itself. */
     MLAG_ISOLATED("dropped: MLAG peer link isolation"),
     /** An ACL rule's {@code PACKET_ACTION DROP} (SONiC {@code ACL_RULE}). */
-    ACL("dropped: ACL");
+    ACL("dropped: ACL"),
+    /** A VXLAN packet to this VTEP whose VNI no {@code VXLAN_TUNNEL_MAP} maps to a VLAN. */
+    VXLAN_UNKNOWN_VNI("dropped: VXLAN VNI not mapped"),
+    /** Decapsulation: an outer CE on a Not-ECT inner packet (RFC 6040 section 4.2, the tunnel's ecn_mode standard). */
+    VXLAN_ECN("dropped: VXLAN outer CE on a Not-ECT inner packet");
 
     private final String comment;
 

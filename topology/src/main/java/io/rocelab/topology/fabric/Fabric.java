@@ -177,7 +177,8 @@ public final class Fabric implements AutoCloseable {
             return;
         }
         SwitchNode sw = topology.routerOf(h);
-        if (sw == null) {
+        if (sw == null || topology.vniOf(h) >= 0) {
+            // no router, or a tenant's VXLAN segment (one L2 domain across the VTEPs): the NIC resolves its peers by ARP
             return;
         }
         SoftNic nic = nics.get(h.name());

@@ -98,6 +98,26 @@ public final class Topology {
     }
 
     /**
+     * @return the VNI of the VXLAN segment {@code host}'s first port is on: its switch port's untagged
+     *         VLAN, mapped to a VNI by the switch's {@code VXLAN_TUNNEL_MAP}; -1 if none (a host of no tenant overlay)
+     */
+    public int vniOf(Host host) {
+        Link l = linksByEnd.get(host.port());
+        return l == null ? -1 : vniAt(l.other(host.port()), nodes);
+    }
+
+    private static int vniAt(Attachment end, Map<String, Node> nodes) {
+        if (!(nodes.get(end.node()) instanceof SwitchNode sw)) {
+            return -1;
+        }
+        int i = sw.config().portIndex(end.port());
+        if (i < 0 || sw.config().vxlan().isEmpty() || sw.config().ports().get(i).vlans() == null) {
+            return -1;
+        }
+        return sw.config().vxlan().vniOfVlan(sw.config().ports().get(i).vlans().pvid());
+    }
+
+    /**
      * @return the switch the first port of {@code host} is cabled to if it routes (the host's router,
      *         whose router MAC its frames to every other host go to), else null
      */
@@ -226,6 +246,7 @@ public final class Topology {
                 }
             }
             if (!problems.isEmpty()) {
+                sharedAddresses(problems, null, List.of());
                 throw new TopologyException(problems);
             }
             if (routes != null) {
@@ -258,10 +279,45 @@ public final class Topology {
                     e.problems().forEach(p -> problems.add("switch '" + s.name + "': " + p));
                 }
             }
+            Map<String, Node> builtNodes = new HashMap<>();
+            built.forEach(n -> builtNodes.put(n.name(), n));
+            sharedAddresses(problems, builtNodes, resolved);
             if (!problems.isEmpty()) {
                 throw new TopologyException(problems);
             }
             return new Topology(hosts, built, resolved, profile);
+        }
+
+        /** Hosts whose IPv4 address another host has too: [host, the other]. */
+        private final List<String[]> sharedIps = new ArrayList<>();
+
+        /**
+         * Two hosts may share an IPv4 address only in two tenants' overlays: each cabled to an access
+         * port of a VLAN its switch maps to a VNI, the two VNIs different (VXLAN_TUNNEL_MAP).
+         */
+        private void sharedAddresses(List<String> problems, Map<String, Node> nodes, List<Link> links) {
+            Map<Attachment, Link> ends = new HashMap<>();
+            for (Link l : links) {
+                ends.put(l.a(), l);
+                ends.put(l.b(), l);
+            }
+            Map<String, Host> byName = new HashMap<>();
+            hosts.forEach(h -> byName.put(h.name(), h));
+            for (String[] pair : sharedIps) {
+                Host h = byName.get(pair[0]);
+                Host o = byName.get(pair[1]);
+                int vni = vni(h, nodes, ends);
+                int other = vni(o, nodes, ends);
+                if (vni < 0 || other < 0 || vni == other) {
+                    problems.add("host '" + h.name() + "': ipv4 " + Ipv4.toString(h.ipv4()) + " is also host '"
+                        + o.name() + "''s");
+                }
+            }
+        }
+
+        private static int vni(Host h, Map<String, Node> nodes, Map<Attachment, Link> ends) {
+            Link l = nodes == null ? null : ends.get(h.port());
+            return l == null ? -1 : vniAt(l.other(h.port()), nodes);
         }
 
         private void addresses(List<String> problems, Map<String, Long> routerMacs) {
@@ -276,8 +332,8 @@ public final class Topology {
                 }
                 owner = ips.putIfAbsent(h.ipv4(), h.name());
                 if (owner != null) {
-                    problems.add("host '" + h.name() + "': ipv4 " + Ipv4.toString(h.ipv4()) + " is also host '" + owner
-                        + "''s");
+                    // the same address in two tenants' overlays is no mistake: decided once the switches are built
+                    sharedIps.add(new String[] {h.name(), owner});
                 }
                 if (h.port2() != null && !h.bonded()) {
                     long mac2 = h.port2().mac();

@@ -1,0 +1,121 @@
+package io.rocelab.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The switch as a VXLAN VTEP in {@code rocelab switch} as a user configures it: SONiC's
+ * {@code VXLAN_TUNNEL}, {@code VXLAN_TUNNEL_MAP}, {@code VXLAN_EVPN_NVO} and the static
+ * {@code VXLAN_REMOTE_VNI} in the config_db, {@code show vxlan tunnel}, {@code vlanvnimap},
+ * {@code remotevtep} and {@code counters} on the running switch, and a mistake in the tables
+ * refused in one line with exit code 2.
+ */
+class SwitchVxlanShowTest {
+    @TempDir
+    Path dir;
+    private ToolProcesses tools;
+
+    @BeforeEach
+    void tools() {
+        tools = new ToolProcesses(dir);
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        tools.stopAll();
+    }
+
+    private Path config(String vni) throws Exception {
+        ObjectNode root;
+        try (InputStream in = SwitchVxlanShowTest.class.getResourceAsStream("/demo/leaf.json")) {
+            root = (ObjectNode) new ObjectMapper().readTree(in);
+        }
+        root.withObject("/VLAN").putObject("Vlan100").put("vlanid", "100");
+        root.withObject("/VLAN_MEMBER").putObject("Vlan100|Ethernet0").put("tagging_mode", "untagged");
+        root.withObject("/STATIC_ROUTE").putObject("10.1.0.2/32").put("ifname", "Ethernet4")
+            .put("nexthop_mac", "02:00:00:00:09:01");
+        root.withObject("/VXLAN_TUNNEL").putObject("vtep").put("src_ip", "10.1.0.1");
+        root.withObject("/VXLAN_TUNNEL_MAP").putObject("vtep|map_" + vni + "_Vlan100").put("vni", vni)
+            .put("vlan", "Vlan100");
+        root.withObject("/VXLAN_EVPN_NVO").putObject("nvo").put("source_vtep", "vtep");
+        root.withObject("/VXLAN_REMOTE_VNI").putObject("Vlan100|10.1.0.2").put("vni", vni);
+        Path f = dir.resolve("vtep-" + vni + ".json");
+        Files.writeString(f, root.toPrettyString());
+        return f;
+    }
+
+    @Test
+    void showVxlanOfARunningSwitch() throws Exception {
+        Path socket = dir.resolve("leaf.sock");
+        Process sw = tools.start("switch", "switch", "--config", config("10100").toString(),
+            "--port", "Ethernet0=udp:" + ToolProcesses.freeUdpPort() + ":" + ToolProcesses.freeUdpPort(),
+            "--port", "Ethernet4=udp:" + ToolProcesses.freeUdpPort() + ":" + ToolProcesses.freeUdpPort(),
+            "--socket", socket.toString());
+        tools.awaitOutput(sw, "switch", "ready", 60);
+        CliRun tunnel = CliRun.of("switch", "show", "vxlan", "tunnel", "--socket", socket.toString());
+        assertEquals(0, tunnel.exitCode(), tunnel.err());
+        assertEquals("""
+            vxlan tunnel name    source ip    destination ip    tunnel map name    tunnel map mapping(vni -> vlan)
+            -------------------  -----------  ----------------  -----------------  ---------------------------------
+            vtep                 10.1.0.1                       map_10100_Vlan100  10100 -> Vlan100
+            """, tunnel.out());
+        CliRun map = CliRun.of("switch", "show", "vxlan", "vlanvnimap", "--socket", socket.toString());
+        assertEquals(0, map.exitCode(), map.err());
+        assertEquals("""
+            +---------+-------+
+            | VLAN    |   VNI |
+            +=========+=======+
+            | Vlan100 | 10100 |
+            +---------+-------+
+            Total count : 1
+
+            """, map.out());
+        CliRun remote = CliRun.of("switch", "show", "vxlan", "remotevtep", "--socket", socket.toString());
+        assertEquals(0, remote.exitCode(), remote.err());
+        assertEquals("""
+            +----------+----------+-------------------+--------------+
+            | SIP      | DIP      | Creation Source   | OperStatus   |
+            +==========+==========+===================+==============+
+            | 10.1.0.1 | 10.1.0.2 | static            | oper_up      |
+            +----------+----------+-------------------+--------------+
+            Total count : 1
+
+            """, remote.out());
+        CliRun macs = CliRun.of("switch", "show", "vxlan", "remotemac", "all", "--socket", socket.toString());
+        assertEquals(0, macs.exitCode(), macs.err());
+        assertEquals("""
+            +--------+-------+--------------+-------+--------+
+            | VLAN   | MAC   | RemoteVTEP   | VNI   | Type   |
+            +========+=======+==============+=======+========+
+            Total count : 0
+
+            """, macs.out(), "nothing learned behind the remote VTEP yet");
+        CliRun counters = CliRun.of("switch", "show", "vxlan", "counters", "--socket", socket.toString());
+        assertEquals(0, counters.exitCode(), counters.err());
+        assertTrue(counters.out().startsWith("""
+                    IFACE    RX_PKTS    RX_BYTES    RX_PPS    TX_PKTS    TX_BYTES    TX_PPS
+            -------------  ---------  ----------  --------  ---------  ----------  --------
+                     vtep          0           0       N/A          0           0       N/A
+            EVPN_10.1.0.2          0           0       N/A          0           0       N/A
+            """), counters.out());
+    }
+
+    @Test
+    void aVniOutOfRangeIsOneLineAndExitCode2() throws Exception {
+        CliRun check = CliRun.of("switch", "check", config("16777216").toString());
+        assertEquals(2, check.exitCode(), check.out() + check.err());
+        assertTrue(check.err().contains(
+            "VXLAN_TUNNEL_MAP|vtep|map_16777216_Vlan100: vni 16777216 is out of range 1-16777215"), check.err());
+        assertTrue(check.err().lines().noneMatch(l -> l.contains("Exception")), check.err());
+    }
+}
