@@ -42,7 +42,7 @@ public final class FrameSummary {
             }
         }
         switch (f.kind()) {
-            case ROCEV2 -> roce(f, sb);
+            case ROCEV2, ROCEV1 -> roce(f, sb);
             case ARP -> arp(f, sb);
             case PFC -> pfc(f, sb);
             case PAUSE -> sb.append("PAUSE ").append(MacAddress.toString(f.srcMac())).append(" quanta ")
@@ -86,7 +86,16 @@ public final class FrameSummary {
     private void roce(ParsedFrame f, StringBuilder sb) {
         ByteBuf b = f.buffer();
         int bth = f.bthOffset();
-        addresses(f, sb);
+        if (f.isRoceV1()) {
+            // no IP: the GRH's GIDs (IBA Annex A16)
+            sb.append("RoCEv1 ");
+            Ipv6.src(b, f.grhOffset(), v6);
+            sb.append(Ipv6.toString(v6)).append(" > ");
+            Ipv6.dst(b, f.grhOffset(), v6);
+            sb.append(Ipv6.toString(v6));
+        } else {
+            addresses(f, sb);
+        }
         sb.append(' ').append(f.opcode().name());
         sb.append(String.format(" QP 0x%06x PSN %d", Bth.destQp(b, bth), Bth.psn(b, bth)));
         if (Bth.ackReq(b, bth) == 1) {
@@ -143,6 +152,13 @@ public final class FrameSummary {
         }
         if (cm != null) {
             sb.append(cm);
+        }
+        if (f.isRoceV1()) {
+            int tclass = Ipv6.trafficClass(b, f.grhOffset());
+            if (tclass != 0) {
+                sb.append(" tclass ").append(tclass);
+            }
+            return;
         }
         int dscp = f.dscp();
         int ecn = f.ecn();
