@@ -21,7 +21,14 @@ public enum DropReason {
     /** Came over the MLAG peer link for a shared port channel the peer reaches the host by itself. */
     MLAG_ISOLATED("dropped: MLAG peer link isolation"),
     /** An ACL rule's {@code PACKET_ACTION DROP} (SONiC {@code ACL_RULE}). */
-    ACL("dropped: ACL");
+    ACL("dropped: ACL"),
+    /**
+     * Addressed to the router MAC but not IP, so not routable: SAI's {@code SAI_IN_DROP_REASON_NO_L3_HEADER}
+     * ("destination MAC is the router MAC, however packet is not routable (isn't IP or MPLS)"), SONiC's
+     * drop counter reason {@code NO_L3_HEADER}. A RoCEv1 frame (EtherType 0x8915) sent to its gateway
+     * ends here: RoCEv1 stays in one L2 domain.
+     */
+    NO_L3_HEADER("dropped: no L3 header (not IP, to the router MAC)");
 
     private final String comment;
 
