@@ -77,6 +77,19 @@ public final class FrameSummary {
         }
     }
 
+    /** The GID in {@link #v6} as Wireshark shows a GRH's: IPv6 text, {@code ::ffff:a.b.c.d} for an IPv4-mapped one. */
+    private StringBuilder gid(StringBuilder sb) {
+        boolean mapped = v6[10] == (byte) 0xFF && v6[11] == (byte) 0xFF;
+        for (int i = 0; i < 10 && mapped; i++) {
+            mapped = v6[i] == 0;
+        }
+        if (mapped) {
+            return sb.append("::ffff:").append(v6[12] & 0xFF).append('.').append(v6[13] & 0xFF).append('.')
+                    .append(v6[14] & 0xFF).append('.').append(v6[15] & 0xFF);
+        }
+        return sb.append(Ipv6.toString(v6));
+    }
+
     private static void appendPort(StringBuilder sb, int port, boolean v6) {
         if (port >= 0) {
             sb.append(v6 ? "." : ":").append(port);
@@ -90,9 +103,9 @@ public final class FrameSummary {
             // no IP: the GRH's GIDs (IBA Annex A16)
             sb.append("RoCEv1 ");
             Ipv6.src(b, f.grhOffset(), v6);
-            sb.append(Ipv6.toString(v6)).append(" > ");
+            gid(sb).append(" > ");
             Ipv6.dst(b, f.grhOffset(), v6);
-            sb.append(Ipv6.toString(v6));
+            gid(sb);
         } else {
             addresses(f, sb);
         }

@@ -176,5 +176,8 @@ class RoceV1CodecTest {
         assertTrue(line.startsWith("vlan 100 pcp 3, RoCEv1 fe80::ff:fe00:1 > fe80::ff:fe00:2 RC_RDMA_WRITE_ONLY"
                 + " QP 0x000012 PSN 7 A RETH"), line);
         assertTrue(line.endsWith("payload 6 tclass 104"), line);
+        assertNull(f.parse(Unpooled.wrappedBuffer(RoceV1GoldenFrames.sendOnlyIpv4Mapped().bytes())));
+        assertEquals("RoCEv1 ::ffff:10.0.0.1 > ::ffff:10.0.0.2 RC_SEND_ONLY QP 0x000011 PSN 1 A payload 8",
+                new FrameSummary().describe(f, new StringBuilder()).toString(), "IPv4-mapped GIDs as Wireshark shows them");
     }
 }

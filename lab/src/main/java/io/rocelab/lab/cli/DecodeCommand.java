@@ -131,6 +131,7 @@ public final class DecodeCommand implements Callable<Integer> {
             totals.malformed++;
             if (parsed.isRoce() || parsed.isRoceV1()) {
                 totals.roce++;
+                totals.roceV1 += parsed.isRoceV1() ? 1 : 0;
             }
             line.append("MALFORMED ").append(parsed.isRoce() ? "RoCEv2 " : parsed.isRoceV1() ? "RoCEv1 " : "")
                     .append(error.name().toLowerCase())
@@ -152,6 +153,9 @@ public final class DecodeCommand implements Callable<Integer> {
             case ROCEV2, ROCEV1 -> {
                 // RoCEv1 (EtherType 0x8915) has no IP header; its ICRC is IBA Annex A16's
                 totals.roce++;
+                if (kind == FrameKind.ROCEV1) {
+                    totals.roceV1++;
+                }
                 boolean ipOk = parsed.ipVersion() != 4 || Ipv4.checksumOk(frame, parsed.l3Offset());
                 boolean icrcOk = icrc.verify(parsed);
                 if (!ipOk) {
