@@ -221,6 +221,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU
                     + "; on --raw at most the interface's MTU less 80, as rxe)",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
+            "  --roce-v1                     a ConnectX's GID table: each address a RoCEv1 GID, then a RoCEv2 one"
+                    + " (0/1 link-local, 2/3 IPv4-mapped, 4/5 --ip6's); -x 2 runs RoCEv1 (EtherType 0x8915),"
+                    + " -x 3 RoCEv2 (the default choice); not with --udp-endpoint",
             String.join("\n", NicCongestion.USAGE),
             "rocelab diagnostics:",
             "  --capture FILE                pcapng of the frames the NIC sent and received (both NICs with"
