@@ -19,6 +19,8 @@ public enum DecodeError {
     BAD_TRANSPORT_VERSION("BTH TVer is not 0 (IBA C9-3)"),
     TRUNCATED_HEADERS("UDP payload shorter than the opcode's extension headers + ICRC"),
     BAD_PAD_COUNT("BTH PadCnt larger than the payload"),
+    TRUNCATED_GRH("RoCEv1 GRH or the packet its PayLen gives cut short"),
+    BAD_GRH("RoCEv1 GRH with IPVer not 6 or NxtHdr not 0x1B (IBA 8.3.1, Annex A16)"),
     BAD_ICRC("invariant CRC mismatch");
 
     private final String description;

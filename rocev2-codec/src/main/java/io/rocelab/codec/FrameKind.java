@@ -4,6 +4,11 @@ package io.rocelab.codec;
 public enum FrameKind {
     /** RoCEv2: IPv4 or IPv6, UDP destination port 4791. */
     ROCEV2,
+    /**
+     * RoCEv1 (IBA Annex A16): EtherType 0x8915, a GRH (IBA 8.3, next header 0x1B) and the IB
+     * transport; no IP, no UDP, so it stays in one L2 domain.
+     */
+    ROCEV1,
     ARP,
     /** IEEE 802.1Qbb priority flow control. */
     PFC,

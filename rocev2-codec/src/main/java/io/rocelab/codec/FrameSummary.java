@@ -42,7 +42,7 @@ public final class FrameSummary {
             }
         }
         switch (f.kind()) {
-            case ROCEV2 -> roce(f, sb);
+            case ROCEV2, ROCEV1 -> roce(f, sb);
             case ARP -> arp(f, sb);
             case PFC -> pfc(f, sb);
             case PAUSE -> sb.append("PAUSE ").append(MacAddress.toString(f.srcMac())).append(" quanta ")
@@ -77,6 +77,19 @@ public final class FrameSummary {
         }
     }
 
+    /** The GID in {@link #v6} as Wireshark shows a GRH's: IPv6 text, {@code ::ffff:a.b.c.d} for an IPv4-mapped one. */
+    private StringBuilder gid(StringBuilder sb) {
+        boolean mapped = v6[10] == (byte) 0xFF && v6[11] == (byte) 0xFF;
+        for (int i = 0; i < 10 && mapped; i++) {
+            mapped = v6[i] == 0;
+        }
+        if (mapped) {
+            return sb.append("::ffff:").append(v6[12] & 0xFF).append('.').append(v6[13] & 0xFF).append('.')
+                    .append(v6[14] & 0xFF).append('.').append(v6[15] & 0xFF);
+        }
+        return sb.append(Ipv6.toString(v6));
+    }
+
     private static void appendPort(StringBuilder sb, int port, boolean v6) {
         if (port >= 0) {
             sb.append(v6 ? "." : ":").append(port);
@@ -86,7 +99,16 @@ public final class FrameSummary {
     private void roce(ParsedFrame f, StringBuilder sb) {
         ByteBuf b = f.buffer();
         int bth = f.bthOffset();
-        addresses(f, sb);
+        if (f.isRoceV1()) {
+            // no IP: the GRH's GIDs (IBA Annex A16)
+            sb.append("RoCEv1 ");
+            Ipv6.src(b, f.grhOffset(), v6);
+            gid(sb).append(" > ");
+            Ipv6.dst(b, f.grhOffset(), v6);
+            gid(sb);
+        } else {
+            addresses(f, sb);
+        }
         sb.append(' ').append(f.opcode().name());
         sb.append(String.format(" QP 0x%06x PSN %d", Bth.destQp(b, bth), Bth.psn(b, bth)));
         if (Bth.ackReq(b, bth) == 1) {
@@ -143,6 +165,13 @@ public final class FrameSummary {
         }
         if (cm != null) {
             sb.append(cm);
+        }
+        if (f.isRoceV1()) {
+            int tclass = Ipv6.trafficClass(b, f.grhOffset());
+            if (tclass != 0) {
+                sb.append(" tclass ").append(tclass);
+            }
+            return;
         }
         int dscp = f.dscp();
         int ecn = f.ecn();

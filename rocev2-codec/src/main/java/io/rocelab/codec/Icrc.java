@@ -16,6 +16,13 @@ import java.util.zip.CRC32;
  * its checksum masked, the BTH with its FECN/BECN/resv6 byte masked, and everything after it up to
  * the ICRC. The CRC goes on the wire least-significant byte first.
  *
+ * <p>RoCEv1's (IBA Annex A16, after IBA 7.8.1) is the same computation with the GRH in the IP
+ * header's place and no UDP header: the LRH the frame does not carry as 8 bytes of ones, the GRH
+ * with its variant fields TClass, FlowLabel and HopLmt masked to ones (the bits an IPv6 header's
+ * mask covers, since the GRH has its layout), the BTH with resv8a (the byte RoCEv2 calls
+ * FECN/BECN/resv6) masked, and the rest to the ICRC. One code path serves both: a UDP offset of
+ * -1 means "no UDP header".
+ *
  * <p>One instance per owning thread: it keeps its CRC engine and a scratch array for the masked
  * headers, so computing allocates nothing.
  */
@@ -41,15 +48,31 @@ public final class Icrc {
      * CRC call per frame. Otherwise the headers are masked in a copy.
      */
     public int compute(ParsedFrame f) {
-        if (f.udpOffset() < 0) {
-            throw new IllegalArgumentException("ICRC needs the IP and UDP headers: parse a whole frame");
+        boolean v1 = f.isRoceV1();
+        if (f.udpOffset() < 0 && !v1) {
+            throw new IllegalArgumentException("ICRC needs the IP and UDP headers (or a RoCEv1 GRH): parse a whole frame");
         }
         ByteBuf b = f.buffer();
+        // a GRH masks as an IPv6 header does
+        int ipVersion = v1 ? 6 : f.ipVersion();
+        int headerLength = v1 ? Ipv6.LENGTH : f.ipHeaderLength();
         if (f.l3Offset() - f.start() >= LRH_STANDIN && b.refCnt() == 1 && !b.isReadOnly()) {
-            return maskedCompute(b, f.l3Offset(), f.ipVersion(), f.udpOffset(), f.bthOffset(), f.icrcOffset());
+            return maskedCompute(b, f.l3Offset(), ipVersion, f.udpOffset(), f.bthOffset(), f.icrcOffset());
         }
-        return compute(b, f.l3Offset(), f.ipVersion(), f.ipHeaderLength(), b, f.udpOffset(), f.bthOffset(),
+        return compute(b, f.l3Offset(), ipVersion, headerLength, b, f.udpOffset(), b, f.bthOffset(),
                 f.icrcOffset());
+    }
+
+    /**
+     * The ICRC of a RoCEv1 frame this thread is building and nobody else holds (IBA Annex A16): the
+     * GRH at {@code grhOffset}, the BTH at {@code bthOffset}, at least 8 bytes (the Ethernet header)
+     * before the GRH; masked, computed and restored in place as {@link #computeInPlace} does.
+     */
+    public int computeRoceV1InPlace(ByteBuf b, int grhOffset, int bthOffset, int icrcOffset) {
+        if (grhOffset < LRH_STANDIN) {
+            throw new IllegalArgumentException("no room for the LRH stand-in before the GRH: " + grhOffset);
+        }
+        return maskedCompute(b, grhOffset, 6, -1, bthOffset, icrcOffset);
     }
 
     /** Masks in place, runs one CRC over [l3 - 8, icrc), restores every byte it touched. */
@@ -62,7 +85,7 @@ public final class Icrc {
         int word0 = b.getInt(l3);
         int word1 = b.getInt(l3 + 4);
         int word2 = b.getInt(l3 + 8);
-        short udpChecksum = b.getShort(udp + Udp.CHECKSUM);
+        short udpChecksum = udp >= 0 ? b.getShort(udp + Udp.CHECKSUM) : 0;
         byte fecnBecn = b.getByte(bth + Bth.FECN_BECN);
         try {
             b.setLong(from, -1L);
@@ -73,7 +96,9 @@ public final class Icrc {
                 b.setInt(l3, word0 | 0x0FFFFFFF); // traffic class and flow label
                 b.setInt(l3 + 4, word1 | 0xFF); // hop limit
             }
-            b.setShort(udp + Udp.CHECKSUM, 0xFFFF);
+            if (udp >= 0) {
+                b.setShort(udp + Udp.CHECKSUM, 0xFFFF);
+            }
             b.setByte(bth + Bth.FECN_BECN, 0xFF);
             crc.reset();
             update(b, from, icrcOffset - from);
@@ -83,7 +108,9 @@ public final class Icrc {
             b.setInt(l3, word0);
             b.setInt(l3 + 4, word1);
             b.setInt(l3 + 8, word2);
-            b.setShort(udp + Udp.CHECKSUM, udpChecksum);
+            if (udp >= 0) {
+                b.setShort(udp + Udp.CHECKSUM, udpChecksum);
+            }
             b.setByte(bth + Bth.FECN_BECN, fecnBecn);
         }
     }
@@ -97,12 +124,13 @@ public final class Icrc {
                                int icrcOffset) {
         final long lrhAt = address + from;
         final long ipAt = address + l3;
-        final long udpCheckAt = address + udp + Udp.CHECKSUM;
+        final boolean hasUdp = udp >= 0;
+        final long udpCheckAt = hasUdp ? address + udp + Udp.CHECKSUM : 0;
         final long fecnAt = address + bth + Bth.FECN_BECN;
         final long lrh = PlatformDependent.getLong(lrhAt);
         final long ip0 = PlatformDependent.getLong(ipAt);
         final int ip8 = PlatformDependent.getInt(ipAt + 8);
-        final short udpChecksum = PlatformDependent.getShort(udpCheckAt);
+        final short udpChecksum = hasUdp ? PlatformDependent.getShort(udpCheckAt) : 0;
         final byte fecnBecn = PlatformDependent.getByte(fecnAt);
         try {
             PlatformDependent.putLong(lrhAt, -1L);
@@ -117,7 +145,9 @@ public final class Icrc {
                 PlatformDependent.putShort(ipAt + 2, (short) -1);
                 PlatformDependent.putByte(ipAt + Ipv6.HOP_LIMIT, (byte) -1);
             }
-            PlatformDependent.putShort(udpCheckAt, (short) -1);
+            if (hasUdp) {
+                PlatformDependent.putShort(udpCheckAt, (short) -1);
+            }
             PlatformDependent.putByte(fecnAt, (byte) -1);
             crc.reset();
             update(b, from, icrcOffset - from);
@@ -126,7 +156,9 @@ public final class Icrc {
             PlatformDependent.putLong(lrhAt, lrh);
             PlatformDependent.putLong(ipAt, ip0);
             PlatformDependent.putInt(ipAt + 8, ip8);
-            PlatformDependent.putShort(udpCheckAt, udpChecksum);
+            if (hasUdp) {
+                PlatformDependent.putShort(udpCheckAt, udpChecksum);
+            }
             PlatformDependent.putByte(fecnAt, fecnBecn);
         }
     }
@@ -170,6 +202,8 @@ public final class Icrc {
     /**
      * The same with the UDP header in a buffer of its own too: a packet written where it leaves, as
      * the UDP payload alone, gets its ICRC over the IP and UDP headers its receiver will rebuild.
+     * A {@code udpOffset} of -1 means there is no UDP header: a RoCEv1 GRH (ipVersion 6, 40 bytes)
+     * is followed by the BTH.
      */
     public int compute(ByteBuf ipBuf, int ipOffset, int ipVersion, int ipHeaderLength, ByteBuf udpBuf, int udpOffset,
                        ByteBuf buf, int bthOffset, int icrcOffset) {
@@ -196,10 +230,12 @@ public final class Icrc {
             s[p + Ipv6.HOP_LIMIT] = (byte) 0xFF;
         }
         p += ipHeaderLength;
-        udpBuf.getBytes(udpOffset, s, p, Udp.LENGTH);
-        s[p + Udp.CHECKSUM] = (byte) 0xFF;
-        s[p + Udp.CHECKSUM + 1] = (byte) 0xFF;
-        p += Udp.LENGTH;
+        if (udpOffset >= 0) {
+            udpBuf.getBytes(udpOffset, s, p, Udp.LENGTH);
+            s[p + Udp.CHECKSUM] = (byte) 0xFF;
+            s[p + Udp.CHECKSUM + 1] = (byte) 0xFF;
+            p += Udp.LENGTH;
+        }
         buf.getBytes(bthOffset, s, p, Bth.LENGTH);
         s[p + Bth.FECN_BECN] = (byte) 0xFF;
         p += Bth.LENGTH;

@@ -5,6 +5,7 @@ import io.rocelab.codec.header.Arp;
 import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.EtherType;
+import io.rocelab.codec.header.Grh;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
@@ -86,6 +87,8 @@ public final class ParsedFrame {
                 return null;
             case EtherType.MAC_CONTROL:
                 return parseMacControl();
+            case EtherType.ROCE:
+                return parseGrh();
             default:
                 kind = FrameKind.OTHER;
                 return null;
@@ -145,6 +148,28 @@ public final class ParsedFrame {
             kind = FrameKind.OTHER;
         }
         return null;
+    }
+
+    /**
+     * A RoCEv1 frame (IBA Annex A16): the GRH (IBA 8.3.1: IPVer 6, NxtHdr 0x1B, PayLen the bytes
+     * from the BTH to the ICRC inclusive), then the transport as in RoCEv2. Not IP: the IP accessors
+     * stay 0/-1, {@link #grhOffset()} locates the GRH.
+     */
+    private DecodeError parseGrh() {
+        if (limit - l3Offset < Grh.LENGTH) {
+            return DecodeError.TRUNCATED_GRH;
+        }
+        if (Ipv6.version(buf, l3Offset) != Grh.IP_VERSION
+                || Ipv6.nextHeader(buf, l3Offset) != Grh.NEXT_HEADER_IBA) {
+            return DecodeError.BAD_GRH;
+        }
+        int payload = Ipv6.payloadLength(buf, l3Offset);
+        if (l3Offset + Grh.LENGTH + payload > limit) {
+            return DecodeError.TRUNCATED_GRH;
+        }
+        end = l3Offset + Grh.LENGTH + payload;
+        kind = FrameKind.ROCEV1;
+        return parseBth(l3Offset + Grh.LENGTH, payload);
     }
 
     private DecodeError parseIpv4() {
@@ -261,8 +286,19 @@ public final class ParsedFrame {
         return kind;
     }
 
+    /** RoCEv2 (over UDP); see {@link #isRoceV1()} for the other encapsulation. */
     public boolean isRoce() {
         return kind == FrameKind.ROCEV2;
+    }
+
+    /** RoCEv1: EtherType 0x8915, GRH, BTH (IBA Annex A16). */
+    public boolean isRoceV1() {
+        return kind == FrameKind.ROCEV1;
+    }
+
+    /** Offset of a RoCEv1 frame's GRH, or -1 for any other frame. */
+    public int grhOffset() {
+        return kind == FrameKind.ROCEV1 ? l3Offset : -1;
     }
 
     /** Index of the first byte of the frame (the destination MAC, or the BTH for a transport parse). */

@@ -11,6 +11,7 @@ import io.rocelab.codec.header.Deth;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Feth;
+import io.rocelab.codec.header.Grh;
 import io.rocelab.codec.header.Ieth;
 import io.rocelab.codec.header.ImmDt;
 import io.rocelab.codec.header.Ipv4;
@@ -24,7 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A whole RoCEv2 Ethernet frame as values: what tools, tests and captures build and inspect. The
+ * A whole RoCEv2 Ethernet frame as values (or, with {@link #roceV1(byte[], byte[])}, a RoCEv1 one:
+ * EtherType 0x8915, GRH, no UDP; IBA Annex A16): what tools, tests and captures build and inspect. The
  * defaults are what Linux rxe puts on the wire (IPv4, DF, TTL 64, UDP checksum 0, P_Key 0xFFFF,
  * pad to a 4-byte boundary, ICRC computed, Ethernet padding to 60 bytes).
  *
@@ -57,7 +59,8 @@ public final class RoceFrame {
     private long dstMac;
     private long srcMac;
     private final List<VlanTag> vlans = new ArrayList<>();
-    // IP
+    // IP, or the GRH of a RoCEv1 frame (ipVersion 6, its SGID/DGID in ipv6Src/ipv6Dst, HopLmt in ttl)
+    private boolean roceV1;
     private int ipVersion = 4;
     private int ipv4Src;
     private int ipv4Dst;
@@ -104,8 +107,11 @@ public final class RoceFrame {
     private Integer icrc;
     private byte[] trailer;
 
-    /** Reads every field of a parsed, well-formed RoCEv2 frame. */
+    /** Reads every field of a parsed, well-formed RoCEv2 (or RoCEv1) frame. */
     public static RoceFrame decode(ParsedFrame f) {
+        if (f.isRoceV1()) {
+            return decodeV1(f);
+        }
         if (!f.isRoce() || f.udpOffset() < 0) {
             throw new IllegalArgumentException("not a parsed RoCEv2 Ethernet frame: " + f.kind());
         }
@@ -150,6 +156,30 @@ public final class RoceFrame {
         } else {
             r.trailer = new byte[0];
         }
+        return r;
+    }
+
+    private static RoceFrame decodeV1(ParsedFrame f) {
+        ByteBuf b = f.buffer();
+        RoceFrame r = new RoceFrame();
+        r.roceV1 = true;
+        r.ipVersion = 6;
+        r.dstMac = f.dstMac();
+        r.srcMac = f.srcMac();
+        for (int i = 0; i < f.vlanCount(); i++) {
+            int o = f.vlanOffset(i);
+            r.vlans.add(new VlanTag(Vlan.tpid(b, o), Vlan.pcp(b, o), Vlan.dei(b, o), Vlan.vid(b, o)));
+        }
+        int grh = f.grhOffset();
+        r.trafficClass = Ipv6.trafficClass(b, grh);
+        r.flowLabel = Ipv6.flowLabel(b, grh);
+        r.ttl = Ipv6.hopLimit(b, grh);
+        Ipv6.src(b, grh, r.ipv6Src);
+        Ipv6.dst(b, grh, r.ipv6Dst);
+        readTransport(f, r);
+        r.icrc = f.icrc();
+        r.trailer = new byte[f.trailerLength()];
+        b.getBytes(f.end(), r.trailer);
         return r;
     }
 
@@ -213,6 +243,11 @@ public final class RoceFrame {
         return ipVersion == 4 ? Ipv4.MIN_LENGTH + ipv4Options.length : Ipv6.LENGTH;
     }
 
+    /** The UDP header, or none in a RoCEv1 frame. */
+    private int udpHeaderLength() {
+        return roceV1 ? 0 : Udp.LENGTH;
+    }
+
     private int effectivePadCount() {
         return padCount != null ? padCount : (4 - (payload.length & 3)) & 3;
     }
@@ -227,7 +262,8 @@ public final class RoceFrame {
 
     /** Length of the encoded frame in bytes. */
     public int encodedLength() {
-        int unpadded = Ethernet.LENGTH + Vlan.LENGTH * vlans.size() + ipHeaderLength() + udpLength();
+        int unpadded = Ethernet.LENGTH + Vlan.LENGTH * vlans.size() + ipHeaderLength() + udpLength()
+                - Udp.LENGTH + udpHeaderLength();
         return unpadded + trailerLength(unpadded);
     }
 
@@ -266,7 +302,11 @@ public final class RoceFrame {
         int l3 = off + 2;
         int udpLength = udpLength();
         int udp;
-        if (ipVersion == 4) {
+        if (roceV1) {
+            // GRH (IBA 8.3.1): PayLen counts the BTH through the ICRC
+            Grh.write(out, l3, trafficClass, flowLabel, udpLength - Udp.LENGTH, ttl, ipv6Src, ipv6Dst);
+            udp = l3 + Grh.LENGTH - Udp.LENGTH; // where a UDP header would end: the BTH starts at the GRH's end
+        } else if (ipVersion == 4) {
             int hl = ipHeaderLength();
             out.setBytes(l3 + Ipv4.MIN_LENGTH, ipv4Options);
             Ipv4.write(out, l3, trafficClass, hl + udpLength, ipId, flagsFragment, ttl, Ipv4.PROTO_UDP, ipv4Src,
@@ -281,7 +321,9 @@ public final class RoceFrame {
             Ipv6.write(out, l3, trafficClass, flowLabel, udpLength, Ipv4.PROTO_UDP, ttl, ipv6Src, ipv6Dst);
             udp = l3 + Ipv6.LENGTH;
         }
-        Udp.write(out, udp, udpSrcPort, udpDstPort, udpLength, udpChecksum);
+        if (!roceV1) {
+            Udp.write(out, udp, udpSrcPort, udpDstPort, udpLength, udpChecksum);
+        }
         int bth = udp + Udp.LENGTH;
         int pc = effectivePadCount();
         Bth.write(out, bth, opcode.code(), solicited, migReq, pc, tver, pkey, fecn, becn, resv6, destQp, ackReq,
@@ -299,11 +341,14 @@ public final class RoceFrame {
         }
         out.writerIndex(start + length);
         int crc = icrc != null ? icrc
-                : new Icrc().compute(out, l3, ipVersion, ipHeaderLength(), out, udp, bth, icrcOffset);
+                : new Icrc().compute(out, l3, ipVersion, ipHeaderLength(), out, roceV1 ? -1 : udp, bth, icrcOffset);
         out.setIntLE(icrcOffset, crc);
     }
 
     private int l3EtherType() {
+        if (roceV1) {
+            return EtherType.ROCE;
+        }
         return ipVersion == 4 ? EtherType.IPV4 : EtherType.IPV6;
     }
 
@@ -376,13 +421,31 @@ public final class RoceFrame {
     }
 
     public RoceFrame ipv4(int src, int dst) {
+        this.roceV1 = false;
         this.ipVersion = 4;
         this.ipv4Src = src;
         this.ipv4Dst = dst;
         return this;
     }
 
+    /**
+     * A RoCEv1 frame (IBA Annex A16): EtherType 0x8915 and a GRH with these GIDs instead of IP and
+     * UDP. The traffic class, flow label and hop limit ({@link #ttl}) are the GRH's TClass,
+     * FlowLabel and HopLmt; the UDP fields are not used.
+     */
+    public RoceFrame roceV1(byte[] sgid16, byte[] dgid16) {
+        ipv6(sgid16, dgid16);
+        this.roceV1 = true;
+        return this;
+    }
+
+    /** Whether this is a RoCEv1 frame. */
+    public boolean isRoceV1() {
+        return roceV1;
+    }
+
     public RoceFrame ipv6(byte[] src16, byte[] dst16) {
+        this.roceV1 = false;
         this.ipVersion = 6;
         this.ipv6Src = src16.clone();
         this.ipv6Dst = dst16.clone();

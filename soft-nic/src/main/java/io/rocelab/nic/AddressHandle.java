@@ -48,8 +48,18 @@ public record AddressHandle(Gid destGid, int sgidIndex, int hopLimit, int traffi
         return new AddressHandle(destGid, sgidIndex, hopLimit, trafficClass, destMac, label);
     }
 
-    /** To an IPv4 peer, MAC resolved by ARP, TTL 64 and traffic class 0 like rxe. */
+    /**
+     * To an IPv4 peer, MAC resolved by ARP, TTL 64 and traffic class 0 like rxe, from GID index
+     * {@link SoftNic#GID_INDEX_IPV4}: the IPv4-mapped RoCEv2 GID of rxe's table. On a NIC that lists
+     * RoCEv1 GIDs too ({@link SoftNic.Builder#roceV1}) use {@link #ipv4(int, int)} with the port's
+     * {@link NicPort#ipv4GidIndex}.
+     */
     public static AddressHandle ipv4(int destIpv4) {
         return new AddressHandle(Gid.ipv4Mapped(destIpv4), SoftNic.GID_INDEX_IPV4, 64, 0, -1);
+    }
+
+    /** To an IPv4 peer from our IPv4-mapped GID at {@code sgidIndex} (its type picks RoCEv1 or RoCEv2). */
+    public static AddressHandle ipv4(int destIpv4, int sgidIndex) {
+        return new AddressHandle(Gid.ipv4Mapped(destIpv4), sgidIndex, 64, 0, -1);
     }
 }

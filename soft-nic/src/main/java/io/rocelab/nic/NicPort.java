@@ -17,6 +17,7 @@ import io.rocelab.fabric.tx.Transmitter;
 import io.rocelab.nic.egress.NicEgress;
 import io.rocelab.nic.egress.SendStep;
 import io.rocelab.nic.net.Gid;
+import io.rocelab.nic.net.GidType;
 import io.rocelab.nic.net.L2Framing;
 import io.rocelab.nic.net.NeighborDiscovery;
 import io.rocelab.nic.net.Neighbors;
@@ -40,6 +41,8 @@ public final class NicPort {
     private final long mac;
     private final int ipv4;
     private final Gid[] gids;
+    /** Each entry's type: every one RoCEv2 on an rxe-like port, v1 and v2 in turn with RoCEv1 on. */
+    private final GidType[] gidTypes;
     final L2Framing l2;
     final CounterSet<NicCounter> counters = new CounterSet<>(NicCounter.class);
     final PacketWriter writer;
@@ -71,18 +74,43 @@ public final class NicPort {
     NicPort(SoftNic nic, int number, FramePort link, long mac, int ipv4, List<Gid> ipv6, L2Framing l2,
             ByteBufAllocator alloc, int firstIpId, boolean fixedIpId, long linkSpeedOverride,
             PauseResponse pauseResponse, FlowControlMode flowControlMode) {
+        this(nic, number, link, mac, ipv4, ipv6, l2, alloc, firstIpId, fixedIpId, linkSpeedOverride, pauseResponse,
+                flowControlMode, false);
+    }
+
+    /**
+     * @param roceV1 whether the port lists a RoCEv1 GID beside each RoCEv2 one (see
+     *               {@link SoftNic.Builder#roceV1})
+     */
+    NicPort(SoftNic nic, int number, FramePort link, long mac, int ipv4, List<Gid> ipv6, L2Framing l2,
+            ByteBufAllocator alloc, int firstIpId, boolean fixedIpId, long linkSpeedOverride,
+            PauseResponse pauseResponse, FlowControlMode flowControlMode, boolean roceV1) {
         this.nic = nic;
         this.number = number;
         this.link = link;
         this.mac = mac;
         this.ipv4 = ipv4;
+        java.util.List<Gid> addresses = new java.util.ArrayList<>();
+        addresses.add(Gid.linkLocal(mac));
+        addresses.add(Gid.ipv4Mapped(ipv4));
+        addresses.addAll(ipv6);
+        // ib_core adds an address's GIDs one type after the other (ib_cache_gid_add over the port's
+        // gid_type_mask), so a ConnectX (mlx5: v1 and v2) lists v1 then v2 at consecutive indices;
+        // rxe's mask is RoCEv2 alone
         java.util.List<Gid> table = new java.util.ArrayList<>();
-        table.add(Gid.linkLocal(mac));
-        table.add(Gid.ipv4Mapped(ipv4));
-        table.addAll(ipv6);
+        java.util.List<GidType> types = new java.util.ArrayList<>();
+        for (Gid a : addresses) {
+            if (roceV1) {
+                table.add(a);
+                types.add(GidType.ROCE_V1);
+            }
+            table.add(a);
+            types.add(GidType.ROCE_V2);
+        }
         this.gids = table.toArray(new Gid[0]);
+        this.gidTypes = types.toArray(new GidType[0]);
         java.util.List<Gid> own6 = new java.util.ArrayList<>(ipv6);
-        own6.add(0, gids[SoftNic.GID_INDEX_LINK_LOCAL]);
+        own6.add(0, addresses.get(0));
         this.l2 = l2;
         this.writer = new PacketWriter(alloc, l2, firstIpId, fixedIpId,
                 link instanceof UdpPayloadSink sink ? sink : null);
@@ -101,7 +129,7 @@ public final class NicPort {
         this.pause = new PortPause(this, flowControlMode == FlowControlMode.PAUSE);
         this.flowControl = flowControlMode == FlowControlMode.PAUSE ? pause : pfc;
         this.neighbors = new Neighbors(mac, ipv4, nic.agentScheduler(), out, alloc, counters, l2);
-        this.nd = new NeighborDiscovery(mac, gids[SoftNic.GID_INDEX_LINK_LOCAL], own6, nic.agentScheduler(), out,
+        this.nd = new NeighborDiscovery(mac, addresses.get(0), own6, nic.agentScheduler(), out,
                 alloc, counters, l2);
         this.up = link.isUp();
     }
@@ -164,14 +192,49 @@ public final class NicPort {
         return gids.length;
     }
 
-    /** The index of {@code gid} in the port's GID table ({@code ibv_query_gid} in reverse). */
+    /** The type of GID {@code index} ({@code ibv_query_gid_type}). */
+    public GidType gidType(int index) {
+        gid(index); // the same message for an index out of the table
+        return gidTypes[index];
+    }
+
+    /** Whether the port lists RoCEv1 GIDs (and so takes RoCEv1 frames). */
+    public boolean hasRoceV1() {
+        return gidTypes[0] == GidType.ROCE_V1;
+    }
+
+    /**
+     * The index of {@code gid} in the port's GID table ({@code ibv_query_gid} in reverse): its
+     * RoCEv2 entry, where RoCEv1 lists the address too.
+     */
     public int gidIndex(Gid gid) {
+        return gidIndex(gid, GidType.ROCE_V2);
+    }
+
+    /** The index of {@code gid}'s entry of type {@code type}. */
+    public int gidIndex(Gid gid, GidType type) {
         for (int i = 0; i < gids.length; i++) {
-            if (gids[i].equals(gid)) {
+            if (gids[i].equals(gid) && gidTypes[i] == type) {
                 return i;
             }
         }
-        throw new IllegalArgumentException("gid not in the table of " + nic.name() + " port " + number + ": " + gid);
+        throw new IllegalArgumentException("no " + type.sysfsName() + " GID " + gid + " in the table of " + nic.name()
+                + " port " + number);
+    }
+
+    /** The index of the port's IPv4-mapped GID of type {@code type} (rxe: 1; ConnectX: 2 for v1, 3 for v2). */
+    public int ipv4GidIndex(GidType type) {
+        return gidIndex(Gid.ipv4Mapped(ipv4), type);
+    }
+
+    /** Whether the 16 bytes at {@code off} of {@code b} are one of the port's RoCEv1 GIDs (owner thread). */
+    boolean isOwnRoceV1Gid(ByteBuf b, int off) {
+        for (int i = 0; i < gids.length; i++) {
+            if (gidTypes[i] == GidType.ROCE_V1 && gids[i].matches(b, off)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The link speed the port's transmitter sends at (0: an unlimited port). */
@@ -282,7 +345,8 @@ public final class NicPort {
      * it: the PCP of its VLAN tag; untagged, as the port's DCB trust says ({@code mlnx_qos --trust}):
      * trusting DSCP, its DSCP's priority through the {@code dscp2prio} map (mlx5's default DSCP / 8:
      * DSCP 26 is priority 3, DSCP 48 priority 6), trusting PCP priority 0, which an untagged frame
-     * carries; anything else (ARP) priority 0. CNPs and ACKs go by it too.
+     * carries; anything else (ARP, an untagged RoCEv1 frame, which has no DSCP) priority 0. CNPs and
+     * ACKs go by it too.
      */
     int priorityOf(ByteBuf frame) {
         int type = frame.getUnsignedShort(Ethernet.ETHER_TYPE);

@@ -5,6 +5,7 @@ import io.rocelab.codec.DecodeError;
 import io.rocelab.codec.FrameKind;
 import io.rocelab.codec.Icrc;
 import io.rocelab.codec.ParsedFrame;
+import io.rocelab.codec.header.Grh;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.MacAddress;
@@ -18,7 +19,7 @@ import io.rocelab.nic.stats.NicCounter;
  * handed on. In order: the bond's LACPDUs; the parse (a malformed frame is counted,
  * {@link NicCounter#DROP_MALFORMED}); PFC to the port's egress; the VLAN; ARP and neighbour
  * discovery to the port's neighbour tables (a bond's other port learns too: one interface, one
- * table); then RoCEv2 only: the addresses ({@link NicCounter#DROP_NOT_FOR_US}), the ICRC
+ * table); then RoCEv2 (and RoCEv1, to a port that lists RoCEv1 GIDs) only: the addresses ({@link NicCounter#DROP_NOT_FOR_US}), the ICRC
  * ({@link NicCounter#DROP_BAD_ICRC}), a CNP to its QP's congestion control, the QP by number
  * ({@link NicCounter#DROP_UNKNOWN_QP}), the opcode against the QP's transport
  * ({@link NicCounter#DROP_BAD_OPCODE}), a CE mark to the notification point, and the packet to
@@ -104,10 +105,13 @@ final class NicReceive {
                 }
                 return;
             }
-            if (f.kind() != FrameKind.ROCEV2) {
+            if (f.kind() != FrameKind.ROCEV2 && f.kind() != FrameKind.ROCEV1) {
                 return;
             }
-            boolean ourIp = f.ipVersion() == 4 ? Ipv4.dst(frame, f.l3Offset()) == port.ipv4()
+            // RoCEv1 (IBA Annex A16): to one of the port's RoCEv1 GIDs; a port without them (rxe's,
+            // RoCEv2 only) takes none, as rxe never sees EtherType 0x8915
+            boolean ourIp = f.isRoceV1() ? port.isOwnRoceV1Gid(frame, f.grhOffset() + Grh.DGID)
+                    : f.ipVersion() == 4 ? Ipv4.dst(frame, f.l3Offset()) == port.ipv4()
                     : port.nd.isOwn(frame, f.l3Offset() + Ipv6.DST);
             if (!ourMac || !ourIp) {
                 port.counters.increment(NicCounter.DROP_NOT_FOR_US);

@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.rocelab.codec.Icrc;
 import io.rocelab.codec.header.Bth;
 import io.rocelab.codec.header.EtherType;
+import io.rocelab.codec.header.Grh;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
 import io.rocelab.codec.header.Udp;
@@ -33,6 +34,11 @@ import io.rocelab.nic.net.L2Framing;
  * and {@link NicPort#emit} or {@link NicPort#sendControl} commits the packet there instead of
  * sending a frame ({@link #takeClaim}).
  * Where the port declines (another thread, GSO off, a source address not its own), a frame is built.
+ *
+ * <p>Along a RoCEv1 route ({@link Route#roceV1}) the frame is IBA Annex A16's instead: Ethernet
+ * [802.1Q tag with the RoCE PCP, which alone carries a RoCEv1 frame's priority] / EtherType 0x8915 /
+ * GRH (the route's traffic class, flow label 0, hop limit 64, the two GIDs, next header 0x1B) /
+ * BTH / ... / ICRC (Annex A16: the GRH masked as the IPv6 header is, no UDP header).
  *
  * <p>Owner-thread only: one instance per NIC, one frame at a time; nothing is allocated but the
  * frame's buffer.
@@ -87,7 +93,7 @@ final class PacketWriter {
         int pad = (-payloadLength) & 3;
         inPlace = false; // a packet begun and never finished (an exception on the way) is forgotten
         claimed = null;
-        if (sink != null && !route.ipv6) {
+        if (sink != null && !route.ipv6 && !route.roceV1) {
             int length = op.headerLength() + payloadLength + pad + Icrc.LENGTH;
             ByteBuf b = sink.claim(route.srcIpv4, srcPort, route.dstIpv4, ipId, length);
             if (b != null) {
@@ -116,6 +122,10 @@ final class PacketWriter {
 
     private ByteBuf beginFrame(int srcPort, Route route, int trafficClass, int pcp, Opcode op, boolean solicited,
                                int pkey, int destQp, boolean ackReq, int psn, int payloadLength, int pad) {
+        if (route.roceV1) {
+            return beginRoceV1Frame(route, trafficClass, pcp, op, solicited, pkey, destQp, ackReq, psn,
+                    payloadLength, pad);
+        }
         int ip = l2.length();
         int ipLength = route.ipv6 ? Ipv6.LENGTH : Ipv4.MIN_LENGTH;
         int udp = ip + ipLength;
@@ -145,6 +155,32 @@ final class PacketWriter {
         this.ipOffset = ip;
         this.ipVersion = route.ipv6 ? 6 : 4;
         this.udpOffset = udp;
+        this.bthOffset = bth;
+        return b;
+    }
+
+    /** A RoCEv1 frame (IBA Annex A16): GRH then BTH, no IP, no UDP; see the class comment. */
+    private ByteBuf beginRoceV1Frame(Route route, int trafficClass, int pcp, Opcode op, boolean solicited, int pkey,
+                                     int destQp, boolean ackReq, int psn, int payloadLength, int pad) {
+        int grh = l2.length();
+        int bth = grh + Grh.LENGTH;
+        int total = bth + op.headerLength() + payloadLength + pad + Icrc.LENGTH;
+        ByteBuf b = alloc.buffer(total);
+        b.writerIndex(total);
+        l2.write(b, 0L, EtherType.ROCE, pcp);
+        Grh.write(b, grh, trafficClass, Route.FLOW_LABEL, total - bth, Route.HOP_LIMIT, route.srcGid.rawBytes(),
+                route.dstGid.rawBytes());
+        Bth.write(b, bth, op.code(), solicited, pad, pkey, destQp, ackReq, psn);
+        if (route.migReq) {
+            setMigReq(b, bth);
+        }
+        icrcOffset = total - Icrc.LENGTH;
+        b.setZero(icrcOffset - pad, pad);
+        this.buf = b;
+        this.opcode = op;
+        this.ipOffset = grh;
+        this.ipVersion = 6;
+        this.udpOffset = -1; // finish() computes Annex A16's ICRC: no UDP header
         this.bthOffset = bth;
         return b;
     }
@@ -205,7 +241,8 @@ final class PacketWriter {
             return b;
         }
         // the frame is ours alone until it is handed over: mask, CRC and restore in place (one pass)
-        b.setIntLE(icrcOffset, icrc.computeInPlace(b, ipOffset, ipVersion, udpOffset, bthOffset, icrcOffset));
+        b.setIntLE(icrcOffset, udpOffset < 0 ? icrc.computeRoceV1InPlace(b, ipOffset, bthOffset, icrcOffset)
+                : icrc.computeInPlace(b, ipOffset, ipVersion, udpOffset, bthOffset, icrcOffset));
         return b;
     }
 

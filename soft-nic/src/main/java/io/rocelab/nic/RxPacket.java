@@ -26,7 +26,10 @@ final class RxPacket {
     int srcIp;
     int dstIp;
     int ipVersion;
+    /** The IP header's offset, or a RoCEv1 packet's GRH's (then {@link #ipVersion} is 6: it has IPv6's layout). */
     int ipHeaderOffset;
+    /** A RoCEv1 packet (EtherType 0x8915, GRH; IBA Annex A16). */
+    boolean roceV1;
     /**
      * A packet held in a {@link ReorderWindow} whose payload is already in memory (a WRITE placed
      * by its offset before the packets ahead of it came): executing it in order moves no byte again.
@@ -51,7 +54,9 @@ final class RxPacket {
         payloadOffset = f.payloadOffset();
         payloadLength = f.payloadLength();
         ipHeaderOffset = f.l3Offset();
-        ipVersion = f.ipVersion();
+        roceV1 = f.isRoceV1();
+        // a GRH reads as an IPv6 header: its GIDs where the addresses are, copied whole to a UD receive
+        ipVersion = roceV1 ? 6 : f.ipVersion();
         srcIp = ipVersion == 4 ? Ipv4.src(buf, ipHeaderOffset) : 0;
         dstIp = ipVersion == 4 ? Ipv4.dst(buf, ipHeaderOffset) : 0;
     }
@@ -77,6 +82,7 @@ final class RxPacket {
         c.dstIp = dstIp;
         c.ipVersion = ipVersion;
         c.ipHeaderOffset = ipHeaderOffset;
+        c.roceV1 = roceV1;
         c.placed = placed;
         return c;
     }

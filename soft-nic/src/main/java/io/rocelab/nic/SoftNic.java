@@ -143,7 +143,7 @@ public final class SoftNic {
         this.builtRocePcp = b.rocePcp;
         this.dcb = new io.rocelab.nic.dcb.NicDcb(b.dcb, b.port2 == null ? 1 : 2, this::dcbChanged);
         NicPort one = new NicPort(this, 1, b.port, b.mac, b.ipv4, b.ipv6, new L2Framing(b.mac, b.vid, b.rocePcp),
-                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl);
+                alloc, b.firstIpId, b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl, b.roceV1);
         if (b.port2 == null) {
             this.ports = new NicPort[] {one};
         } else {
@@ -152,7 +152,7 @@ public final class SoftNic {
             long mac2 = bonded ? b.mac : b.port2.mac();
             NicPort two = new NicPort(this, 2, b.port2.link(), mac2, bonded ? b.ipv4 : b.port2.ipv4(),
                     bonded ? b.ipv6 : b.port2.ipv6(), new L2Framing(mac2, b.vid, b.rocePcp), alloc, b.firstIpId,
-                    b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl);
+                    b.fixedIpId, b.linkSpeed, b.pauseResponse, b.flowControl, b.roceV1);
             this.ports = new NicPort[] {one, two};
         }
         this.bond = b.bondMode != null ? new Bond(b.bondMode, ports, this, b.lacpFast, qps::values) : null;
@@ -265,9 +265,14 @@ public final class SoftNic {
         return ports[0].gidTableSize();
     }
 
-    /** The index of {@code gid} in port 1's GID table ({@code ibv_query_gid} in reverse). */
+    /** The index of {@code gid} in port 1's GID table ({@code ibv_query_gid} in reverse), its RoCEv2 entry. */
     public int gidIndex(Gid gid) {
         return ports[0].gidIndex(gid);
+    }
+
+    /** The type of port 1's GID {@code index} ({@code ibv_query_gid_type}). */
+    public io.rocelab.nic.net.GidType gidType(int index) {
+        return ports[0].gidType(index);
     }
 
     /** The 802.1Q VLAN of the port, or -1 when untagged. */
@@ -862,6 +867,7 @@ public final class SoftNic {
         private int maxUnackedPsns = Requester.MAX_UNACKED_PSNS;
         private int ackReqInterval;
         private boolean oooDataPlacement;
+        private boolean roceV1;
         private int firstIpId = 1;
         private boolean fixedIpId;
         private Scheduler scheduler;
@@ -979,6 +985,19 @@ public final class SoftNic {
                 throw new IllegalArgumentException("ackReqInterval must be 0..4194304: " + packets);
             }
             ackReqInterval = packets;
+            return this;
+        }
+
+        /**
+         * RoCEv1 beside RoCEv2, as mlx5 sets up a ConnectX: each port lists two GIDs per address, its
+         * RoCEv1 GID ({@code IB_GID_TYPE_ROCE}) then its RoCEv2 GID ({@code IB_GID_TYPE_ROCE_UDP_ENCAP}),
+         * so port 1's table reads 0 link-local v1, 1 link-local v2, 2 IPv4-mapped v1, 3 IPv4-mapped v2,
+         * then each global IPv6 address v1 and v2; a QP whose source GID is a v1 entry sends RoCEv1
+         * frames (IBA Annex A16), and the port takes RoCEv1 frames to its v1 GIDs. Off by default:
+         * Linux rxe's table, RoCEv2 only ({@link #GID_INDEX_IPV4} and the other constants hold for it).
+         */
+        public Builder roceV1(boolean on) {
+            roceV1 = on;
             return this;
         }
 

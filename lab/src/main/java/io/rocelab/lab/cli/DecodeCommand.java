@@ -33,6 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "decode",
         description = {"Decode a pcap or pcapng capture: one line per frame, RoCEv2 in detail with its ICRC checked.",
+            "RoCEv1 (EtherType 0x8915) frames are decoded and their ICRC checked too.",
             "Exit status: 0 every RoCEv2 frame well-formed with a good ICRC, 1 otherwise, 2 file unreadable."},
         mixinStandardHelpOptions = true)
 public final class DecodeCommand implements Callable<Integer> {
@@ -128,10 +129,12 @@ public final class DecodeCommand implements Callable<Integer> {
         if (error != null) {
             problem = true;
             totals.malformed++;
-            if (parsed.isRoce()) {
+            if (parsed.isRoce() || parsed.isRoceV1()) {
                 totals.roce++;
+                totals.roceV1 += parsed.isRoceV1() ? 1 : 0;
             }
-            line.append("MALFORMED ").append(parsed.isRoce() ? "RoCEv2 " : "").append(error.name().toLowerCase())
+            line.append("MALFORMED ").append(parsed.isRoce() ? "RoCEv2 " : parsed.isRoceV1() ? "RoCEv1 " : "")
+                    .append(error.name().toLowerCase())
                     .append(": ").append(error.description()).append(" (").append(frame.readableBytes())
                     .append(" bytes)");
         } else if (io.rocelab.codec.VxlanFrame.innerOffset(parsed) > 0) {
@@ -163,8 +166,12 @@ public final class DecodeCommand implements Callable<Integer> {
     private boolean count(ByteBuf frame, StringBuilder line) {
         FrameKind kind = parsed.kind();
         switch (kind) {
-            case ROCEV2 -> {
+            case ROCEV2, ROCEV1 -> {
+                // RoCEv1 (EtherType 0x8915) has no IP header; its ICRC is IBA Annex A16's
                 totals.roce++;
+                if (kind == FrameKind.ROCEV1) {
+                    totals.roceV1++;
+                }
                 boolean ipOk = parsed.ipVersion() != 4 || Ipv4.checksumOk(frame, parsed.l3Offset());
                 boolean icrcOk = icrc.verify(parsed);
                 if (!ipOk) {

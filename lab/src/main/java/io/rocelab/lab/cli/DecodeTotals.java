@@ -4,6 +4,8 @@ package io.rocelab.lab.cli;
 final class DecodeTotals {
     int frames;
     int roce;
+    /** Of {@link #roce}, the RoCEv1 frames (EtherType 0x8915); named in the line only when there are some. */
+    int roceV1;
     int icrcGood;
     int icrcBad;
     int malformed;
@@ -16,7 +18,8 @@ final class DecodeTotals {
     }
 
     String describe() {
-        return frames + " frames: " + roce + " RoCEv2 (" + icrcGood + " ICRC OK, " + icrcBad + " ICRC bad), "
+        String kinds = roceV1 == 0 ? roce + " RoCEv2 (" : (roce - roceV1) + " RoCEv2 and " + roceV1 + " RoCEv1 (";
+        return frames + " frames: " + kinds + icrcGood + " ICRC OK, " + icrcBad + " ICRC bad), "
                 + malformed + " malformed, " + arp + " ARP, " + pfc + " PFC/PAUSE, " + other + " other";
     }
 }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         version = "rocelab 0.1.0",
         description = "Software RoCEv2 NIC, switch, perftest and captures.",
         subcommands = {DemoCommand.class, SwitchCommand.class, DecodeCommand.class, ReferenceCapturesCommand.class, DcqcnCommand.class, ExperimentCommand.class,
-                LabCommand.class,
+                LabCommand.class, ShowGidsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Rocelab implements Runnable {
 

@@ -75,7 +75,7 @@ final class FlowsReader {
                 : fromVm ? Section.of(item, path, problems, VM_KEYS.toArray(String[]::new))
                 : Section.of(item, path, problems, "name", "from", "to", "verb", "size", "size-cdf",
                 "messages", "duration", "qps", "window", "start", "stop", "rate", "dscp", "ack-timeout", "retry",
-                "rnr-retry", "reconnect", "alt-path", "verify");
+                "rnr-retry", "reconnect", "alt-path", "verify", "roce");
             if (f == null) {
                 continue;
             }
@@ -156,6 +156,17 @@ final class FlowsReader {
                     + "(no LAP): give one or the other");
                 alt = null;
             }
+            // roce: v1 | v2: the encapsulation, by the GID type its QPs' paths start at (v2 unless given)
+            String roce = f.string("roce", "v2").toLowerCase(Locale.ROOT);
+            boolean roceV1 = roce.equals("v1");
+            if (!roceV1 && !roce.equals("v2")) {
+                f.mistake("roce", "roce is v1 (IBA Annex A16, EtherType 0x8915) or v2 (UDP 4791), not '" + roce + "'");
+            } else if (roceV1 && reconnect > 0) {
+                f.mistake("roce", "a flow with reconnect connects through rdma_cm, which uses RoCEv2 (its default "
+                    + "RoCE mode): roce: v1 goes without reconnect");
+            } else if (roceV1 && alt != null) {
+                f.mistake("roce", "an alternate path is RoCEv2 here: roce: v1 goes without alt-path");
+            }
             boolean verify = f.bool("verify", false);
             if (verify && "ud-send".equals(verb)) {
                 f.mistake("verify", "UD datagrams may be lost: verify checks write, read and send flows");
@@ -210,6 +221,12 @@ final class FlowsReader {
                         : "an RDMA flow (" + verb + ") runs between nic hosts; '" + lin + "' is kind linux (verb: tcp)");
                     continue;
                 }
+                if (roceV1 && (!topology.host(src).roceV1() || !topology.host(dst).roceV1())) {
+                    String plain = !topology.host(src).roceV1() ? src : dst;
+                    f.mistake("roce", "roce: v1 needs RoCEv1 GIDs on both NICs; '" + plain + "' has RoCEv2 GIDs only "
+                        + "(rxe's table): give it roce-v1: true, or nics: {roce-v1: true}");
+                    continue;
+                }
                 if (!reach.reaches(src, dst)) {
                     f.mistake("to", "no path from " + src + " to " + dst + ": they are unreachable over the fabric's "
                         + "links");
@@ -239,7 +256,7 @@ final class FlowsReader {
                             .rateBitsPerSecond(rate).dscp(dscp).ackTimeout(ackTimeout).retryCount(retry)
                             .rnrRetry(rnrRetry).reconnectAfterNanos(reconnect)
                             .altPath(altPorts != null ? new AltPath(altPorts[0], altPorts[1], altTimeout) : null)
-                            .verify(verify).build();
+                            .verify(verify).roceV1(roceV1).build();
                         out.add(new LabFlow.Rdma(flow, g, f.map().loc(), path));
                     } catch (InvalidFlowException e) {
                         // what the engine's check of a flow finds that the file's checks above did not

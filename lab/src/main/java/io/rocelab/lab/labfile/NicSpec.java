@@ -18,11 +18,20 @@ import io.rocelab.nic.dcb.DcbSettings;
  * @param outOfOrder    {@code out-of-order: true}: the NICs' RC QPs place data out of order (mlx5dv's
  *                      {@code MLX5DV_QP_CREATE_OOO_DP}), as ConnectX NICs behind adaptive-routing switches
  *                      do; off (rxe's in-order receive) unless given; a host may override it
+ * @param roceV1        {@code roce-v1: true}: the NICs list a RoCEv1 GID beside each RoCEv2 one, as mlx5 on a
+ *                      ConnectX (v1 then v2 per address), so flows may run RoCEv1 ({@code roce: v1}); off
+ *                      (rxe's RoCEv2-only table) unless given; a host may override it
  */
 public record NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl,
-                      DcbSettings dcb, boolean outOfOrder) {
+                      DcbSettings dcb, boolean outOfOrder, boolean roceV1) {
     /** The NICs of a lab without a {@code nics:} section. */
     public static final NicSpec DEFAULTS = new NicSpec("none", DcqcnParams.defaults(), PauseResponse.IEEE);
+
+    /** NICs with rxe's RoCEv2-only GID table. */
+    public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl,
+                   DcbSettings dcb, boolean outOfOrder) {
+        this(cc, params, pauseResponse, flowControl, dcb, outOfOrder, false);
+    }
 
     /** NICs that receive in order (rxe's way). */
     public NicSpec(String cc, DcqcnParams params, PauseResponse pauseResponse, FlowControlMode flowControl,

@@ -46,7 +46,7 @@ final class NicsReader {
     /** @return the NICs' settings, {@link NicSpec#DEFAULTS} without the section (mistakes reported) */
     static NicSpec read(Section top) {
         Section s = top.section("nics", "cc", "cc-params", "pause-response", "flow-control", "trust", "pfc", "dcbx",
-            "out-of-order");
+            "out-of-order", "roce-v1");
         if (s == null) {
             return NicSpec.DEFAULTS;
         }
@@ -89,7 +89,8 @@ final class NicsReader {
             s.mistake("flow-control", "a NIC's link flow control is pfc (mlnx_qos --pfc) or pause (ethtool -A rx on "
                 + "tx on), not '" + fc + "'");
         }
-        return new NicSpec(cc, params, response, flow, dcb(s, DcbSettings.DEFAULTS), outOfOrder(s, false));
+        return new NicSpec(cc, params, response, flow, dcb(s, DcbSettings.DEFAULTS), outOfOrder(s, false),
+            roceV1(s, false));
     }
 
     /**
@@ -98,6 +99,14 @@ final class NicsReader {
      */
     static boolean outOfOrder(Section s, boolean base) {
         return s.bool("out-of-order", base);
+    }
+
+    /**
+     * {@code roce-v1: true | false} of a {@code nics:} section or a host entry, over {@code base}:
+     * whether the NIC lists RoCEv1 GIDs beside its RoCEv2 ones (a ConnectX's table).
+     */
+    static boolean roceV1(Section s, boolean base) {
+        return s.bool("roce-v1", base);
     }
 
     /**

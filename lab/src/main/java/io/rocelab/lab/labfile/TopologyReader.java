@@ -297,12 +297,13 @@ final class TopologyReader {
 
     /** A generated fabric with the {@code nics:} section's DCB settings on every host's NIC. */
     private Topology withNicDcb(Topology t) {
-        if (nics.dcb().equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS) && !nics.outOfOrder()) {
+        if (nics.dcb().equals(io.rocelab.nic.dcb.DcbSettings.DEFAULTS) && !nics.outOfOrder() && !nics.roceV1()) {
             return t;
         }
         Topology.Builder b = Topology.builder();
         // and the nics: section's out-of-order on every host's NIC
-        t.hosts().forEach(h -> b.host(h.withDcb(nics.dcb()).withOooDataPlacement(nics.outOfOrder())));
+        t.hosts().forEach(h -> b.host(h.withDcb(nics.dcb()).withOooDataPlacement(nics.outOfOrder())
+            .withRoceV1(nics.roceV1())));
         t.switches().forEach(s -> b.switchNode(s.name(), s.config()));
         t.links().forEach(b::link);
         if (t.qos() != null) {
@@ -362,7 +363,7 @@ final class TopologyReader {
             }
             Section s = Section.of(h, path, problems, "name", "ip", "mac", "ipv6", "mtu", "speed", "vlan", "pcp",
                 "kind", "ports", "ip2", "mac2", "bond", "lacp-rate", "trust", "pfc", "dcbx",
-                "out-of-order");
+                "out-of-order", "roce-v1");
             if (s == null) {
                 continue;
             }
@@ -458,6 +459,8 @@ final class TopologyReader {
             b.dcb(s == null ? nics.dcb() : NicsReader.dcb(s, nics.dcb()));
             // a host's own out-of-order over the nics: section's
             b.oooDataPlacement(s == null ? nics.outOfOrder() : NicsReader.outOfOrder(s, nics.outOfOrder()));
+            // and its own roce-v1
+            b.roceV1(s == null ? nics.roceV1() : NicsReader.roceV1(s, nics.roceV1()));
             return b.build();
         } catch (IllegalArgumentException e) {
             problems.add(loc, path, e.getMessage());

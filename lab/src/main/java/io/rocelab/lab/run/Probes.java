@@ -365,6 +365,7 @@ final class Probes {
             data.total(Kind.PORT, p.name, "pause_rx", c.rxPause);
             data.total(Kind.PORT, p.name, "ecn_marks", sum(c.queueEcnMarked));
             data.total(Kind.PORT, p.name, "drops", c.totalDrops());
+            data.total(Kind.PORT, p.name, "no_l3_header", c.drops(io.rocelab.sw.pipeline.DropReason.NO_L3_HEADER));
             data.total(Kind.PORT, p.name, "tx_bytes", c.txBytes);
             long storms = 0;
             long restores = 0;
@@ -431,6 +432,11 @@ final class Probes {
             data.total(Kind.SWITCH, s, "pause_tx", t.pauseTx);
             data.total(Kind.SWITCH, s, "pause_rx", t.pauseRx);
             data.total(Kind.SWITCH, s, "drops", t.drops);
+            long noL3 = 0;
+            for (int i = 0; i < sw.portCount(); i++) {
+                noL3 += sw.counters(i).drops(io.rocelab.sw.pipeline.DropReason.NO_L3_HEADER);
+            }
+            data.total(Kind.SWITCH, s, "no_l3_header", noL3);
             data.total(Kind.SWITCH, s, "watchdog_storms", storms);
             data.total(Kind.SWITCH, s, "watchdog_restores", restores);
             data.total(Kind.SWITCH, s, "path_changes", sw.forwarding().balancing().changes().total());

@@ -55,6 +55,8 @@ public final class Schema {
             "802.3x PAUSE frames received, pause and resume (SAI_PORT_STAT_PAUSE_RX_PKTS)"));
         port.put("ecn_marks", new Attribute(Type.COUNTER, "ecn-marks", "packets CE-marked on its queues"));
         port.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped, all reasons"));
+        port.put("no_l3_header", new Attribute(Type.NUMBER, null, "frames it took in for the router MAC that are not"
+            + " IP, dropped (SAI_IN_DROP_REASON_NO_L3_HEADER): RoCEv1 sent to its gateway"));
         port.put("paused", new Attribute(Type.GAUGE, "pause", "1 while its peer pauses any priority, else 0"));
         port.put("tx_bytes", new Attribute(Type.NUMBER, null, "bytes sent"));
         port.put("watchdog_storms", new Attribute(Type.NUMBER, null, "PFC storms the watchdog detected"));
@@ -99,6 +101,8 @@ public final class Schema {
             "port 1's operational PFC enable vector at the end, bit p for priority p (8: PFC on 3)"));
         Map<String, Attribute> sw = add(Kind.SWITCH);
         sw.put("drops", new Attribute(Type.COUNTER, "drops", "packets dropped on its ports"));
+        sw.put("no_l3_header", new Attribute(Type.NUMBER, null, "frames for its router MAC that are not IP, dropped"
+            + " (SAI_IN_DROP_REASON_NO_L3_HEADER): RoCEv1 sent to its gateway"));
         sw.put("pfc_tx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames sent, XOFF and XON"));
         sw.put("pfc_rx", new Attribute(Type.COUNTER, "pfc-frames", "PFC frames received, XOFF and XON"));
         sw.put("pause_tx", new Attribute(Type.COUNTER, "pfc-frames", "802.3x PAUSE frames sent on its ports"));

@@ -56,7 +56,7 @@ public final class NicEngine implements TestEngine {
      * @param congestion its congestion control and PFC storm
      */
     public record Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6,
-                         NicCongestion congestion) {
+                         NicCongestion congestion, boolean roceV1) {
         public Config {
             Objects.requireNonNull(ip, "ip");
             Objects.requireNonNull(mac, "mac");
@@ -65,6 +65,11 @@ public final class NicEngine implements TestEngine {
                 throw new IllegalArgumentException("activeMtu must be 256..4096, a power of two: " + activeMtu);
             }
             ipv6 = List.copyOf(ipv6);
+        }
+
+        /** With rxe's GID table (RoCEv2 only). */
+        public Config(String ip, String mac, int activeMtu, long psnSeed, List<String> ipv6, NicCongestion congestion) {
+            this(ip, mac, activeMtu, psnSeed, ipv6, congestion, false);
         }
 
         /** Without congestion control or a storm. */
@@ -79,7 +84,8 @@ public final class NicEngine implements TestEngine {
 
         /** The NIC's builder with these addresses, MTU and congestion control (scheduler and port still to set). */
         SoftNic.Builder nic() {
-            SoftNic.Builder b = SoftNic.builder().name(DEVICE_NAME).mac(mac).ipv4(ip).activeMtu(activeMtu);
+            SoftNic.Builder b = SoftNic.builder().name(DEVICE_NAME).mac(mac).ipv4(ip).activeMtu(activeMtu)
+                    .roceV1(roceV1);
             ipv6.forEach(b::ipv6);
             return congestion.configure(b);
         }
@@ -204,7 +210,17 @@ public final class NicEngine implements TestEngine {
                     + " port here; -i " + o.ibPort() + " needs a second port (--in-process cables one; --udp-frame2, --raw2)");
         }
         return new DeviceInfo(DEVICE_NAME, "IB", "Ethernet", Mtu.ofBytes(config.activeMtu()), MAX_OUTSTANDING_READS,
-                BestGidIndex.of(gidTable(), o.ipv6()));
+                BestGidIndex.of(gidTable(), gidTypes(), o.ipv6()));
+    }
+
+    /** Whether each GID of the table is RoCEv2 ({@code ibv_query_gid_type}), index 0 first. */
+    private List<Boolean> gidTypes() {
+        io.rocelab.nic.NicPort port = nic.port(options.ibPort());
+        List<Boolean> v2 = new ArrayList<>(port.gidTableSize());
+        for (int i = 0; i < port.gidTableSize(); i++) {
+            v2.add(port.gidType(i) == io.rocelab.nic.net.GidType.ROCE_V2);
+        }
+        return v2;
     }
 
     /** The NIC's GID table, as perftest reads it with {@code ibv_query_gid}. */

@@ -108,7 +108,7 @@ public final class NicEngineFactory implements EngineFactory {
         long seed = nic.psnSeed() != null ? nic.psnSeed()
                 : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
         NicEngine engine = new NicEngine(new NicEngine.Config(ip, mac, activeMtu(), seed, nic.ip6For(server),
-                nic.congestionFor(server)),
+                nic.congestionFor(server), nic.roceV1()),
                 () -> attachments.apply(o));
         if (nic.dataPath() == NicOptions.DataPath.UDP_ENDPOINT || nic.dataPath() == NicOptions.DataPath.UDP_FRAME
                 || nic.dataPath() == NicOptions.DataPath.RAW) {
@@ -171,7 +171,7 @@ public final class NicEngineFactory implements EngineFactory {
                     + " or a qemu VM), --udp-endpoint LOCAL_IP (to another rocelab over IP), --raw IFACE (a Linux"
                     + " interface) or --in-process (server and client in this process)");
         }
-        checkSupported(o, nic.ip6For(o.isServer()));
+        checkSupported(o, nic.ip6For(o.isServer()), nic.roceV1());
         if (o.ibPort() == 2 && nic.bond() != null) {
             throw new OptionException(" -i 2: with --bond the two ports are one, port 1");
         }
@@ -202,15 +202,32 @@ public final class NicEngineFactory implements EngineFactory {
      * the NIC a global IPv6 address, GID index 3".
      */
     static String describeGidTable(List<String> ipv6) {
+        return describeGidTable(ipv6, false);
+    }
+
+    /**
+     * The same for a NIC with RoCEv1 GIDs ({@code --roce-v1}): each address twice, v1 then v2, "(0
+     * link-local IPv6 v1, 1 link-local IPv6 v2, 2 IPv4-mapped v1, 3 IPv4-mapped v2)".
+     */
+    static String describeGidTable(List<String> ipv6, boolean roceV1) {
+        List<String> addresses = new java.util.ArrayList<>(List.of("link-local IPv6", "IPv4-mapped"));
+        addresses.addAll(ipv6);
+        int per = roceV1 ? 2 : 1;
         StringBuilder sb = new StringBuilder(NicEngine.DEVICE_NAME).append("'s GID table has ")
-                .append(SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size()).append(" entries (")
-                .append(SoftNic.GID_INDEX_LINK_LOCAL).append(" link-local IPv6, ")
-                .append(SoftNic.GID_INDEX_IPV4).append(" IPv4-mapped");
-        for (int i = 0; i < ipv6.size(); i++) {
-            sb.append(", ").append(SoftNic.GID_INDEX_FIRST_IPV6 + i).append(' ').append(ipv6.get(i));
+                .append(per * addresses.size()).append(" entries (");
+        for (int i = 0; i < addresses.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            if (roceV1) {
+                sb.append(2 * i).append(' ').append(addresses.get(i)).append(" v1, ")
+                        .append(2 * i + 1).append(' ').append(addresses.get(i)).append(" v2");
+            } else {
+                sb.append(i).append(' ').append(addresses.get(i));
+            }
         }
         return sb.append("); --ip6 ADDR gives the NIC a global IPv6 address, GID index ")
-                .append(SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size()).toString();
+                .append(per * addresses.size()).toString();
     }
 
     /** What a soft NIC with no global IPv6 address cannot do: one line, as perftest says it. */
@@ -224,6 +241,14 @@ public final class NicEngineFactory implements EngineFactory {
      * @param ipv6 the NIC's global IPv6 addresses (GID index 2 on)
      */
     static void checkSupported(PerftestOptions o, List<String> ipv6) {
+        checkSupported(o, ipv6, false);
+    }
+
+    /**
+     * The same on a NIC that lists RoCEv1 GIDs too when {@code roceV1} ({@code --roce-v1}: twice as
+     * many entries, the IPv4-mapped RoCEv2 GID at index 3).
+     */
+    static void checkSupported(PerftestOptions o, List<String> ipv6, boolean roceV1) {
         if (o.srq() && o.connection() == ConnectionType.UC) {
             // IBA 10.2.9.2 lets only RC (and XRC) and UD QPs take receives from an SRQ
             throw new OptionException(" UC QPs cannot use an SRQ (--use-srq): use RC or UD");
@@ -236,13 +261,16 @@ public final class NicEngineFactory implements EngineFactory {
             throw new OptionException(" " + NicEngine.DEVICE_NAME + " has two ports at most; -i " + o.ibPort()
                     + " does not exist");
         }
-        int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size();
+        int per = roceV1 ? 2 : 1;
+        int tableSize = per * (SoftNic.GID_INDEX_FIRST_IPV6 + ipv6.size());
         if (o.gidIndex() >= tableSize) {
-            throw new OptionException(" GID index " + o.gidIndex() + " does not exist: " + describeGidTable(ipv6));
+            throw new OptionException(" GID index " + o.gidIndex() + " does not exist: "
+                    + describeGidTable(ipv6, roceV1));
         }
-        if (o.rdmaCm() && (o.ipv6() || o.gidIndex() != -1 && o.gidIndex() != SoftNic.GID_INDEX_IPV4)) {
-            throw new OptionException(" rocelab's rdma_cm (-R) connects over IPv4: use GID index "
-                    + SoftNic.GID_INDEX_IPV4 + " (the IPv4-mapped GID) and no --ipv6");
+        int ipv4V2 = per * SoftNic.GID_INDEX_IPV4 + (per - 1);
+        if (o.rdmaCm() && (o.ipv6() || o.gidIndex() != -1 && o.gidIndex() != ipv4V2)) {
+            throw new OptionException(" rocelab's rdma_cm (-R) connects over IPv4 RoCEv2: use GID index "
+                    + ipv4V2 + " (the IPv4-mapped " + (roceV1 ? "RoCEv2 " : "") + "GID) and no --ipv6");
         }
     }
 }

@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
 public final class NicFlags {
     @Option(names = "--in-process") boolean inProcess;
     @Option(names = "--busy-poll") boolean busyPoll;
+    @Option(names = "--roce-v1") boolean roceV1;
     @Option(names = "--bond") List<String> bond = new ArrayList<>();
     @Option(names = "--udp-frame") List<String> udpFrame = new ArrayList<>();
     @Option(names = "--udp-endpoint") List<String> udpEndpoint = new ArrayList<>();

@@ -54,6 +54,10 @@ import java.util.regex.Pattern;
  *   --trust dscp|pcp               which header gives a frame its priority (mlnx_qos --trust; default dscp)
  *   --pfc 0,0,0,1,0,0,0,0          the priorities PFC pauses act on (mlnx_qos --pfc; default all)
  *   --dcbx willing|off             whether DCBX takes a not-willing link partner's settings (default willing)
+ *   --roce-v1                      the NIC lists a RoCEv1 GID beside each RoCEv2 one, as mlx5 on a
+ *                                  ConnectX (per address v1 then v2: 0/1 link-local, 2/3 IPv4-mapped, 4/5
+ *                                  the first --ip6); perftest's -x picks a v1 GID to run RoCEv1 (default
+ *                                  off: rxe's RoCEv2-only table, 0 link-local, 1 IPv4-mapped, 2 --ip6)
  * </pre>
  *
  * Each flag takes its value as the next argument or after {@code =}; picocli reads them
@@ -82,11 +86,21 @@ import java.util.regex.Pattern;
  *                   same data path as port 1's), or null (in-process cables port 2 by itself)
  * @param ip2        port 2's IPv4 address ({@code --ip2}), or null for the role's default
  * @param mac2       port 2's MAC ({@code --mac2}), or null for the role's default
+ * @param roceV1     {@code --roce-v1}: RoCEv1 GIDs beside the RoCEv2 ones ({@code SoftNic.Builder.roceV1})
  */
 public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
                          int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
                          int captureFrames, NicCongestion congestion, String rawIface, BondMode bond, String link2,
-                         String ip2, String mac2) {
+                         String ip2, String mac2, boolean roceV1) {
+
+    /** The options with rxe's GID table (RoCEv2 only). */
+    public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
+                      int activeMtu, Long psnSeed, boolean busyPoll, List<String> ip6, String capture,
+                      int captureFrames, NicCongestion congestion, String rawIface, BondMode bond, String link2,
+                      String ip2, String mac2) {
+        this(dataPath, udpLocal, udpHost, udpRemote, ip, mac, activeMtu, psnSeed, busyPoll, ip6, capture, captureFrames,
+                congestion, rawIface, bond, link2, ip2, mac2, false);
+    }
 
     /** The options without a bond. */
     public NicOptions(DataPath dataPath, int udpLocal, String udpHost, int udpRemote, String ip, String mac,
@@ -207,6 +221,9 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
             "  --active-mtu BYTES            port MTU 256|512|1024|2048|4096 (default " + DEFAULT_ACTIVE_MTU
                     + "; on --raw at most the interface's MTU less 80, as rxe)",
             "  --psn-seed N                  seed of the random first PSNs (default: from the addresses)",
+            "  --roce-v1                     a ConnectX's GID table: each address a RoCEv1 GID, then a RoCEv2 one"
+                    + " (0/1 link-local, 2/3 IPv4-mapped, 4/5 --ip6's); -x 2 runs RoCEv1 (EtherType 0x8915),"
+                    + " -x 3 RoCEv2 (the default choice); not with --udp-endpoint",
             String.join("\n", NicCongestion.USAGE),
             "rocelab diagnostics:",
             "  --capture FILE                pcapng of the frames the NIC sent and received (both NICs with"
@@ -506,11 +523,16 @@ public record NicOptions(DataPath dataPath, int udpLocal, String udpHost, int ud
         if (captureFrames != null && capture == null) {
             throw new OptionException(" --capture-frames is for --capture FILE");
         }
+        if (flags.roceV1 && path == DataPath.UDP_ENDPOINT) {
+            throw new OptionException(" --roce-v1: RoCEv1 is not IP (EtherType 0x8915); --udp-endpoint carries"
+                    + " RoCEv2 through the host's IP stack only: use --udp-frame, --raw or --in-process");
+        }
         NicCongestion congestion = NicCongestion.parse(cc, ccParams, pfcStorm, pauseResponse)
                 .withDcb(NicCongestion.parseDcb(last(flags.trust), last(flags.pfc), last(flags.dcbx)))
                 .withLinkPause(pause, pfcStorm != null || last(flags.pfc) != null);
         return new Split(new NicOptions(path, lport, host, rport, ip, mac, mtu, seed, busyPoll, ip6, capture,
-                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2),
+                captureFrames != null ? captureFrames : DEFAULT_CAPTURE_FRAMES, congestion, raw, bond, link2, ip2, mac2,
+                flags.roceV1),
                 rest.toArray(new String[0]));
     }
 

@@ -140,12 +140,14 @@ public final class PingpongSession {
             throw new OptionException("Couldn't get port info: " + NicEngine.DEVICE_NAME + " has two ports at most,"
                     + " not " + o.ibPort());
         }
-        gidIndex = o.gidIndex() < 0 ? SoftNic.GID_INDEX_IPV4 : o.gidIndex();
-        int tableSize = SoftNic.GID_INDEX_FIRST_IPV6 + config.ipv6().size();
+        // each address twice (v1, v2) on a NIC with RoCEv1 GIDs: the IPv4-mapped RoCEv2 GID at 3, not 1
+        int per = config.roceV1() ? 2 : 1;
+        gidIndex = o.gidIndex() < 0 ? per * SoftNic.GID_INDEX_IPV4 + per - 1 : o.gidIndex();
+        int tableSize = per * (SoftNic.GID_INDEX_FIRST_IPV6 + config.ipv6().size());
         if (gidIndex >= tableSize) {
             // rdma-core: "can't read sgid of index N" when ibv_query_gid fails
             throw new OptionException("can't read sgid of index " + gidIndex + ": "
-                    + NicEngineFactory.describeGidTable(config.ipv6()));
+                    + NicEngineFactory.describeGidTable(config.ipv6(), config.roceV1()));
         }
         if (o.kind() == PingpongKind.UD && o.size() > config.activeMtu()) {
             throw new OptionException("Requested size larger than port MTU (" + config.activeMtu() + ")");

@@ -158,7 +158,8 @@ public final class PingpongTool {
         String ip = nic.ipFor(server);
         String mac = nic.macFor(server);
         long seed = nic.psnSeed() != null ? nic.psnSeed() : SplitMix64.mix(mac.hashCode() * 31L + ip.hashCode());
-        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server), nic.congestionFor(server));
+        return new NicEngine.Config(ip, mac, nic.activeMtu(), seed, nic.ip6For(server), nic.congestionFor(server),
+                nic.roceV1());
     }
 
     /**

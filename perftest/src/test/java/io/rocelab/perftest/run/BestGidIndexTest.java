@@ -40,4 +40,16 @@ class BestGidIndexTest {
         assertEquals(0, BestGidIndex.of(ipv6Only, true));
         assertEquals(0, BestGidIndex.of(table("10.0.0.1"), true));
     }
+
+    @Test
+    void onAConnectXsTableRoceV2WinsOverRoceV1() throws Exception {
+        // mlx5: each address v1 then v2 (show_gids: 0 fe80 v1, 1 fe80 v2, 2 IPv4 v1, 3 IPv4 v2, ...)
+        List<Gid> cx = table("fe80::5054:ff:fe77:1", "fe80::5054:ff:fe77:1", "10.77.0.1", "10.77.0.1", "fd77::1",
+                "fd77::1");
+        List<Boolean> v2 = List.of(false, true, false, true, false, true);
+        assertEquals(3, BestGidIndex.of(cx, v2, false));
+        assertEquals(1, BestGidIndex.of(cx, v2, true));
+        // a table of v1 GIDs alone keeps the family rule
+        assertEquals(2, BestGidIndex.of(cx, List.of(false, false, false, false, false, false), false));
+    }
 }

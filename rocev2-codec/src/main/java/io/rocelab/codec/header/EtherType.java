@@ -13,6 +13,11 @@ public final class EtherType {
     public static final int MAC_CONTROL = 0x8808;
     /** IEEE 802.3 Annex 57A Slow Protocols: LACP (subtype 1), marker (subtype 2). */
     public static final int SLOW_PROTOCOLS = 0x8809;
+    /**
+     * RoCE (RoCEv1, IBA Annex A16): the InfiniBand GRH and transport straight on Ethernet, as
+     * IEEE registers 0x8915 and Wireshark names it ("RDMA over Converged Ethernet").
+     */
+    public static final int ROCE = 0x8915;
 
     private EtherType() {
     }

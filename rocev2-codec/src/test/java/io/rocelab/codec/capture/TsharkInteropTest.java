@@ -135,7 +135,7 @@ class TsharkInteropTest {
     // ---- tools ------------------------------------------------------------------------------
 
     /** The path of a Wireshark tool, or a loud skip of the calling test if it is not installed. */
-    private static String tool(String name) {
+    static String tool(String name) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String entry : path.split(File.pathSeparator)) {
             Path candidate = Path.of(entry.isEmpty() ? "." : entry, name);
@@ -158,7 +158,7 @@ class TsharkInteropTest {
     }
 
     /** Runs a command and returns its standard output lines; fails on a non-zero exit or a timeout. */
-    private static List<String> run(String... command) throws IOException, InterruptedException {
+    static List<String> run(String... command) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("LC_ALL", "C.UTF-8");
         Path stderr = Files.createTempFile("rocelab-tool", ".err");

@@ -521,7 +521,9 @@ public final class ConnectionManager {
 
     /** The QP's path to the peer, with the connection's flow label (so both sides use one UDP port). */
     private AddressHandle pathTo(CmId id) {
-        return AddressHandle.ipv4(id.peerIpv4).withFlowLabel(id.flowLabel).withTrafficClass(id.trafficClass);
+        // rdma_cm's default RoCE mode is RoCEv2 (cma_roce_mode): the IPv4-mapped RoCEv2 GID
+        int sgid = nic.port(1).ipv4GidIndex(io.rocelab.nic.net.GidType.ROCE_V2);
+        return AddressHandle.ipv4(id.peerIpv4, sgid).withFlowLabel(id.flowLabel).withTrafficClass(id.trafficClass);
     }
 
     /** The path MTU a side offers: the port's active MTU, or less when the parameters ask for less. */

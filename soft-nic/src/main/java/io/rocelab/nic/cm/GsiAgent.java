@@ -95,7 +95,8 @@ final class GsiAgent {
         b.setZero(0, MadHeader.MAD_SIZE);
         writer.accept(b);
         qp.postSend(SendWr.send(slot, Sge.of(sendMr, slot * MadHeader.MAD_SIZE, MadHeader.MAD_SIZE))
-                .ud(AddressHandle.ipv4(ipv4), SoftNic.GSI_QPN, MadHeader.GSI_QKEY));
+                .ud(AddressHandle.ipv4(ipv4, nic.port(port).ipv4GidIndex(io.rocelab.nic.net.GidType.ROCE_V2)),
+                        SoftNic.GSI_QPN, MadHeader.GSI_QKEY));
     }
 
     private void reapSends() {

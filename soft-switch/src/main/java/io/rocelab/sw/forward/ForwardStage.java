@@ -1,6 +1,7 @@
 package io.rocelab.sw.forward;
 
 import io.netty.buffer.ByteBuf;
+import io.rocelab.codec.FrameKind;
 import io.rocelab.codec.header.Ethernet;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Ipv6;
@@ -73,6 +74,10 @@ public final class ForwardStage {
         }
         if (ctx.dstMac == routerMac && ctx.ipVersion == 6) {
             return route6(ctx, now);
+        }
+        if (ctx.dstMac == routerMac && ctx.kind == FrameKind.ROCEV1) {
+            // not IP, so not routable (SAI_IN_DROP_REASON_NO_L3_HEADER): a RoCEv1 frame to the gateway
+            return DropReason.NO_L3_HEADER;
         }
         if (MacAddress.isMulticast(ctx.dstMac)) {
             ctx.flood = true;

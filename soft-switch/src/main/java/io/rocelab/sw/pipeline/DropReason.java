@@ -25,7 +25,14 @@ public enum DropReason {
     /** A VXLAN packet to this VTEP whose VNI no {@code VXLAN_TUNNEL_MAP} maps to a VLAN. */
     VXLAN_UNKNOWN_VNI("dropped: VXLAN VNI not mapped"),
     /** Decapsulation: an outer CE on a Not-ECT inner packet (RFC 6040 section 4.2, the tunnel's ecn_mode standard). */
-    VXLAN_ECN("dropped: VXLAN outer CE on a Not-ECT inner packet");
+    VXLAN_ECN("dropped: VXLAN outer CE on a Not-ECT inner packet"),
+    /**
+     * Addressed to the router MAC but not IP, so not routable: SAI's {@code SAI_IN_DROP_REASON_NO_L3_HEADER}
+     * ("destination MAC is the router MAC, however packet is not routable (isn't IP or MPLS)"), SONiC's
+     * drop counter reason {@code NO_L3_HEADER}. A RoCEv1 frame (EtherType 0x8915) sent to its gateway
+     * ends here: RoCEv1 stays in one L2 domain.
+     */
+    NO_L3_HEADER("dropped: no L3 header (not IP, to the router MAC)");
 
     private final String comment;
 

@@ -74,6 +74,11 @@ public final class ParseStage {
             case EtherType.ARP:
                 ctx.kind = FrameKind.ARP;
                 return limit - l3 >= Arp.LENGTH;
+            case EtherType.ROCE:
+                // RoCEv1 (IBA Annex A16): bridged by its MAC and classified by its PCP like any non-IP
+                // frame; the parser, as an ASIC's, goes no deeper than the EtherType
+                ctx.kind = FrameKind.ROCEV1;
+                return true;
             default:
                 ctx.kind = FrameKind.OTHER;
                 return true;

@@ -138,7 +138,9 @@ final class CollectiveRun {
     }
 
     private void connect(QueuePair qp, int peerQpn, int peerIpv4, int mtu, int rqPsn, int sqPsn) {
-        qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIpv4).withTrafficClass(trafficClass))
+        // the IPv4-mapped RoCEv2 GID, whichever table the NIC has (rxe's, or a ConnectX's with RoCEv1 too)
+        int sgid = qp.port().ipv4GidIndex(io.rocelab.nic.net.GidType.ROCE_V2);
+        qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIpv4, sgid).withTrafficClass(trafficClass))
             .pathMtu(mtu).destQpn(peerQpn).rqPsn(rqPsn).maxDestRdAtomic(MAX_RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER));
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(ACK_TIMEOUT).retryCnt(RETRY_COUNT)
             .rnrRetry(RNR_RETRY).maxRdAtomic(MAX_RD_ATOMIC));

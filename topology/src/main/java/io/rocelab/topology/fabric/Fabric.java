@@ -185,7 +185,7 @@ public final class Fabric implements AutoCloseable {
         long mac = sw.routerMac();
         Owners.on(owners.of(h.name()), () -> {
             for (Host peer : topology.hosts()) {
-                if (peer != h) {
+                if (peer != h && !onLink(h, peer)) {
                     nic.addNeighbor(peer.ipv4(), mac);
                     for (String a : peer.ipv6()) {
                         nic.addNeighbor(Gid.ipv6(a), mac);
@@ -194,6 +194,41 @@ public final class Fabric implements AutoCloseable {
             }
             return null;
         });
+    }
+
+    /**
+     * Whether {@code peer} is on {@code h}'s link as a host sees it: both cabled to ports of the same
+     * switch in one VLAN (SONiC's {@code VLAN_MEMBER}: untagged, or tagged with the host's own VLAN). Such a peer is in the
+     * host's L2 domain: the NIC resolves it by ARP or neighbour discovery and reaches it bridged, not
+     * through the router MAC (a RoCEv1 flow needs that: it cannot be routed). No shipped lab puts
+     * hosts in a VLAN, so every other peer keeps its static entry to the router MAC.
+     */
+    private boolean onLink(Host h, Host peer) {
+        if (h.portCount() != 1 || peer.portCount() != 1) {
+            return false;
+        }
+        Attachment a = topology.peerOf(h.port());
+        Attachment b = topology.peerOf(peer.port());
+        if (a == null || b == null || !a.node().equals(b.node())
+            || !(topology.node(a.node()) instanceof SwitchNode sw)) {
+            return false;
+        }
+        int vlanA = vlanOf(sw, a.port(), h.vlanId());
+        return vlanA != io.rocelab.sw.config.VlanMembership.NONE && vlanA == vlanOf(sw, b.port(), peer.vlanId());
+    }
+
+    /**
+     * The VLAN a host's frames belong to at switch port {@code port}: its own tag's ({@code vid} above 0)
+     * if the port is a member of it, else the port's untagged VLAN; {@code VlanMembership.NONE} if neither.
+     */
+    private static int vlanOf(SwitchNode sw, String port, int vid) {
+        for (io.rocelab.sw.config.PortConfig p : sw.config().ports()) {
+            if (p.name().equals(port) && p.vlans() != null) {
+                return vid > 0 ? (p.vlans().isMember(vid) ? vid : io.rocelab.sw.config.VlanMembership.NONE)
+                    : p.vlans().pvid();
+            }
+        }
+        return io.rocelab.sw.config.VlanMembership.NONE;
     }
 
     /**

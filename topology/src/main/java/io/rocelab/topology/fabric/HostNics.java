@@ -35,6 +35,7 @@ final class HostNics {
         b.flowControl(host.flowControl());
         b.dcb(host.dcb());
         b.oooDataPlacement(host.oooDataPlacement());
+        b.roceV1(host.roceV1());
         if (host.dcqcn() != null) {
             b.dcqcn(host.dcqcn());
         }

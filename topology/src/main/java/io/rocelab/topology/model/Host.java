@@ -37,10 +37,12 @@ import java.util.Objects;
  *                               {@link DcbSettings#DEFAULTS} unless set)
  * @param oooDataPlacement       whether the NIC's RC QPs place data out of order (mlx5dv's
  *                               {@code MLX5DV_QP_CREATE_OOO_DP}; off, rxe's in-order receive, unless set)
+ * @param roceV1                 whether the NIC lists a RoCEv1 GID beside each RoCEv2 one, as mlx5 on a
+ *                               ConnectX ({@code SoftNic.Builder.roceV1}; off, rxe's RoCEv2-only table, unless set)
  */
 public record Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
                    long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
-                   FlowControlMode flowControl, DcbSettings dcb, boolean oooDataPlacement)
+                   FlowControlMode flowControl, DcbSettings dcb, boolean oooDataPlacement, boolean roceV1)
     implements Node {
     /** The name of a host's first (or only) port, IBA port 1. */
     public static final String PORT = "eth0";
@@ -59,6 +61,20 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         dcb = dcb == null ? DcbSettings.DEFAULTS : dcb;
     }
 
+    /** A host whose NIC lists RoCEv2 GIDs only (rxe's table). */
+    public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
+                long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
+                FlowControlMode flowControl, DcbSettings dcb, boolean oooDataPlacement) {
+        this(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2, pauseResponse,
+            flowControl, dcb, oooDataPlacement, false);
+    }
+
+    /** @return the same host with RoCEv1 GIDs beside the RoCEv2 ones on its NIC, or not */
+    public Host withRoceV1(boolean on) {
+        return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
+            pauseResponse, flowControl, dcb, oooDataPlacement, on);
+    }
+
     /** A host whose NIC receives in order (rxe's way). */
     public Host(String name, long mac, int ipv4, List<String> ipv6, int activeMtu, int vlanId, int pcp,
                 long linkSpeedBitsPerSecond, DcqcnParams dcqcn, SecondPort port2, PauseResponse pauseResponse,
@@ -70,7 +86,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with out-of-order data placement on its NIC's RC QPs, or not */
     public Host withOooDataPlacement(boolean on) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
-            pauseResponse, flowControl, dcb, on);
+            pauseResponse, flowControl, dcb, on, roceV1);
     }
 
     /** A host whose NIC runs PFC with rocelab's default DCB settings. */
@@ -83,7 +99,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with its NIC's link flow control {@code mode} */
     public Host withFlowControl(FlowControlMode mode) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
-            pauseResponse, mode, dcb, oooDataPlacement);
+            pauseResponse, mode, dcb, oooDataPlacement, roceV1);
     }
 
     /** A host whose NIC acts on a received pause as the standard allows at its speed. */
@@ -112,13 +128,13 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
     /** @return the same host with DCQCN with {@code params} on its NIC, or none if null */
     public Host withDcqcn(DcqcnParams params) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, params, port2,
-            pauseResponse, flowControl, dcb, oooDataPlacement);
+            pauseResponse, flowControl, dcb, oooDataPlacement, roceV1);
     }
 
     /** @return the same host with DCB settings {@code settings} on its NIC */
     public Host withDcb(DcbSettings settings) {
         return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeedBitsPerSecond, dcqcn, port2,
-            pauseResponse, flowControl, Objects.requireNonNull(settings, "settings"), oooDataPlacement);
+            pauseResponse, flowControl, Objects.requireNonNull(settings, "settings"), oooDataPlacement, roceV1);
     }
 
     /** @return 1, or 2 for a dual-port NIC */
@@ -203,6 +219,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         private PauseResponse pauseResponse = PauseResponse.IEEE;
         private DcbSettings dcb = DcbSettings.DEFAULTS;
         private boolean oooDataPlacement;
+        private boolean roceV1;
         private boolean dualPort;
         private long mac2 = -1;
         private int ipv4Port2;
@@ -300,6 +317,12 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
         }
 
         /** Out-of-order data placement on the NIC's RC QPs (off unless set). */
+        /** RoCEv1 GIDs beside the RoCEv2 ones on the NIC ({@link Host#roceV1()}). */
+        public Builder roceV1(boolean on) {
+            roceV1 = on;
+            return this;
+        }
+
         public Builder oooDataPlacement(boolean on) {
             oooDataPlacement = on;
             return this;
@@ -403,7 +426,7 @@ public record Host(String name, long mac, int ipv4, List<String> ipv6, int activ
                 throw new IllegalArgumentException("host " + name + ": a lacp rate needs an 802.3ad bond");
             }
             return new Host(name, mac, ipv4, ipv6, activeMtu, vlanId, pcp, linkSpeed, dcqcn, two, pauseResponse,
-                FlowControlMode.PFC, dcb, oooDataPlacement);
+                FlowControlMode.PFC, dcb, oooDataPlacement, roceV1);
         }
     }
 }

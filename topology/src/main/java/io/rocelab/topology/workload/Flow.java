@@ -58,11 +58,14 @@ import java.util.List;
  * @param verify            whether the bytes are checked: each work request's data is a pattern of
  *                          the flow's seed, its QP and its sequence number, compared with what the
  *                          other side's memory holds once it completes ({@link FlowResult#verifiedBytes()})
+ * @param roceV1            whether its QPs' paths start at the source's IPv4-mapped RoCEv1 GID, so
+ *                          they send RoCEv1 (EtherType 0x8915, IBA Annex A16; both NICs must list
+ *                          RoCEv1 GIDs, {@code Host.roceV1}); else its RoCEv2 GID, as rxe's QPs
  */
 public record Flow(String name, String source, String destination, Verb verb, SizeDistribution size,
                    long messages, long durationNanos, int qps, int window, long startNanos, long stopNanos,
                    long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
-                   boolean onDemand, long reconnectNanos, AltPath altPath, boolean verify) {
+                   boolean onDemand, long reconnectNanos, AltPath altPath, boolean verify, boolean roceV1) {
     /** Most QPs or outstanding work requests a flow may ask for (a QP's send queue holds 1024). */
     public static final int MAX_QPS = 1024;
     public static final int MAX_WINDOW = 1024;
@@ -72,9 +75,26 @@ public record Flow(String name, String source, String destination, Verb verb, Si
         List<String> problems = problems(name, source, destination, verb, size, messages, durationNanos, qps, window,
             startNanos, stopNanos, rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, reconnectNanos);
         problems.addAll(pathAndVerifyProblems(name, verb, reconnectNanos, altPath, verify, qps, window, size));
+        if (roceV1 && reconnectNanos > 0) {
+            problems.add("flow '" + name + "': RoCEv1 and reconnect do not go together: rdma_cm connects over RoCEv2"
+                + " (its default RoCE mode)");
+        }
+        if (roceV1 && altPath != null) {
+            problems.add("flow '" + name + "': RoCEv1 with an alternate path is not supported: the alternate path"
+                + " is RoCEv2");
+        }
         if (!problems.isEmpty()) {
             throw new InvalidFlowException(problems);
         }
+    }
+
+    /** A flow over RoCEv2, as rxe's QPs. */
+    public Flow(String name, String source, String destination, Verb verb, SizeDistribution size,
+                long messages, long durationNanos, int qps, int window, long startNanos, long stopNanos,
+                long rateBitsPerSecond, int dscp, int ackTimeout, int retryCount, int rnrRetry,
+                boolean onDemand, long reconnectNanos, AltPath altPath, boolean verify) {
+        this(name, source, destination, verb, size, messages, durationNanos, qps, window, startNanos, stopNanos,
+            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify, false);
     }
 
     /**
@@ -94,7 +114,8 @@ public record Flow(String name, String source, String destination, Verb verb, Si
     /** @return the same flow with another start time ({@code Long.MAX_VALUE}: wait for {@link Workload#startFlow}) */
     public Flow withStartNanos(long nanos) {
         return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, nanos, stopNanos,
-            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify);
+            rateBitsPerSecond, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify,
+            roceV1);
     }
 
     /** @return whether its QPs are connected through rdma_cm and reconnected after an error */
@@ -110,7 +131,7 @@ public record Flow(String name, String source, String destination, Verb verb, Si
             + (startNanos == Long.MAX_VALUE ? ", waits for its start" : startNanos > 0 ? ", at " + startNanos + " ns" : "")
             + (rateBitsPerSecond > 0 ? ", capped at " + rateBitsPerSecond + " b/s" : "")
             + (reconnectNanos > 0 ? ", reconnects after " + reconnectNanos + " ns" : "")
-            + (altPath != null ? ", " + altPath : "") + (verify ? ", verified" : "");
+            + (altPath != null ? ", " + altPath : "") + (verify ? ", verified" : "") + (roceV1 ? ", RoCEv1" : "");
     }
 
     /** The most memory a verified flow holds on each side: a slot per outstanding work request. */
@@ -238,6 +259,7 @@ public record Flow(String name, String source, String destination, Verb verb, Si
         private long reconnectNanos;
         private AltPath altPath;
         private boolean verify;
+        private boolean roceV1;
         private String sizeProblem;
 
         private Builder(String name, String source, String destination) {
@@ -358,6 +380,12 @@ public record Flow(String name, String source, String destination, Verb verb, Si
             return this;
         }
 
+        /** Whether its QPs send RoCEv1 ({@link Flow#roceV1()}). */
+        public Builder roceV1(boolean on) {
+            roceV1 = on;
+            return this;
+        }
+
         /** @throws InvalidFlowException with one line per bad field */
         public Flow build() {
             if (sizeProblem != null && size == null) {
@@ -366,14 +394,15 @@ public record Flow(String name, String source, String destination, Verb verb, Si
                 try {
                     new Flow(name, source, destination, verb, SizeDistribution.fixed(1), messages, durationNanos, qps,
                         window, startNanos, stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos,
-                        altPath, verify);
+                        altPath, verify, roceV1);
                 } catch (InvalidFlowException e) {
                     p.addAll(e.problems());
                 }
                 throw new InvalidFlowException(p);
             }
             return new Flow(name, source, destination, verb, size, messages, durationNanos, qps, window, startNanos,
-                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify);
+                stopNanos, rate, dscp, ackTimeout, retryCount, rnrRetry, onDemand, reconnectNanos, altPath, verify,
+                roceV1);
         }
     }
 }

@@ -311,7 +311,7 @@ final class FlowRun implements FlowProgress {
     }
 
     private void connect(QueuePair qp, int peerQpn, int peerIpv4, int rqPsn, int sqPsn, boolean sourceSide) {
-        qp.modify(new QpAttr().state(QpState.RTR).av(AddressHandle.ipv4(peerIpv4).withTrafficClass(trafficClass))
+        qp.modify(new QpAttr().state(QpState.RTR).av(pathTo(qp.port(), peerIpv4))
             .pathMtu(Math.min(src.activeMtu, dst.activeMtu)).destQpn(peerQpn).rqPsn(rqPsn)
             .maxDestRdAtomic(MAX_RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER));
         QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(flow.ackTimeout())
@@ -323,13 +323,24 @@ final class FlowRun implements FlowProgress {
             int localPort = sourceSide ? alt.port() : alt.remotePort();
             HostEnd peer = sourceSide ? dst : src;
             int peerAddress = peer.nic.port(sourceSide ? alt.remotePort() : alt.port()).ipv4();
-            rts.altPath(AddressHandle.ipv4(peerAddress).withTrafficClass(trafficClass), localPort,
+            HostEnd self = sourceSide ? src : dst;
+            rts.altPath(pathTo(self.nic.port(localPort), peerAddress), localPort,
                 alt.timeoutOr(flow.ackTimeout()), 0).pathMigState(MigState.REARM);
         }
         qp.modify(rts);
         if (alt != null && sourceSide) {
             src.onPathMigration(qp, this::onPathMigration);
         }
+    }
+
+    /**
+     * The path to {@code peerIpv4} from {@code port}'s IPv4-mapped GID of the flow's type: RoCEv2
+     * (index 1 on rxe's table, 3 on a ConnectX's) or, for a RoCEv1 flow, RoCEv1 (2 on a ConnectX's).
+     */
+    private AddressHandle pathTo(io.rocelab.nic.NicPort port, int peerIpv4) {
+        io.rocelab.nic.net.GidType type = flow.roceV1() ? io.rocelab.nic.net.GidType.ROCE_V1
+            : io.rocelab.nic.net.GidType.ROCE_V2;
+        return AddressHandle.ipv4(peerIpv4, port.ipv4GidIndex(type)).withTrafficClass(trafficClass);
     }
 
     /** Source owner thread: IBV_EVENT_PATH_MIG on one of the flow's QPs. */
@@ -951,7 +962,7 @@ final class FlowRun implements FlowProgress {
                 case READ -> SendWr.read(id, sge, HostEnd.SCRATCH_VA, remoteKey).signaled(true);
                 case SEND -> SendWr.send(id, sge).signaled(true);
                 case UD_SEND -> SendWr.send(id, sge).signaled(true)
-                    .ud(AddressHandle.ipv4(dst.nic.ipv4()).withTrafficClass(trafficClass), peers[0].qpn(), QKEY);
+                    .ud(pathTo(qp.port(), dst.nic.ipv4()), peers[0].qpn(), QKEY);
             };
         }
 
