@@ -3,19 +3,27 @@ package io.rocelab.sw.forward;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.agrona.collections.Int2ObjectHashMap;
 
 /**
- * IPv4 longest-prefix match. Routes are kept longest first and scanned in order: lab route
- * tables have tens of entries, and the scan allocates nothing. Static routes are added when the
- * switch is built; a routing protocol adds, replaces and removes its own at run time, on the owner
- * thread (each change builds a new array, which the data path picks up on its next lookup).
+ * IPv4 longest-prefix match. A lookup probes one hash table per prefix length present, longest
+ * first (a fat tree's leaf has three or four lengths: its hosts' /31s or /24s, the other leaves'
+ * subnets, the default): its cost follows the lengths, not the routes (a k=16 fat tree's switch
+ * holds 128 edge subnets), and it allocates nothing. Static routes are added when the switch is
+ * built; a routing protocol adds, replaces and removes its own at run time, on the owner thread
+ * (each change builds a new index, which the data path picks up on its next lookup).
  */
 public final class RouteTable {
     private record Route(int prefix, int mask, int length, EcmpGroup group) {
     }
 
+    /** The routes of one prefix length, by their network address. */
+    private record Level(int mask, Int2ObjectHashMap<EcmpGroup> byPrefix) {
+    }
+
     private final List<Route> building = new ArrayList<>();
     private Route[] routes = new Route[0];
+    private Level[] levels = new Level[0];
 
     /** Adds (or, for the same prefix, replaces) a route. */
     public void add(int prefix, int length, EcmpGroup group) {
@@ -23,15 +31,28 @@ public final class RouteTable {
         building.removeIf(r -> r.length == length && r.prefix == (prefix & mask));
         building.add(new Route(prefix & mask, mask, length, group));
         building.sort(Comparator.comparingInt(Route::length).reversed());
-        routes = building.toArray(new Route[0]);
+        rebuild();
     }
 
     /** Removes the route for exactly this prefix, if there is one (a withdrawn BGP route). */
     public void remove(int prefix, int length) {
         int mask = length == 0 ? 0 : -1 << (32 - length);
         if (building.removeIf(r -> r.length == length && r.prefix == (prefix & mask))) {
-            routes = building.toArray(new Route[0]);
+            rebuild();
         }
+    }
+
+    /** The routes longest first, and a level per length present, longest first. */
+    private void rebuild() {
+        routes = building.toArray(new Route[0]);
+        List<Level> out = new ArrayList<>();
+        for (Route r : routes) {
+            if (out.isEmpty() || out.get(out.size() - 1).mask != r.mask) {
+                out.add(new Level(r.mask, new Int2ObjectHashMap<>()));
+            }
+            out.get(out.size() - 1).byPrefix.put(r.prefix, r.group);
+        }
+        levels = out.toArray(new Level[0]);
     }
 
     /** @return the group of exactly this prefix, or null */
@@ -67,9 +88,10 @@ public final class RouteTable {
 
     /** @return the group of the longest matching prefix, or null */
     public EcmpGroup lookup(int dst) {
-        for (Route r : routes) {
-            if ((dst & r.mask) == r.prefix) {
-                return r.group;
+        for (Level level : levels) {
+            EcmpGroup g = level.byPrefix.get(dst & level.mask);
+            if (g != null) {
+                return g;
             }
         }
         return null;
