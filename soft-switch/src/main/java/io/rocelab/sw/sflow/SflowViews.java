@@ -3,6 +3,7 @@ package io.rocelab.sw.sflow;
 import io.rocelab.sw.config.PortConfig;
 import io.rocelab.sw.config.SflowConfig;
 import io.rocelab.sw.config.SwitchConfig;
+import io.rocelab.sw.views.NaturalOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class SflowViews {
     /** @return {@code show sflow interface}: python tabulate's grid, ports in natural order */
     public static String interfaces(SwitchConfig config) {
         List<PortConfig> ports = new ArrayList<>(config.ports());
-        ports.sort(Comparator.comparing(PortConfig::name, SflowViews::natural));
+        ports.sort(Comparator.comparing(PortConfig::name, NaturalOrder.INSTANCE));
         List<String[]> rows = new ArrayList<>();
         for (PortConfig p : ports) {
             SflowConfig.PortSampling s = config.sflow().session(p.name(), p.speedBitsPerSecond());
@@ -118,36 +119,5 @@ public final class SflowViews {
             sb.append("| ").append(right[i] ? gap + v : v + gap).append(' ');
         }
         sb.append("|\n");
-    }
-
-    /** natsort's order: runs of digits compare as numbers (Ethernet4 before Ethernet12). */
-    static int natural(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            char x = a.charAt(i);
-            char y = b.charAt(j);
-            if (Character.isDigit(x) && Character.isDigit(y)) {
-                int si = i;
-                int sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) {
-                    i++;
-                }
-                while (j < b.length() && Character.isDigit(b.charAt(j))) {
-                    j++;
-                }
-                int c = new java.math.BigInteger(a.substring(si, i)).compareTo(new java.math.BigInteger(b.substring(sj, j)));
-                if (c != 0) {
-                    return c;
-                }
-            } else {
-                if (x != y) {
-                    return Character.compare(x, y);
-                }
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 }

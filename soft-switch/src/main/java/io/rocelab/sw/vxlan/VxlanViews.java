@@ -2,6 +2,7 @@ package io.rocelab.sw.vxlan;
 
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.sw.config.VxlanConfig;
+import io.rocelab.sw.views.NaturalOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class VxlanViews {
             String src = Ipv4.toString(vtep.config().tunnel().srcIp());
             List<Integer> configured = vtep.config().remoteVteps();
             List<Integer> ips = new ArrayList<>(vtep.counters().keySet());
-            ips.sort(Comparator.comparing(ip -> REMOTE_PREFIX + Ipv4.toString(ip), VxlanViews::natural));
+            ips.sort(Comparator.comparing(ip -> REMOTE_PREFIX + Ipv4.toString(ip), NaturalOrder.INSTANCE));
             for (int ip : ips) {
                 rows.add(new String[] {src, Ipv4.toString(ip), configured.contains(ip) ? "static" : "learned",
                     routed.test(ip) ? "oper_up" : "oper_down"});
@@ -101,7 +102,7 @@ public final class VxlanViews {
             add(rows, extra, vtep.config().tunnel().name(), vtep.total());
             Map<Integer, TunnelCounters> by = vtep.counters();
             List<Integer> ips = new ArrayList<>(by.keySet());
-            ips.sort(Comparator.comparing(ip -> REMOTE_PREFIX + Ipv4.toString(ip), VxlanViews::natural));
+            ips.sort(Comparator.comparing(ip -> REMOTE_PREFIX + Ipv4.toString(ip), NaturalOrder.INSTANCE));
             for (int ip : ips) {
                 add(rows, extra, REMOTE_PREFIX + Ipv4.toString(ip), by.get(ip));
             }
@@ -127,39 +128,7 @@ public final class VxlanViews {
 
     private static List<VxlanConfig.TunnelMap> sortedMaps(VxlanConfig c) {
         List<VxlanConfig.TunnelMap> maps = new ArrayList<>(c.maps());
-        maps.sort(Comparator.comparing(VxlanConfig.TunnelMap::mapName, VxlanViews::natural));
+        maps.sort(Comparator.comparing(VxlanConfig.TunnelMap::mapName, NaturalOrder.INSTANCE));
         return maps;
-    }
-
-    /** natsort's order: runs of digits compare as numbers. */
-    static int natural(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            char x = a.charAt(i);
-            char y = b.charAt(j);
-            if (Character.isDigit(x) && Character.isDigit(y)) {
-                int si = i;
-                int sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) {
-                    i++;
-                }
-                while (j < b.length() && Character.isDigit(b.charAt(j))) {
-                    j++;
-                }
-                int c = Long.compare(Long.parseLong(a.substring(si, Math.min(i, si + 18))),
-                    Long.parseLong(b.substring(sj, Math.min(j, sj + 18))));
-                if (c != 0) {
-                    return c;
-                }
-            } else {
-                if (x != y) {
-                    return Character.compare(x, y);
-                }
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 }
