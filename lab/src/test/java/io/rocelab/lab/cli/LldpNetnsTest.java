@@ -7,7 +7,6 @@ import static io.rocelab.lab.cli.HostCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -67,9 +66,7 @@ class LldpNetnsTest {
         lldpd = tools.startCommand("lldpd", List.of(IP, "netns", "exec", nsHost, LLDPD, "-d", "-u", lldpSock.toString(),
             "-I", hostEnd, "-S", "rocelab test host"));
         Path cfg = dir.resolve("config_db.json");
-        try (InputStream in = LldpNetnsTest.class.getResourceAsStream("/demo/leaf.json")) {
-            Files.write(cfg, in.readAllBytes());
-        }
+        DemoLeaf.copyTo(cfg);
         Path socket = dir.resolve("sw.sock");
         Process sw = tools.startCommand("switch", tools.commandIn(nsSwitch, "switch", "--config", cfg.toString(),
             "--port", "Ethernet0=veth:" + swEnd, "--socket", socket.toString()));

@@ -3,8 +3,6 @@ package io.rocelab.lab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,9 +37,7 @@ class LldpProcessTest {
     void theSwitchListsTheToolsNicsAndTheToolsPrintTheSwitchPort() throws Exception {
         tools = new ToolProcesses(dir);
         Path cfg = dir.resolve("config_db.json");
-        try (InputStream in = LldpProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
-            Files.write(cfg, in.readAllBytes());
-        }
+        DemoLeaf.copyTo(cfg);
         int serverNic = ToolProcesses.freeUdpPort();
         int clientNic = ToolProcesses.freeUdpPort();
         int e0 = ToolProcesses.freeUdpPort();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.sflow.CounterSample;
@@ -14,7 +13,6 @@ import io.rocelab.codec.sflow.RawPacketHeader;
 import io.rocelab.codec.sflow.SflowDatagram;
 import io.rocelab.codec.sflow.SflowDecoder;
 import io.rocelab.codec.sflow.SflowSample;
-import java.io.InputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -59,9 +57,7 @@ class SflowSwitchProcessTest {
 
     private Path config(int collectorPort) throws Exception {
         ObjectNode root;
-        try (InputStream in = SflowSwitchProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
-            root = (ObjectNode) new ObjectMapper().readTree(in);
-        }
+        root = DemoLeaf.tables();
         root.withObject("/SFLOW").putObject("global").put("admin_state", "up").put("polling_interval", "5")
             .put("agent_id", "Loopback0");
         root.withObject("/LOOPBACK_INTERFACE").putObject("Loopback0|10.1.0.1/32");

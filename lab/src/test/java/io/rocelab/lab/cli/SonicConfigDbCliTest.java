@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rocelab.sw.config.SonicTables;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -52,9 +51,7 @@ class SonicConfigDbCliTest {
      */
     private Path realishLeaf() throws IOException {
         ObjectNode leaf;
-        try (InputStream in = SonicConfigDbCliTest.class.getResourceAsStream("/demo/leaf.json")) {
-            leaf = (ObjectNode) MAPPER.readTree(in);
-        }
+        leaf = DemoLeaf.tables();
         JsonNode real = MAPPER.readTree(Files.readString(MELLANOX));
         for (Iterator<String> it = real.fieldNames(); it.hasNext(); ) {
             String t = it.next();

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -40,9 +38,7 @@ class SwitchAclProcessTest {
 
     private Path config(boolean mistake) throws Exception {
         ObjectNode root;
-        try (InputStream in = SwitchAclProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
-            root = (ObjectNode) new ObjectMapper().readTree(in);
-        }
+        root = DemoLeaf.tables();
         root.withObject("/ACL_TABLE").putObject("DATAACL").put("type", "L3").put("stage", "ingress")
             .put("policy_desc", "tenant ACL").putArray("ports").add("Ethernet4").add("Ethernet0");
         root.withObject("/ACL_TABLE").putObject("EVERFLOW").put("type", "MIRROR").put("stage", "ingress")

@@ -3,9 +3,7 @@ package io.rocelab.lab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -35,9 +33,7 @@ class SwitchArsShowTest {
 
     private Path config(String assignMode) throws Exception {
         ObjectNode root;
-        try (InputStream in = SwitchArsShowTest.class.getResourceAsStream("/demo/leaf.json")) {
-            root = (ObjectNode) new ObjectMapper().readTree(in);
-        }
+        root = DemoLeaf.tables();
         root.withObject("/STATIC_ROUTE").putObject("10.9.0.0/16").put("ifname", "Ethernet0,Ethernet4")
             .put("nexthop_mac", "02:00:00:00:09:01,02:00:00:00:09:02");
         root.withObject("/ARS_PROFILE").putObject("ars_profile_default").put("algorithm", "ewma")

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.lab.metrics.Exposition;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -49,9 +47,7 @@ class SwitchMetricsProcessTest {
     @Test
     void theSwitchsMetricsAreWhatItsShowCommandsPrint() throws Exception {
         Path cfg = dir.resolve("config_db.json");
-        try (InputStream in = SwitchMetricsProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
-            Files.write(cfg, in.readAllBytes());
-        }
+        DemoLeaf.copyTo(cfg);
         LldpOff.in(cfg); // nothing moves between a show and a scrape once the tools have finished
         int serverNic = ToolProcesses.freeUdpPort();
         int clientNic = ToolProcesses.freeUdpPort();
@@ -174,9 +170,7 @@ class SwitchMetricsProcessTest {
     @Test
     void aBadMetricsAddressIsOneLineAndExitCode2() throws IOException {
         Path cfg = dir.resolve("config_db.json");
-        try (InputStream in = SwitchMetricsProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
-            Files.write(cfg, in.readAllBytes());
-        }
+        DemoLeaf.copyTo(cfg);
         CliRun run = CliRun.of("switch", "--config", cfg.toString(), "--port", "Ethernet0=udp:1:2",
             "--metrics", "localhost");
         assertEquals(2, run.exitCode(), run.out() + run.err());

@@ -14,7 +14,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.rocelab.fabric.raw.RawEthernetPort;
 import io.rocelab.fabric.time.RealTimeScheduler;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,9 +86,7 @@ class SwitchNetnsTest {
             run(IP, "link", "set", v, "mtu", "9000", "up");
         }
         Path cfg = dir.resolve("config_db.json");
-        try (InputStream in = SwitchNetnsTest.class.getResourceAsStream("/demo/leaf.json")) {
-            Files.write(cfg, in.readAllBytes());
-        }
+        DemoLeaf.copyTo(cfg);
         LldpOff.in(cfg); // the tests count every frame the switch sends
         socket = dir.resolve("sw.sock");
         sw = startSwitch("switch");

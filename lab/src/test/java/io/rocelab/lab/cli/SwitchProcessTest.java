@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,9 +46,7 @@ class SwitchProcessTest {
 
     private Path config() throws IOException {
         Path cfg = dir.resolve("config_db.json");
-        try (InputStream in = SwitchProcessTest.class.getResourceAsStream("/demo/leaf.json")) {
-            Files.write(cfg, in.readAllBytes());
-        }
+        DemoLeaf.copyTo(cfg);
         LldpOff.in(cfg); // counters cleared must stay at 0: no LLDPDU in between
         return cfg;
     }

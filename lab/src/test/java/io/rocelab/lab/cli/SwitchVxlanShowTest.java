@@ -3,9 +3,7 @@ package io.rocelab.lab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -37,9 +35,7 @@ class SwitchVxlanShowTest {
 
     private Path config(String vni) throws Exception {
         ObjectNode root;
-        try (InputStream in = SwitchVxlanShowTest.class.getResourceAsStream("/demo/leaf.json")) {
-            root = (ObjectNode) new ObjectMapper().readTree(in);
-        }
+        root = DemoLeaf.tables();
         root.withObject("/VLAN").putObject("Vlan100").put("vlanid", "100");
         root.withObject("/VLAN_MEMBER").putObject("Vlan100|Ethernet0").put("tagging_mode", "untagged");
         root.withObject("/STATIC_ROUTE").putObject("10.1.0.2/32").put("ifname", "Ethernet4")
