@@ -1,5 +1,7 @@
 package io.rocelab.sw.config;
 
+import static io.rocelab.sw.config.ConfigFields.number;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.Iterator;
@@ -84,16 +86,16 @@ public final class ArsTables {
                     + "every next-hop group");
             }
             ArsConfig.Profile d = ArsConfig.Profile.DEFAULT;
-            long sampling = number(where, p, "sampling_interval", ArsConfig.Profile.DEFAULT_SAMPLING_MICROS, 1,
-                1_000_000, problems);
-            long pastMin = number(where, p, "past_load_min_value", d.pastLoadMin(), 0, 100, problems);
-            long pastMax = number(where, p, "past_load_max_value", d.pastLoadMax(), 0, 100, problems);
-            long pastWeight = number(where, p, "past_load_weight", d.pastLoadWeight(), 0, 65535, problems);
-            long futureMin = number(where, p, "future_load_min_value", d.futureLoadMinBytes() / 1024, 0, 65535,
-                problems);
-            long futureMax = number(where, p, "future_load_max_value", d.futureLoadMaxBytes() / 1024, 0, 65535,
-                problems);
-            long futureWeight = number(where, p, "future_load_weight", d.futureLoadWeight(), 0, 65535, problems);
+            long sampling = number(problems, where, p, "sampling_interval",
+                ArsConfig.Profile.DEFAULT_SAMPLING_MICROS, 1, 1_000_000);
+            long pastMin = number(problems, where, p, "past_load_min_value", d.pastLoadMin(), 0, 100);
+            long pastMax = number(problems, where, p, "past_load_max_value", d.pastLoadMax(), 0, 100);
+            long pastWeight = number(problems, where, p, "past_load_weight", d.pastLoadWeight(), 0, 65535);
+            long futureMin = number(problems, where, p, "future_load_min_value",
+                d.futureLoadMinBytes() / 1024, 0, 65535);
+            long futureMax = number(problems, where, p, "future_load_max_value",
+                d.futureLoadMaxBytes() / 1024, 0, 65535);
+            long futureWeight = number(problems, where, p, "future_load_weight", d.futureLoadWeight(), 0, 65535);
             if (pastMax <= pastMin) {
                 problems.add(where + ": past_load_max_value " + pastMax + " must be above past_load_min_value " + pastMin);
             }
@@ -124,9 +126,9 @@ public final class ArsTables {
                 problems.add(where + ": assign_mode must be per_flowlet_quality or per_packet_quality, not '" + text + "'");
                 mode = ArsConfig.AssignMode.PER_FLOWLET_QUALITY;
             }
-            long idle = number(where, o, "flowlet_idle_time", ArsConfig.ArsObject.DEFAULT_IDLE_MICROS, 1, 10_000_000,
-                problems);
-            long maxFlows = number(where, o, "max_flows", ArsConfig.ArsObject.DEFAULT_MAX_FLOWS, 1, 1 << 20, problems);
+            long idle = number(problems, where, o, "flowlet_idle_time",
+                ArsConfig.ArsObject.DEFAULT_IDLE_MICROS, 1, 10_000_000);
+            long maxFlows = number(problems, where, o, "max_flows", ArsConfig.ArsObject.DEFAULT_MAX_FLOWS, 1, 1 << 20);
             int classes = o.has("traffic_class") ? trafficClasses(where, o.get("traffic_class").asText(), problems) : 0;
             objects.put(e.getKey(), new ArsConfig.ArsObject(e.getKey(), mode, idle * 1_000, (int) maxFlows, classes));
         }
@@ -185,25 +187,5 @@ public final class ArsTables {
                 notes.add(table + " " + f);
             }
         });
-    }
-
-    private static long number(String where, JsonNode e, String field, long dflt, long min, long max,
-                               List<String> problems) {
-        if (!e.has(field)) {
-            return dflt;
-        }
-        String text = e.get(field).asText().trim();
-        long v;
-        try {
-            v = Long.parseLong(text);
-        } catch (NumberFormatException x) {
-            problems.add(where + ": " + field + " must be a number, not '" + text + "'");
-            return dflt;
-        }
-        if (v < min || v > max) {
-            problems.add(where + ": " + field + " " + v + " is out of range " + min + "-" + max);
-            return dflt;
-        }
-        return v;
     }
 }

@@ -1,5 +1,7 @@
 package io.rocelab.sw.config;
 
+import static io.rocelab.sw.config.ConfigFields.number;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.routing.Ipv4Prefix;
@@ -134,18 +136,5 @@ public final class BgpTables {
         int address = Ipv4.parse(text.substring(0, slash));
         int length = Integer.parseInt(text.substring(slash + 1));
         return new Ipv4Prefix(address, length);
-    }
-
-    private static long number(List<String> problems, String where, JsonNode e, String field, long dflt) {
-        JsonNode v = e.get(field);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return Long.parseLong(v.asText().trim());
-        } catch (NumberFormatException ex) {
-            problems.add(where + ": " + field + " must be a number, not '" + v.asText() + "'");
-            return dflt;
-        }
     }
 }

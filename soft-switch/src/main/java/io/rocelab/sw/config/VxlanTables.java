@@ -1,5 +1,7 @@
 package io.rocelab.sw.config;
 
+import static io.rocelab.sw.config.ConfigFields.number;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rocelab.codec.header.Ipv4;
 import io.rocelab.codec.header.Vxlan;
@@ -77,7 +79,7 @@ public final class VxlanTables {
                     + t.get("ecn_mode").asText() + "'");
                 ecnMode = TunnelEcnMode.STANDARD;
             }
-            int encapDscp = (int) number(where, t, "encap_dscp", 0, 0, 63, problems);
+            int encapDscp = (int) number(problems, where, t, "encap_dscp", 0, 0, 63);
             if (t.has("encap_dscp") && dscpMode == TunnelDscpMode.UNIFORM) {
                 notes.add(where + " encap_dscp (used in dscp_mode pipe only)");
             }
@@ -112,7 +114,7 @@ public final class VxlanTables {
                 problems.add(where + ": needs vni and vlan");
                 continue;
             }
-            int vni = (int) number(where, m, "vni", -1, 1, Vxlan.MAX_VNI, problems);
+            int vni = (int) number(problems, where, m, "vni", -1, 1, Vxlan.MAX_VNI);
             String vlan = m.get("vlan").asText();
             Integer vid = vlans.get(vlan);
             if (vid == null) {
@@ -167,7 +169,7 @@ public final class VxlanTables {
                 problems.add(where + ": " + key[0] + " is mapped to no VNI (VXLAN_TUNNEL_MAP)");
                 continue;
             }
-            long vni = number(where, e.getValue(), "vni", map.vni(), 1, Vxlan.MAX_VNI, problems);
+            long vni = number(problems, where, e.getValue(), "vni", map.vni(), 1, Vxlan.MAX_VNI);
             if (vni != map.vni()) {
                 problems.add(where + ": vni " + vni + " is not " + key[0] + "'s VNI " + map.vni()
                     + " (rocelab uses one VNI a VLAN at both ends)");
@@ -247,25 +249,5 @@ public final class VxlanTables {
             }
         }
         return ok;
-    }
-
-    private static long number(String where, JsonNode e, String field, long dflt, long min, long max,
-                               List<String> problems) {
-        if (!e.has(field)) {
-            return dflt;
-        }
-        String text = e.get(field).asText().trim();
-        long v;
-        try {
-            v = Long.parseLong(text);
-        } catch (NumberFormatException x) {
-            problems.add(where + ": " + field + " must be a number, not '" + text + "'");
-            return -1;
-        }
-        if (v < min || v > max) {
-            problems.add(where + ": " + field + " " + v + " is out of range " + min + "-" + max);
-            return -1;
-        }
-        return v;
     }
 }

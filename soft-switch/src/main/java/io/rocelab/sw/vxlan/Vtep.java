@@ -14,10 +14,12 @@ import io.rocelab.sw.pipeline.DropReason;
 import io.rocelab.sw.pipeline.PacketContext;
 import io.rocelab.sw.pipeline.ParseStage;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * The switch's VXLAN tunnel endpoint (RFC 7348), the data plane of {@link VxlanConfig}.
@@ -53,14 +55,16 @@ public final class Vtep {
     private final long seed;
     private final long agingNanos;
     private final int[] vniByVid = new int[4096];
-    private final Map<Integer, Integer> vidByVni = new HashMap<>();
+    private final Int2IntHashMap vidByVni = new Int2IntHashMap(NO_VNI);
     private final int[][] floodByVid = new int[4096][];
     /** Per remote VTEP, in the order they were configured, then learned. */
     private final Map<Integer, TunnelCounters> byRemote = new LinkedHashMap<>();
+    /** The same counters by remote VTEP, read on every packet without boxing its address. */
+    private final Int2ObjectHashMap<TunnelCounters> countersByIp = new Int2ObjectHashMap<>();
     /** Per port: a member of a VLAN mapped to a VNI (the overlay's side), where no VXLAN packet is decapsulated. */
     private final boolean[] overlayPort;
     /** Inner MACs behind remote VTEPs, keyed as the FDB keys them (VID above the MAC). */
-    private final Map<Long, RemoteMac> remoteMacs = new HashMap<>();
+    private final Long2ObjectHashMap<RemoteMac> remoteMacs = new Long2ObjectHashMap<>();
 
     /** Where an inner MAC was last seen. */
     private static final class RemoteMac {
@@ -95,7 +99,7 @@ public final class Vtep {
             floodByVid[m.vid()] = ips.stream().mapToInt(Integer::intValue).toArray();
         }
         for (int ip : config.remoteVteps()) {
-            byRemote.put(ip, new TunnelCounters());
+            counters(ip);
         }
         overlayPort = new boolean[ports.size()];
         for (int i = 0; i < overlayPort.length; i++) {
@@ -165,7 +169,7 @@ public final class Vtep {
             c.rxDrops++;
             return DropReason.MALFORMED;
         }
-        int vid = vidByVni.getOrDefault(Vxlan.vni(b, vx), NO_VNI);
+        int vid = vidByVni.get(Vxlan.vni(b, vx));
         if (vid == NO_VNI) {
             c.rxDrops++;
             return DropReason.VXLAN_UNKNOWN_VNI;
@@ -279,7 +283,13 @@ public final class Vtep {
     }
 
     private TunnelCounters counters(int remote) {
-        return byRemote.computeIfAbsent(remote, k -> new TunnelCounters());
+        TunnelCounters c = countersByIp.get(remote);
+        if (c == null) {
+            c = new TunnelCounters();
+            countersByIp.put(remote, c);
+            byRemote.put(remote, c);
+        }
+        return c;
     }
 
     private static long key(int vid, long mac) {

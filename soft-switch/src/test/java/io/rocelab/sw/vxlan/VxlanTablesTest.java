@@ -135,6 +135,17 @@ class VxlanTablesTest {
     }
 
     @Test
+    void aFieldThatIsNoNumberIsOneLineAndNothingElse() {
+        ObjectNode root = sonicUtilitiesTables();
+        root.putObject("VXLAN_REMOTE_VNI").putObject("Vlan100|2.2.2.2").put("vni", "ten");
+        ((ObjectNode) root.get("VXLAN_TUNNEL").get("vtep1")).put("dscp_mode", "pipe").put("encap_dscp", "64");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(root.toPrettyString()));
+        assertEquals(List.of("VXLAN_TUNNEL|vtep1: encap_dscp 64 is out of range 0-63",
+            "VXLAN_REMOTE_VNI|Vlan100|2.2.2.2: vni must be a number, not 'ten'"), e.problems(),
+            "a wrong vni is not also told as a VNI other than the VLAN's");
+    }
+
+    @Test
     void badModesAreNamed() {
         ObjectNode root = sonicUtilitiesTables();
         ((ObjectNode) root.get("VXLAN_TUNNEL").get("vtep1")).put("dscp_mode", "unform").put("ecn_mode", "rfc6040");
