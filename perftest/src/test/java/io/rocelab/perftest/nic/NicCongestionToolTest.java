@@ -279,6 +279,11 @@ class NicCongestionToolTest {
      * WRITEs inside them, a refresh that never comes or a storm that stops leaves the run's end
      * without pauses.
      *
+     * <p>The storm lasts the run: the last PFC frame comes in the last tenth of the window, or later
+     * than that only by the time the NICs' thread waited for a core in the tail (after a long wait the
+     * work queued on the thread, a pump's frames, runs before the overdue storm timer: a CI run at
+     * load 3 had its last PFC 411 ms into a 486 ms window, the thread having waited 315 ms).
+     *
      * <p>What is not judged: how much of the run was paused. The storm's refresh, every 167 us, is a
      * timer on the NICs' event loop, and the pause runs out 335 us after the last one: how much of
      * the time it covers is how punctual that loop's timers are, which on a loaded 2-core machine is
@@ -331,7 +336,12 @@ class NicCongestionToolTest {
         // every WRITE (and any a timer sent again: a loop thread kept off its core past the ACK timeout)
         assertTrue(storm.writes() >= 2000, what);
         assertTrue(storm.pfcInWindow() >= 10, "pauses all through the run: " + what);
-        assertTrue(storm.lastPfcNanos() >= storm.windowNanos() * 9 / 10, "the storm lasted the run: " + what);
+        // the storm's refresh is a timer on the NICs' thread: a tail without PFC frames longer than a
+        // tenth of the run is allowed only for the time that thread spent waiting for a core in it
+        long tail = storm.windowNanos() - storm.lastPfcNanos();
+        long tailOffCore = loop.busiestBetween(end - tail, end).waitedNanos();
+        assertTrue(tail - tailOffCore <= storm.windowNanos() / 10, "the storm lasted the run (the NICs' thread "
+            + "waited " + tailOffCore / 1_000_000 + " ms of the last " + tail / 1_000_000 + " ms): " + what);
         assertTrue(storm.pausedNanos() > 0, what);
         assertTrue(storm.writesInPauses() <= storm.writes() / 200, "the client sent while paused: " + what);
     }
