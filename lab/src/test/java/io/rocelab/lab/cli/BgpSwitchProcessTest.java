@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,17 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BgpSwitchProcessTest {
     @TempDir
     Path dir;
-    private ToolProcesses tools;
-
-    @BeforeEach
-    void tools() {
-        tools = new ToolProcesses(dir);
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        tools.stopAll();
-    }
+    @RegisterExtension
+    final ToolProcesses tools = ToolProcesses.in(() -> dir);
 
     private static String config(String name, String mac, long asn, String port, String local, String peer,
                                  long peerAsn, String peerName, String extra) {

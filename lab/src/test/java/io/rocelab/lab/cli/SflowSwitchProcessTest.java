@@ -25,9 +25,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,17 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SflowSwitchProcessTest {
     @TempDir
     Path dir;
-    private ToolProcesses tools;
-
-    @BeforeEach
-    void tools() {
-        tools = new ToolProcesses(dir);
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        tools.stopAll();
-    }
+    @RegisterExtension
+    final ToolProcesses tools = ToolProcesses.in(() -> dir);
 
     private Path config(int collectorPort) throws Exception {
         ObjectNode root;

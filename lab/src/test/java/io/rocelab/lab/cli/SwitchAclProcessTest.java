@@ -8,9 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,17 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SwitchAclProcessTest {
     @TempDir
     Path dir;
-    private ToolProcesses tools;
-
-    @BeforeEach
-    void tools() {
-        tools = new ToolProcesses(dir);
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        tools.stopAll();
-    }
+    @RegisterExtension
+    final ToolProcesses tools = ToolProcesses.in(() -> dir);
 
     private Path config(boolean mistake) throws Exception {
         ObjectNode root;

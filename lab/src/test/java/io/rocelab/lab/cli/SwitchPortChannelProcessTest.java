@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,17 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SwitchPortChannelProcessTest {
     @TempDir
     Path dir;
-    private ToolProcesses tools;
-
-    @BeforeEach
-    void tools() {
-        tools = new ToolProcesses(dir);
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        tools.stopAll();
-    }
+    @RegisterExtension
+    final ToolProcesses tools = ToolProcesses.in(() -> dir);
 
     private Path configDb(String name, String mac, String extra) throws Exception {
         Path f = dir.resolve(name + ".json");

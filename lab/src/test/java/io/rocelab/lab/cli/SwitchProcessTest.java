@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,17 +31,8 @@ class SwitchProcessTest {
 
     @TempDir
     Path dir;
-    private ToolProcesses tools;
-
-    @BeforeEach
-    void tools() {
-        tools = new ToolProcesses(dir);
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        tools.stopAll();
-    }
+    @RegisterExtension
+    final ToolProcesses tools = ToolProcesses.in(() -> dir);
 
     private Path config() throws IOException {
         Path cfg = dir.resolve("config_db.json");

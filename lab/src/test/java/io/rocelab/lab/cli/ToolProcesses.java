@@ -9,14 +9,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * {@code rocelab} launched as processes of their own, on a given Java, from this test run's class
  * path or from a jar; each one's standard output and error go to NAME.out and NAME.err in a
  * directory, which is also their working directory.
+ *
+ * <p>A test class that starts them registers one as an extension, which stops every process after each
+ * test: {@code @TempDir Path dir; @RegisterExtension final ToolProcesses tools = ToolProcesses.in(() -> dir);}
+ * (the directory is read when the first process starts, after JUnit has made it).
  */
-public final class ToolProcesses {
-    private final Path dir;
+public final class ToolProcesses implements AfterEachCallback {
+    private final Supplier<Path> dirs;
+    private Path dir;
     private final Path java;
     private final List<String> jvmOptions;
     /** What follows the options: the class path and main class, or {@code -jar} and the jar. */
@@ -24,8 +32,8 @@ public final class ToolProcesses {
     private final List<Process> started = new ArrayList<>();
     private final java.util.Map<String, Long> pids = new java.util.HashMap<>();
 
-    private ToolProcesses(Path dir, Path java, List<String> jvmOptions, List<String> program) {
-        this.dir = dir;
+    private ToolProcesses(Supplier<Path> dirs, Path java, List<String> jvmOptions, List<String> program) {
+        this.dirs = dirs;
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.program = List.copyOf(program);
@@ -33,8 +41,32 @@ public final class ToolProcesses {
 
     /** On the Java running the tests, from its class path, with no extra options. */
     public ToolProcesses(Path dir) {
-        this(dir, Path.of(System.getProperty("java.home"), "bin", "java"), List.of(),
+        this(() -> dir);
+    }
+
+    private ToolProcesses(Supplier<Path> dirs) {
+        this(dirs, Path.of(System.getProperty("java.home"), "bin", "java"), List.of(),
             List.of("-cp", System.getProperty("java.class.path"), "io.rocelab.lab.cli.Rocelab"));
+    }
+
+    /**
+     * On the Java running the tests, from its class path, in the directory {@code dir} gives when the
+     * first process starts; registered as an extension, it stops them all after each test.
+     */
+    public static ToolProcesses in(Supplier<Path> dir) {
+        return new ToolProcesses(dir);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws InterruptedException {
+        stopAll();
+    }
+
+    private Path dir() {
+        if (dir == null) {
+            dir = dirs.get();
+        }
+        return dir;
     }
 
     /**
@@ -44,7 +76,7 @@ public final class ToolProcesses {
      * @param jvmOptions options before {@code -jar}, e.g. system properties
      */
     public static ToolProcesses fromJar(Path dir, Path java, List<String> jvmOptions, Path jar) {
-        return new ToolProcesses(dir, java, jvmOptions, List.of("-jar", jar.toString()));
+        return new ToolProcesses(() -> dir, java, jvmOptions, List.of("-jar", jar.toString()));
     }
 
     /** Starts {@code rocelab ARGS} in the output directory. */
@@ -72,9 +104,9 @@ public final class ToolProcesses {
     /** Starts any command in the output directory, its output kept under NAME; {@link #stopAll} kills it. */
     public Process startCommand(String name, List<String> cmd) throws IOException {
         Process p = new ProcessBuilder(cmd)
-                .directory(dir.toFile())
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile())
+                .directory(dir().toFile())
+                .redirectOutput(dir().resolve(name + ".out").toFile())
+                .redirectError(dir().resolve(name + ".err").toFile())
                 .start();
         started.add(p);
         pids.put(name, p.pid());
@@ -88,12 +120,12 @@ public final class ToolProcesses {
 
     /** What NAME printed so far on standard output. */
     public String stdout(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8);
+        return Files.readString(dir().resolve(name + ".out"), StandardCharsets.UTF_8);
     }
 
     /** What NAME printed so far on standard error. */
     public String stderr(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
+        return Files.readString(dir().resolve(name + ".err"), StandardCharsets.UTF_8);
     }
 
     /** Both, for a failure message. */
