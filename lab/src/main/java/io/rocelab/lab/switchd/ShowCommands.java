@@ -24,8 +24,8 @@ import java.util.function.Function;
  * {@code pause counters} (rocelab's, laid out as {@code show pfc counters}), {@code sflow} and {@code sflow interface}
  * (sonic-utilities'), {@code sflow counters} (rocelab's: datagrams and samples), {@code ars_nhg_counters} (the Local
  * ARS HLD's: each ECMP group's load-balancing mode and next-hop reassignments), {@code vxlan tunnel},
- * {@code vxlan vlanvnimap}, {@code vxlan remotevtep}, {@code vxlan remotemac all} and {@code vxlan counters} (sonic-utilities' show/vxlan.py and
- * tunnelstat), and rocelab's {@code ports}: each port's
+ * {@code vxlan interface}, {@code vxlan vlanvnimap}, {@code vxlan remotevni all}, {@code vxlan remotevtep},
+ * {@code vxlan remotemac all} and {@code vxlan counters} (sonic-utilities' show/vxlan.py and tunnelstat), and rocelab's {@code ports}: each port's
  * attachment with its own counters); {@code clear counters} makes the counter
  * views count from zero, as {@code sonic-clear counters} does, and {@code clear watermark} starts the
  * watermark views again (the persistent-watermark views keep their peak), as {@code sonic-clear
@@ -69,6 +69,9 @@ public final class ShowCommands {
         Map.entry("ars_nhg_counters", onSwitch(sw -> io.rocelab.sw.forward.ArsViews.nhgCounters(sw.forwarding()))),
         Map.entry("vxlan tunnel", d -> io.rocelab.sw.vxlan.VxlanViews.tunnel(d.softSwitch().config().vxlan())),
         Map.entry("vxlan vlanvnimap", d -> io.rocelab.sw.vxlan.VxlanViews.vlanVniMap(d.softSwitch().config().vxlan())),
+        Map.entry("vxlan interface", d -> io.rocelab.sw.vxlan.VxlanViews.interfaces(d.softSwitch().config().vxlan())),
+        Map.entry("vxlan remotevni all",
+            d -> io.rocelab.sw.vxlan.VxlanViews.remoteVni(d.softSwitch().config().vxlan())),
         Map.entry("vxlan remotevtep", onSwitch(sw -> io.rocelab.sw.vxlan.VxlanViews.remoteVtep(sw.vtep(),
             ip -> sw.forwarding().routes().lookup(ip) != null))),
         Map.entry("vxlan remotemac all", onSwitch(sw -> io.rocelab.sw.vxlan.VxlanViews.remoteMac(sw.vtep(),
@@ -83,7 +86,8 @@ public final class ShowCommands {
         "interfaces portchannel", "ports", "ip route", "ipv6 route", "ip bgp summary", "bfd peers brief",
         "pause counters", "acl table", "acl rule", "acl counters", "mirror_session", "lldp neighbors", "lldp table",
         "lldp statistics", "sflow", "sflow interface", "sflow counters", "ars_nhg_counters", "vxlan tunnel",
-        "vxlan vlanvnimap", "vxlan remotevtep", "vxlan remotemac all", "vxlan counters");
+        "vxlan interface", "vxlan vlanvnimap", "vxlan remotevni all", "vxlan remotevtep", "vxlan remotemac all",
+        "vxlan counters");
 
     private ShowCommands() {
     }

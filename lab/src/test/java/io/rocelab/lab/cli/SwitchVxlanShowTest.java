@@ -35,6 +35,8 @@ class SwitchVxlanShowTest {
             .put("vlan", "Vlan100");
         root.withObject("/VXLAN_EVPN_NVO").putObject("nvo").put("source_vtep", "vtep");
         root.withObject("/VXLAN_REMOTE_VNI").putObject("Vlan100|10.1.0.2").put("vni", vni);
+        root.withObject("/LOOPBACK_INTERFACE").putObject("Loopback0");
+        root.withObject("/LOOPBACK_INTERFACE").putObject("Loopback0|10.1.0.1/32");
         Path f = dir.resolve("vtep-" + vni + ".json");
         Files.writeString(f, root.toPrettyString());
         return f;
@@ -66,6 +68,21 @@ class SwitchVxlanShowTest {
             Total count : 1
 
             """, map.out());
+        CliRun vtep = CliRun.of("switch", "show", "vxlan", "interface", "--socket", socket.toString());
+        assertEquals(0, vtep.exitCode(), vtep.err());
+        assertEquals("VTEP Information:\n\n\tVTEP Name : vtep, SIP  : 10.1.0.1\n\tNVO Name  : nvo,  VTEP : vtep\n"
+            + "\tSource interface  : Loopback0\n", vtep.out());
+        CliRun vnis = CliRun.of("switch", "show", "vxlan", "remotevni", "all", "--socket", socket.toString());
+        assertEquals(0, vnis.exitCode(), vnis.err());
+        assertEquals("""
+            +---------+--------------+-------+
+            | VLAN    | RemoteVTEP   |   VNI |
+            +=========+==============+=======+
+            | Vlan100 | 10.1.0.2     | 10100 |
+            +---------+--------------+-------+
+            Total count : 1
+
+            """, vnis.out());
         CliRun remote = CliRun.of("switch", "show", "vxlan", "remotevtep", "--socket", socket.toString());
         assertEquals(0, remote.exitCode(), remote.err());
         assertEquals("""

@@ -15,10 +15,13 @@ import java.util.List;
  * @param maps       the VLAN-VNI maps of the tunnel, in file order
  * @param nvo        {@code VXLAN_EVPN_NVO}'s name, or null
  * @param remoteVnis the static flood lists, in file order
+ * @param sourceInterface the loopback whose address is the tunnel's {@code src_ip}/32
+ *                   ({@code LOOPBACK_INTERFACE|Loopback0|10.1.0.1/32}: {@code Loopback0}), or null
  */
-public record VxlanConfig(Tunnel tunnel, List<TunnelMap> maps, String nvo, List<RemoteVni> remoteVnis) {
+public record VxlanConfig(Tunnel tunnel, List<TunnelMap> maps, String nvo, List<RemoteVni> remoteVnis,
+                          String sourceInterface) {
     /** No VTEP. */
-    public static final VxlanConfig NONE = new VxlanConfig(null, List.of(), null, List.of());
+    public static final VxlanConfig NONE = new VxlanConfig(null, List.of(), null, List.of(), null);
 
     /**
      * {@code VXLAN_TUNNEL|name}.

@@ -188,7 +188,23 @@ public final class VxlanTables {
                 remotes.add(new VxlanConfig.RemoteVni(m.vlan(), m.vid(), tunnel.dstIp(), m.vni(), "dst_ip"));
             }
         }
-        return new VxlanConfig(tunnel, maps, nvo, remotes);
+        return new VxlanConfig(tunnel, maps, nvo, remotes, loopbackOf(root, tunnel.srcIp()));
+    }
+
+    /**
+     * @return the first {@code LOOPBACK_INTERFACE} whose address is {@code ip}/32, or null (what
+     *         {@code show vxlan interface} names as the VTEP's source interface)
+     */
+    private static String loopbackOf(JsonNode root, int ip) {
+        String wanted = Ipv4.toString(ip) + "/32";
+        for (Iterator<String> it = root.path("LOOPBACK_INTERFACE").fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            String[] parts = key.split("\\|");
+            if (parts.length == 2 && parts[1].equals(wanted)) {
+                return parts[0];
+            }
+        }
+        return null;
     }
 
     /** The VLANs by name: {@code vlanid}, else the number in the name. */

@@ -12,7 +12,8 @@ import java.util.function.IntPredicate;
 /**
  * sonic-utilities' {@code show vxlan} views (show/vxlan.py) of a switch's VTEP, in their layouts:
  * {@code tunnel} (tabulate simple: name, source and destination IP, each map and its
- * {@code vni -> vlan}), {@code vlanvnimap} and {@code remotevtep} (grid tables with a total count),
+ * {@code vni -> vlan}), {@code interface} (the VTEP, its NVO and source loopback), {@code vlanvnimap},
+ * {@code remotevni all} and {@code remotevtep} (grid tables with a total count),
  * and {@code counters} (tunnelstat's table of SAI's tunnel counters; the rates are not computed:
  * N/A). Where rocelab differs: {@code remotevtep} lists the static flood lists' VTEPs (SONiC lists
  * STATE_DB's tunnels, made by EVPN), their creation source {@code static} (SONiC's {@code EVPN}), and
@@ -45,6 +46,47 @@ public final class VxlanViews {
             }
         }
         return Tabulate.simple(head, rows, false);
+    }
+
+    /**
+     * {@code show vxlan interface}: the VTEP's name and source IP, the NVO naming it, and the loopback
+     * whose address is the source IP ({@code Not Configured} if none), as show/vxlan.py prints them
+     * (the heading's bold and underline only on a terminal, so not here).
+     */
+    public static String interfaces(VxlanConfig c) {
+        StringBuilder b = new StringBuilder("VTEP Information:").append(NL).append(NL);
+        if (c.isEmpty()) {
+            return b.toString();
+        }
+        VxlanConfig.Tunnel t = c.tunnel();
+        b.append("\tVTEP Name : ").append(t.name()).append(", SIP  : ").append(Ipv4.toString(t.srcIp())).append(NL);
+        if (c.nvo() != null) {
+            b.append("\tNVO Name  : ").append(c.nvo()).append(",  VTEP : ").append(t.name()).append(NL);
+        }
+        b.append("\tSource interface  : ").append(c.sourceInterface() == null ? "Not Configured" : c.sourceInterface())
+            .append(NL);
+        return b.toString();
+    }
+
+    /**
+     * {@code show vxlan remotevni all}: the VLANs extended to each remote VTEP (SONiC reads APPL_DB's
+     * {@code VXLAN_REMOTE_VNI_TABLE}, which EVPN writes; here the config_db's static {@code VXLAN_REMOTE_VNI}),
+     * in the order of their keys ({@code VXLAN_REMOTE_VNI_TABLE:Vlan100:10.1.0.2}).
+     */
+    public static String remoteVni(VxlanConfig c) {
+        List<VxlanConfig.RemoteVni> list = new ArrayList<>();
+        for (VxlanConfig.RemoteVni r : c.remoteVnis()) {
+            if (r.source().equals("VXLAN_REMOTE_VNI")) {
+                list.add(r);
+            }
+        }
+        list.sort(Comparator.comparing(r -> r.vlan() + ":" + Ipv4.toString(r.remoteIp()), NaturalOrder.INSTANCE));
+        List<String[]> rows = new ArrayList<>();
+        for (VxlanConfig.RemoteVni r : list) {
+            rows.add(new String[] {r.vlan(), Ipv4.toString(r.remoteIp()), String.valueOf(r.vni())});
+        }
+        return Tabulate.grid(new String[] {"VLAN", "RemoteVTEP", "VNI"}, rows) + "Total count : " + rows.size()
+            + NL + NL;
     }
 
     /** {@code show vxlan vlanvnimap}. */
