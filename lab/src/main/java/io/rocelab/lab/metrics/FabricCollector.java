@@ -173,6 +173,22 @@ public final class FabricCollector implements MultiCollector {
             f.counter(SW + "pfcwd_rx_drop_packets", "packets dropped on ingress while stormed (RX DROP)", null, w.rxDrop,
                 "switch", sw, "port", port, "queue", queue);
         }
+        s.tunnels().forEach((tunnel, t) -> {
+            f.counter(SW + "vxlan_rx_packets", "VXLAN packets decapsulated (show vxlan counters RX_PKTS, "
+                + "SAI_TUNNEL_STAT_IN_PACKETS)", null, t.rxPackets, "switch", sw, "tunnel", tunnel);
+            f.counter(SW + "vxlan_rx_bytes", "bytes of the VXLAN packets decapsulated, outer headers included "
+                + "(RX_BYTES, SAI_TUNNEL_STAT_IN_OCTETS)", Unit.BYTES, t.rxBytes, "switch", sw, "tunnel", tunnel);
+            f.counter(SW + "vxlan_tx_packets", "VXLAN packets encapsulated (TX_PKTS, SAI_TUNNEL_STAT_OUT_PACKETS)",
+                null, t.txPackets, "switch", sw, "tunnel", tunnel);
+            f.counter(SW + "vxlan_tx_bytes", "bytes of the VXLAN packets encapsulated (TX_BYTES, "
+                + "SAI_TUNNEL_STAT_OUT_OCTETS)", Unit.BYTES, t.txBytes, "switch", sw, "tunnel", tunnel);
+            f.counter(SW + "vxlan_rx_drop_packets", "VXLAN packets dropped at decapsulation: an unknown VNI, or an "
+                + "outer CE on a Not-ECT inner packet (RFC 6040)", null, t.rxDrops, "switch", sw, "tunnel", tunnel);
+            f.counter(SW + "vxlan_tx_drop_packets", "frames not encapsulated: no route to the remote VTEP", null,
+                t.txDrops, "switch", sw, "tunnel", tunnel);
+            f.counter(SW + "vxlan_ce_marked_packets", "inner packets marked CE at decapsulation because the "
+                + "underlay marked the outer (RFC 6040)", null, t.ceMarked, "switch", sw, "tunnel", tunnel);
+        });
         for (SwitchTelemetry.Pool p : s.pools()) {
             f.gauge(SW + "buffer_pool_used_bytes", "shared bytes the pool's priority groups hold now", Unit.BYTES,
                 p.usedBytes(), "switch", sw, "pool", p.name());

@@ -6,7 +6,12 @@ import io.rocelab.sw.egress.EgressPort;
 import io.rocelab.sw.mmu.Mmu;
 import io.rocelab.sw.mmu.PgState;
 import java.util.ArrayList;
+import io.rocelab.sw.vxlan.TunnelCounters;
+import io.rocelab.sw.vxlan.Vtep;
+import io.rocelab.sw.vxlan.VxlanViews;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One switch as a scrape sees it: its counters ({@link SwitchCounters}, what {@code show interfaces
@@ -19,8 +24,16 @@ import java.util.List;
  *                 Prometheus counter only grows, as SONiC's COUNTERS_DB does under {@code sonic-clear})
  * @param ports    per port, in port order, its queues and priority groups
  * @param pools    the buffer pools
+ * @param tunnels  a VTEP's tunnels as {@code show vxlan counters} names them (the VTEP's sum, then
+ *                 {@code EVPN_<ip>} per remote VTEP), copied; empty for a switch that is no VTEP
  */
-public record SwitchTelemetry(String name, SwitchCounters counters, List<PortBuffers> ports, List<Pool> pools) {
+public record SwitchTelemetry(String name, SwitchCounters counters, List<PortBuffers> ports, List<Pool> pools,
+                              Map<String, TunnelCounters> tunnels) {
+
+    /** A switch that is no VTEP. */
+    public SwitchTelemetry(String name, SwitchCounters counters, List<PortBuffers> ports, List<Pool> pools) {
+        this(name, counters, ports, pools, Map.of());
+    }
 
     /**
      * One port's buffers and pause state.
@@ -97,6 +110,13 @@ public record SwitchTelemetry(String name, SwitchCounters counters, List<PortBuf
             pools.add(new Pool(mmu.poolName(i), mmu.poolUsed(i), mmu.poolWatermark(i), mmu.poolPersistentWatermark(i),
                 mmu.poolHeadroomWatermark(i)));
         }
-        return new SwitchTelemetry(name, counters, List.copyOf(ports), List.copyOf(pools));
+        Map<String, TunnelCounters> tunnels = new LinkedHashMap<>();
+        Vtep vtep = sw.vtep();
+        if (vtep != null) {
+            tunnels.put(vtep.config().tunnel().name(), vtep.total());
+            vtep.counters().forEach((ip, c) -> tunnels.put(VxlanViews.tunnelName(ip), c));
+        }
+        return new SwitchTelemetry(name, counters, List.copyOf(ports), List.copyOf(pools),
+            java.util.Collections.unmodifiableMap(tunnels));
     }
 }

@@ -4,8 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rocelab.lab.metrics.Exposition;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The switch as a VXLAN VTEP in {@code rocelab switch} as a user configures it: SONiC's
  * {@code VXLAN_TUNNEL}, {@code VXLAN_TUNNEL_MAP}, {@code VXLAN_EVPN_NVO} and the static
  * {@code VXLAN_REMOTE_VNI} in the config_db, {@code show vxlan tunnel}, {@code vlanvnimap},
- * {@code remotevtep} and {@code counters} on the running switch, and a mistake in the tables
- * refused in one line with exit code 2.
+ * {@code remotevtep} and {@code counters} on the running switch, its tunnels' counters in the
+ * Prometheus metrics, and a mistake in the tables refused in one line with exit code 2.
  */
 class SwitchVxlanShowTest {
     @TempDir
@@ -111,6 +117,54 @@ class SwitchVxlanShowTest {
                      vtep          0           0       N/A          0           0       N/A
             EVPN_10.1.0.2          0           0       N/A          0           0       N/A
             """), counters.out());
+    }
+
+    /**
+     * A frame flooded in the tenant's VLAN goes to the remote VTEP encapsulated (head-end replication),
+     * and the tunnel's counters say so alike in {@code show vxlan counters} and in the metrics.
+     */
+    @Test
+    void theTunnelsCountersAreInTheMetrics() throws Exception {
+        Path socket = dir.resolve("leaf.sock");
+        int tenant = ToolProcesses.freeUdpPort();
+        Process sw = tools.start("switch", "switch", "--config", config("10100").toString(),
+            "--port", "Ethernet0=udp:" + tenant + ":" + ToolProcesses.freeUdpPort(),
+            "--port", "Ethernet4=udp:" + ToolProcesses.freeUdpPort() + ":" + ToolProcesses.freeUdpPort(),
+            "--socket", socket.toString(), "--metrics", "127.0.0.1:0");
+        tools.awaitOutput(sw, "switch", "ready", 60);
+        Matcher url = Pattern.compile("metrics    (http://127\\.0\\.0\\.1:\\d+/metrics)").matcher(tools.stdout("switch"));
+        assertTrue(url.find(), tools.output("switch"));
+        byte[] frame = new byte[64];
+        for (int i = 0; i < 6; i++) {
+            frame[i] = (byte) 0xff; // broadcast: flooded in Vlan100, so to the remote VTEP too
+        }
+        frame[6] = 0x02;
+        frame[11] = 0x01;
+        frame[12] = (byte) 0x88;
+        frame[13] = (byte) 0xb5; // IEEE 802 local experimental EtherType
+        try (DatagramSocket udp = new DatagramSocket()) {
+            for (int i = 0; i < 3; i++) {
+                udp.send(new DatagramPacket(frame, frame.length, InetAddress.getLoopbackAddress(), tenant));
+            }
+        }
+        String counters = "";
+        for (int tries = 0; tries < 100 && !counters.contains("EVPN_10.1.0.2          0           0       N/A          3");
+             tries++) {
+            Thread.sleep(50);
+            counters = CliRun.of("switch", "show", "vxlan", "counters", "--socket", socket.toString()).out();
+        }
+        assertTrue(counters.contains("EVPN_10.1.0.2          0           0       N/A          3"), counters);
+        Exposition m = new Exposition(Exposition.scrape(url.group(1), null).body(), false);
+        for (String tunnel : new String[] {"vtep", "EVPN_10.1.0.2"}) {
+            assertEquals(3, m.value("rocelab_switch_vxlan_tx_packets_total", "switch", "leaf", "tunnel", tunnel),
+                tunnel + "\n" + counters);
+            assertEquals(0, m.value("rocelab_switch_vxlan_rx_packets_total", "switch", "leaf", "tunnel", tunnel),
+                tunnel);
+        }
+        // the outer headers of each copy: 64 - 4 (no FCS in the UDP frame) + 50 bytes of VXLAN over IPv4
+        long txBytes = (long) m.value("rocelab_switch_vxlan_tx_bytes_total", "switch", "leaf", "tunnel", "vtep");
+        assertTrue(counters.contains(" " + txBytes + " "), txBytes + "\n" + counters);
+        assertEquals(3 * (frame.length + 50), txBytes, counters);
     }
 
     @Test

@@ -27,6 +27,11 @@ public final class VxlanViews {
     private VxlanViews() {
     }
 
+    /** @return SONiC's name of the tunnel to a remote VTEP, {@code EVPN_10.1.0.2} (vxlanorch) */
+    public static String tunnelName(int remoteIp) {
+        return REMOTE_PREFIX + Ipv4.toString(remoteIp);
+    }
+
     /** {@code show vxlan tunnel}. */
     public static String tunnel(VxlanConfig c) {
         String[] head = {"vxlan tunnel name", "source ip", "destination ip", "tunnel map name",
@@ -109,7 +114,7 @@ public final class VxlanViews {
             String src = Ipv4.toString(vtep.config().tunnel().srcIp());
             List<Integer> configured = vtep.config().remoteVteps();
             List<Integer> ips = new ArrayList<>(vtep.counters().keySet());
-            ips.sort(Comparator.comparing(ip -> REMOTE_PREFIX + Ipv4.toString(ip), NaturalOrder.INSTANCE));
+            ips.sort(Comparator.comparing(VxlanViews::tunnelName, NaturalOrder.INSTANCE));
             for (int ip : ips) {
                 rows.add(new String[] {src, Ipv4.toString(ip), configured.contains(ip) ? "static" : "learned",
                     routed.test(ip) ? "oper_up" : "oper_down"});
@@ -144,9 +149,9 @@ public final class VxlanViews {
             add(rows, extra, vtep.config().tunnel().name(), vtep.total());
             Map<Integer, TunnelCounters> by = vtep.counters();
             List<Integer> ips = new ArrayList<>(by.keySet());
-            ips.sort(Comparator.comparing(ip -> REMOTE_PREFIX + Ipv4.toString(ip), NaturalOrder.INSTANCE));
+            ips.sort(Comparator.comparing(VxlanViews::tunnelName, NaturalOrder.INSTANCE));
             for (int ip : ips) {
-                add(rows, extra, REMOTE_PREFIX + Ipv4.toString(ip), by.get(ip));
+                add(rows, extra, tunnelName(ip), by.get(ip));
             }
         }
         StringBuilder b = new StringBuilder(Tabulate.simple(head, rows, true));
