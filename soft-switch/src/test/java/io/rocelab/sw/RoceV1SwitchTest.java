@@ -100,4 +100,32 @@ class RoceV1SwitchTest {
         assertEquals("1", ethernet16.trim().split("\\s+")[6], "RX_DRP: " + counters);
         assertTrue(DropReason.NO_L3_HEADER.comment().contains("no L3 header"));
     }
+
+    /** An untagged frame of {@code etherType} from {@link #HOST_A} to {@code dst}, padded to 60 bytes. */
+    private static ByteBuf ofType(long dst, int etherType) {
+        ByteBuf f = ALLOC.buffer(60);
+        f.writeShort((int) (dst >>> 32)).writeInt((int) dst);
+        f.writeShort((int) (HOST_A >>> 32)).writeInt((int) HOST_A);
+        f.writeShort(etherType);
+        f.writeZero(60 - 14);
+        return f;
+    }
+
+    @Test
+    void anyOtherEtherTypeToTheRouterMacIsNoL3HeaderButArpIsBridged() {
+        rig = new CapturingSwitch(VlanTest.config());
+        long router = MacAddress.parse(ConfigBuilder.ROUTER_MAC);
+        rig.deliver(4, ofType(router, 0x88B5)); // IEEE 802 local experimental, to a routed port's gateway
+        rig.deliver(0, ofType(router, 0x88B5)); // and from the VLAN's access port
+        for (int p = 0; p < 5; p++) {
+            assertEquals(0, rig.sent(p).size(), "nothing leaves port " + p + ": not flooded, not routed");
+        }
+        assertEquals(1, rig.sw.counters(4).drops(DropReason.NO_L3_HEADER));
+        assertEquals(1, rig.sw.counters(0).drops(DropReason.NO_L3_HEADER));
+        rig.deliver(0, ofType(router, EtherType.ARP)); // an ARP reply to the switch: the host interface's
+        assertEquals(1, rig.sw.counters(0).drops(DropReason.NO_L3_HEADER), "ARP is not dropped as not IP");
+        for (int p = 0; p < 5; p++) {
+            CapturingPort.releaseAll(rig.sent(p));
+        }
+    }
 }

@@ -75,8 +75,9 @@ public final class ForwardStage {
         if (ctx.dstMac == routerMac && ctx.ipVersion == 6) {
             return route6(ctx, now);
         }
-        if (ctx.dstMac == routerMac && ctx.kind == FrameKind.ROCEV1) {
-            // not IP, so not routable (SAI_IN_DROP_REASON_NO_L3_HEADER): a RoCEv1 frame to the gateway
+        if (ctx.dstMac == routerMac && ctx.kind != FrameKind.ARP) {
+            // not IP, so not routable (SAI_IN_DROP_REASON_NO_L3_HEADER): a RoCEv1 frame to the gateway, or
+            // any other EtherType sent to the router MAC (ARP to it is the host interface's: bridged here)
             return DropReason.NO_L3_HEADER;
         }
         if (MacAddress.isMulticast(ctx.dstMac)) {
