@@ -112,6 +112,9 @@ public final class NicEngine implements TestEngine {
     private NicQueues queues;
     private BandwidthRun bandwidth;
     private LatencyRun latency;
+    /** {@code --busy-poll}: latency runs on the NIC's polling thread ({@link OwnerThreadLatency}). */
+    private boolean latencyOnNicThread;
+    private OwnerThreadLatency ownerThreadLatency;
     private boolean closed;
     private int defaultTrafficClass;
     /** {@code -R}: the connection manager and the connections it made, else null. */
@@ -163,6 +166,18 @@ public final class NicEngine implements TestEngine {
         return this;
     }
 
+    /**
+     * Latency runs on the NIC's own thread ({@link OwnerThreadLatency}): for a NIC on a busy-polling
+     * scheduler ({@code --in-process --busy-poll}), which polls the run's drain on every turn. Call
+     * before the QPs are created.
+     *
+     * @return this engine
+     */
+    NicEngine latencyOnNicThread() {
+        this.latencyOnNicThread = true;
+        return this;
+    }
+
     /** The default set by {@link #defaultQpTimeout(int)}, or -1 for perftest's. */
     int defaultQpTimeout() {
         return defaultQpTimeout;
@@ -194,6 +209,9 @@ public final class NicEngine implements TestEngine {
     public DeviceInfo open(PerftestOptions o) {
         this.options = o;
         Warmup.once();
+        if (o.kind().isLatency()) {
+            Warmup.latencyOnce();
+        }
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         config.started(nic);
@@ -239,7 +257,10 @@ public final class NicEngine implements TestEngine {
         this.options = ctx.options();
         queues = new NicQueues(nic, ctx, config.psnSeed());
         bandwidth = new BandwidthRun(this, queues, waiter);
-        latency = new LatencyRun(queues, waiter);
+        if (latencyOnNicThread && ownerThreadLatency == null) {
+            ownerThreadLatency = new OwnerThreadLatency(nic.scheduler());
+        }
+        latency = new LatencyRun(queues, waiter, latencyOnNicThread ? ownerThreadLatency : null);
         return queues.mine;
     }
 

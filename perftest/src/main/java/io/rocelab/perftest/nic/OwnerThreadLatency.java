@@ -1,0 +1,110 @@
+package io.rocelab.perftest.nic;
+
+import io.rocelab.fabric.time.Scheduler;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * With {@code --busy-poll}, a latency run's loop driven by the NIC's own polling thread: a drain on
+ * the NIC's scheduler steps the run ({@link LatencySteps}) on every turn of the duty cycle, beside
+ * the link rings and command queues it polls anyway; the application thread sleeps until the run
+ * is over.
+ *
+ * <p>Why: a perftest process polls its CQ and its memory on a core of its own while the NIC works
+ * on others. In-process on two cores the two tool threads (server and client) and the NIC's
+ * polling thread are three busy threads, and every half round trip waited for the kernel to put the
+ * right one back on a core: {@code ib_write_lat --in-process --busy-poll} measured 10.5-15.5 us
+ * where the NIC's own ping-pong takes 1-2 us. Here a WRITE posted by one side is taken from the
+ * command queue, sent, received and placed in the peer's memory, and the peer's step sees it,
+ * all on one thread; the time stamps are taken there, as perftest's are taken by the thread that
+ * posts. (A {@code BusyPollScheduler} polls every drain on every turn; a sleeping scheduler runs a
+ * drain only when its doorbell rings, which is why the default mode keeps the loops on the
+ * application thread.)
+ *
+ * <p>One per engine: the drain is registered once, with the NIC's first latency run, and steps
+ * whichever run is current ({@code -a} runs one per size); between runs it costs one volatile
+ * read a turn.
+ */
+final class OwnerThreadLatency {
+    private static final long WAIT_NANOS = 1_000_000;
+
+    private final Scheduler scheduler;
+    private boolean registered;
+    /** The run the drain steps, or null (set by the application thread, cleared by the NIC's). */
+    private final AtomicReference<Job> current = new AtomicReference<>();
+
+    /** One run handed to the NIC's thread, and how it ended. */
+    private static final class Job {
+        final LatencySteps steps;
+        final Thread app;
+        volatile boolean cancelled;
+        volatile boolean done;
+        volatile Throwable failure;
+
+        Job(LatencySteps steps, Thread app) {
+            this.steps = steps;
+            this.app = app;
+        }
+    }
+
+    /** @param scheduler the NIC's, a busy-polling one */
+    OwnerThreadLatency(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * Runs {@code steps} on the NIC's thread and waits for the end.
+     *
+     * @return iterations completed
+     * @throws InterruptedException if this thread is interrupted (the run is abandoned)
+     */
+    long run(LatencySteps steps) throws InterruptedException {
+        Job job = new Job(steps, Thread.currentThread());
+        current.set(job);
+        if (!registered) {
+            registered = true;
+            scheduler.doorbell(this::drain);
+        }
+        try {
+            while (!job.done) {
+                LockSupport.parkNanos(WAIT_NANOS); // the drain unparks this thread at the end
+                Waiter.checkInterrupt();
+            }
+        } finally {
+            if (!job.done) {
+                job.cancelled = true;
+            }
+        }
+        if (job.failure instanceof RuntimeException r) {
+            throw r;
+        }
+        if (job.failure instanceof Error e) {
+            throw e;
+        }
+        return steps.result();
+    }
+
+    /** NIC thread: one step of the current run. */
+    private int drain() {
+        Job job = current.get();
+        if (job == null) {
+            return 0;
+        }
+        if (job.cancelled) {
+            current.compareAndSet(job, null);
+            return 0;
+        }
+        try {
+            LatencySteps.Blocked b = job.steps.step();
+            if (b != LatencySteps.Blocked.DONE) {
+                return job.steps.progressed() ? 1 : 0;
+            }
+        } catch (RuntimeException | Error e) {
+            job.failure = e;
+        }
+        current.compareAndSet(job, null);
+        job.done = true;
+        LockSupport.unpark(job.app);
+        return 1;
+    }
+}
