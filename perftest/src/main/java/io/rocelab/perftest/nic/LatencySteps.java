@@ -25,7 +25,7 @@ import java.util.List;
  * one request and wait for its completion. A run that reaches its deadline ({@code -D}) ends with
  * the iterations posted, less the one posted whose completion did not come (request-response).
  */
-final class LatencySteps {
+final class LatencySteps implements OwnerThreadLatency.Run {
     /** What {@link #step()} stopped at. */
     enum Blocked {
         /** The peer's count in the receive slot (write ping-pong). */
@@ -88,7 +88,8 @@ final class LatencySteps {
      *
      * @return what it waits for, or {@link Blocked#DONE}
      */
-    Blocked step() {
+    @Override
+    public Blocked step() {
         progressed = false;
         if (result >= 0) {
             return Blocked.DONE;
@@ -104,12 +105,14 @@ final class LatencySteps {
     }
 
     /** Whether the last {@link #step()} did anything (received, posted or completed). */
-    boolean progressed() {
+    @Override
+    public boolean progressed() {
         return progressed;
     }
 
     /** Iterations completed, once {@link #step()} returned {@link Blocked#DONE}. */
-    long result() {
+    @Override
+    public long result() {
         return result;
     }
 

@@ -28,6 +28,18 @@ import java.util.concurrent.locks.LockSupport;
 final class OwnerThreadLatency {
     private static final long WAIT_NANOS = 1_000_000;
 
+    /** A run as the drain steps it: {@link LatencySteps}. */
+    interface Run {
+        /** Advances as far as it goes without waiting; {@link LatencySteps.Blocked#DONE} at the end. */
+        LatencySteps.Blocked step();
+
+        /** Whether the last step did anything. */
+        boolean progressed();
+
+        /** Iterations completed, once done. */
+        long result();
+    }
+
     private final Scheduler scheduler;
     private boolean registered;
     /** The run the drain steps, or null (set by the application thread, cleared by the NIC's). */
@@ -35,13 +47,13 @@ final class OwnerThreadLatency {
 
     /** One run handed to the NIC's thread, and how it ended. */
     private static final class Job {
-        final LatencySteps steps;
+        final Run steps;
         final Thread app;
         volatile boolean cancelled;
         volatile boolean done;
         volatile Throwable failure;
 
-        Job(LatencySteps steps, Thread app) {
+        Job(Run steps, Thread app) {
             this.steps = steps;
             this.app = app;
         }
@@ -58,7 +70,7 @@ final class OwnerThreadLatency {
      * @return iterations completed
      * @throws InterruptedException if this thread is interrupted (the run is abandoned)
      */
-    long run(LatencySteps steps) throws InterruptedException {
+    long run(Run steps) throws InterruptedException {
         Job job = new Job(steps, Thread.currentThread());
         current.set(job);
         if (!registered) {
