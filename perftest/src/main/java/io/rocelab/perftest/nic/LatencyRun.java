@@ -7,15 +7,15 @@ import io.rocelab.perftest.run.LatDuration;
  * perftest's latency loops on QP 0 of the soft NIC, for {@code -n} iterations or for {@code -D}
  * seconds: the write ping-pong ({@code run_iter_lat_write}), the send ping-pong
  * ({@code run_iter_lat_send}) and request-response for read and atomic ({@code run_iter_lat}), each
- * a {@link LatencySteps} driven from the application thread or, with {@code --busy-poll}, from the
- * NIC's polling thread ({@link OwnerThreadLatency}).
+ * a {@link LatencySteps} driven from the application thread or, in-process, from the thread that
+ * owns both NICs ({@link OwnerThreadLatency}).
  */
 final class LatencyRun {
     static final double NS_PER_MICRO = 1000;
 
     private final NicQueues q;
     private final Waiter waiter;
-    /** With {@code --busy-poll}: the runs go to the NIC's polling thread; else null. */
+    /** In-process: the runs go to the NICs' thread; else null. */
     private final OwnerThreadLatency ownerThread;
 
     LatencyRun(NicQueues queues, Waiter waiter, OwnerThreadLatency ownerThread) {
@@ -44,7 +44,7 @@ final class LatencyRun {
     }
 
     /**
-     * One latency run on QP 0: on the NIC's polling thread with {@code --busy-poll}, else here.
+     * One latency run on QP 0: on the NICs' thread in-process, else here.
      *
      * @param posted post tick of each iteration, or null
      * @return iterations completed

@@ -13,9 +13,9 @@ import java.util.List;
  * perftest's latency loops on QP 0 ({@code run_iter_lat_write}, {@code run_iter_lat_send},
  * {@code run_iter_lat}) as a state machine: {@link #step()} goes as far as it can without waiting
  * and says what it waits for. So either thread can drive one run: the application thread, backing
- * off between steps as a perftest process does ({@link LatencyRun}), or with {@code --busy-poll}
- * the NIC's own polling thread, once per turn of its duty cycle ({@link OwnerThreadLatency}), where
- * a round trip costs no hand-off between threads at all.
+ * off between steps as a perftest process does ({@link LatencyRun}), or in-process the thread that
+ * owns both NICs ({@link OwnerThreadLatency}), where a round trip costs no hand-off between threads
+ * at all.
  *
  * <p>The loops, their counters and the values passed to each completion's check are perftest's, as
  * the loops on the application thread had them: each side of the write ping-pong writes its

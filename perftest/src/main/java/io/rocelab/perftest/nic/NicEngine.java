@@ -112,9 +112,10 @@ public final class NicEngine implements TestEngine {
     private NicQueues queues;
     private BandwidthRun bandwidth;
     private LatencyRun latency;
-    /** {@code --busy-poll}: latency runs on the NIC's polling thread ({@link OwnerThreadLatency}). */
+    /** In-process: latency runs on the NICs' thread ({@link OwnerThreadLatency}). */
     private boolean latencyOnNicThread;
     private OwnerThreadLatency ownerThreadLatency;
+    private boolean latencyNicThreadPolls;
     private boolean closed;
     private int defaultTrafficClass;
     /** {@code -R}: the connection manager and the connections it made, else null. */
@@ -167,14 +168,15 @@ public final class NicEngine implements TestEngine {
     }
 
     /**
-     * Latency runs on the NIC's own thread ({@link OwnerThreadLatency}): for a NIC on a busy-polling
-     * scheduler ({@code --in-process --busy-poll}), which polls the run's drain on every turn. Call
-     * before the QPs are created.
+     * Latency runs on the NIC's own thread ({@link OwnerThreadLatency}): in-process, where one thread
+     * owns both NICs. Call before the QPs are created.
      *
+     * @param polls whether that thread's scheduler polls drains on every turn ({@code --busy-poll})
      * @return this engine
      */
-    NicEngine latencyOnNicThread() {
+    NicEngine latencyOnNicThread(boolean polls) {
         this.latencyOnNicThread = true;
+        this.latencyNicThreadPolls = polls;
         return this;
     }
 
@@ -258,7 +260,7 @@ public final class NicEngine implements TestEngine {
         queues = new NicQueues(nic, ctx, config.psnSeed());
         bandwidth = new BandwidthRun(this, queues, waiter);
         if (latencyOnNicThread && ownerThreadLatency == null) {
-            ownerThreadLatency = new OwnerThreadLatency(nic.scheduler());
+            ownerThreadLatency = new OwnerThreadLatency(nic.scheduler(), latencyNicThreadPolls);
         }
         latency = new LatencyRun(queues, waiter, latencyOnNicThread ? ownerThreadLatency : null);
         return queues.mine;

@@ -5,21 +5,22 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * With {@code --busy-poll}, a latency run's loop driven by the NIC's own polling thread: a drain on
- * the NIC's scheduler steps the run ({@link LatencySteps}) on every turn of the duty cycle, beside
- * the link rings and command queues it polls anyway; the application thread sleeps until the run
- * is over.
+ * In-process, a latency run's loop driven by the thread that owns both NICs: on a polling scheduler
+ * ({@code --busy-poll}) a drain steps the run ({@link LatencySteps}) on every turn of the duty cycle,
+ * beside the link rings and command queues it polls anyway; on the default sleeping loop each step
+ * is a task that queues the next, behind the frames and timers the loop has to handle, so the loop
+ * does not sleep until the run is over. The application thread sleeps until then.
  *
  * <p>Why: a perftest process polls its CQ and its memory on a core of its own while the NIC works
- * on others. In-process on two cores the two tool threads (server and client) and the NIC's
- * polling thread are three busy threads, and every half round trip waited for the kernel to put the
- * right one back on a core: {@code ib_write_lat --in-process --busy-poll} measured 10.5-15.5 us
- * where the NIC's own ping-pong takes 1-2 us. Here a WRITE posted by one side is taken from the
- * command queue, sent, received and placed in the peer's memory, and the peer's step sees it,
- * all on one thread; the time stamps are taken there, as perftest's are taken by the thread that
- * posts. (A {@code BusyPollScheduler} polls every drain on every turn; a sleeping scheduler runs a
- * drain only when its doorbell rings, which is why the default mode keeps the loops on the
- * application thread.)
+ * on others. In-process on two cores the two tool threads (server and client) and the NICs' thread
+ * were three threads, and every half round trip waited for the kernel to put the right one back on
+ * a core (a tool thread that had backed off to a 20 us sleep, stretched by Linux's 50 us timer
+ * slack; the loop in {@code epoll_wait}): {@code ib_write_lat --in-process} measured 10.5-15.5 us
+ * with {@code --busy-poll} and 36-50 us without, where the NIC's own ping-pong takes 1-2 and 3 us.
+ * Here a WRITE posted by one side is taken from the command queue, sent, received and placed in the
+ * peer's memory, and the peer's step sees it, all on one thread, which spins for the run as
+ * perftest's own loop does; the time stamps are taken there, as perftest's are taken by the thread
+ * that posts.
  *
  * <p>One per engine: the drain is registered once, with the NIC's first latency run, and steps
  * whichever run is current ({@code -a} runs one per size); between runs it costs one volatile
@@ -41,6 +42,10 @@ final class OwnerThreadLatency {
     }
 
     private final Scheduler scheduler;
+    /** Whether the scheduler polls its drains on every turn (busy-poll); else the run re-queues itself. */
+    private final boolean polls;
+    /** A sleeping loop's task that steps the current run and queues itself again until the run ends. */
+    private final Runnable tick = this::tick;
     private boolean registered;
     /** The run the drain steps, or null (set by the application thread, cleared by the NIC's). */
     private final AtomicReference<Job> current = new AtomicReference<>();
@@ -59,9 +64,15 @@ final class OwnerThreadLatency {
         }
     }
 
-    /** @param scheduler the NIC's, a busy-polling one */
-    OwnerThreadLatency(Scheduler scheduler) {
+    /**
+     * @param scheduler the NIC's
+     * @param polls     whether it polls its drains on every turn ({@code BusyPollScheduler}); else
+     *                  each step is a task that queues the next, so the loop does not sleep until the
+     *                  run is over
+     */
+    OwnerThreadLatency(Scheduler scheduler, boolean polls) {
         this.scheduler = scheduler;
+        this.polls = polls;
     }
 
     /**
@@ -73,7 +84,9 @@ final class OwnerThreadLatency {
     long run(Run steps) throws InterruptedException {
         Job job = new Job(steps, Thread.currentThread());
         current.set(job);
-        if (!registered) {
+        if (!polls) {
+            scheduler.execute(tick);
+        } else if (!registered) {
             registered = true;
             scheduler.doorbell(this::drain);
         }
@@ -94,6 +107,14 @@ final class OwnerThreadLatency {
             throw e;
         }
         return steps.result();
+    }
+
+    /** NIC thread, sleeping loop: one step, and the next queued behind what the loop has to do. */
+    private void tick() {
+        drain();
+        if (current.get() != null) {
+            scheduler.execute(tick);
+        }
     }
 
     /** NIC thread: one step of the current run. */
