@@ -3,13 +3,13 @@
 # with --in-process, each beside the engine's or the data path's own number measured in the same
 # invocation, and the ratio against the goal.
 #
-#   latency: the NIC's own 8 B WRITE ping-pong (NicWriteLatencyBench, both NICs on one thread, one
-#            application thread playing both sides), busy-poll (-Dbench.nicIdle=spin) and sleeping
-#            (the default epoll loop); the tools' t_typical beside its median. Goal: busy-poll
-#            t_typical <= 2x the engine's busy-poll median (ib_write_lat, and ib_send_lat / ib_read_lat
-#            against the same ping-pong: the engine has no send or read ping-pong of its own). perftest
-#            reports half a round trip for write and send, a whole one for read (its rtt_factor), so
-#            ib_read_lat is put beside twice the engine's half round trip.
+#   latency: the NIC's own 8 B ping-pong of the same verb (NicWriteLatencyBench -Dbench.verb=write,
+#            send or read; both NICs on one thread, one application thread playing both sides),
+#            busy-poll (-Dbench.nicIdle=spin) and sleeping (the default epoll loop); each tool's
+#            t_typical beside its median. perftest reports half a round trip for write and send and a
+#            whole one for read (its rtt_factor); the engine's read ping-pong is two READs an
+#            iteration, so its half is one READ's round trip too. Goal: busy-poll t_typical <= 2x the
+#            engine's busy-poll median.
 #   bandwidth: the copy + CRC floor (WriteFloorMain: the data path's copies and CRCs, nothing else)
 #            beside ib_write_bw -s 65536 -D SECONDS. Goal: >= 0.8 with --busy-poll, >= 0.65 by default.
 #
@@ -69,18 +69,17 @@ stats() { sort -g "$1" | awk '{v[NR] = $1} END { if (NR == 0) {print "-"; exit}
 for r in $(seq 1 "$runs"); do
     echo "--- round $r ($(date -u +%H:%M:%S) UTC, load $(cut -d' ' -f1 /proc/loadavg))"
     if [[ "$only" != bw ]]; then
-        e_spin=$(engine_lat -Dbench.nicIdle=spin)
-        e_park=$(engine_lat -Dbench.nicIdle=park)
-        printf '  engine 8 B WRITE ping-pong, median half round trip: busy-poll %s us, sleeping %s us\n' "$e_spin" "$e_park"
         for t in ib_write_lat ib_send_lat ib_read_lat; do
+            v=${t#ib_}
+            v=${v%_lat}
+            e_spin=$(engine_lat -Dbench.verb="$v" -Dbench.nicIdle=spin)
+            e_park=$(engine_lat -Dbench.verb="$v" -Dbench.nicIdle=park)
             b=$(tool_lat "$t" --busy-poll)
             d=$(tool_lat "$t")
-            k=1
-            [[ $t == ib_read_lat ]] && k=2 # a whole round trip
-            rb=$(ratio "$b" "$(awk -v e="$e_spin" -v k=$k 'BEGIN {print e * k}')")
-            rd=$(ratio "$d" "$(awk -v e="$e_park" -v k=$k 'BEGIN {print e * k}')")
-            printf '  %-13s t_typical: --busy-poll %8s us = %5sx engine (goal <= 2)   default %8s us = %5sx engine sleeping\n' \
-                "$t" "$b" "$rb" "$d" "$rd"
+            rb=$(ratio "$b" "$e_spin")
+            rd=$(ratio "$d" "$e_park")
+            printf '  %-13s t_typical: --busy-poll %6s us = %5sx engine %s us (goal <= 2)   default %6s us = %5sx engine sleeping %s us\n' \
+                "$t" "$b" "$rb" "$e_spin" "$d" "$rd" "$e_park"
             echo "$rb" >> "$out/$t.busy"
             echo "$rd" >> "$out/$t.default"
         done
@@ -101,7 +100,7 @@ done
 echo "=== summary over $runs rounds: median (range); load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ "$only" != bw ]]; then
     for t in ib_write_lat ib_send_lat ib_read_lat; do
-        printf '  %-13s t_typical / engine ping-pong (read: its round trip): --busy-poll %s (goal <= 2), default %s\n' \
+        printf '  %-13s t_typical / the engine'"'"'s ping-pong: --busy-poll %s (goal <= 2), default %s\n' \
             "$t" "$(stats "$out/$t.busy")" "$(stats "$out/$t.default")"
     done
 fi
