@@ -40,7 +40,10 @@ import java.util.Locale;
  * </pre>
  *
  * Other properties: {@code bench.inline} (true: the 8 bytes are posted inline, perftest's default
- * for small messages).
+ * for small messages); {@code bench.verb} {@code write} (the default), {@code send} (A sends to B's
+ * posted receive, B waits for its completion and sends back: {@code ib_send_lat}'s ping-pong) or
+ * {@code read} (A reads B's 8 bytes, then B reads A's; half an iteration is one READ's round trip,
+ * what {@code ib_read_lat} reports), both with one application thread.
  */
 public final class NicWriteLatencyBench {
     static final double GOAL_MEDIAN_US = 3.0;
@@ -83,6 +86,53 @@ public final class NicWriteLatencyBench {
             return (long) LONG_LE.getAcquire(inbox, 0) == value;
         }
 
+        /** RECV completions seen so far (bench.verb=send). */
+        long recvs;
+        /** Send-side completions seen so far (bench.verb=read: the READs that came back). */
+        long sendsDone;
+
+        /** bench.verb=send: sends {@code value} to the peer's posted receive. */
+        void sendMessage(long value) {
+            LONG_LE.set(outbox, 0, value);
+            qp.postSend(SendWr.send(value, Sge.of(mrOut)).inline(inline));
+            poll();
+        }
+
+        /** bench.verb=send: waits for the peer's {@code n}th message, and posts a receive in its place. */
+        void awaitRecv(long n) {
+            spinUntil(() -> {
+                poll();
+                return recvs >= n;
+            });
+            qp.postRecv(new io.rocelab.nic.RecvWr(n, Sge.of(mrIn)));
+        }
+
+        /** bench.verb=read: reads the peer's 8 bytes and waits for them. */
+        void read(long value) {
+            long want = sendsDone + 1;
+            qp.postSend(SendWr.read(value, Sge.of(mrOut), peerIn.addr(), peerIn.rkey()));
+            spinUntil(() -> {
+                poll();
+                return sendsDone >= want;
+            });
+        }
+
+        private void poll() {
+            wcs.clear();
+            cq.poll(16, wcs);
+            for (WorkCompletion wc : wcs) {
+                if (!wc.isSuccess()) {
+                    System.err.println("completion failed: " + wc);
+                    System.exit(1);
+                }
+                if (wc.opcode() == io.rocelab.nic.WcOpcode.RECV) {
+                    recvs++;
+                } else {
+                    sendsDone++;
+                }
+            }
+        }
+
         void await(long value) {
             spinUntil(() -> arrived(value));
         }
@@ -106,11 +156,17 @@ public final class NicWriteLatencyBench {
         int loops = (int) RealTimeNicPair.longProperty("bench.loops", 2);
         String idle = RealTimeNicPair.nicIdle();
         boolean inline = Boolean.parseBoolean(System.getProperty("bench.inline", "true"));
+        String verb = System.getProperty("bench.verb", "write");
+        if (!java.util.Set.of("write", "send", "read").contains(verb)) {
+            throw new IllegalArgumentException("bench.verb must be write, send or read: " + verb);
+        }
         if (appThreads != 1 && appThreads != 2) {
             throw new IllegalArgumentException("bench.appThreads must be 1 or 2: " + appThreads);
         }
-        System.out.printf(Locale.ROOT, "NicWriteLatencyBench: RC RDMA WRITE 8 B ping-pong, MTU 4096, %s, %d iterations"
-                        + " after %d warm-up; %s%n", inline ? "inline" : "not inline", iters, warmup,
+        System.out.printf(Locale.ROOT, "NicWriteLatencyBench: RC %s 8 B ping-pong, MTU 4096, %s, %d iterations"
+                        + " after %d warm-up; %s%n", "write".equals(verb) ? "RDMA WRITE" : "send".equals(verb) ? "SEND"
+                        : "RDMA READ (half an iteration: one READ's round trip)", inline ? "inline" : "not inline",
+                iters, warmup,
                 RealTimeNicPair.machine());
         System.out.printf(Locale.ROOT, "threads: %d NIC thread%s (%s) + %d application thread%s"
                         + " polling memory = %d threads on %d CPUs%n", loops, loops == 1 ? " for both NICs" : "s",
@@ -127,7 +183,31 @@ public final class NicWriteLatencyBench {
             a.peerIn = b.mrIn;
             b.peerIn = a.mrIn;
             int total = warmup + iters;
-            if (appThreads == 1) {
+            if (!"write".equals(verb)) {
+                if (appThreads != 1) {
+                    throw new IllegalArgumentException("bench.verb=" + verb + " runs with bench.appThreads=1");
+                }
+                for (int k = 0; k < 64 && "send".equals(verb); k++) {
+                    a.qp.postRecv(new io.rocelab.nic.RecvWr(-1 - k, Sge.of(a.mrIn)));
+                    b.qp.postRecv(new io.rocelab.nic.RecvWr(-1 - k, Sge.of(b.mrIn)));
+                }
+                for (int i = 1; i <= total; i++) {
+                    long t0 = System.nanoTime();
+                    if ("send".equals(verb)) {
+                        a.sendMessage(i);
+                        b.awaitRecv(i);
+                        b.sendMessage(i);
+                        a.awaitRecv(i);
+                    } else {
+                        a.read(i); // two READs: half the iteration is one READ's round trip
+                        b.read(i);
+                    }
+                    long t1 = System.nanoTime();
+                    if (i > warmup) {
+                        rtt[i - warmup - 1] = t1 - t0;
+                    }
+                }
+            } else if (appThreads == 1) {
                 for (int i = 1; i <= total; i++) {
                     long t0 = System.nanoTime();
                     a.send(i);

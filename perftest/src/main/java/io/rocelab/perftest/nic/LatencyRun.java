@@ -1,31 +1,27 @@
 package io.rocelab.perftest.nic;
 
-import io.rocelab.nic.CompletionQueue;
-import io.rocelab.nic.SendWr;
-import io.rocelab.nic.WorkCompletion;
 import io.rocelab.perftest.report.LatMeasurement;
 import io.rocelab.perftest.run.LatDuration;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * perftest's latency loops on QP 0 of the soft NIC, for {@code -n} iterations or for {@code -D}
  * seconds: the write ping-pong ({@code run_iter_lat_write}), the send ping-pong
- * ({@code run_iter_lat_send}) and request-response for read and atomic ({@code run_iter_lat}).
+ * ({@code run_iter_lat_send}) and request-response for read and atomic ({@code run_iter_lat}), each
+ * a {@link LatencySteps} driven from the application thread or, in-process, from the thread that
+ * owns both NICs ({@link OwnerThreadLatency}).
  */
 final class LatencyRun {
     static final double NS_PER_MICRO = 1000;
-    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
 
     private final NicQueues q;
     private final Waiter waiter;
-    private final List<WorkCompletion> wcs = new ArrayList<>(BandwidthRun.POLL_BATCH);
+    /** In-process: the runs go to the NICs' thread; else null. */
+    private final OwnerThreadLatency ownerThread;
 
-    LatencyRun(NicQueues queues, Waiter waiter) {
+    LatencyRun(NicQueues queues, Waiter waiter, OwnerThreadLatency ownerThread) {
         this.q = queues;
         this.waiter = waiter;
+        this.ownerThread = ownerThread;
     }
 
     /** {@code -n}: the post time of each iteration. */
@@ -48,149 +44,39 @@ final class LatencyRun {
     }
 
     /**
-     * One latency run on QP 0.
+     * One latency run on QP 0: on the NICs' thread in-process, else here.
      *
      * @param posted post tick of each iteration, or null
      * @return iterations completed
      */
     private long latency(long size, long iters, long deadline, long[] posted) throws Exception {
-        switch (q.options.kind().verb()) {
-            case WRITE:
-                return writePingPong(size, iters, deadline, posted);
-            case SEND:
-                return sendPingPong(size, iters, deadline, posted);
-            default:
-                return requestResponse(size, iters, deadline, posted);
-        }
+        LatencySteps steps = new LatencySteps(q, size, iters, deadline, posted);
+        return ownerThread != null ? ownerThread.run(steps) : onThisThread(steps);
     }
 
     /**
-     * {@code run_iter_lat_write}: each side writes its iteration number into the last byte of the
-     * message, which lands in the last byte of the peer's slot (the key record's {@code vaddr} plus
-     * {@code size - 1}), and waits for the peer's count to show in the same byte of its own slot;
-     * the server starts. Unlike {@code run_iter_lat_send}, where the client sends first, perftest's
-     * write ping-pong skips the first wait on the server ({@code !(scnt < 1 && machine == SERVER)}):
-     * a client that wrote first would wait forever for a perftest client, and overrun a perftest
-     * server (its second write replaces the 1 the server is about to look for).
+     * Drives {@code steps} from this thread, backing off between steps that found nothing
+     * ({@link Waiter}: spin, yield, then sleep on the CQ's notification or for a moment).
      */
-    private long writePingPong(long size, long iters, long deadline, long[] posted) throws Exception {
-        boolean server = q.options.isServer();
-        byte[] buffer = q.buffer;
-        int postIdx = (int) size - 1;
-        int pollIdx = q.remoteSlotOffset(0) + (int) size - 1;
-        SendWr wr = q.batch(0, size)[0].signaled(true);
-        long scnt = 0;
-        long rcnt = 0;
-        long ccnt = 0;
-        while (scnt < iters || rcnt < iters || ccnt < iters) {
-            if (rcnt < iters && !(scnt < 1 && server)) {
-                rcnt++;
-                byte want = (byte) rcnt;
-                waiter.reset();
-                while ((byte) BYTES.getAcquire(buffer, pollIdx) != want) {
-                    if (System.nanoTime() >= deadline) {
-                        return scnt;
-                    }
-                    waiter.idle();
-                }
-            }
-            if (scnt < iters) {
-                if (!stamp(scnt, deadline, posted)) {
-                    return scnt;
-                }
-                BYTES.setRelease(buffer, postIdx, (byte) (scnt + 1));
-                q.qps[0].postSend(wr);
-                scnt++;
-            }
-            if (ccnt < iters) {
-                awaitSend(deadline, scnt, ccnt);
-                ccnt++;
-            }
-        }
-        return scnt;
-    }
-
-    /** {@code run_iter_lat_send}: send, wait for the peer's send, and again; the client starts. */
-    private long sendPingPong(long size, long iters, long deadline, long[] posted) throws Exception {
-        boolean client = q.options.isClient();
-        SendWr wr = q.batch(0, size)[0].signaled(true);
-        long scnt = 0;
-        long rcnt = 0;
-        while (scnt < iters || rcnt < iters) {
-            if (rcnt < iters && !(scnt < 1 && client)) {
-                WorkCompletion wc = await(q.recvCq, deadline);
-                if (wc == null) {
-                    return scnt;
-                }
-                q.check(wc, scnt, rcnt);
-                rcnt++;
-                q.postRecv(0);
-            }
-            if (scnt < iters) {
-                if (!stamp(scnt, deadline, posted)) {
-                    return scnt;
-                }
-                q.qps[0].postSend(wr);
-                scnt++;
-                if (!awaitSend(deadline, scnt, rcnt)) {
-                    return scnt;
-                }
-            }
-        }
-        return scnt;
-    }
-
-    /** {@code run_iter_lat} for read and atomic: one request, its response, the next. */
-    private long requestResponse(long size, long iters, long deadline, long[] posted) throws Exception {
-        SendWr wr = q.batch(0, size)[0].signaled(true);
-        long scnt = 0;
-        while (scnt < iters) {
-            if (!stamp(scnt, deadline, posted)) {
-                return scnt;
-            }
-            q.qps[0].postSend(wr);
-            scnt++;
-            if (!awaitSend(deadline, scnt, scnt - 1)) {
-                return scnt - 1;
-            }
-        }
-        return scnt;
-    }
-
-    /**
-     * Notes the time of post {@code scnt} in {@code posted} (perftest's {@code tposted}, when a
-     * histogram or a percentile needs it), or says the run's deadline has passed and nothing is posted.
-     */
-    private static boolean stamp(long scnt, long deadline, long[] posted) {
-        long now = System.nanoTime();
-        if (now >= deadline) {
-            return false;
-        }
-        if (posted != null) {
-            posted[(int) scnt] = now;
-        }
-        return true;
-    }
-
-    private boolean awaitSend(long deadline, long scnt, long ccnt) throws InterruptedException {
-        WorkCompletion wc = await(q.sendCq, deadline);
-        if (wc == null) {
-            return false;
-        }
-        q.check(wc, scnt, ccnt);
-        return true;
-    }
-
-    /** The next completion of {@code cq}, or null at the deadline. */
-    private WorkCompletion await(CompletionQueue cq, long deadline) throws InterruptedException {
+    private long onThisThread(LatencySteps steps) throws InterruptedException {
         waiter.reset();
         while (true) {
-            wcs.clear();
-            if (waiter.poll(cq, 1, wcs) > 0) {
-                return wcs.get(0);
+            LatencySteps.Blocked b = steps.step();
+            if (steps.progressed()) {
+                waiter.reset();
             }
-            if (deadline != Long.MAX_VALUE && System.nanoTime() >= deadline) {
-                return null;
+            switch (b) {
+                case DONE:
+                    return steps.result();
+                case MEMORY:
+                    waiter.idle();
+                    break;
+                case SEND_CQ:
+                    waiter.await(q.sendCq);
+                    break;
+                default:
+                    waiter.await(q.recvCq);
+                    break;
             }
         }
     }

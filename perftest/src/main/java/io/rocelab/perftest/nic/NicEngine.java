@@ -112,6 +112,10 @@ public final class NicEngine implements TestEngine {
     private NicQueues queues;
     private BandwidthRun bandwidth;
     private LatencyRun latency;
+    /** In-process: latency runs on the NICs' thread ({@link OwnerThreadLatency}). */
+    private boolean latencyOnNicThread;
+    private OwnerThreadLatency ownerThreadLatency;
+    private boolean latencyNicThreadPolls;
     private boolean closed;
     private int defaultTrafficClass;
     /** {@code -R}: the connection manager and the connections it made, else null. */
@@ -163,6 +167,19 @@ public final class NicEngine implements TestEngine {
         return this;
     }
 
+    /**
+     * Latency runs on the NIC's own thread ({@link OwnerThreadLatency}): in-process, where one thread
+     * owns both NICs. Call before the QPs are created.
+     *
+     * @param polls whether that thread's scheduler polls drains on every turn ({@code --busy-poll})
+     * @return this engine
+     */
+    NicEngine latencyOnNicThread(boolean polls) {
+        this.latencyOnNicThread = true;
+        this.latencyNicThreadPolls = polls;
+        return this;
+    }
+
     /** The default set by {@link #defaultQpTimeout(int)}, or -1 for perftest's. */
     int defaultQpTimeout() {
         return defaultQpTimeout;
@@ -194,6 +211,9 @@ public final class NicEngine implements TestEngine {
     public DeviceInfo open(PerftestOptions o) {
         this.options = o;
         Warmup.once();
+        if (o.kind().isLatency()) {
+            Warmup.latencyOnce();
+        }
         attachment = attach.get();
         nic = attachment.configure(config.nic().scheduler(attachment.scheduler()).port(attachment.port())).build();
         config.started(nic);
@@ -239,7 +259,10 @@ public final class NicEngine implements TestEngine {
         this.options = ctx.options();
         queues = new NicQueues(nic, ctx, config.psnSeed());
         bandwidth = new BandwidthRun(this, queues, waiter);
-        latency = new LatencyRun(queues, waiter);
+        if (latencyOnNicThread && ownerThreadLatency == null) {
+            ownerThreadLatency = new OwnerThreadLatency(nic.scheduler(), latencyNicThreadPolls);
+        }
+        latency = new LatencyRun(queues, waiter, latencyOnNicThread ? ownerThreadLatency : null);
         return queues.mine;
     }
 

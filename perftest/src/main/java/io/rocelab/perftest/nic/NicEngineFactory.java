@@ -119,6 +119,9 @@ public final class NicEngineFactory implements EngineFactory {
             // an Ethernet port: LLDP on it, as lldpd on a host's interface (not on the UDP endpoint, an L3 socket)
             engine.lldp(hostName());
         }
+        if (nic.dataPath() == NicOptions.DataPath.IN_PROCESS) {
+            engine.latencyOnNicThread(nic.busyPoll()); // the latency loops run on the NICs' one thread
+        }
         if (run != null) {
             run.openCapture();
             run.watch(role(o), engine::nic);
