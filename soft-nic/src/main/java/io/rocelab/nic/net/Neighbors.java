@@ -43,6 +43,13 @@ public final class Neighbors {
     private final CounterSet<NicCounter> counters;
     private final L2Framing l2;
     private final Long2LongHashMap table = new Long2LongHashMap(-1L);
+    /**
+     * The last address found (as the table's key; -1: none) and its MAC: a host sends nearly every
+     * frame to one next hop, its router, so a frame's lookup mostly reads these two fields and not
+     * the table. Forgotten whenever the table changes.
+     */
+    private long lastKey = -1L;
+    private long lastMac;
     private final Int2ObjectHashMap<ArrayDeque<ByteBuf>> parked = new Int2ObjectHashMap<>();
     /** Addresses whose last resolution got no answer. */
     private final IntHashSet failed = new IntHashSet();
@@ -60,6 +67,7 @@ public final class Neighbors {
 
     public void add(int peerIp, long peerMac) {
         table.put(peerIp & 0xFFFF_FFFFL, peerMac);
+        lastKey = -1L;
         failed.remove(peerIp);
         ArrayDeque<ByteBuf> q = parked.remove(peerIp);
         if (q != null) {
@@ -90,7 +98,16 @@ public final class Neighbors {
     }
 
     long lookup(int peerIp) {
-        return table.get(peerIp & 0xFFFF_FFFFL);
+        long key = peerIp & 0xFFFF_FFFFL;
+        if (key == lastKey) {
+            return lastMac;
+        }
+        long m = table.get(key);
+        if (m != -1L) {
+            lastKey = key;
+            lastMac = m;
+        }
+        return m;
     }
 
     /** Sends {@code frame} (dst MAC still to fill) to {@code peerIp}, resolving first if needed. */

@@ -60,6 +60,11 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
     /** Bit q set: the watchdog has queue q ignore received pauses. */
     private int ignorePauseMask;
     private final boolean[] dropAll = new boolean[8];
+    /**
+     * From this time on no pause received so far (PFC or 802.3x) holds any queue: the latest end
+     * of them all, so that a frame's pick reads neither pause timer while the peer pauses nothing.
+     */
+    private long pauseHorizon = Long.MIN_VALUE;
     /** Bit q set: queue q holds a frame. Kept on every add and poll, so a pick reads one int. */
     private int nonEmpty;
     private FramePort port;
@@ -232,6 +237,7 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
                 pauses.receive(p, quanta, now);
                 if (quanta != 0) {
                     lastPauseRx[p] = now;
+                    pauseHorizon = Math.max(pauseHorizon, pauses.resumesAt(p));
                 }
             }
         }
@@ -252,6 +258,7 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
             return;
         }
         portPause.receive(0, Pause.quanta(frame, pauseOffset), scheduler.nanoTime());
+        pauseHorizon = Math.max(pauseHorizon, portPause.resumesAt(0));
         pump();
     }
 
@@ -272,6 +279,9 @@ public final class EgressPort implements EtsScheduler.Queues, TransmitSource {
 
     /** @return bit q set if a received pause holds queue q now (whether or not it is obeyed) */
     private int pausedQueues(long now) {
+        if (now >= pauseHorizon) {
+            return 0;
+        }
         if (portPause.paused(0, now)) {
             return 0xFF;
         }

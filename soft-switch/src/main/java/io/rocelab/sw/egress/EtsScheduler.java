@@ -29,10 +29,12 @@ public final class EtsScheduler {
 
     private final int strictMask;
     private final int dwrrMask;
-    private final int[] quantum = new int[8];
-    private final int[] weight = new int[8];
-    private final long[] deficit = new long[8];
-    /** Bit q set: {@code deficit[q]} may be non-zero (so an idle queue's reset touches only these). */
+    /**
+     * Queue q's deficit at [2q], its quantum (weight x {@value #QUANTUM_PER_WEIGHT}) at [2q + 1]:
+     * side by side, so that a pick reads one cache line for both.
+     */
+    private final long[] state = new long[16];
+    /** Bit q set: queue q's deficit may be non-zero (so an idle queue's reset touches only these). */
     private int credited;
     private int current;
     private boolean fresh = true;
@@ -44,8 +46,7 @@ public final class EtsScheduler {
             if (queues[q].scheduler().strict()) {
                 strict |= 1 << q;
             }
-            weight[q] = queues[q].scheduler().weight();
-            quantum[q] = weight[q] * QUANTUM_PER_WEIGHT;
+            state[2 * q + 1] = (long) queues[q].scheduler().weight() * QUANTUM_PER_WEIGHT;
         }
         strictMask = strict;
         dwrrMask = ~strict & 0xFF;
@@ -72,13 +73,13 @@ public final class EtsScheduler {
             int q = current;
             if ((ready & (1 << q)) != 0) {
                 if (fresh) {
-                    deficit[q] += quantum[q];
+                    state[2 * q] += state[2 * q + 1];
                     credited |= 1 << q;
                     fresh = false;
                 }
                 int len = queues.headLength(q);
-                if (deficit[q] >= len) {
-                    deficit[q] -= len;
+                if (state[2 * q] >= len) {
+                    state[2 * q] -= len;
                     return q;
                 }
             }
@@ -109,7 +110,7 @@ public final class EtsScheduler {
         int idle = dwrrMask & ~nonEmpty & credited;
         credited &= ~idle;
         while (idle != 0) {
-            deficit[Integer.numberOfTrailingZeros(idle)] = 0;
+            state[2 * Integer.numberOfTrailingZeros(idle)] = 0;
             idle &= idle - 1;
         }
     }
@@ -122,22 +123,22 @@ public final class EtsScheduler {
      * case: one class of traffic on a port.
      */
     private int only(int q, int len) {
-        long d = deficit[q];
+        long d = state[2 * q];
         if (current != q || fresh) {
             // arriving at q starts a round for it
-            d += quantum[q];
+            d += state[2 * q + 1];
         }
         if (d < len) {
             // ceil(missing / (weight * 256)) as ceil(ceil(missing / 256) / weight): a shift, and a
             // division only for a weight above 1 (what is missing is less than a frame: an int)
             int units = ((int) (len - d) + QUANTUM_PER_WEIGHT - 1) / QUANTUM_PER_WEIGHT;
-            int w = weight[q];
+            int w = (int) (state[2 * q + 1] / QUANTUM_PER_WEIGHT);
             int quanta = w == 1 ? units : (units + w - 1) / w;
-            d += (long) quanta * quantum[q];
+            d += (long) quanta * state[2 * q + 1];
         }
         current = q;
         fresh = false;
-        deficit[q] = d - len;
+        state[2 * q] = d - len;
         credited |= 1 << q;
         return q;
     }
@@ -153,13 +154,13 @@ public final class EtsScheduler {
         long rounds = Long.MAX_VALUE;
         for (int m = ready; m != 0; m &= m - 1) {
             int q = Integer.numberOfTrailingZeros(m);
-            long missing = queues.headLength(q) - deficit[q];
-            rounds = Math.min(rounds, (missing + quantum[q] - 1) / quantum[q] - 1);
+            long missing = queues.headLength(q) - state[2 * q];
+            rounds = Math.min(rounds, (missing + state[2 * q + 1] - 1) / state[2 * q + 1] - 1);
         }
         if (rounds > 0) {
             for (int m = ready; m != 0; m &= m - 1) {
                 int q = Integer.numberOfTrailingZeros(m);
-                deficit[q] += rounds * quantum[q];
+                state[2 * q] += rounds * state[2 * q + 1];
                 credited |= 1 << q;
             }
         }

@@ -29,6 +29,8 @@ public final class PfcWatchdog {
     private final List<QueueWatch> all = new ArrayList<>();
     private final long[][] lastPauseSeen;
     private boolean running;
+    /** Queues stormed now: while none is, {@link #ingress} drops nothing and reads no watch. */
+    private int stormedQueues;
 
     /**
      * @param scheduler the switch's scheduler
@@ -87,6 +89,10 @@ public final class PfcWatchdog {
      * @return true if the frame must be dropped
      */
     public boolean ingress(int port, int queue) {
+        if (stormedQueues == 0) {
+            // the common case, decided without reading the port's watches
+            return false;
+        }
         QueueWatch w = watches[port][queue];
         if (w == null || !w.stormed) {
             return false;
@@ -134,6 +140,7 @@ public final class PfcWatchdog {
 
     private void storm(QueueWatch w, PfcWdConfig cfg, long now) {
         w.stormed = true;
+        stormedQueues++;
         w.stormDetected++;
         w.lastDetectedAt = now;
         w.txLastOk = 0;
@@ -161,6 +168,7 @@ public final class PfcWatchdog {
 
     private void restore(QueueWatch w, long now) {
         w.stormed = false;
+        stormedQueues--;
         w.stormRestored++;
         w.lastRestoredAt = now;
         w.stallSince = -1;
