@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -59,15 +60,20 @@ public final class PartitionedVirtualTime implements AutoCloseable {
     private final long lookaheadNanos;
     private final int threads;
     private final ThreadLocal<VirtualTimeScheduler> current = new ThreadLocal<>();
-    private final AtomicInteger nextLp = new AtomicInteger();
-    private final AtomicInteger helpersBusy = new AtomicInteger();
+    /**
+     * The window's generation (high 32 bits) and the next LP to take (low 32): a worker takes an LP
+     * only with a compare-and-set naming the generation it woke up for, so a late one takes nothing.
+     */
+    private final AtomicLong nextLp = new AtomicLong();
+    /** LPs of the window finished (or skipped): the window ends when all are. */
+    private final AtomicInteger lpsDone = new AtomicInteger();
     private final List<Thread> helpers = new ArrayList<>();
     private Message[] merged = new Message[64];
     private volatile boolean windowOpen;
-    private volatile long generation;
+    private long generation;
     private volatile boolean closed;
     private volatile Thread driver;
-    /** The end of the window being run (published to the workers by {@link #generation}). */
+    /** The end of the window being run (published to the workers by the write of {@link #nextLp}). */
     private long windowEnd;
     private long windows;
     private long messages;
@@ -291,22 +297,27 @@ public final class PartitionedVirtualTime implements AutoCloseable {
         }
     }
 
+    /**
+     * One window: the driving thread takes LPs like any worker; it waits only for LPs another worker
+     * took and has not finished, never for a worker that has not woken up (on a machine busy with
+     * other work, that one finds the window over and takes nothing).
+     */
     private void runWindow(long end) {
         windows++;
         windowEnd = end;
-        nextLp.set(0);
         windowOpen = true;
         try {
             if (threads > 1) {
                 startHelpers();
-                helpersBusy.set(helpers.size());
-                generation = generation + 1;
+                lpsDone.set(0);
+                generation++;
+                nextLp.set(generation << 32); // publishes windowEnd and the reset count
                 for (Thread h : helpers) {
                     LockSupport.unpark(h);
                 }
-                claimLoop(end);
+                claimLoop(generation, end);
                 int spins = 0;
-                while (helpersBusy.get() != 0) {
+                while (lpsDone.get() < lps.length) {
                     if (spins++ < SPINS) {
                         Thread.onSpinWait();
                     } else {
@@ -314,7 +325,9 @@ public final class PartitionedVirtualTime implements AutoCloseable {
                     }
                 }
             } else {
-                claimLoop(end);
+                for (int i = 0; i < lps.length; i++) {
+                    runLp(i, end);
+                }
             }
         } finally {
             windowOpen = false;
@@ -335,21 +348,39 @@ public final class PartitionedVirtualTime implements AutoCloseable {
         }
     }
 
-    /** Takes LPs one by one (whichever thread takes which, each LP's window is the same) and runs them. */
-    private void claimLoop(long end) {
-        for (int i; (i = nextLp.getAndIncrement()) < lps.length; ) {
-            final VirtualTimeScheduler lp = lps[i];
-            if (lp.ownNextEventTime() >= end) {
+    /**
+     * Takes the LPs of window {@code gen} one by one (whichever thread takes which, each LP's window is
+     * the same) and runs them; stops when none is left or the window is another one.
+     */
+    private void claimLoop(long gen, long end) {
+        while (true) {
+            final long v = nextLp.get();
+            final int i = (int) v;
+            if ((v >>> 32) != gen || i >= lps.length) {
+                return;
+            }
+            if (!nextLp.compareAndSet(v, v + 1)) {
                 continue;
             }
-            current.set(lp);
-            try {
-                lp.runWindow(end);
-            } catch (Throwable t) {
-                failures[i] = t;
-            } finally {
-                current.set(null);
+            runLp(i, end);
+            if (lpsDone.incrementAndGet() == lps.length && Thread.currentThread() != driver) {
+                LockSupport.unpark(driver);
             }
+        }
+    }
+
+    private void runLp(int i, long end) {
+        final VirtualTimeScheduler lp = lps[i];
+        if (lp.ownNextEventTime() >= end) {
+            return;
+        }
+        current.set(lp);
+        try {
+            lp.runWindow(end);
+        } catch (Throwable t) {
+            failures[i] = t;
+        } finally {
+            current.set(null);
         }
     }
 
@@ -367,7 +398,7 @@ public final class PartitionedVirtualTime implements AutoCloseable {
         while (true) {
             long g;
             int spins = 0;
-            while ((g = generation) == seen && !closed) {
+            while ((g = nextLp.get() >>> 32) == seen && !closed) {
                 if (spins++ < SPINS) {
                     Thread.onSpinWait();
                 } else {
@@ -378,10 +409,8 @@ public final class PartitionedVirtualTime implements AutoCloseable {
                 return;
             }
             seen = g;
-            claimLoop(windowEnd);
-            if (helpersBusy.decrementAndGet() == 0) {
-                LockSupport.unpark(driver);
-            }
+            // read after the generation: this window's end (a later window's cannot be set while an LP is left to take)
+            claimLoop(g, windowEnd);
         }
     }
 
