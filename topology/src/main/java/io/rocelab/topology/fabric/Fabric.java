@@ -29,7 +29,10 @@ import java.util.function.BooleanSupplier;
  * attached to each other.
  *
  * <p>Time: in {@link FabricMode#VIRTUAL} one {@link VirtualTimeScheduler} owns everything and the
- * caller drives it ({@link #runFor}, {@link #runUntil}); in {@link FabricMode#REAL_TIME} each NIC and
+ * caller drives it ({@link #runFor}, {@link #runUntil}); with {@link Builder#threads} the fabric is
+ * split into {@link LogicalProcesses}, one scheduler each, run in windows on that many threads with
+ * the same result on any number of them ({@link #partition()}; the caller drives the global
+ * scheduler, {@link #virtualTime()}); in {@link FabricMode#REAL_TIME} each NIC and
  * each switch has its own event loop, or the nodes share a few ({@link Builder#eventLoops}).
  *
  * <p>Bare hosts ({@link Builder#bareHosts}): the fabric cables a host's port and gives it an owner
