@@ -56,6 +56,20 @@ class ParallelFabricTest {
     }
 
     @Test
+    void collectivesAreRefusedOnASplitFabric() {
+        Topology t = FatTree.builder().k(4).propagationDelayNanos(1_000).build().topology();
+        try (Fabric f = Fabric.builder(t).seed(1).threads(2).start()) {
+            var c = new io.rocelab.topology.collective.Collective("ar",
+                io.rocelab.topology.collective.CollectiveKind.ALL_REDUCE, io.rocelab.topology.collective.Algorithm.RING,
+                List.of("h0", "h5"), 1 << 20, 1, 0, 1, 64 * 1024, 8, 0, -1);
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> io.rocelab.topology.collective.Collectives.connect(f, List.of(c), 1));
+            assertEquals("collectives run on one scheduler: build the fabric without Fabric.Builder.threads",
+                e.getMessage());
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameRunOnOneTwoAndFourThreads() {
         List<String> one = run(1);
         sameLines(one, run(2), "2 threads");
