@@ -55,6 +55,29 @@ class ParallelFabricTest {
         }
     }
 
+    /** eBGP and BFD between LPs: the same convergence, route for route, on one thread and on two. */
+    @Test
+    void bgpConvergesTheSameWayOnOneAndTwoThreads() {
+        List<String> one = bgp(1);
+        sameLines(one, bgp(2), "2 threads");
+        assertTrue(one.get(0).startsWith("converged in ") && !one.get(0).equals("converged in -1 ns"), one.get(0));
+        assertTrue(one.stream().anyMatch(l -> l.contains("RouteChange[")), "routes were learnt: " + one);
+    }
+
+    private static List<String> bgp(int threads) {
+        Topology t = FatTree.builder().k(4).propagationDelayNanos(1_000)
+            .routing(io.rocelab.topology.route.Routing.bgp()).build().topology();
+        List<String> out = new ArrayList<>();
+        try (Fabric f = Fabric.builder(t).seed(3).threads(threads).start()) {
+            assertEquals(20, f.partition().lpCount());
+            out.add("converged in " + f.awaitRouting(1_000_000_000L) + " ns");
+            for (SwitchNode s : t.switches()) {
+                out.add(s.name() + " " + f.softSwitch(s.name()).bgp().changes());
+            }
+        }
+        return out;
+    }
+
     @Test
     void collectivesAreRefusedOnASplitFabric() {
         Topology t = FatTree.builder().k(4).propagationDelayNanos(1_000).build().topology();
