@@ -150,7 +150,8 @@ public final class LabRunner {
         RunData data = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
         BoundedCapture[] tap = new BoundedCapture[1];
         LabRun result;
-        String oneScheduler = mode == Mode.VIRTUAL && threads > 0 ? oneSchedulerReason(run) : null;
+        String oneScheduler = mode == Mode.VIRTUAL && threads > 0
+            && io.rocelab.topology.fabric.LogicalProcesses.of(run.topology()).parallel() ? oneSchedulerReason(run) : null;
         RunClock clock = RunClock.of(mode, run, captureFile, oneScheduler == null ? threads : 0);
         String[] parallelNote = new String[1];
         try (clock;
@@ -174,7 +175,7 @@ public final class LabRunner {
                     "parallel: %d logical processes, lookahead %s, %d threads", p.lpCount(),
                     io.rocelab.lab.labfile.Quantity.formatNanos(p.lookaheadNanos()), p.threads())
                     : oneScheduler != null ? "one scheduler: the lab uses " + oneScheduler
-                    : "one scheduler: the fabric is one logical process";
+                    : "one scheduler: the fabric is one logical process (cables under 100 ns join their ends)";
             }
             long epoch = workload.epochNanos();
             collectives.start(epoch);

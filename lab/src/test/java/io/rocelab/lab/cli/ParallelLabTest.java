@@ -87,6 +87,23 @@ class ParallelLabTest {
     }
 
     @Test
+    void aFabricOfShortCablesIsOneLogicalProcess() throws IOException {
+        Path f = tmp.resolve("short.yaml");
+        Files.writeString(f, """
+            name: short-cables
+            duration: 20us
+            topology:
+              leaf-spine: {leaves: 2, spines: 1, hosts-per-leaf: 1}
+            flows:
+              - {name: w, from: h0, to: h1, messages: 2}
+            """);
+        CliRun run = CliRun.of("lab", "run", f.toString(), "--threads", "2", "--out", tmp.resolve("s").toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("one scheduler: the fabric is one logical process (cables under 100 ns join"),
+            run.out());
+    }
+
+    @Test
     void threadsMustBePositiveAndVirtual() {
         CliRun zero = CliRun.of("lab", "run", "pfc-basics", "--threads", "0", "--out", tmp.resolve("z").toString());
         assertEquals(2, zero.exitCode());
