@@ -3,7 +3,11 @@
 # of soft NICs and soft switches in virtual time, an incast plus web-search background load, printed
 # beside the bare virtual-time scheduler's event rate of the same run, with the heap in use.
 # Properties, e.g.
-#   bench/run-fattree.sh -Dbench.k=4,8,16 -Dbench.us=1000 -Dbench.load=0.3 -Dbench.cc=dcqcn
+#   bench/run-fattree.sh -Dbench.k=4,8,16 -Dbench.us=1000 -Dbench.load=0.3 -Dbench.cc=dcqcn -Dbench.threads=1,2
+# bench.threads: each k once per thread count, the fabric split into logical processes (a leaf and its
+# hosts, a spine, a core switch each) run on that many threads (default 1 and the machine's cores; 0 is
+# the fabric on one scheduler, unsplit); the speed-up over the first count and whether the events and
+# the flows' results were the same are printed per k.
 # Builds through the reactor into target/ only (no install: ~/.m2 stays untouched). 4 GB of heap,
 # the issue's bound. Exit status 0 whatever the numbers are: a benchmark reports, it does not gate.
 set -euo pipefail

@@ -30,9 +30,16 @@ import java.util.Locale;
  * run with as many events pending as the fabric kept on average, and the heap in use after the run
  * (after a full GC, the fabric still alive). A benchmark: it reports, it does not gate.
  *
+ * <p>Parallel: {@code bench.threads} (list, default {@code 1,<cores>}) runs each k once per thread
+ * count, the fabric split into logical processes ({@code Fabric.Builder.threads}: a leaf and its
+ * hosts, a spine, a core switch each) on that many threads; 0 is the fabric on one scheduler, as
+ * before the split. Each line says the LPs, the lookahead, the windows, the CPU time of every worker
+ * thread, and beside the first thread count the wall-time speed-up; a digest of the flows' results
+ * and the event count show that every thread count ran the same events.
+ *
  * <p>Properties: {@code bench.k} (list, {@code 4,8}), {@code bench.us} (simulated microseconds,
  * 10000: the issue's 10 ms), {@code bench.load} (0.3), {@code bench.cc} ({@code dcqcn} or {@code none}),
- * {@code bench.seed} (1). Run with {@code bench/run-fattree.sh}.
+ * {@code bench.seed} (1), {@code bench.threads}. Run with {@code bench/run-fattree.sh}.
  */
 public final class FatTreeScaleBench {
     private static final long US = 1_000;
@@ -50,17 +57,29 @@ public final class FatTreeScaleBench {
         double load = Double.parseDouble(System.getProperty("bench.load", "0.3"));
         boolean dcqcn = !"none".equals(System.getProperty("bench.cc", "dcqcn"));
         long seed = Long.getLong("bench.seed", 1);
+        int cores = Runtime.getRuntime().availableProcessors();
+        String threadList = System.getProperty("bench.threads", cores > 1 ? "1," + cores : "1");
         System.out.printf(Locale.ROOT, "FatTreeScaleBench: 100 Gb/s, 1 us links, lossless, %s, incast to h0 + "
                 + "web-search background at %.0f %% load, %d us simulated, max heap %d MiB%n",
             dcqcn ? "DCQCN" : "no CC", load * 100, us, Runtime.getRuntime().maxMemory() >> 20);
         System.out.println("(warm-up: k=4 for 1000 us, not printed)");
-        run(4, 1_000, load, dcqcn, seed, false);
+        run(4, 1_000, load, dcqcn, seed, false, 1, null);
         for (String k : ks.split(",")) {
-            run(Integer.parseInt(k.trim()), us, load, dcqcn, seed, true);
+            Result first = null;
+            for (String n : threadList.split(",")) {
+                Result r = run(Integer.parseInt(k.trim()), us, load, dcqcn, seed, true, Integer.parseInt(n.trim()),
+                    first);
+                first = first == null && r.threads() > 0 ? r : first;
+            }
         }
     }
 
-    private static void run(int k, long us, double load, boolean dcqcn, long seed, boolean print) {
+    /** What one run measured, for the next thread count's comparison. */
+    private record Result(int threads, double wall, double cpu, long events, long digest) {
+    }
+
+    private static Result run(int k, long us, double load, boolean dcqcn, long seed, boolean print, int threads,
+                              Result first) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long base = usedAfterGc(memory);
@@ -68,14 +87,14 @@ public final class FatTreeScaleBench {
         FatTree ft = FatTree.builder().k(k).linkGbps(100).propagationDelayNanos(1_000)
             .dcqcn(dcqcn ? DcqcnParams.defaults() : null).build();
         Topology t = ft.topology();
-        Fabric fabric = Fabric.virtualTime(t, seed);
+        Fabric fabric = Fabric.builder(t).seed(seed).threads(threads).start();
         List<Flow> flows = flows(ft, us * US, load, seed);
         int incast = (int) flows.stream().filter(f -> f.name().startsWith("incast")).count();
         Workload w = Workload.start(fabric, flows, seed);
         double build = (System.nanoTime() - b0) / 1e9;
         VirtualTimeScheduler v = fabric.virtualTime();
         long events0 = v.eventsExecuted();
-        long cpu0 = mx.getCurrentThreadCpuTime();
+        long cpu0 = mx.getCurrentThreadCpuTime() + helperCpu(mx, fabric);
         long wall0 = System.nanoTime();
         long slices = 0;
         long pendingSum = 0;
@@ -87,13 +106,15 @@ public final class FatTreeScaleBench {
             slices++;
         }
         double wall = (System.nanoTime() - wall0) / 1e9;
-        double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        double cpu = (mx.getCurrentThreadCpuTime() + helperCpu(mx, fabric) - cpu0) / 1e9;
         long events = v.eventsExecuted() - events0;
         long heap = usedAfterGc(memory) - base;
         long bytes = 0;
         int finished = 0;
         int started = 0;
+        long digest = 17;
         for (FlowResult r : w.results()) {
+            digest = digest * 31 + r.toString().hashCode();
             bytes += r.bytes();
             finished += r.outcome() == FlowResult.Outcome.COMPLETED ? 1 : 0;
             started += r.startNanos() >= 0 ? 1 : 0;
@@ -102,7 +123,7 @@ public final class FatTreeScaleBench {
         if (!print) {
             w.close();
             fabric.close();
-            return;
+            return null;
         }
         double[] bare = BareSchedulerFloor.eventsPerSecond(pending, BARE_WALL_NANOS);
         System.out.printf(Locale.ROOT, "k=%d: %d hosts, %d switches, %d links; %d incast + %d background flows "
@@ -114,8 +135,32 @@ public final class FatTreeScaleBench {
         System.out.printf(Locale.ROOT, "  bare scheduler, %d pending: %.2f M events per wall s, %.2f M per CPU s; "
                 + "ratio (per CPU s) %.3f; heap in use after the run %.0f MiB%n", pending, bare[0] / 1e6,
             bare[1] / 1e6, events / cpu / bare[1], heap / 1048576.0);
+        var p = fabric.partition();
+        String split = p == null ? "one scheduler (no LPs)"
+            : String.format(Locale.ROOT, "%d LPs, lookahead %d ns, %d windows, %d messages between LPs", p.lpCount(),
+                p.lookaheadNanos(), p.windows(), p.messages());
+        System.out.printf(Locale.ROOT, "  threads %d: %s; %.3f us CPU per event, %.0f simulated us per wall s, "
+                + "bare %.2f M events per CPU s%n", threads, split, cpu * 1e6 / events, us / wall, bare[1] / 1e6);
+        if (first != null) {
+            System.out.printf(Locale.ROOT, "  %d threads over %d: wall speed-up %.2f, CPU %.2f x; same events %s, "
+                    + "same flow results %s%n", threads, first.threads(), first.wall() / wall, cpu / first.cpu(),
+                events == first.events() ? "yes" : "NO (" + first.events() + ")",
+                digest == first.digest() ? "yes" : "NO");
+        }
         w.close();
         fabric.close();
+        return new Result(threads, wall, cpu, events, digest);
+    }
+
+    /** The CPU time of the partitioned run's worker threads besides this one. */
+    private static long helperCpu(ThreadMXBean mx, Fabric fabric) {
+        long sum = 0;
+        if (fabric.partition() != null) {
+            for (long id : fabric.partition().helperThreadIds()) {
+                sum += Math.max(0, mx.getThreadCpuTime(id));
+            }
+        }
+        return sum;
     }
 
     /**

@@ -7,6 +7,7 @@ import io.rocelab.fabric.random.SplitMix64;
 import io.rocelab.fabric.stats.CounterSet;
 import io.rocelab.fabric.time.Cancellable;
 import io.rocelab.fabric.time.Doorbell;
+import io.rocelab.fabric.time.PartitionedVirtualTime;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.wire.EthernetFraming;
 import io.rocelab.fabric.wire.WireTimeline;
@@ -36,6 +37,15 @@ import java.util.concurrent.RejectedExecutionException;
  * one propagation delay later. Then the {@link FaultProfile} is applied. Delivery is always a
  * separate event, never inside the sender's {@code send} call. Steady-state traffic allocates
  * nothing: frames wait in a ring and one wakeup task is reused.
+ *
+ * <p>Between two logical processes of a {@link PartitionedVirtualTime} (the sender's and the
+ * receiver's), the direction transmits on the <em>sender's</em> LP, with its clock: the wire
+ * timeline, the faults and their generator, the sent counters. Each frame then waits in an outbox
+ * until the window's barrier, where the coordinator hands it to the receiver's LP (in its total
+ * order); delivery, the delivered counters and the receiver's {@code onFrame} run there. A frame
+ * arrives at least one propagation delay after it was sent, which is never less than the run's
+ * lookahead, so it is always due after the window it was sent in. Link state changes apply at a
+ * barrier (see {@link LinkPort}). The hand-off ring and doorbell are never used on this path.
  */
 public final class LinkDirection {
 
@@ -72,6 +82,12 @@ public final class LinkDirection {
     private LinkPort senderPort;
     /** Set when {@link #isWritable()} said no; the drain that follows tells the sender. */
     private volatile boolean writabilityWanted;
+
+    /** Non-null when sender and receiver are different LPs of a partitioned virtual-time run. */
+    private PartitionedVirtualTime.Crossing crossing;
+    /** Partitioned: frames sent in the current window, waiting for the barrier (sender's LP). */
+    private final FrameRing outbox = new FrameRing();
+    private final Runnable flushOutbox = this::flushOutbox;
 
     // owner-thread state
     private boolean up;
@@ -154,7 +170,7 @@ public final class LinkDirection {
      * @return frames sent but not yet delivered or dropped (owner thread)
      */
     public int framesInFlight() {
-        return inFlight.size() + heldCount;
+        return inFlight.size() + heldCount + outbox.size();
     }
 
     @Override
@@ -164,6 +180,10 @@ public final class LinkDirection {
 
     /** Entry point from the sending port, on any thread. */
     void send(ByteBuf frame) {
+        if (crossing != null) {
+            transmit(frame, false);
+            return;
+        }
         if (owner.inOwnerThread()) {
             transmit(frame, false);
             return;
@@ -203,6 +223,12 @@ public final class LinkDirection {
 
     void connectSender(LinkPort sender) {
         this.senderPort = sender;
+        this.crossing = PartitionedVirtualTime.crossing(sender.owner(), owner);
+    }
+
+    /** @return whether this direction runs between two LPs of a partitioned virtual-time run */
+    public boolean crossesPartitions() {
+        return crossing != null;
     }
 
     /** The owner will never drain again: whoever finds that out frees what it left in the ring. */
@@ -231,8 +257,9 @@ public final class LinkDirection {
         }
         final long wireBytes = EthernetFraming.wireBytes(length, minFrameBytes, overheadBytes);
         // an unlimited link with no delay delivers at once: no clock read per frame for that
+        final Scheduler clock = crossing != null ? crossing.from() : owner;
         final long arrival = instant ? DUE_NOW
-            : timeline.transmit(owner.nanoTime(), wireBytes, true) + propagationDelayNanos;
+            : timeline.transmit(clock.nanoTime(), wireBytes, true) + propagationDelayNanos;
 
         final FaultProfile f = faults;
         if (random.nextBoolean(f.lossProbability())) {
@@ -256,13 +283,41 @@ public final class LinkDirection {
         if (random.nextBoolean(f.reorderProbability())) {
             final long holdBack = f.reorderDelayNanos()
                 + f.reorderDelayFrames() * timeline.serializationNanos(wireBytes);
-            hold(delivered, (arrival == DUE_NOW ? owner.nanoTime() : arrival) + holdBack);
+            final long heldUntil = (arrival == DUE_NOW ? clock.nanoTime() : arrival) + holdBack;
+            if (crossing != null) {
+                final ByteBuf frameToHold = delivered;
+                crossing.post(heldUntil, () -> hold(frameToHold, heldUntil));
+            } else {
+                hold(delivered, heldUntil);
+            }
             counters.increment(LinkCounter.REORDERED);
+        } else if (crossing != null) {
+            post(delivered, arrival);
         } else {
             enqueue(delivered, arrival, mayDeliverNow);
         }
         if (duplicate != null) {
-            enqueue(duplicate, arrival, mayDeliverNow);
+            if (crossing != null) {
+                post(duplicate, arrival);
+            } else {
+                enqueue(duplicate, arrival, mayDeliverNow);
+            }
+        }
+    }
+
+    /** Partitioned, on the sender's LP: the frame waits for the barrier; the first of a window posts the flush. */
+    private void post(ByteBuf frame, long arrival) {
+        if (outbox.isEmpty()) {
+            crossing.post(arrival, flushOutbox);
+        }
+        outbox.add(frame, arrival);
+    }
+
+    /** Partitioned, at the barrier: the window's frames onto the receiver's wire, in the order sent. */
+    private void flushOutbox() {
+        while (!outbox.isEmpty()) {
+            final long arrival = outbox.peekArrival();
+            enqueue(outbox.poll(), arrival, false);
         }
     }
 
@@ -355,6 +410,10 @@ public final class LinkDirection {
         up = newState;
         if (newState) {
             return;
+        }
+        while (!outbox.isEmpty()) {
+            outbox.poll().release();
+            counters.increment(LinkCounter.DROPPED_LINK_DOWN);
         }
         while (!inFlight.isEmpty()) {
             inFlight.poll().release();

@@ -3,6 +3,7 @@ package io.rocelab.fabric.link;
 import io.netty.buffer.ByteBuf;
 import io.rocelab.fabric.port.AbstractFramePort;
 import io.rocelab.fabric.port.FrameReceiver;
+import io.rocelab.fabric.time.PartitionedVirtualTime;
 import io.rocelab.fabric.time.Scheduler;
 
 /**
@@ -88,8 +89,17 @@ public final class LinkPort extends AbstractFramePort {
         return receiver();
     }
 
-    /** Runs a state change on the owner thread: flush the incoming direction, then tell listeners. */
+    /**
+     * Runs a state change on the owner thread: flush the incoming direction, then tell listeners. In
+     * a partitioned virtual-time run, where the two directions of a link may belong to two LPs, the
+     * change applies at a barrier: right away from a global event, else as a global event.
+     */
     void requestLinkState(boolean newState) {
+        final Scheduler global = PartitionedVirtualTime.globalOf(owner);
+        if (global != null && !global.inOwnerThread()) {
+            global.execute(() -> applyLinkState(newState));
+            return;
+        }
         if (owner.inOwnerThread()) {
             applyLinkState(newState);
         } else {

@@ -24,6 +24,11 @@ import java.util.Objects;
  * last one that called a {@code run} method. Tasks may schedule and cancel other tasks. An exception
  * thrown by a task propagates out of the {@code run} method (the event counts as executed and the
  * scheduler stays usable), so a test fails loudly.
+ *
+ * <p>Partitioned: a scheduler may be one logical process (LP) of a {@link PartitionedVirtualTime},
+ * or its global scheduler. Then its {@code run} methods drive the whole partitioned run, and a task
+ * scheduled on an LP by anything but that LP's own events (another LP's event during a window) is a
+ * message the coordinator hands over at the window's end, in a total order (see there).
  */
 public final class VirtualTimeScheduler implements Scheduler {
 
@@ -37,6 +42,12 @@ public final class VirtualTimeScheduler implements Scheduler {
     private int cancelledInQueue;
     private boolean running;
     private Thread owner = Thread.currentThread();
+    /** The partitioned run this scheduler is an LP (or the global scheduler) of; null on its own. */
+    private PartitionedVirtualTime partition;
+    /** Partitioned: this LP's index, -1 for the global scheduler. */
+    private int lpIndex = -1;
+    /** Partitioned: the thread running this LP's window now, else null. Written only by that thread. */
+    private Thread runningOn;
 
     /** A scheduler whose clock starts at 0 ns. */
     public VirtualTimeScheduler() {
@@ -52,36 +63,69 @@ public final class VirtualTimeScheduler implements Scheduler {
 
     @Override
     public long nanoTime() {
+        if (partition != null && !ownsNow()) {
+            return partition.callerNanos();
+        }
         return now;
     }
 
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
         final CancellableEvent event = new CancellableEvent(this, Objects.requireNonNull(task, "task"));
+        if (partition != null && !ownsNow()) {
+            partition.postForeign(this, deadlineFrom(partition.callerNanos(), delayNanos), event);
+            return event;
+        }
         enqueue(deadline(delayNanos), event);
         return event;
     }
 
     @Override
     public void scheduleUncancellable(long delayNanos, Runnable task) {
+        if (partition != null && !ownsNow()) {
+            partition.postForeign(this, deadlineFrom(partition.callerNanos(), delayNanos),
+                Objects.requireNonNull(task, "task"));
+            return;
+        }
         enqueue(deadline(delayNanos), task);
     }
 
     @Override
     public Cancellable scheduleAt(long deadlineNanos, Runnable task) {
         final CancellableEvent event = new CancellableEvent(this, Objects.requireNonNull(task, "task"));
+        if (partition != null && !ownsNow()) {
+            partition.postForeign(this, Math.max(deadlineNanos, partition.callerNanos()), event);
+            return event;
+        }
         enqueue(Math.max(deadlineNanos, now), event);
         return event;
     }
 
     @Override
     public void execute(Runnable task) {
+        if (partition != null && !ownsNow()) {
+            partition.postForeign(this, partition.callerNanos(), Objects.requireNonNull(task, "task"));
+            return;
+        }
         enqueue(now, task);
     }
 
+    /**
+     * On its own: whether the calling thread is the last one that ran this scheduler. Partitioned:
+     * whether the caller is one of this LP's own events, or runs while no window is open (a global
+     * event, or the thread that drives the run between its calls): what a thread may touch does not
+     * depend on which worker thread runs which LP.
+     */
     @Override
     public boolean inOwnerThread() {
+        if (partition != null) {
+            return ownsNow();
+        }
         return Thread.currentThread() == owner;
+    }
+
+    private boolean ownsNow() {
+        return runningOn == Thread.currentThread() || !partition.windowOpen();
     }
 
     /**
@@ -93,6 +137,9 @@ public final class VirtualTimeScheduler implements Scheduler {
      * @throws IllegalArgumentException if {@code timeNanos} is in the past
      */
     public long runUntil(long timeNanos) {
+        if (partition != null) {
+            return partition.runUntil(timeNanos);
+        }
         if (timeNanos < now) {
             throw new IllegalArgumentException("timeNanos must not be before now (" + now + "): " + timeNanos);
         }
@@ -117,6 +164,9 @@ public final class VirtualTimeScheduler implements Scheduler {
      * @return whether {@code done} holds
      */
     public boolean runUntil(java.util.function.BooleanSupplier done, long maxNanos) {
+        if (partition != null) {
+            return partition.runUntil(done, maxNanos);
+        }
         long end = now + maxNanos;
         while (!done.getAsBoolean()) {
             if (isIdle() || nextEventTime() > end) {
@@ -150,6 +200,9 @@ public final class VirtualTimeScheduler implements Scheduler {
     public long run(long maxEvents) {
         if (maxEvents < 0) {
             throw new IllegalArgumentException("maxEvents must be >= 0: " + maxEvents);
+        }
+        if (partition != null) {
+            return partition.run(maxEvents);
         }
         enter();
         long executed = 0;
@@ -187,28 +240,126 @@ public final class VirtualTimeScheduler implements Scheduler {
      * @return the number of events executed since creation; a benchmark divides it by wall time
      */
     public long eventsExecuted() {
+        if (partition != null && lpIndex < 0) {
+            return partition.eventsExecuted();
+        }
         return eventsExecuted;
     }
 
     /**
-     * @return the number of events waiting to run, not counting cancelled ones
+     * @return the number of events waiting to run, not counting cancelled ones (the global scheduler
+     *         of a partitioned run: in all of its LPs too)
      */
     public int pendingEvents() {
-        return queue.size() - cancelledInQueue;
+        if (partition != null && lpIndex < 0) {
+            return partition.pendingEvents();
+        }
+        return ownPendingEvents();
     }
 
     /**
      * @return {@code true} if no event is waiting to run
      */
     public boolean isIdle() {
-        return !hasLiveHead();
+        return nextEventTime() == Long.MAX_VALUE;
     }
 
     /**
      * @return the time of the next event, or {@link Long#MAX_VALUE} if there is none
      */
     public long nextEventTime() {
+        if (partition != null && lpIndex < 0) {
+            return partition.nextEventTime();
+        }
+        return ownNextEventTime();
+    }
+
+    /** @return this scheduler's own pending events (an LP's, not its partition's) */
+    int ownPendingEvents() {
+        return queue.size() - cancelledInQueue;
+    }
+
+    /** @return this scheduler's own events executed */
+    long ownEventsExecuted() {
+        return eventsExecuted;
+    }
+
+    /** @return the time of this scheduler's own next event, or {@link Long#MAX_VALUE} */
+    long ownNextEventTime() {
         return hasLiveHead() ? queue.peekTime() : Long.MAX_VALUE;
+    }
+
+    /** Makes this scheduler LP {@code index} of {@code p} (-1: its global scheduler); before any event. */
+    void joinPartition(PartitionedVirtualTime p, int index) {
+        this.partition = p;
+        this.lpIndex = index;
+    }
+
+    /** @return the partitioned run this scheduler belongs to, or null */
+    PartitionedVirtualTime partition() {
+        return partition;
+    }
+
+    /** @return this LP's index in its partition, -1 for the global scheduler or one on its own */
+    int lpIndex() {
+        return lpIndex;
+    }
+
+    /**
+     * Partitioned: runs this LP's events due before {@code endNanos} on the calling thread (a
+     * window); the clock ends at the last event's time.
+     *
+     * @return the events run
+     */
+    long runWindow(long endNanos) {
+        final Thread self = Thread.currentThread();
+        runningOn = self;
+        owner = self;
+        long executed = 0;
+        try {
+            while (hasLiveHead() && queue.peekTime() < endNanos) {
+                runHead();
+                executed++;
+            }
+        } finally {
+            runningOn = null;
+        }
+        return executed;
+    }
+
+    /**
+     * Partitioned, the global scheduler at a barrier: runs its own events due at or before
+     * {@code timeNanos}, those they schedule for then included.
+     */
+    long runOwnUntil(long timeNanos) {
+        enter();
+        long executed = 0;
+        try {
+            while (hasLiveHead() && queue.peekTime() <= timeNanos) {
+                runHead();
+                executed++;
+            }
+        } finally {
+            running = false;
+        }
+        return executed;
+    }
+
+    /** Partitioned, at a barrier: moves the clock on to {@code timeNanos} (nothing is due before it). */
+    void advanceTo(long timeNanos) {
+        if (timeNanos > now) {
+            now = timeNanos;
+        }
+    }
+
+    /** Partitioned, at a barrier: queues {@code task} (a message from another LP) at {@code timeNanos}. */
+    void enqueueMessage(long timeNanos, Runnable task) {
+        enqueue(Math.max(timeNanos, now), task);
+    }
+
+    /** @return this scheduler's own clock, whoever asks */
+    long ownNanos() {
+        return now;
     }
 
     @Override
@@ -226,10 +377,14 @@ public final class VirtualTimeScheduler implements Scheduler {
     }
 
     private long deadline(long delayNanos) {
+        return deadlineFrom(now, delayNanos);
+    }
+
+    private static long deadlineFrom(long from, long delayNanos) {
         if (delayNanos < 0) {
             throw new IllegalArgumentException("delayNanos must be >= 0: " + delayNanos);
         }
-        return saturatedAdd(now, delayNanos);
+        return saturatedAdd(from, delayNanos);
     }
 
     private void enqueue(long time, Runnable task) {
@@ -265,7 +420,7 @@ public final class VirtualTimeScheduler implements Scheduler {
         }
     }
 
-    private static long saturatedAdd(long a, long b) {
+    static long saturatedAdd(long a, long b) {
         final long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }

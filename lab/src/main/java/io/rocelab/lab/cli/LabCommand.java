@@ -286,6 +286,11 @@ public final class LabCommand implements Runnable {
             + "scrape, virtual time publishes between samples; after a run its last values")
         String metrics;
 
+        @Option(names = "--threads", paramLabel = "N", description = "virtual time: run the fabric split into logical "
+            + "processes (a leaf and its hosts, a spine alone) on N threads; the same result on any N (default: the "
+            + "machine's cores; 1: the same split on one thread)")
+        Integer threads;
+
         @Option(names = "--metrics-hold", paramLabel = "T", description = "with --metrics, keep serving the last "
             + "run's values this long after the report is written (e.g. 30s: a last scrape), then exit")
         String metricsHold;
@@ -304,6 +309,12 @@ public final class LabCommand implements Runnable {
                 if (refusal != null) {
                     throw new UserError(refusal);
                 }
+            }
+            if (threads != null && threads < 1) {
+                throw new UserError("--threads must be 1 or more: " + threads);
+            }
+            if (threads != null && m != Mode.VIRTUAL) {
+                throw new UserError("--threads is for virtual time; --mode " + m.key() + " runs on the wall clock");
             }
             long nanos = -1;
             if (duration != null) {
@@ -408,6 +419,9 @@ public final class LabCommand implements Runnable {
             w.flush();
             boolean terminal = ProgressLine.stdoutIsTerminal();
             LabRunner runner = new LabRunner(l.sources());
+            if (m == Mode.VIRTUAL) {
+                runner.threads(threads != null ? threads : Runtime.getRuntime().availableProcessors());
+            }
             // live: the progress line names the ports most paused and the deepest queue; --metrics: /metrics
             io.rocelab.lab.metrics.LabTelemetry telemetry = metricsAt != null || m != Mode.VIRTUAL
                 ? new io.rocelab.lab.metrics.LabTelemetry(lab.name()) : null;

@@ -46,6 +46,8 @@ public final class LabRunner {
 
     private final LabSources sources;
     private io.rocelab.lab.metrics.LabTelemetry telemetry;
+    /** Virtual time: the threads of a run split into logical processes; 0 for one scheduler. */
+    private int threads;
 
     public LabRunner(LabSources sources) {
         this.sources = sources;
@@ -60,6 +62,50 @@ public final class LabRunner {
     public LabRunner telemetry(io.rocelab.lab.metrics.LabTelemetry telemetry) {
         this.telemetry = telemetry;
         return this;
+    }
+
+    /**
+     * Virtual time: splits each run's fabric into logical processes (a leaf and its hosts, a spine
+     * alone) run by {@code n} threads, the same result on any {@code n}; 0 (the default) for one
+     * scheduler. A run that uses what is not yet safe in parallel ({@link #oneSchedulerReason}) runs on
+     * one scheduler whatever {@code n} is, and its notes say why.
+     *
+     * @return this
+     */
+    public LabRunner threads(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("threads must be >= 0: " + n);
+        }
+        this.threads = n;
+        return this;
+    }
+
+    /**
+     * @return why {@code run} must run on one scheduler (what it uses writes state of several nodes
+     *         from their events, or reads one node's memory from another's), or null if it may be split
+     */
+    static String oneSchedulerReason(RunSpec run) {
+        if (run.capture() != null) {
+            return "a capture (one file written from every port)";
+        }
+        if (LabSflow.wanted(run)) {
+            return "sFlow (one collector fed by every switch)";
+        }
+        if (!run.collectives().isEmpty()) {
+            return "collectives (a step starts from another rank's completion)";
+        }
+        if (run.lldp()) {
+            return "LLDP";
+        }
+        if (!run.rxeVms().isEmpty()) {
+            return "rxe VMs";
+        }
+        for (LabFlow f : run.flows()) {
+            if (f instanceof LabFlow.Rdma r && r.flow().verify()) {
+                return "flow '" + f.name() + "' verifies its data (reads the destination's memory at each completion)";
+            }
+        }
+        return null;
     }
 
     /** Runs {@code run} and returns what it measured. */
@@ -104,7 +150,10 @@ public final class LabRunner {
         RunData data = new RunData(run.variant(), run.durationNanos(), run.probes().kinds(), Probes.names(run));
         BoundedCapture[] tap = new BoundedCapture[1];
         LabRun result;
-        RunClock clock = RunClock.of(mode, run, captureFile);
+        String oneScheduler = mode == Mode.VIRTUAL && threads > 0
+            && io.rocelab.topology.fabric.LogicalProcesses.of(run.topology()).parallel() ? oneSchedulerReason(run) : null;
+        RunClock clock = RunClock.of(mode, run, captureFile, oneScheduler == null ? threads : 0);
+        String[] parallelNote = new String[1];
         try (clock;
              Fabric fabric = clock.start(run.topology(), run.seed());
              AutoCloseable attached = clock.attach(fabric);
@@ -119,6 +168,14 @@ public final class LabRunner {
                  workload)) {
             if (captureFile != null && run.capture() != null && !run.capture().ports().isEmpty()) {
                 tap[0] = clock.onFabric(fabric, () -> capture(fabric, run.capture(), captureFile));
+            }
+            if (mode == Mode.VIRTUAL && threads > 0) {
+                var p = fabric.partition();
+                parallelNote[0] = p != null ? String.format(java.util.Locale.ROOT,
+                    "parallel: %d logical processes, lookahead %s, %d threads", p.lpCount(),
+                    io.rocelab.lab.labfile.Quantity.formatNanos(p.lookaheadNanos()), p.threads())
+                    : oneScheduler != null ? "one scheduler: the lab uses " + oneScheduler
+                    : "one scheduler: the fabric is one logical process (cables under 100 ns join their ends)";
             }
             long epoch = workload.epochNanos();
             collectives.start(epoch);
@@ -182,7 +239,8 @@ public final class LabRunner {
         }
         return new LabRun(result.data(), result.flows(), result.background(), result.applied(), result.events(),
             result.wallNanos(), tap[0] == null ? null : captureFile, tap[0] == null ? 0 : tap[0].written(),
-            notes(result.notes(), clock.notes()), result.collectives());
+            notes(notes(result.notes(), clock.notes()), parallelNote[0] == null ? List.of() : List.of(parallelNote[0])),
+            result.collectives());
     }
 
     /** LLDP on the fabric when the lab asks for it (lldp: true), and what the clock runs beside it. */

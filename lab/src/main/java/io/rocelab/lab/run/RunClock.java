@@ -92,18 +92,41 @@ interface RunClock extends AutoCloseable {
      * @param captureFile the run's capture file (tshark's go beside it), or null
      */
     static RunClock of(Mode mode, RunSpec run, java.nio.file.Path captureFile) {
+        return of(mode, run, captureFile, 0);
+    }
+
+    /**
+     * @param threads virtual time: split the fabric into logical processes run by this many threads
+     *                ({@code Fabric.Builder.threads}); 0 for one scheduler
+     */
+    static RunClock of(Mode mode, RunSpec run, java.nio.file.Path captureFile, int threads) {
         return switch (mode) {
-            case VIRTUAL -> new Virtual();
+            case VIRTUAL -> new Virtual(threads);
             case LIVE -> new Live();
             case NETNS -> new NetnsTestbed(run, captureFile);
         };
     }
 
-    /** Deterministic virtual time: one seed, one result, bit for bit. */
+    /**
+     * Deterministic virtual time: one seed, one result, bit for bit. Split into logical processes
+     * ({@code threads} above 0), the same result on any number of threads; the runner then drives the
+     * global scheduler, and what it reads, it reads at a barrier with every LP stopped.
+     */
     final class Virtual implements RunClock {
+        private final int threads;
+
+        Virtual() {
+            this(0);
+        }
+
+        Virtual(int threads) {
+            this.threads = threads;
+        }
+
         @Override
         public Fabric start(Topology topology, long seed) {
-            return Fabric.virtualTime(topology, seed);
+            return threads > 0 ? Fabric.builder(topology).seed(seed).threads(threads).start()
+                : Fabric.virtualTime(topology, seed);
         }
 
         @Override

@@ -53,6 +53,10 @@ public final class Collectives implements AutoCloseable {
                 }
             }
         }
+        if (!collectives.isEmpty() && fabric.partition() != null) {
+            // a step starts from another rank's completion: not audited for a run split into logical processes
+            problems.add("collectives run on one scheduler: build the fabric without Fabric.Builder.threads");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", problems));
         }

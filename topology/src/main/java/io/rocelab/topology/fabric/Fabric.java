@@ -29,7 +29,10 @@ import java.util.function.BooleanSupplier;
  * attached to each other.
  *
  * <p>Time: in {@link FabricMode#VIRTUAL} one {@link VirtualTimeScheduler} owns everything and the
- * caller drives it ({@link #runFor}, {@link #runUntil}); in {@link FabricMode#REAL_TIME} each NIC and
+ * caller drives it ({@link #runFor}, {@link #runUntil}); with {@link Builder#threads} the fabric is
+ * split into {@link LogicalProcesses}, one scheduler each, run in windows on that many threads with
+ * the same result on any number of them ({@link #partition()}; the caller drives the global
+ * scheduler, {@link #virtualTime()}); in {@link FabricMode#REAL_TIME} each NIC and
  * each switch has its own event loop, or the nodes share a few ({@link Builder#eventLoops}).
  *
  * <p>Bare hosts ({@link Builder#bareHosts}): the fabric cables a host's port and gives it an owner
@@ -70,17 +73,19 @@ public final class Fabric implements AutoCloseable {
     private boolean closed;
 
     private Fabric(Topology topology, FabricMode mode, long seed) {
-        this(topology, mode, seed, 0, false, false, Map.of());
+        this(topology, mode, seed, 0, false, false, Map.of(), 0);
     }
 
     private Fabric(Topology topology, FabricMode mode, long seed, int eventLoops, boolean busyPoll, boolean bareHosts,
-                   Map<String, Integer> linkMtus) {
+                   Map<String, Integer> linkMtus, int threads) {
         this.linkMtus = Map.copyOf(linkMtus);
         this.topology = Objects.requireNonNull(topology, "topology");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.seed = seed;
         this.bareHosts = bareHosts;
-        this.owners = new Owners(mode, eventLoops, busyPoll);
+        this.owners = threads > 0 && mode == FabricMode.VIRTUAL
+            ? new Owners(mode, eventLoops, busyPoll, LogicalProcesses.of(topology), threads)
+            : new Owners(mode, eventLoops, busyPoll);
         try {
             build();
         } catch (RuntimeException e) {
@@ -280,7 +285,16 @@ public final class Fabric implements AutoCloseable {
     }
 
     /**
-     * @return the one scheduler of a virtual-time fabric
+     * @return the parallel run of a virtual-time fabric split into logical processes
+     *         ({@link Builder#threads}), or null (one scheduler, or real time)
+     */
+    public io.rocelab.fabric.time.PartitionedVirtualTime partition() {
+        return owners.partition();
+    }
+
+    /**
+     * @return the one scheduler of a virtual-time fabric; split into logical processes, the global
+     *         scheduler, whose {@code run} methods drive every LP and whose tasks run with every LP stopped
      * @throws IllegalStateException in real time
      */
     public VirtualTimeScheduler virtualTime() {
@@ -486,6 +500,7 @@ public final class Fabric implements AutoCloseable {
         private int eventLoops;
         private boolean busyPoll;
         private boolean bareHosts;
+        private int threads;
         private final Map<String, Integer> linkMtus = new LinkedHashMap<>();
 
         private Builder(Topology topology) {
@@ -525,6 +540,20 @@ public final class Fabric implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Virtual time: splits the fabric into logical processes ({@link LogicalProcesses}: a leaf and
+         * its hosts, a spine alone) run by {@code n} threads ({@code >= 1}); the result is the same on
+         * any {@code n}. Unset (0), one scheduler runs everything, as before. A topology that makes one
+         * LP runs on one scheduler either way.
+         */
+        public Builder threads(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("threads must be >= 1 (0: one scheduler): " + n);
+            }
+            this.threads = n;
+            return this;
+        }
+
         /** Opens no NIC on the hosts: an application opens its own on each {@link Fabric#hostPort}. */
         public Builder bareHosts() {
             this.bareHosts = true;
@@ -546,7 +575,7 @@ public final class Fabric implements AutoCloseable {
             if (busyPoll && mode != FabricMode.REAL_TIME) {
                 throw new IllegalStateException("busy-polling loops are for real time, not " + mode);
             }
-            return new Fabric(topology, mode, seed, eventLoops, busyPoll, bareHosts, linkMtus);
+            return new Fabric(topology, mode, seed, eventLoops, busyPoll, bareHosts, linkMtus, threads);
         }
     }
 }

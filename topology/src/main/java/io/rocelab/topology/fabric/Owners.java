@@ -1,6 +1,7 @@
 package io.rocelab.topology.fabric;
 
 import io.rocelab.fabric.time.BusyPollScheduler;
+import io.rocelab.fabric.time.PartitionedVirtualTime;
 import io.rocelab.fabric.time.RealTimeScheduler;
 import io.rocelab.fabric.time.Scheduler;
 import io.rocelab.fabric.time.VirtualTimeScheduler;
@@ -23,6 +24,9 @@ import java.util.concurrent.TimeoutException;
 final class Owners implements AutoCloseable {
     private static final long WAIT_SECONDS = 10;
     private final VirtualTimeScheduler virtual;
+    /** Virtual time split into LPs, or null (one scheduler for everything). */
+    private final PartitionedVirtualTime partition;
+    private final LogicalProcesses lps;
     private final Map<String, Scheduler> byNode = new HashMap<>();
     private final List<Scheduler> loops = new ArrayList<>();
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -41,17 +45,34 @@ final class Owners implements AutoCloseable {
      * @param busyPoll real time: {@link BusyPollScheduler}s that spin, not event loops that sleep
      */
     Owners(FabricMode mode, int maxLoops, boolean busyPoll) {
+        this(mode, maxLoops, busyPoll, null, 0);
+    }
+
+    /**
+     * @param lps     virtual time: the LPs to split the fabric into, or null (or one LP) for one
+     *                scheduler
+     * @param threads virtual time with LPs: the worker threads
+     */
+    Owners(FabricMode mode, int maxLoops, boolean busyPoll, LogicalProcesses lps, int threads) {
         this.busyPoll = busyPoll;
         if (maxLoops < 0) {
             throw new IllegalArgumentException("event loops must be 0 (one per node) or more: " + maxLoops);
         }
-        this.virtual = mode == FabricMode.VIRTUAL ? new VirtualTimeScheduler() : null;
+        boolean parallel = mode == FabricMode.VIRTUAL && lps != null && lps.parallel();
+        this.lps = parallel ? lps : null;
+        this.partition = parallel ? new PartitionedVirtualTime(lps.count(), lps.lookaheadNanos(), threads) : null;
+        this.virtual = mode != FabricMode.VIRTUAL ? null : parallel ? partition.global() : new VirtualTimeScheduler();
         this.maxLoops = maxLoops;
     }
 
-    /** @return the virtual-time scheduler, or null in real time */
+    /** @return the virtual-time scheduler (partitioned: the global one, which drives the run), or null in real time */
     VirtualTimeScheduler virtual() {
         return virtual;
+    }
+
+    /** @return the partitioned run, or null */
+    PartitionedVirtualTime partition() {
+        return partition;
     }
 
     /**
@@ -60,7 +81,9 @@ final class Owners implements AutoCloseable {
      */
     Scheduler add(String node) {
         Scheduler s;
-        if (virtual != null) {
+        if (partition != null) {
+            s = partition.lp(lps.lpOf().get(node));
+        } else if (virtual != null) {
             s = virtual;
         } else if (maxLoops == 0 || loops.size() < maxLoops) {
             s = startLoop(maxLoops == 0 ? node : "rocelab-loop-" + loops.size());
@@ -130,6 +153,9 @@ final class Owners implements AutoCloseable {
 
     @Override
     public void close() {
+        if (partition != null) {
+            partition.close();
+        }
         for (AutoCloseable loop : toClose) {
             try {
                 loop.close();

@@ -100,7 +100,8 @@ public final class Workload implements AutoCloseable {
             throw new InvalidFlowException(problems);
         }
         String first = fabric.topology().hosts().get(0).name();
-        this.starter = fabric.scheduler(first);
+        // split into logical processes, flows start from global events (every LP stopped), not from one host's LP
+        this.starter = fabric.partition() != null ? fabric.virtualTime() : fabric.scheduler(first);
         this.epoch = starter.nanoTime();
         QosProfile qos = fabric.topology().qos();
         int fabricDscp = qos != null ? qos.roceDscp() : 0;
