@@ -14,6 +14,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 mvn -B -q -o package -DskipTests -pl bench -am
-# leak detection off: sampling leak records is a test aid, not part of the data path
-java -Xmx4g -Dio.netty.leakDetection.level=disabled "$@" -cp bench/target/benchmarks.jar \
+# leak detection off: sampling leak records is a test aid, not part of the data path. Transparent huge
+# pages where the kernel gives them on request (madvise or always): at k=16 each event's first touch of
+# a device's state misses the TLB as well as the cache, 15-17 % of the CPU (docs/performance.md)
+thp=()
+if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+  thp=(-XX:+UseTransparentHugePages)
+fi
+java -Xmx4g "${thp[@]}" -Dio.netty.leakDetection.level=disabled "$@" -cp bench/target/benchmarks.jar \
   io.rocelab.bench.fabric.FatTreeScaleBench

@@ -15,10 +15,11 @@ import java.util.Objects;
  * were scheduled (a 64-bit insertion sequence breaks ties; time is never nudged to order them).
  * An event scheduled with delay 0 runs after everything already due now.
  *
- * <p>Cost: a binary heap over primitive {@code long} keys. {@link #scheduleUncancellable} and
+ * <p>Cost: an {@link EventQueue}, a timing wheel for the next few microseconds beside a heap for
+ * the rest, over primitive {@code long} keys. {@link #scheduleUncancellable} and
  * {@link #execute} allocate nothing; {@link #schedule} allocates the one handle it returns.
- * Cancellation is O(1) and lazy: a cancelled event stays in the heap, is skipped when it reaches
- * the front, and the heap is compacted when cancelled events outnumber live ones.
+ * Cancellation is O(1) and lazy: a cancelled event stays queued, is skipped when it reaches
+ * the front, and the queue is compacted when cancelled events outnumber live ones.
  *
  * <p>Threading: confined to one thread, which is its owner: the thread that created it, or the
  * last one that called a {@code run} method. Tasks may schedule and cancel other tasks. An exception
