@@ -23,9 +23,26 @@ public final class Evaluator {
     private static final List<String> FUNCTIONS = List.of("mean", "max", "min", "last", "delta", "sum", "count",
         "jain", "abs", "first");
     private final Metrics metrics;
+    /** Every operand of {@code and}/{@code or} is evaluated, as {@code lab check} needs (see {@link #checking}). */
+    private final boolean everyOperand;
 
     public Evaluator(Metrics metrics) {
+        this(metrics, false);
+    }
+
+    private Evaluator(Metrics metrics, boolean everyOperand) {
         this.metrics = metrics;
+        this.everyOperand = everyOperand;
+    }
+
+    /**
+     * An evaluator for checking a lab file before it runs ({@code lab check}): against planned, empty
+     * runs {@code a > 0 and b} is false at {@code a}, so a mistake in {@code b} (an unknown name, a
+     * selector without the variant a lab of several needs) would wait for the run to be found; this one
+     * evaluates both sides of every {@code and} and {@code or}.
+     */
+    public static Evaluator checking(Metrics metrics) {
+        return new Evaluator(metrics, true);
     }
 
     /**
@@ -115,8 +132,10 @@ public final class Evaluator {
         }
         Expr.Binary b = (Expr.Binary) e;
         return switch (b.op()) {
-            case "and" -> new Value.Bool(truth(eval(b.left())) && truth(eval(b.right())));
-            case "or" -> new Value.Bool(truth(eval(b.left())) || truth(eval(b.right())));
+            case "and" -> everyOperand ? new Value.Bool(truth(eval(b.left())) & truth(eval(b.right())))
+                : new Value.Bool(truth(eval(b.left())) && truth(eval(b.right())));
+            case "or" -> everyOperand ? new Value.Bool(truth(eval(b.left())) | truth(eval(b.right())))
+                : new Value.Bool(truth(eval(b.left())) || truth(eval(b.right())));
             case "+" -> arithmetic(b, Double::sum);
             case "-" -> arithmetic(b, (x, y) -> x - y);
             case "*" -> arithmetic(b, (x, y) -> x * y);

@@ -25,7 +25,7 @@ public final class LabChecks {
             CollectiveRecord.plan(d);
             planned.add(d);
         }
-        Evaluator ev = new Evaluator(new LabMetrics(planned));
+        Evaluator ev = Evaluator.checking(new LabMetrics(planned));
         List<String> out = new ArrayList<>();
         for (ExpectSpec e : lab.expect()) {
             try {

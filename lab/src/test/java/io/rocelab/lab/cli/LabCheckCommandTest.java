@@ -160,6 +160,13 @@ class LabCheckCommandTest {
             "15:12: expect[0].check: no flow 'h9-h0' (known: h1-h0)");
     }
 
+    /** Against the planned (empty) runs the left side is false: the right side is read all the same. */
+    @Test
+    void aMistakeBehindAnAndThatIsFalseBeforeTheRun() throws IOException {
+        oneMistake("behind-and", GOOD.replace("flows.errors == 0", "flows.errors > 0 and flow(\"h9-h0\").errors == 0"),
+            "15:12: expect[0].check: no flow 'h9-h0' (known: h1-h0)");
+    }
+
     @Test
     void everyMistakeOfAFileAtOnce() throws IOException {
         Path f = file("two.yaml", GOOD.replace("at: 100us", "at: -5us").replace("b: leaf0:Ethernet8",
