@@ -7,18 +7,12 @@ import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.cc.DcqcnParams;
 import io.rocelab.topology.fabric.Fabric;
 import io.rocelab.topology.generate.FatTree;
-import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
-import io.rocelab.topology.workload.Flow;
 import io.rocelab.topology.workload.FlowResult;
-import io.rocelab.topology.workload.PoissonFlows;
-import io.rocelab.topology.workload.SizeDistribution;
-import io.rocelab.topology.workload.Verb;
 import io.rocelab.topology.workload.Workload;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -60,7 +54,7 @@ public final class FatTreeDigest {
         FatTree ft = FatTree.builder().k(k).linkGbps(100).propagationDelayNanos(1_000)
             .dcqcn(DcqcnParams.defaults()).build();
         Fabric fabric = Fabric.virtualTime(ft.topology(), seed);
-        Workload w = Workload.start(fabric, flows(ft, us * US, load, seed), seed);
+        Workload w = Workload.start(fabric, FatTreeScaleBench.flows(ft, us * US, load, seed), seed);
         VirtualTimeScheduler v = fabric.virtualTime();
         long events0 = v.eventsExecuted();
         long cpu0 = mx.getCurrentThreadCpuTime();
@@ -100,19 +94,5 @@ public final class FatTreeDigest {
         z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
         return z ^ (z >>> 31);
-    }
-
-    /** The incast and the background, as {@link FatTreeScaleBench} builds them. */
-    private static List<Flow> flows(FatTree ft, long nanos, double load, long seed) {
-        List<String> hosts = ft.topology().hosts().stream().map(Host::name).toList();
-        List<Flow> flows = new ArrayList<>();
-        int senders = Math.min(FatTreeScaleBench.INCAST_SENDERS, hosts.size() - 1);
-        int stride = Math.max(1, hosts.size() / (senders + 1));
-        for (int j = 1; j <= senders; j++) {
-            flows.add(Flow.builder("incast" + j, hosts.get(j * stride), hosts.get(0)).durationNanos(nanos).build());
-        }
-        flows.addAll(PoissonFlows.generate(ft.topology(), hosts, load, SizeDistribution.webSearch(), 0, nanos,
-            Verb.WRITE, seed, "bg"));
-        return flows;
     }
 }
