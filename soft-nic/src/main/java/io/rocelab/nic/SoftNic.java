@@ -378,6 +378,21 @@ public final class SoftNic {
         });
     }
 
+    /**
+     * Sets a default IPv4 route on every port ({@code ip route add default via ROUTER} with the
+     * router's MAC known): a peer with no entry of its own and not {@code onLink} is sent to
+     * {@code gatewayMac}; the {@code onLink} peers are resolved by ARP.
+     */
+    public void setDefaultGateway(long gatewayMac, java.util.Collection<Integer> onLink) {
+        call(() -> {
+            for (NicPort port : ports) {
+                onLink.forEach(port.neighbors::addOnLink);
+                port.neighbors.setDefaultGateway(gatewayMac);
+            }
+            return null;
+        });
+    }
+
     /** Adds a static IPv6 neighbour entry; neighbour discovery resolves the others. */
     public void addNeighbor(Gid peerIpv6, long peerMac) {
         Objects.requireNonNull(peerIpv6, "peerIpv6");

@@ -53,6 +53,10 @@ public final class Neighbors {
     private final Int2ObjectHashMap<ArrayDeque<ByteBuf>> parked = new Int2ObjectHashMap<>();
     /** Addresses whose last resolution got no answer. */
     private final IntHashSet failed = new IntHashSet();
+    /** The default route's next hop ({@code ip route add default via ...}): its MAC, -1 for none. */
+    private long gatewayMac = -1L;
+    /** With a default route: the peers on this host's own link, resolved by ARP, not through the gateway. */
+    private final IntHashSet onLink = new IntHashSet();
 
     public Neighbors(long mac, int ip, Scheduler scheduler, FramePort port, ByteBufAllocator alloc,
               CounterSet<NicCounter> counters, L2Framing l2) {
@@ -97,12 +101,32 @@ public final class Neighbors {
         return table.size();
     }
 
+    /**
+     * Sets a default route: a peer with no entry of its own, and not {@linkplain #addOnLink on this
+     * host's link}, is sent to {@code mac}, the router's, as a host with {@code default via ROUTER} in
+     * its routing table and the router's MAC in its neighbour table does. One entry instead of one per
+     * peer: in a fabric of thousands of hosts the per-peer entries grow with the square of the hosts.
+     */
+    public void setDefaultGateway(long mac) {
+        gatewayMac = mac;
+        lastKey = -1L;
+    }
+
+    /** With a default route, {@code peerIp} is on this host's link: it is resolved by ARP, not routed. */
+    public void addOnLink(int peerIp) {
+        onLink.add(peerIp);
+        lastKey = -1L;
+    }
+
     long lookup(int peerIp) {
         long key = peerIp & 0xFFFF_FFFFL;
         if (key == lastKey) {
             return lastMac;
         }
         long m = table.get(key);
+        if (m == -1L && gatewayMac != -1L && !onLink.contains(peerIp)) {
+            m = gatewayMac;
+        }
         if (m != -1L) {
             lastKey = key;
             lastMac = m;

@@ -16,8 +16,10 @@ import io.rocelab.topology.model.Host;
 import io.rocelab.topology.model.Link;
 import io.rocelab.topology.model.SwitchNode;
 import io.rocelab.topology.model.Topology;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -175,7 +177,10 @@ public final class Fabric implements AutoCloseable {
         return new FramePoolAllocator(SoftNic.frameSlotBytes(Math.max(mtu, SWITCH_FRAME_MTU)), SWITCH_POOLED_FRAMES);
     }
 
-    /** Static neighbours for every other host, to the router MAC of the routing switch {@code h} is cabled to. */
+    /**
+     * A default route to the router MAC of the routing switch {@code h} is cabled to (the peers on its
+     * own link resolved by ARP), and static IPv6 neighbours for every other host to the same MAC.
+     */
     private void gateway(Host h) {
         if (h.portCount() == 2) {
             gateways(h);
@@ -189,14 +194,20 @@ public final class Fabric implements AutoCloseable {
         SoftNic nic = nics.get(h.name());
         long mac = sw.routerMac();
         Owners.on(owners.of(h.name()), () -> {
+            List<Integer> onLink = new ArrayList<>();
             for (Host peer : topology.hosts()) {
-                if (peer != h && !onLink(h, peer)) {
-                    nic.addNeighbor(peer.ipv4(), mac);
-                    for (String a : peer.ipv6()) {
-                        nic.addNeighbor(Gid.ipv6(a), mac);
-                    }
+                if (peer == h) {
+                    continue;
+                }
+                if (onLink(h, peer)) {
+                    onLink.add(peer.ipv4());
+                    continue;
+                }
+                for (String a : peer.ipv6()) {
+                    nic.addNeighbor(Gid.ipv6(a), mac);
                 }
             }
+            nic.setDefaultGateway(mac, onLink);
             return null;
         });
     }
