@@ -10,16 +10,12 @@ import io.netty.buffer.Unpooled;
 import io.rocelab.codec.FrameKind;
 import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.header.Ipv6;
-import io.rocelab.fabric.link.FaultProfile;
-import io.rocelab.fabric.link.InProcessLink;
-import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.net.Icmpv6;
 import io.rocelab.nic.stats.NicCounter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,59 +29,15 @@ class Ipv6TransferTest {
     static final Gid GID_B = Gid.ipv6("fd00:77::10");
 
     /** Two NICs with IPv4 and IPv6 addresses over an in-process link, every frame kept. */
-    static final class Pair implements AutoCloseable {
-        final VirtualTimeScheduler sched = new VirtualTimeScheduler();
-        final InProcessLink link = InProcessLink.builder().name("a-b").rateGbps(100).propagationDelayNanos(500)
-                .seed(61).faults(FaultProfile.NONE).build(sched);
-        final RawTap tapA = new RawTap(link.portA());
-        final RawTap tapB = new RawTap(link.portB());
-        final SoftNic a = SoftNic.builder().name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A).ipv6("fd00:77::11")
-                .activeMtu(4096).scheduler(sched).port(tapA).build();
-        final SoftNic b = SoftNic.builder().name("b").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B).ipv6("fd00:77::10")
-                .activeMtu(4096).scheduler(sched).port(tapB).build();
-        final ProtectionDomain pdA = a.allocPd();
-        final ProtectionDomain pdB = b.allocPd();
-        final CompletionQueue cqA = a.createCq(256);
-        final CompletionQueue cqB = b.createCq(256);
-
-        boolean runUntil(BooleanSupplier done, long maxNanos) {
-            long end = sched.nanoTime() + maxNanos;
-            while (!done.getAsBoolean()) {
-                if (sched.isIdle() || sched.nextEventTime() > end) {
-                    sched.runUntil(Math.max(end, sched.nanoTime()));
-                    return done.getAsBoolean();
-                }
-                sched.runNext();
-            }
-            return true;
-        }
-
-        QueuePair[] rc(AddressHandle toB, AddressHandle toA) {
-            QueuePair qa = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
-            QueuePair qb = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
-            connect(qa, qb, toB, 0x100, 0x200);
-            connect(qb, qa, toA, 0x200, 0x100);
-            return new QueuePair[] {qa, qb};
-        }
-
-        private static void connect(QueuePair qp, QueuePair peer, AddressHandle ah, int rqPsn, int sqPsn) {
-            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.ALL));
-            qp.modify(new QpAttr().state(QpState.RTR).av(ah).pathMtu(4096).destQpn(peer.qpn()).rqPsn(rqPsn)
-                    .maxDestRdAtomic(16).minRnrTimer(12));
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(16));
-        }
-
-        @Override
-        public void close() {
-            a.close();
-            b.close();
-            sched.runFor(10_000_000_000L);
-        }
+    static TappedPair pair() {
+        return new TappedPair(61, 4096, 14,
+            a -> a.name("a").mac("52:54:00:77:00:01").ipv4(NicRig.IP_A).ipv6("fd00:77::11"),
+            b -> b.name("b").mac("52:54:00:77:00:00").ipv4(NicRig.IP_B).ipv6("fd00:77::10"));
     }
 
     @Test
     void gidTableHoldsLinkLocalIpv4MappedAndGlobalIpv6() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             assertEquals(Gid.ipv6("fe80::5054:ff:fe77:1"), p.a.gid(SoftNic.GID_INDEX_LINK_LOCAL));
             assertEquals(Gid.ipv4Mapped(NicRig.IP_A), p.a.gid(SoftNic.GID_INDEX_IPV4));
             assertEquals(GID_A, p.a.gid(SoftNic.GID_INDEX_FIRST_IPV6));
@@ -102,10 +54,10 @@ class Ipv6TransferTest {
 
     @Test
     void rcWriteSendReadOverGlobalIpv6ResolvedByNeighbourDiscovery() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             int tc = 26 << 2; // DSCP 26 (AF31), ECN 0
             QueuePair[] qps = p.rc(AddressHandle.ipv6(GID_B, SoftNic.GID_INDEX_FIRST_IPV6).withTrafficClass(tc),
-                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6).withTrafficClass(tc));
+                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6).withTrafficClass(tc), 7);
             int size = 64 * 1024;
             byte[] src = new byte[size];
             new Random(61).nextBytes(src);
@@ -120,7 +72,7 @@ class Ipv6TransferTest {
             qps[0].postSend(SendWr.write(1, Sge.of(mrSrc), 0x80000, mrRemote.rkey()).signaled(true),
                     SendWr.send(2, Sge.of(mrSrc)).signaled(true),
                     SendWr.read(3, Sge.of(mrBack), 0x80000, mrRemote.rkey()).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 3 && p.cqB.size() == 1, 1000 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 3 && p.cqB.size() == 1, 1000 * MS));
             NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
             assertEquals(size, p.cqB.poll().byteLen());
             assertArrayEquals(src, remote);
@@ -157,13 +109,13 @@ class Ipv6TransferTest {
 
     @Test
     void neighbourSolicitationAndAdvertisementOnTheWire() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             QueuePair[] qps = p.rc(AddressHandle.ipv6(GID_B, SoftNic.GID_INDEX_FIRST_IPV6),
-                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
+                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6), 7);
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], 0x9000, AccessFlags.ALL);
             qps[0].postSend(SendWr.write(1, Sge.of(mrA), 0x9000, mrB.rkey()).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 1, 100 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 1, 100 * MS));
             byte[] ns = p.tapA.sent.get(0);
             ByteBuf b = Unpooled.wrappedBuffer(ns);
             assertEquals(0x3333_FF00_0010L, io.rocelab.codec.header.MacAddress.get(b, 0), "solicited-node MAC");
@@ -189,9 +141,9 @@ class Ipv6TransferTest {
 
     @Test
     void rcSendOverLinkLocalGids() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             QueuePair[] qps = p.rc(AddressHandle.ipv6(p.b.gid(0), SoftNic.GID_INDEX_LINK_LOCAL),
-                    AddressHandle.ipv6(p.a.gid(0), SoftNic.GID_INDEX_LINK_LOCAL));
+                    AddressHandle.ipv6(p.a.gid(0), SoftNic.GID_INDEX_LINK_LOCAL), 7);
             byte[] src = new byte[5000];
             new Random(62).nextBytes(src);
             byte[] dst = new byte[5000];
@@ -199,7 +151,7 @@ class Ipv6TransferTest {
             MemoryRegion mrB = p.pdB.registerMr(dst, 0x9000, AccessFlags.LOCAL_WRITE);
             qps[1].postRecv(new RecvWr(1, Sge.of(mrB)));
             qps[0].postSend(SendWr.send(1, Sge.of(mrA)).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 1 && p.cqB.size() == 1, 100 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 1 && p.cqB.size() == 1, 100 * MS));
             assertEquals(WcStatus.SUCCESS, p.cqA.poll().status());
             assertArrayEquals(src, dst);
             byte[] first = p.tapA.ofType(0x86DD).stream().filter(b -> b[20] == 17).findFirst().orElseThrow();
@@ -211,7 +163,7 @@ class Ipv6TransferTest {
 
     @Test
     void udReceiveOverIpv6HoldsTheIpv6HeaderInTheGrhArea() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             QueuePair ua = p.a.createQp(p.pdA, QpType.UD, p.cqA, p.cqA, QpCaps.defaults());
             QueuePair ub = p.b.createQp(p.pdB, QpType.UD, p.cqB, p.cqB, QpCaps.defaults());
             for (QueuePair qp : List.of(ua, ub)) {
@@ -227,7 +179,7 @@ class Ipv6TransferTest {
             ub.postRecv(new RecvWr(3, Sge.of(mrB)));
             ua.postSend(SendWr.send(1, Sge.of(mrA)).signaled(true)
                     .ud(AddressHandle.ipv6(GID_B, SoftNic.GID_INDEX_FIRST_IPV6), ub.qpn(), 0x2222));
-            assertTrue(p.runUntil(() -> p.cqB.size() == 1, 100 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqB.size() == 1, 100 * MS));
             WorkCompletion wc = p.cqB.poll();
             assertEquals(WcStatus.SUCCESS, wc.status());
             assertEquals(540, wc.byteLen());
@@ -240,22 +192,22 @@ class Ipv6TransferTest {
     }
 
     /** An RC QP from a to fd00:77::99, which nobody answers, with one signalled SEND from {@code mr} posted. */
-    private static QueuePair[] sendToNobody(Pair p, MemoryRegion mr) {
+    private static QueuePair[] sendToNobody(TappedPair p, MemoryRegion mr) {
         QueuePair[] qps = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),
-                AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
+                AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6), 7);
         qps[0].postSend(SendWr.send(1, Sge.of(mr)).signaled(true));
         return qps;
     }
 
     @Test
     void aSolicitationRetryThatFailsInsideTheNicPutsTheDeviceInTheFatalState() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             sendToNobody(p, p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE));
-            p.runUntil(() -> false, 10 * MS);
+            p.sched.runUntil(() -> false, 10 * MS);
             assertEquals(1, p.a.counters().get(NicCounter.ND_SOLICITS_SENT), "the first solicitation, unanswered");
             // the retry, sent a second later by a timer's task, throws in the port
             p.tapA.fail(b -> RawTap.etherType(b) == 0x86DD && (b[20] & 0xFF) == 58 && (b[54] & 0xFF) == 135);
-            assertTrue(p.runUntil(() -> p.cqA.size() == 1, 2000 * MS), "the SEND completes");
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 1, 2000 * MS), "the SEND completes");
             assertEquals(WcStatus.WR_FLUSH_ERR, p.cqA.poll().status());
             assertEquals(1, p.a.counters().get(NicCounter.INTERNAL_ERRORS));
             AsyncEvent event = p.a.pollAsyncEvent();
@@ -266,11 +218,11 @@ class Ipv6TransferTest {
 
     @Test
     void solicitationsForOtherAddressesAndFramesForOthersAreNotOurs() {
-        try (Pair p = new Pair()) {
+        try (TappedPair p = pair()) {
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
             QueuePair[] qps = sendToNobody(p, mrA);
             // just past the third second: the QP's retry (after the parked frames went) solicits again
-            p.runUntil(() -> false, 3001 * MS);
+            p.sched.runUntil(() -> false, 3001 * MS);
             assertEquals(0, p.b.counters().get(NicCounter.ND_ADVERTS_SENT), "b does not answer for fd00:77::99");
             assertEquals(3, p.a.counters().get(NicCounter.ND_SOLICITS_SENT), "three attempts, one a second");
             assertTrue(p.a.counters().get(NicCounter.DROP_ND_PENDING) >= 1, "then the parked frames are dropped");
@@ -278,9 +230,9 @@ class Ipv6TransferTest {
             p.a.addNeighbor(Gid.ipv6("fd00:77::99"), p.b.mac());
             qps[0].modify(new QpAttr().state(QpState.ERR));
             QueuePair[] again = p.rc(AddressHandle.ipv6(Gid.ipv6("fd00:77::99"), SoftNic.GID_INDEX_FIRST_IPV6),
-                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6));
+                    AddressHandle.ipv6(GID_A, SoftNic.GID_INDEX_FIRST_IPV6), 7);
             again[0].postSend(SendWr.send(2, Sge.of(mrA)));
-            p.runUntil(() -> p.b.counters().get(NicCounter.DROP_NOT_FOR_US) > 0, 10 * MS);
+            p.sched.runUntil(() -> p.b.counters().get(NicCounter.DROP_NOT_FOR_US) > 0, 10 * MS);
             assertTrue(p.b.counters().get(NicCounter.DROP_NOT_FOR_US) > 0);
         }
     }

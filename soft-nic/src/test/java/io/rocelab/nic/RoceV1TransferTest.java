@@ -14,15 +14,11 @@ import io.rocelab.codec.ParsedFrame;
 import io.rocelab.codec.header.EtherType;
 import io.rocelab.codec.header.Grh;
 import io.rocelab.codec.header.Ipv6;
-import io.rocelab.fabric.link.FaultProfile;
-import io.rocelab.fabric.link.InProcessLink;
-import io.rocelab.fabric.time.VirtualTimeScheduler;
 import io.rocelab.nic.net.Gid;
 import io.rocelab.nic.net.GidType;
 import io.rocelab.nic.stats.NicCounter;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,75 +34,20 @@ class RoceV1TransferTest {
     static final int V2_IPV4 = 3;
     static final int V1_IPV6 = 4;
 
-    static final class Pair implements AutoCloseable {
-        final VirtualTimeScheduler sched = new VirtualTimeScheduler();
-        final InProcessLink link = InProcessLink.builder().name("a-b").rateGbps(100).propagationDelayNanos(500)
-                .seed(71).faults(FaultProfile.NONE).build(sched);
-        final RawTap tapA = new RawTap(link.portA());
-        final RawTap tapB = new RawTap(link.portB());
-        final SoftNic a;
-        final SoftNic b;
-        final ProtectionDomain pdA;
-        final ProtectionDomain pdB;
-        final CompletionQueue cqA;
-        final CompletionQueue cqB;
+    /** a and b on a link, both with IPv4 and IPv6 addresses, a listing RoCEv1 GIDs, b if {@code v1OnB}. */
+    static TappedPair pair(boolean v1OnB, int vid) {
+        return new TappedPair(71, 1024, 8,
+            a -> tagged(a.name("a").mac("52:54:00:78:00:01").ipv4(NicRig.IP_A).ipv6("fd00:78::1").roceV1(true), vid),
+            b -> tagged(b.name("b").mac("52:54:00:78:00:00").ipv4(NicRig.IP_B).ipv6("fd00:78::2").roceV1(v1OnB), vid));
+    }
 
-        Pair(boolean v1OnB, int vid) {
-            SoftNic.Builder ba = SoftNic.builder().name("a").mac("52:54:00:78:00:01").ipv4(NicRig.IP_A)
-                    .ipv6("fd00:78::1").activeMtu(1024).scheduler(sched).port(tapA).roceV1(true);
-            SoftNic.Builder bb = SoftNic.builder().name("b").mac("52:54:00:78:00:00").ipv4(NicRig.IP_B)
-                    .ipv6("fd00:78::2").activeMtu(1024).scheduler(sched).port(tapB).roceV1(v1OnB);
-            if (vid >= 0) {
-                ba.vlan(vid, 3);
-                bb.vlan(vid, 3);
-            }
-            a = ba.build();
-            b = bb.build();
-            pdA = a.allocPd();
-            pdB = b.allocPd();
-            cqA = a.createCq(256);
-            cqB = b.createCq(256);
-        }
-
-        boolean runUntil(BooleanSupplier done, long maxNanos) {
-            long end = sched.nanoTime() + maxNanos;
-            while (!done.getAsBoolean()) {
-                if (sched.isIdle() || sched.nextEventTime() > end) {
-                    sched.runUntil(Math.max(end, sched.nanoTime()));
-                    return done.getAsBoolean();
-                }
-                sched.runNext();
-            }
-            return true;
-        }
-
-        QueuePair[] rc(AddressHandle toB, AddressHandle toA, int retry) {
-            QueuePair qa = a.createQp(pdA, QpType.RC, cqA, cqA, QpCaps.defaults());
-            QueuePair qb = b.createQp(pdB, QpType.RC, cqB, cqB, QpCaps.defaults());
-            connect(qa, qb, toB, 0x100, 0x200, retry);
-            connect(qb, qa, toA, 0x200, 0x100, retry);
-            return new QueuePair[] {qa, qb};
-        }
-
-        private static void connect(QueuePair qp, QueuePair peer, AddressHandle ah, int rqPsn, int sqPsn, int retry) {
-            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.ALL));
-            qp.modify(new QpAttr().state(QpState.RTR).av(ah).pathMtu(1024).destQpn(peer.qpn()).rqPsn(rqPsn)
-                    .maxDestRdAtomic(16).minRnrTimer(12));
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(8).retryCnt(retry).rnrRetry(7)
-                    .maxRdAtomic(16));
-        }
-
-        @Override
-        public void close() {
-            a.close();
-            b.close();
-            sched.runFor(10_000_000_000L);
-        }
+    private static SoftNic.Builder tagged(SoftNic.Builder nic, int vid) {
+        return vid >= 0 ? nic.vlan(vid, 3) : nic;
     }
 
     @Test
     void theGidTableListsEachAddressAsV1ThenV2AsAConnectXDoes() {
-        try (Pair p = new Pair(true, -1)) {
+        try (TappedPair p = pair(true, -1)) {
             NicPort port = p.a.port(1);
             assertEquals(6, port.gidTableSize());
             Gid[] addresses = {Gid.linkLocal(p.a.mac()), Gid.ipv4Mapped(NicRig.IP_A), Gid.ipv6("fd00:78::1")};
@@ -119,7 +60,7 @@ class RoceV1TransferTest {
             assertEquals(V2_IPV4, p.a.gidIndex(Gid.ipv4Mapped(NicRig.IP_A)), "gidIndex(gid) finds the RoCEv2 entry");
             assertTrue(port.hasRoceV1());
         }
-        try (Pair p = new Pair(false, -1)) {
+        try (TappedPair p = pair(false, -1)) {
             NicPort rxeLike = p.b.port(1);
             assertEquals(3, rxeLike.gidTableSize(), "by default rxe's table: RoCEv2 only");
             assertFalse(rxeLike.hasRoceV1());
@@ -132,7 +73,7 @@ class RoceV1TransferTest {
 
     @Test
     void rcWriteSendReadOverRoceV1OnAVlanWithItsPriorityInThePcp() {
-        try (Pair p = new Pair(true, 100)) {
+        try (TappedPair p = pair(true, 100)) {
             Gid gidA = Gid.ipv4Mapped(NicRig.IP_A);
             Gid gidB = Gid.ipv4Mapped(NicRig.IP_B);
             QueuePair[] qps = p.rc(new AddressHandle(gidB, V1_IPV4, 64, 0, -1),
@@ -151,7 +92,7 @@ class RoceV1TransferTest {
             qps[0].postSend(SendWr.write(1, Sge.of(mrSrc), 0x80000, mrRemote.rkey()).signaled(true),
                     SendWr.send(2, Sge.of(mrSrc)).signaled(true),
                     SendWr.read(3, Sge.of(mrBack), 0x80000, mrRemote.rkey()).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 3 && p.cqB.size() == 1, 1000 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 3 && p.cqB.size() == 1, 1000 * MS));
             NicRig.drain(p.cqA).forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString()));
             assertArrayEquals(src, remote);
             assertArrayEquals(src, recv);
@@ -188,7 +129,7 @@ class RoceV1TransferTest {
 
     @Test
     void rcSendOverRoceV1GlobalIpv6Gids() {
-        try (Pair p = new Pair(true, -1)) {
+        try (TappedPair p = pair(true, -1)) {
             QueuePair[] qps = p.rc(new AddressHandle(Gid.ipv6("fd00:78::2"), V1_IPV6, 64, 0, -1),
                     new AddressHandle(Gid.ipv6("fd00:78::1"), V1_IPV6, 64, 0, -1), 7);
             byte[] src = new byte[3000];
@@ -198,7 +139,7 @@ class RoceV1TransferTest {
             MemoryRegion mrB = p.pdB.registerMr(dst, 0x9000, AccessFlags.LOCAL_WRITE);
             qps[1].postRecv(new RecvWr(1, Sge.of(mrB)));
             qps[0].postSend(SendWr.send(2, Sge.of(mrA)).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 1 && p.cqB.size() == 1, 1000 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 1 && p.cqB.size() == 1, 1000 * MS));
             assertEquals(WcStatus.SUCCESS, p.cqA.poll().status());
             assertArrayEquals(src, dst);
             assertFalse(p.tapA.ofType(EtherType.ROCE).isEmpty());
@@ -208,14 +149,14 @@ class RoceV1TransferTest {
 
     @Test
     void aRoceV1PeerOfARxeLikeNicIsNeverAnsweredAndItsWritesRunOutOfRetries() {
-        try (Pair p = new Pair(false, -1)) {
+        try (TappedPair p = pair(false, -1)) {
             // a sends RoCEv1; b, RoCEv2 only, has no v1 GID to take it on: dropped, counted, never ACKed
             QueuePair[] qps = p.rc(new AddressHandle(Gid.ipv4Mapped(NicRig.IP_B), V1_IPV4, 64, 0, -1),
                     AddressHandle.ipv4(NicRig.IP_A), 1);
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], 0x9000, AccessFlags.ALL);
             qps[0].postSend(SendWr.write(1, Sge.of(mrA), 0x9000, mrB.rkey()).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 1, 10_000 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 1, 10_000 * MS));
             assertEquals(WcStatus.RETRY_EXC_ERR, p.cqA.poll().status());
             assertTrue(p.b.counters().get(NicCounter.DROP_NOT_FOR_US) >= 2, "the first try and its retry");
             assertEquals(0, p.b.counters().get(NicCounter.RCVD_PKTS));
@@ -224,14 +165,14 @@ class RoceV1TransferTest {
 
     @Test
     void aRoceV1PacketToAQpWhosePathIsRoceV2IsNotFromItsPeer() {
-        try (Pair p = new Pair(true, -1)) {
+        try (TappedPair p = pair(true, -1)) {
             // a's QP sends RoCEv1, b's QP is connected over RoCEv2: the encapsulation is part of the path
             QueuePair[] qps = p.rc(new AddressHandle(Gid.ipv4Mapped(NicRig.IP_B), V1_IPV4, 64, 0, -1),
                     new AddressHandle(Gid.ipv4Mapped(NicRig.IP_A), V2_IPV4, 64, 0, -1), 1);
             MemoryRegion mrA = p.pdA.registerMr(new byte[64], 0x1000, AccessFlags.LOCAL_WRITE);
             MemoryRegion mrB = p.pdB.registerMr(new byte[64], 0x9000, AccessFlags.ALL);
             qps[0].postSend(SendWr.write(1, Sge.of(mrA), 0x9000, mrB.rkey()).signaled(true));
-            assertTrue(p.runUntil(() -> p.cqA.size() == 1, 10_000 * MS));
+            assertTrue(p.sched.runUntil(() -> p.cqA.size() == 1, 10_000 * MS));
             assertEquals(WcStatus.RETRY_EXC_ERR, p.cqA.poll().status());
             assertTrue(p.b.counters().get(NicCounter.DROP_NOT_FROM_PEER) >= 2);
         }
