@@ -33,17 +33,6 @@ class NicCaptureTest {
     @TempDir
     Path dir;
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** What a capture holds. */
     private record Frame(int interfaceId, long time, PacketDirection direction, String comment, boolean roce,
                          boolean icrcOk, int destQp, long psn) {
@@ -75,7 +64,8 @@ class NicCaptureTest {
     @Test
     void aShortRunIsCapturedWholeBothNicsBothDirectionsEveryIcrcGood() throws Exception {
         Path file = dir.resolve("write.pcapng");
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "200", "--capture", file.toString());
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "200", "--capture",
+                file.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         List<CaptureInterface> interfaces = new ArrayList<>();
         List<Frame> frames = read(file, interfaces);
@@ -101,7 +91,8 @@ class NicCaptureTest {
     @Test
     void aRunOnPortTwoIsCapturedOnPortTwosInterface() throws Exception {
         Path file = dir.resolve("port2.pcapng");
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "100", "--capture", file.toString());
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "100",
+                "--capture", file.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         List<CaptureInterface> interfaces = new ArrayList<>();
         List<Frame> frames = read(file, interfaces);
@@ -122,7 +113,8 @@ class NicCaptureTest {
     @Test
     void aLongRunKeepsTheFirstAndTheLastFramesAndSaysWhatIsLeftOut() throws Exception {
         Path file = dir.resolve("long.pcapng");
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--capture", file.toString(),
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000",
+                "--capture", file.toString(),
             "--capture-frames", "100");
         assertEquals(0, r.status(), r.err() + r.out());
         List<Frame> frames = read(file, new ArrayList<>());
@@ -146,12 +138,12 @@ class NicCaptureTest {
     @Test
     void aFileThatCannotBeWrittenIsOneLineBeforeAnythingRuns() throws Exception {
         Path noDir = dir.resolve("missing").resolve("x.pcapng");
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-n", "10", "--capture", noDir.toString());
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-n", "10", "--capture", noDir.toString());
         assertEquals(1, r.status());
         assertEquals("--capture: cannot write " + noDir + " (no such directory)", r.err().strip());
         assertFalse(r.out().contains("#bytes"), r.out());
 
-        Run d = run(TestKind.WRITE_BW, "--in-process", "-n", "10", "--capture", dir.toString());
+        ToolResult d = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-n", "10", "--capture", dir.toString());
         assertEquals(1, d.status());
         assertEquals("--capture: " + dir + " is a directory", d.err().strip());
 
@@ -159,7 +151,7 @@ class NicCaptureTest {
             {"--capture", "x.pcapng", "--capture-frames", "many"}, {"--capture"}}) {
             List<String> all = new ArrayList<>(List.of("--in-process"));
             all.addAll(List.of(args));
-            Run bad = run(TestKind.WRITE_BW, all.toArray(new String[0]));
+            ToolResult bad = ToolResult.of(TestKind.WRITE_BW, all.toArray(new String[0]));
             assertEquals(1, bad.status(), all.toString());
             assertEquals(1, bad.err().strip().lines().count(), all + ": " + bad.err());
         }

@@ -41,17 +41,6 @@ class NicCongestionToolTest {
     @TempDir
     Path dir;
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** The ECN field of every RoCE frame the client's NIC sent, from a capture. */
     private static List<Integer> clientEcn(Path file) throws Exception {
         List<Integer> ecn = new ArrayList<>();
@@ -79,7 +68,7 @@ class NicCongestionToolTest {
     @Test
     void dcqcnMakesTheQpsPacketsEcnCapable() throws Exception {
         Path with = dir.resolve("dcqcn.pcapng");
-        Run r = run(TestKind.WRITE_BW, "--in-process", "--cc", "dcqcn", "--cc-param", "rp_ai_rate=10",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--cc", "dcqcn", "--cc-param", "rp_ai_rate=10",
                 "--cc-param=np_cnp_dscp=26", "-s", "4096", "-n", "200", "--capture", with.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         List<Integer> ecn = clientEcn(with);
@@ -87,7 +76,7 @@ class NicCongestionToolTest {
         assertTrue(ecn.stream().allMatch(e -> e == 2), "every packet ECT(0) with DCQCN: " + ecn);
 
         Path without = dir.resolve("none.pcapng");
-        r = run(TestKind.WRITE_BW, "--in-process", "--cc", "none", "-s", "4096", "-n", "200", "--capture",
+        r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--cc", "none", "-s", "4096", "-n", "200", "--capture",
                 without.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         ecn = clientEcn(without);
@@ -120,7 +109,7 @@ class NicCongestionToolTest {
 
     @Test
     void aStormOnAnotherPriorityPausesItButTheTestRuns() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "--pfc-storm", "3", "-s", "4096", "-n", "2000",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--pfc-storm", "3", "-s", "4096", "-n", "2000",
                 "-W", "hw_counters/rx_prio3_pause,hw_counters/rx_prio0_pause");
         assertEquals(0, r.status(), r.err() + r.out());
         assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
@@ -131,7 +120,7 @@ class NicCongestionToolTest {
     /** The soft NIC's code compiled before the storm's run, as a long-running tool has it. */
     @BeforeAll
     static void warmUp() {
-        assertEquals(0, run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "20000").status());
+        assertEquals(0, ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "20000").status());
     }
 
     /**
@@ -315,7 +304,8 @@ class NicCongestionToolTest {
     void aStormOnTheTrafficsPriorityHoldsTheClientBack() throws Exception {
         Path capture = dir.resolve("storm.pcapng");
         RunQueue.Watch loop = RunQueue.watch(LOOP_THREAD);
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--pfc-storm=0", "--capture",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000",
+                "--pfc-storm=0", "--capture",
             capture.toString(), "--capture-frames", "100000", "-W",
             "hw_counters/rx_prio0_pause,hw_counters/rx_prio0_pause_duration");
         long end = System.nanoTime();
@@ -364,7 +354,7 @@ class NicCongestionToolTest {
      */
     @Test
     void aResponseLongerThanThePauseTimeHoldsNothing() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--pfc-storm", "0",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--pfc-storm", "0",
             "--pause-response", "1ms", "-W", "hw_counters/rx_prio0_pause,hw_counters/rx_prio0_pause_duration");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(counter(r.out(), "hw_counters/rx_prio0_pause") > 0, r.out());
@@ -383,7 +373,7 @@ class NicCongestionToolTest {
         for (int i = 0; i < bad.length; i++) {
             List<String> args = new ArrayList<>(List.of("--in-process", "-n", "10"));
             args.addAll(List.of(bad[i]));
-            Run r = run(TestKind.WRITE_BW, args.toArray(new String[0]));
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, args.toArray(new String[0]));
             String what = String.join(" ", bad[i]);
             assertEquals(1, r.status(), what);
             assertEquals("", r.out(), what);

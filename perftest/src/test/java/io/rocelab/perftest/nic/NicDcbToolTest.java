@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.nic.dcb.DcbSettings;
 import io.rocelab.perftest.TestKind;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -21,17 +18,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class NicDcbToolTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     private static long counter(String out, String name) {
         Matcher m = Pattern.compile(Pattern.quote(name) + "[=\\s]+(\\d+)").matcher(out);
         assertTrue(m.find(), name + " in " + out);
@@ -44,7 +30,7 @@ class NicDcbToolTest {
      */
     @Test
     void aStormOnAPriorityWithoutPfcIsCountedAndHoldsNothing() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--pfc-storm", "0",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "2000", "--pfc-storm", "0",
             "--pfc", "0,0,0,1,0,0,0,0", "-W",
             "hw_counters/rx_prio0_pause,hw_counters/rx_prio0_pause_duration,hw_counters/rx_pfc_ignored");
         assertEquals(0, r.status(), r.err() + r.out());
@@ -74,7 +60,7 @@ class NicDcbToolTest {
         for (int i = 0; i < bad.length; i++) {
             List<String> args = new ArrayList<>(List.of("--in-process", "-n", "10"));
             args.addAll(List.of(bad[i]));
-            Run r = run(TestKind.WRITE_BW, args.toArray(new String[0]));
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, args.toArray(new String[0]));
             String what = String.join(" ", bad[i]);
             assertEquals(1, r.status(), what);
             assertEquals("", r.out(), what);

@@ -14,20 +14,9 @@ import org.junit.jupiter.api.Timeout;
 /** A tool's whole command line: rocelab's flags taken out, perftest's run, in-process mode. */
 @Timeout(120)
 class NicToolTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void inProcessModeRunsBothSidesAndPrintsTheClientsTable() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "300");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "300");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains(" 4096       300"), r.out());
         assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
@@ -36,7 +25,7 @@ class NicToolTest {
 
     @Test
     void bothNicsShareOneOwnerThreadThatPollsWithBusyPoll() {
-        Run r = run(TestKind.WRITE_LAT, "--in-process", "--busy-poll", "-s", "8", "-n", "500");
+        ToolResult r = ToolResult.of(TestKind.WRITE_LAT, "--in-process", "--busy-poll", "-s", "8", "-n", "500");
         assertEquals(0, r.status(), r.err() + r.out());
         assertEquals(1, NicSessions.LatLine.all(r.out()).size(), r.out());
         assertEquals(500, NicSessions.LatLine.all(r.out()).get(0).iterations());
@@ -161,7 +150,7 @@ class NicToolTest {
             {"--raw", "pcap:"},
         };
         for (String[] args : cases) {
-            Run r = run(TestKind.SEND_BW, args);
+            ToolResult r = ToolResult.of(TestKind.SEND_BW, args);
             assertEquals(1, r.status(), String.join(" ", args) + ": " + r.err());
             assertEquals(1, r.err().strip().lines().count(), String.join(" ", args) + ": " + r.err());
         }
@@ -174,7 +163,7 @@ class NicToolTest {
     @Test
     void helpShowsHowToReachAQemuVmInBothDirectionsWithTheDefaults() {
         for (TestKind kind : new TestKind[] {TestKind.WRITE_BW, TestKind.SEND_LAT}) {
-            Run r = run(kind, "-h");
+            ToolResult r = ToolResult.of(kind, "-h");
             String help = r.out();
             assertTrue(help.contains("-netdev socket,id=n0,udp=127.0.0.1:41001,localaddr=127.0.0.1:41000"), help);
             assertTrue(help.contains("hostfwd=tcp:127.0.0.1:18515-:18515"), help);
@@ -209,7 +198,7 @@ class NicToolTest {
 
     @Test
     void helpShowsRocelabsFlagsUnderPerftests() {
-        Run r = run(TestKind.READ_LAT, "-h");
+        ToolResult r = ToolResult.of(TestKind.READ_LAT, "-h");
         assertEquals(0, r.status());
         assertTrue(r.out().contains("Usage:"), r.out());
         assertTrue(r.out().contains("--udp-frame LPORT:RPORT"), r.out());
@@ -218,7 +207,7 @@ class NicToolTest {
     @Test
     void helpSaysUdpEndpointModeSeesNoEcnMarksAndWhy() {
         for (TestKind kind : new TestKind[] {TestKind.WRITE_BW, TestKind.SEND_LAT}) {
-            String help = run(kind, "--help").out();
+            String help = ToolResult.of(kind, "--help").out();
             int endpoint = help.indexOf("  --udp-endpoint LOCAL_IP");
             int next = help.indexOf("  --in-process", endpoint);
             assertTrue(endpoint >= 0 && next > endpoint, help);
@@ -235,7 +224,7 @@ class NicToolTest {
 
     @Test
     void helpListsTheCongestionFlagsAndTheRateLimiter() {
-        String bw = run(TestKind.WRITE_BW, "--help").out();
+        String bw = ToolResult.of(TestKind.WRITE_BW, "--help").out();
         for (String flag : new String[] {"  --cc dcqcn|none ", "  --cc-param NAME=VALUE ", "  --pfc-storm PRIO ",
             "      --rate_limit=<rate> ", "      --rate_units=<units> ", "      --rate_limit_type=<type> ",
             "      --burst_size=<size> "}) {
@@ -243,7 +232,7 @@ class NicToolTest {
         }
         assertTrue(bw.indexOf(" Rate Limiter:") < bw.indexOf("rocelab data path"), "perftest's flags first: " + bw);
         assertTrue(bw.contains("PP (packet pacing) is the same pacer"), bw);
-        String lat = run(TestKind.WRITE_LAT, "--help").out();
+        String lat = ToolResult.of(TestKind.WRITE_LAT, "--help").out();
         assertTrue(!lat.contains("--rate_limit") && lat.contains("--pfc-storm"),
                 "perftest's rate limiter is for bandwidth tests: " + lat);
     }

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.TestKind;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,20 +16,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class OooToolTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void useOooRunsTheTestOnOutOfOrderQpsAndTheHeaderSaysSo() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "--use_ooo", "-s", "8192", "-n", "200",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--use_ooo", "-s", "8192", "-n", "200",
                 "-W", "hw_counters/out_of_sequence,hw_counters/packet_seq_err,hw_counters/ooo_placed_packets");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains(" ibv_wr* API     : ON\t\tUsing Enhanced Reorder      : ON\n"), r.out());
@@ -43,7 +29,7 @@ class OooToolTest {
 
     @Test
     void withoutItTheHeaderIsPerftestsAsBefore() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "8192", "-n", "100");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "8192", "-n", "100");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains(" ibv_wr* API     : ON\n"), r.out());
         assertFalse(r.out().contains("Enhanced Reorder"), r.out());
@@ -51,14 +37,14 @@ class OooToolTest {
 
     @Test
     void useOooOnUcIsRefusedAsPerftestRefusesIt() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "--use_ooo", "-c", "UC");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--use_ooo", "-c", "UC");
         assertTrue(r.status() != 0);
         assertTrue((r.out() + r.err()).contains(" OOO unsupported by HCA on UC QP"), r.err() + r.out());
     }
 
     @Test
     void theUsageListsIt() {
-        Run r = run(TestKind.SEND_BW, "--help");
+        ToolResult r = ToolResult.of(TestKind.SEND_BW, "--help");
         assertTrue(r.out().contains("      --use_ooo  Use out of order data placement\n"), r.out());
     }
 }

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.TestKind;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -21,17 +18,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class ReportCountersTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** The values of one report block: the lines right after {@code after}. */
     private static List<Long> block(String out, String after, String... names) {
         int at = out.indexOf(after);
@@ -53,7 +39,7 @@ class ReportCountersTest {
 
     @Test
     void writeBwReportsWhatTheClientsNicSentAndReceivedAfterItsResultLine() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "300", "-W",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-s", "4096", "-n", "300", "-W",
             "hw_counters/sent_pkts,hw_counters/rcvd_pkts,hw_counters/completer_retry_err");
         assertEquals(0, r.status(), r.err() + r.out());
         List<NicSessions.BwLine> lines = NicSessions.BwLine.all(r.out());
@@ -69,7 +55,8 @@ class ReportCountersTest {
 
     @Test
     void withDashAEachSizeReportsItsOwnChange() {
-        Run r = run(TestKind.WRITE_BW, "--in-process", "-a", "-n", "100", "--report-counters=hw_counters/sent_pkts");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-a", "-n", "100",
+                "--report-counters=hw_counters/sent_pkts");
         assertEquals(0, r.status(), r.err() + r.out());
         List<NicSessions.BwLine> lines = NicSessions.BwLine.all(r.out());
         assertTrue(lines.size() > 10, r.out());
@@ -88,7 +75,7 @@ class ReportCountersTest {
 
     @Test
     void aLatencyToolReportsAfterItsLine() {
-        Run r = run(TestKind.READ_LAT, "--in-process", "-n", "200", "-W", "hw_counters/rcvd_pkts");
+        ToolResult r = ToolResult.of(TestKind.READ_LAT, "--in-process", "-n", "200", "-W", "hw_counters/rcvd_pkts");
         assertEquals(0, r.status(), r.err() + r.out());
         Matcher line = Pattern.compile("(?m)^ 2 +200 .*\n").matcher(r.out());
         assertTrue(line.find(), r.out());
@@ -99,7 +86,7 @@ class ReportCountersTest {
     void aCounterTheNicDoesNotHaveStopsTheRunAsPerftestDoes() {
         for (String names : new String[] {"hw_counters/no_such_counter", "counters/port_xmit_data",
             "sent_pkts", "hw_counters/sent_pkts,hw_counters/bogus"}) {
-            Run r = run(TestKind.WRITE_BW, "--in-process", "-n", "10", "-W", names);
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-n", "10", "-W", names);
             assertEquals(1, r.status(), names + ": " + r.out() + r.err());
             assertTrue(r.err().contains(" Unable to access performance counters"), names + ": " + r.err());
             assertTrue(!r.out().contains("#bytes"), "no run: " + r.out());

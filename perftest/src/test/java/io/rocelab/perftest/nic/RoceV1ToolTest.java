@@ -32,17 +32,6 @@ class RoceV1ToolTest {
     @TempDir
     Path dir;
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** RoCE frames of each kind in a capture, and whether every ICRC was good. */
     private static Map<FrameKind, Integer> roceKinds(Path file) throws Exception {
         Map<FrameKind, Integer> kinds = new EnumMap<>(FrameKind.class);
@@ -66,7 +55,8 @@ class RoceV1ToolTest {
     @Test
     void writeBwOnARoceV1GidRunsRoceV1() throws Exception {
         Path file = dir.resolve("v1.pcapng");
-        Run r = run(TestKind.WRITE_BW, "--in-process", "--roce-v1", "-x", "2", "-s", "4096", "-n", "200",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--roce-v1", "-x", "2", "-s", "4096",
+                "-n", "200",
                 "--capture", file.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains(" GID index       : 2\n"), r.out());
@@ -80,7 +70,8 @@ class RoceV1ToolTest {
     @Test
     void withoutXPerftestPicksTheIpv4RoceV2GidAndSendsRoceV2() throws Exception {
         Path file = dir.resolve("v2.pcapng");
-        Run r = run(TestKind.SEND_LAT, "--in-process", "--roce-v1", "-s", "64", "-n", "50", "--capture",
+        ToolResult r = ToolResult.of(TestKind.SEND_LAT, "--in-process", "--roce-v1", "-s", "64", "-n", "50",
+                "--capture",
                 file.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains(" GID index       : 3\n"), r.out());
@@ -92,7 +83,7 @@ class RoceV1ToolTest {
     @Test
     void readLatOverTheLinkLocalRoceV1Gid() throws Exception {
         Path file = dir.resolve("ll.pcapng");
-        Run r = run(TestKind.READ_LAT, "--in-process", "--roce-v1", "-x", "0", "-s", "2", "-n", "20",
+        ToolResult r = ToolResult.of(TestKind.READ_LAT, "--in-process", "--roce-v1", "-x", "0", "-s", "2", "-n", "20",
                 "--capture", file.toString());
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(roceKinds(file).getOrDefault(FrameKind.ROCEV1, 0) >= 2 * 20);
@@ -112,15 +103,15 @@ class RoceV1ToolTest {
 
     @Test
     void mistakesAreOneLine() {
-        Run bad = run(TestKind.WRITE_BW, "--in-process", "--roce-v1", "-x", "6", "-n", "5");
+        ToolResult bad = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--roce-v1", "-x", "6", "-n", "5");
         assertEquals(1, bad.status());
         assertTrue(bad.err().contains("GID index 6 does not exist: rocelab0's GID table has 6 entries (0 link-local"
                 + " IPv6 v1, 1 link-local IPv6 v2, 2 IPv4-mapped v1, 3 IPv4-mapped v2, 4 fd77::"), bad.err());
         assertEquals(1, bad.err().strip().lines().count(), bad.err());
-        Run endpoint = run(TestKind.WRITE_BW, "--udp-endpoint", "127.0.0.1", "--roce-v1", "-n", "5");
+        ToolResult endpoint = ToolResult.of(TestKind.WRITE_BW, "--udp-endpoint", "127.0.0.1", "--roce-v1", "-n", "5");
         assertEquals(1, endpoint.status());
         assertTrue(endpoint.err().contains("--roce-v1: RoCEv1 is not IP"), endpoint.err());
-        Run cm = run(TestKind.WRITE_BW, "--in-process", "--roce-v1", "-R", "-x", "2", "-n", "5");
+        ToolResult cm = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--roce-v1", "-R", "-x", "2", "-n", "5");
         assertEquals(1, cm.status());
         assertTrue(cm.err().contains("use GID index 3 (the IPv4-mapped RoCEv2 GID)"), cm.err());
     }
