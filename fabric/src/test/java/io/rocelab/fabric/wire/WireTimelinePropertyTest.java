@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * no division: against a model that adds every frame's exact bits (big integers, no remainder kept),
  * the end of every frame, rounded up, is the same whatever mix of sizes, gaps and rates comes.
  */
-class WireTimelineProperties {
+class WireTimelinePropertyTest {
 
     @Property(tries = 300)
     void everyFrameEndsWhereTheExactSumOfItsBitsSays(
