@@ -133,8 +133,7 @@ final class NicReceive {
                 port.counters.increment(NicCounter.DROP_UNKNOWN_QP);
                 return;
             }
-            if (!f.opcode().isKnown() || f.opcode().transport() == null
-                    || !f.opcode().transport().name().equals(qp.type().name())) {
+            if (!f.opcode().isKnown() || f.opcode().transport() != qp.type().transport()) {
                 port.counters.increment(NicCounter.DROP_BAD_OPCODE); // C9-?? opcode must match the QP's service
                 return;
             }

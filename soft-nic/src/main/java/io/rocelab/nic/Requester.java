@@ -190,8 +190,14 @@ final class Requester {
      * {@code copy_data} failing mid-message), which an ACK opening the window may find.
      */
     private boolean checkLocal(SendWqe w) {
+        if (w.inlineData != null || w.checkedRegion != null && w.checkedRegion.isValid()) {
+            return true;
+        }
         boolean needWrite = w.opcode == WrOpcode.RDMA_READ || w.opcode.isAtomic();
-        if (w.inlineData != null || qp.nic().memory.checkSgl(qp.pd(), w.sgl, needWrite)) {
+        if (qp.nic().memory.checkSgl(qp.pd(), w.sgl, needWrite)) {
+            if (w.sgl.length == 1) {
+                w.checkedRegion = qp.nic().mrByKey(w.sgl[0].lkey());
+            }
             return true;
         }
         w.done = true;

@@ -40,6 +40,12 @@ final class SendWqe implements Runnable {
     int offset;
     boolean done;
     WcStatus status = WcStatus.SUCCESS;
+    /**
+     * The region of a one-SGE list once the whole check passed (key, PD, rights, bounds): those never
+     * change for a region, so a later packet of the message only asks whether it is still valid
+     * (not deregistered or invalidated since), as the whole check would find.
+     */
+    MemoryRegion checkedRegion;
 
     SendWqe(Requester requester, SendWr wr, byte[] inlineData, int length, Route route) {
         this.requester = requester;

@@ -1,6 +1,7 @@
 package io.rocelab.fabric.link;
 
 import io.netty.buffer.ByteBuf;
+import io.rocelab.fabric.port.FramePort;
 import io.rocelab.fabric.port.FrameReceiver;
 import io.rocelab.fabric.queue.MessageQueues;
 import io.rocelab.fabric.random.SplitMix64;
@@ -59,6 +60,8 @@ public final class LinkDirection {
     static final int HAND_OFF_HIGH_WATER = 1024;
     /** The arrival time of a frame on a link with no rate limit and no delay: due whatever the clock says. */
     private static final long DUE_NOW = Long.MIN_VALUE;
+    /** A sender's time not given: the link reads its clock ({@link FramePort#send(ByteBuf, long)}). */
+    static final long NO_TIME = Long.MIN_VALUE;
 
     private final String name;
     private final Scheduler owner;
@@ -80,6 +83,8 @@ public final class LinkDirection {
     private volatile FaultProfile faults;
     /** The sending port, told when it may send again after {@link #isWritable()} said no. */
     private LinkPort senderPort;
+    /** Whether the sending port's owner is this direction's: then the sender's clock is the link's. */
+    private boolean senderSharesClock;
     /** Set when {@link #isWritable()} said no; the drain that follows tells the sender. */
     private volatile boolean writabilityWanted;
 
@@ -178,14 +183,19 @@ public final class LinkDirection {
         return "LinkDirection[" + name + ", seed=" + seed() + ", " + counters + "]";
     }
 
-    /** Entry point from the sending port, on any thread. */
-    void send(ByteBuf frame) {
+    /**
+     * Entry point from the sending port, on any thread. {@code senderNow} is the sender's clock as
+     * its transmitter read it for this frame, or {@link #NO_TIME}; it is the frame's time on the wire
+     * where the sender's clock is the link's (the same scheduler, or the sending LP of a partitioned
+     * run), which saves a clock read per frame in real time and is the same value in virtual time.
+     */
+    void send(ByteBuf frame, long senderNow) {
         if (crossing != null) {
-            transmit(frame, false);
+            transmit(frame, false, senderNow);
             return;
         }
         if (owner.inOwnerThread()) {
-            transmit(frame, false);
+            transmit(frame, false, senderSharesClock ? senderNow : NO_TIME);
             return;
         }
         handOff.offer(frame);
@@ -210,7 +220,7 @@ public final class LinkDirection {
         int n = 0;
         synchronized (handOff) {
             for (ByteBuf frame; (frame = handOff.poll()) != null; ) {
-                transmit(frame, true);
+                transmit(frame, true, NO_TIME);
                 n++;
             }
         }
@@ -224,6 +234,7 @@ public final class LinkDirection {
     void connectSender(LinkPort sender) {
         this.senderPort = sender;
         this.crossing = PartitionedVirtualTime.crossing(sender.owner(), owner);
+        this.senderSharesClock = sender.owner() == owner;
     }
 
     /** @return whether this direction runs between two LPs of a partitioned virtual-time run */
@@ -245,8 +256,9 @@ public final class LinkDirection {
      *
      * @param mayDeliverNow whether we are outside the sender's call stack, so a frame that is
      *                      already due (unlimited rate, no delay) can go to the receiver right away
+     * @param senderNow     the time on the link's clock the sender started the frame, or {@link #NO_TIME}
      */
-    private void transmit(ByteBuf frame, boolean mayDeliverNow) {
+    private void transmit(ByteBuf frame, boolean mayDeliverNow, long senderNow) {
         final int length = frame.readableBytes();
         counters.increment(LinkCounter.FRAMES_SENT);
         counters.add(LinkCounter.BYTES_SENT, length);
@@ -259,9 +271,19 @@ public final class LinkDirection {
         // an unlimited link with no delay delivers at once: no clock read per frame for that
         final Scheduler clock = crossing != null ? crossing.from() : owner;
         final long arrival = instant ? DUE_NOW
-            : timeline.transmit(clock.nanoTime(), wireBytes, true) + propagationDelayNanos;
+            : timeline.transmit(senderNow != NO_TIME ? senderNow : clock.nanoTime(), wireBytes, true)
+                + propagationDelayNanos;
 
         final FaultProfile f = faults;
+        if (f == FaultProfile.NONE) {
+            // a clean cable: no draws (none of the four below would draw for a probability of 0)
+            if (crossing != null) {
+                post(frame, arrival);
+            } else {
+                enqueue(frame, arrival, mayDeliverNow);
+            }
+            return;
+        }
         if (random.nextBoolean(f.lossProbability())) {
             // lost on the wire, after occupying it
             frame.release();

@@ -53,7 +53,13 @@ public final class LinkPort extends AbstractFramePort {
 
     @Override
     public void send(ByteBuf frame) {
-        outgoing.send(frame);
+        outgoing.send(frame, LinkDirection.NO_TIME);
+    }
+
+    /** The sender's time becomes the frame's start on the wire where the link shares its clock. */
+    @Override
+    public void send(ByteBuf frame, long nowNanos) {
+        outgoing.send(frame, nowNanos);
     }
 
     /**

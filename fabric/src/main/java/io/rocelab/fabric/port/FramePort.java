@@ -43,6 +43,20 @@ public interface FramePort {
     void send(ByteBuf frame);
 
     /**
+     * Transmits a frame, as {@link #send(ByteBuf)}, from a sending device that read its scheduler's
+     * clock for this frame already: a transmitter's pump reads it once and starts its frames at that
+     * time or after. A port whose wire model needs the time (an in-process link: the frame's arrival)
+     * may take it from here instead of reading the clock once more per frame, where its clock is the
+     * sender's; any other port, and any port that wraps another, sends as {@link #send(ByteBuf)}.
+     *
+     * @param frame    the frame, readable bytes only; ownership passes to the port
+     * @param nowNanos the sender's scheduler's time when it started the frame
+     */
+    default void send(ByteBuf frame, long nowNanos) {
+        send(frame);
+    }
+
+    /**
      * Sets who gets received frames. Without a receiver, received frames are counted and released.
      *
      * @param receiver the receiver, or {@code null} to drop received frames

@@ -150,7 +150,7 @@ public final class Transmitter {
         if (!idleAt(nowNanos)) {
             throw new IllegalStateException("transmitter of " + port.name() + " is busy");
         }
-        start(frame, nowNanos, false);
+        start(frame, nowNanos, false, nowNanos);
     }
 
     /**
@@ -212,17 +212,17 @@ public final class Transmitter {
                 return;
             }
             // a frame that waited for the wire starts at the exact end of the one before it
-            start(frame, t, t == freeAt);
+            start(frame, t, t == freeAt, now);
             sent++;
         }
     }
 
-    private void start(ByteBuf frame, long t, boolean backToBack) {
+    private void start(ByteBuf frame, long t, boolean backToBack, long now) {
         int len = frame.readableBytes();
         wire.transmit(t, EthernetFraming.wireBytes(len, minFrameBytes, overheadBytes), backToBack);
         framesSent++;
         bytesSent += len;
-        port.send(frame);
+        port.send(frame, now);
     }
 
     private void arm(long at) {

@@ -25,6 +25,14 @@ public final class WireTimeline {
     private long freeAtNanos = Long.MIN_VALUE;
     /** In units of 1/rate ns; always in [0, rate). */
     private long freeAtRemainder;
+    /**
+     * The last frame size and its serialization time, whole nanoseconds and remainder: a stream of
+     * frames of one size (a message's full-MTU packets) costs no division per frame, where a 64-bit
+     * division is tens of cycles on x86.
+     */
+    private long stepBytes = -1;
+    private long stepNanos;
+    private long stepRemainder;
 
     /**
      * @param rateBitsPerSecond line rate, or 0 for unlimited (no serialization delay)
@@ -60,10 +68,23 @@ public final class WireTimeline {
             freeAtNanos = nowNanos;
             freeAtRemainder = 0;
         }
-        // bits * 1e9 stays below 2^64 for any ByteBuf (2^31 bytes * 8 * 1e9 < 1.8e19): unsigned maths
-        final long total = freeAtRemainder + wireBytes * 8 * NANOS_PER_SECOND;
-        freeAtNanos += Long.divideUnsigned(total, rateBitsPerSecond);
-        freeAtRemainder = Long.remainderUnsigned(total, rateBitsPerSecond);
+        if (wireBytes != stepBytes) {
+            // bits * 1e9 stays below 2^64 for any ByteBuf (2^31 bytes * 8 * 1e9 < 1.8e19): unsigned maths
+            final long bitNanos = wireBytes * 8 * NANOS_PER_SECOND;
+            stepNanos = Long.divideUnsigned(bitNanos, rateBitsPerSecond);
+            stepRemainder = Long.remainderUnsigned(bitNanos, rateBitsPerSecond);
+            stepBytes = wireBytes;
+        }
+        // the same quotient and remainder as dividing freeAtRemainder + bits * 1e9 by the rate: both
+        // remainders are below the rate, so their sum carries at most one nanosecond
+        long remainder = freeAtRemainder + stepRemainder;
+        long nanos = stepNanos;
+        if (Long.compareUnsigned(remainder, rateBitsPerSecond) >= 0) {
+            remainder -= rateBitsPerSecond;
+            nanos++;
+        }
+        freeAtNanos += nanos;
+        freeAtRemainder = remainder;
         return idleAtNanos();
     }
 

@@ -1,6 +1,7 @@
 package io.rocelab.fabric.buffer;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -105,6 +107,21 @@ class FramePoolAllocatorTest {
         held.forEach(ByteBuf::release);
         assertEquals(4, alloc.framesFree());
         assertEquals(10, alloc.framesCreated());
+    }
+
+    @Test
+    void theLastReleaseWithoutAnAtomicUpdateStillRefusesAUseOrASecondReleaseAfterIt() {
+        final FramePoolAllocator alloc = new FramePoolAllocator(64, 4);
+        final ByteBuf slot = frame(alloc.directBuffer(32));
+        slot.retain();
+        assertTrue(!slot.release() && slot.refCnt() == 1, "held twice: the first release only counts down");
+        assertEquals(0, alloc.framesFree());
+        assertTrue(slot.release(), "the last release frees it");
+        assertEquals(0, slot.refCnt());
+        assertEquals(1, alloc.framesFree(), "back on the list");
+        assertThrows(IllegalReferenceCountException.class, () -> slot.getByte(0), "a freed frame is not readable");
+        assertThrows(IllegalReferenceCountException.class, slot::release, "a second release fails as Netty's does");
+        assertEquals(1, alloc.framesFree(), "and does not put the frame on the list twice");
     }
 
     @Test

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Random traffic, faults and link flaps: every frame is accounted for, every buffer is released,
  * and the same seed replays the same run.
  */
-class InProcessLinkProperties {
+class InProcessLinkPropertyTest {
 
     /** One action of a scenario. */
     sealed interface Op permits Send, Advance, Flap, Faults {

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The scheduler against a reference model: a plain list sorted by (time, insertion number).
  */
-class VirtualTimeSchedulerProperties {
+class VirtualTimeSchedulerPropertyTest {
 
     /** What one event does when it runs: schedule children and cancel earlier events. */
     record Step(List<Integer> childDelays, List<Integer> cancelIndexes) {

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * smallest (time, sequence) must be what the queue gives first, whatever mix of near and far
  * times, equal times, removals and out-of-order sequences comes in.
  */
-class EventQueueProperties {
+class EventQueuePropertyTest {
 
     /** One operation: add at {@code delta} after the last time taken (or before it, if negative), poll, or remove a subset. */
     record Op(int kind, long delta, int pick) {
