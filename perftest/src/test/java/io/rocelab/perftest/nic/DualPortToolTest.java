@@ -17,25 +17,6 @@ import org.junit.jupiter.api.Timeout;
 /** {@code -i 2}: the tools on port 2 of dual-port NICs, cabled twice by {@code --in-process}. */
 @Timeout(120)
 class DualPortToolTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run perftest(TestKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static Run pingpong(PingpongKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = PingpongTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     private static long reported(String out, String counter) {
         Matcher m = Pattern.compile("\t" + Pattern.quote(counter) + "=(\\d+)").matcher(out);
         assertTrue(m.find(), counter + " in " + out);
@@ -44,7 +25,7 @@ class DualPortToolTest {
 
     @Test
     void writeBwOnPortTwoSendsThroughPortTwo() {
-        Run r = perftest(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "300", "-W",
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-i", "2", "-s", "4096", "-n", "300", "-W",
                 "hw_counters/sent_pkts");
         assertEquals(0, r.status(), r.err() + r.out());
         assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
@@ -59,7 +40,7 @@ class DualPortToolTest {
         // and RTU on the port-2 cable, the exchange's QP and the data QPs on port 2
         for (TestKind kind : java.util.List.of(TestKind.WRITE_BW, TestKind.READ_BW, TestKind.SEND_BW,
                 TestKind.WRITE_LAT)) {
-            Run r = perftest(kind, "--in-process", "-R", "-i", "2", "-s", "4096", "-n", "200", "-W",
+            ToolResult r = ToolResult.of(kind, "--in-process", "-R", "-i", "2", "-s", "4096", "-n", "200", "-W",
                     "hw_counters/sent_pkts");
             assertEquals(0, r.status(), kind + ": " + r.err() + r.out());
             assertTrue(r.out().contains(" rdma_cm QPs\t : ON\n"), kind + ": " + r.out());
@@ -73,7 +54,7 @@ class DualPortToolTest {
     @Test
     void dualPortModeRunsTheFirstHalfOfTheQpsOnPortOneAndTheSecondOnPortTwo() {
         for (TestKind kind : java.util.List.of(TestKind.WRITE_BW, TestKind.READ_BW, TestKind.SEND_BW)) {
-            Run r = perftest(kind, "--in-process", "-O", "-q", "2", "-s", "4096", "-n", "200");
+            ToolResult r = ToolResult.of(kind, "--in-process", "-O", "-q", "2", "-s", "4096", "-n", "200");
             assertEquals(0, r.status(), kind + ": " + r.err() + r.out());
             assertTrue(r.out().contains(" Dual-port       : ON\t\tDevice         : rocelab0\n"), r.out());
             assertTrue(r.out().contains(" Number of qps   : 4\t\t"), "-q 2 doubled: " + r.out());
@@ -96,7 +77,7 @@ class DualPortToolTest {
     @Test
     void dualPortModeRunsUdToo() {
         // UD QPs are not connected: each send names the peer's QP at its port's GID, from its own port
-        Run r = perftest(TestKind.SEND_BW, "--in-process", "-O", "-c", "UD", "-s", "1024", "-n", "200");
+        ToolResult r = ToolResult.of(TestKind.SEND_BW, "--in-process", "-O", "-c", "UD", "-s", "1024", "-n", "200");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains(" Connection type : UD"), r.out());
         java.util.List<String> gids = r.out().lines().filter(l -> l.startsWith(" GID: ")).toList();
@@ -119,18 +100,18 @@ class DualPortToolTest {
 
     @Test
     void dualPortModeNeedsASecondPort() {
-        Run r = perftest(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-O");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-O");
         assertEquals(1, r.status(), r.out());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().startsWith(" Unable to query port 2 attributes"), r.err());
-        Run bonded = perftest(TestKind.WRITE_BW, "--in-process", "--bond", "active-backup", "-O");
+        ToolResult bonded = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--bond", "active-backup", "-O");
         assertEquals(1, bonded.status(), bonded.out());
         assertTrue(bonded.err().startsWith(" Unable to query port 2 attributes"), bonded.err());
     }
 
     @Test
     void rcPingpongOnPortTwo() {
-        Run r = pingpong(PingpongKind.RC, "--in-process", "-i", "2", "-n", "200");
+        ToolResult r = ToolResult.ofPingpong(PingpongKind.RC, "--in-process", "-i", "2", "-n", "200");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains("200 iters in"), r.out());
         assertTrue(r.out().contains("::ffff:10.78.0."), "port 2's GID in the exchange: " + r.out());
@@ -138,12 +119,12 @@ class DualPortToolTest {
 
     @Test
     void portTwoIsRefusedWhereNoSecondPortIsCabled() {
-        Run r = perftest(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-i", "2");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--udp-frame", "40000:40001", "-i", "2");
         assertEquals(1, r.status(), r.out());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().contains("-i 2"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
-        Run three = perftest(TestKind.WRITE_BW, "--in-process", "-i", "3");
+        ToolResult three = ToolResult.of(TestKind.WRITE_BW, "--in-process", "-i", "3");
         assertEquals(1, three.status(), three.out());
         assertTrue(three.err().contains("two ports"), three.err());
     }
@@ -151,8 +132,8 @@ class DualPortToolTest {
     @Test
     void bondedNicsRunTheToolsInEveryMode() {
         for (String mode : new String[] {"active-backup", "balance-xor", "802.3ad"}) {
-            Run r = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-s", "4096", "-n", "300", "-q", "4",
-                    "-W", "hw_counters/sent_pkts");
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-s", "4096", "-n", "300",
+                    "-q", "4", "-W", "hw_counters/sent_pkts");
             assertEquals(0, r.status(), mode + ": " + r.err() + r.out());
             assertEquals(1, NicSessions.BwLine.all(r.out()).size(), r.out());
             // -W counts both links of the bond: 4 QPs x 300 WRITEs of one MTU each
@@ -160,12 +141,12 @@ class DualPortToolTest {
         }
         // rdma_cm on a bond: one QP1 behind both links, whichever link a MAD takes
         for (String mode : new String[] {"active-backup", "balance-xor"}) {
-            Run cm = perftest(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-R", "-s", "4096", "-n", "200",
-                    "-q", "4");
+            ToolResult cm = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--bond", mode, "-R", "-s", "4096",
+                    "-n", "200", "-q", "4");
             assertEquals(0, cm.status(), mode + " -R: " + cm.err() + cm.out());
             assertEquals(1, NicSessions.BwLine.all(cm.out()).size(), cm.out());
         }
-        Run pp = pingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
+        ToolResult pp = ToolResult.ofPingpong(PingpongKind.RC, "--in-process", "--bond", "balance-xor", "-n", "100");
         assertEquals(0, pp.status(), pp.err() + pp.out());
         assertTrue(pp.out().contains("100 iters in"), pp.out());
     }
@@ -178,18 +159,22 @@ class DualPortToolTest {
             {"--in-process", "--bond", "active-backup", "-i", "2"},
         };
         for (String[] c : cases) {
-            Run r = perftest(TestKind.WRITE_BW, c);
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, c);
             String what = String.join(" ", c) + " -> " + r.err();
             assertEquals(1, r.status(), what);
             assertEquals(1, r.err().lines().count(), what);
             assertFalse(r.err().contains("Exception"), what);
         }
-        assertTrue(perftest(TestKind.WRITE_BW, "--in-process", "--bond", "broadcast").err()
+        assertTrue(ToolResult.of(TestKind.WRITE_BW, "--in-process", "--bond", "broadcast").err()
                 .contains("active-backup, balance-xor or 802.3ad"));
     }
 
-    /** Server and client of {@code kind} in two threads, as two processes would run them. */
-    private static Run[] twoSides(TestKind kind, String[] server, String[] client) throws Exception {
+    /**
+     * Server and client of {@code kind} in two threads, as two processes would run them. The
+     * server's output is read while it runs (the client starts once it waits), so it is captured
+     * here; the client runs through {@link ToolResult#of}.
+     */
+    private static ToolResult[] twoSides(TestKind kind, String[] server, String[] client) throws Exception {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         try {
             ByteArrayOutputStream sOut = new ByteArrayOutputStream();
@@ -201,10 +186,11 @@ class DualPortToolTest {
                     && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
-            Run c = pool.submit(() -> perftest(kind, client)).get(90, java.util.concurrent.TimeUnit.SECONDS);
+            ToolResult c = pool.submit(() -> ToolResult.of(kind, client))
+                    .get(90, java.util.concurrent.TimeUnit.SECONDS);
             int status = s.get(30, java.util.concurrent.TimeUnit.SECONDS);
-            return new Run[] {new Run(status, sOut.toString(StandardCharsets.UTF_8), sErr.toString(StandardCharsets.UTF_8)),
-                c};
+            return new ToolResult[] {new ToolResult(status, sOut.toString(StandardCharsets.UTF_8),
+                    sErr.toString(StandardCharsets.UTF_8)), c};
         } finally {
             pool.shutdownNow();
         }
@@ -212,7 +198,7 @@ class DualPortToolTest {
 
     @Test
     void aSecondFrameOverUdpLinkIsPortTwo() throws Exception {
-        Run[] r = twoSides(TestKind.WRITE_BW,
+        ToolResult[] r = twoSides(TestKind.WRITE_BW,
                 new String[] {"--udp-frame", "41200:41201", "--udp-frame2", "41202:41203", "-i", "2", "-p", "18790",
                     "-s", "4096", "-n", "200", "-W", "hw_counters/sent_pkts"},
                 new String[] {"--udp-frame", "41201:41200", "--udp-frame2", "41203:41202", "-i", "2", "-p", "18790",
@@ -225,7 +211,7 @@ class DualPortToolTest {
 
     @Test
     void aBondOverTwoFrameOverUdpLinks() throws Exception {
-        Run[] r = twoSides(TestKind.WRITE_BW,
+        ToolResult[] r = twoSides(TestKind.WRITE_BW,
                 new String[] {"--udp-frame", "41210:41211", "--udp-frame2", "41212:41213", "--bond", "balance-xor",
                     "-p", "18791", "-q", "4", "-s", "4096", "-n", "200"},
                 new String[] {"--udp-frame", "41211:41210", "--udp-frame2", "41213:41212", "--bond", "balance-xor",
@@ -245,7 +231,7 @@ class DualPortToolTest {
             {"--udp-frame", "41200:41201", "--udp-frame2", "x"},
         };
         for (String[] c : cases) {
-            Run r = perftest(TestKind.WRITE_BW, c);
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, c);
             String what = String.join(" ", c) + " -> " + r.err();
             assertEquals(1, r.status(), what);
             assertEquals(1, r.err().lines().count(), what);

@@ -9,10 +9,7 @@ import io.rocelab.fabric.port.ForwardingFramePort;
 import io.rocelab.perftest.TestKind;
 import io.rocelab.perftest.oob.Gid;
 import io.rocelab.perftest.pingpong.PingpongKind;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -131,25 +128,15 @@ class Ipv6GidTest {
         assertTrue(distinctRoce().isEmpty(), "no QP was connected: " + distinctRoce());
     }
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run pingpong(PingpongKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = PingpongTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void pingpongOverTheGlobalAndTheLinkLocalIpv6Gid() {
-        Run global = pingpong(PingpongKind.RC, "--in-process", "-g", "2", "-n", "20", "-c");
+        ToolResult global = ToolResult.ofPingpong(PingpongKind.RC, "--in-process", "-g", "2", "-n", "20", "-c");
         assertEquals(0, global.status(), global.err() + global.out());
         assertTrue(Pattern.compile("(?m)^  local address:  LID 0x0000, QPN 0x000011, PSN 0x[0-9a-f]{6}, GID fd77::2\n"
                 + "  remote address: LID 0x0000, QPN 0x000011, PSN 0x[0-9a-f]{6}, GID fd77::1$")
                 .matcher(global.out()).find(), global.out());
-        Run linkLocal = pingpong(PingpongKind.UD, "--in-process", "-g", "0", "-n", "20", "-s", "512");
+        ToolResult linkLocal = ToolResult.ofPingpong(PingpongKind.UD, "--in-process", "-g", "0", "-n", "20",
+                "-s", "512");
         assertEquals(0, linkLocal.status(), linkLocal.err() + linkLocal.out());
         assertTrue(linkLocal.out().contains("GID " + CLIENT_LINK_LOCAL + "\n"), linkLocal.out());
         assertTrue(linkLocal.out().contains("remote address: LID 0x0000, QPN 0x000011, PSN 0x"), linkLocal.out());
@@ -159,7 +146,7 @@ class Ipv6GidTest {
 
     @Test
     void aMissingGidIsOneLineNamingTheTable() {
-        Run r = pingpong(PingpongKind.RC, "--udp-frame", "40000:40001", "-g", "2");
+        ToolResult r = ToolResult.ofPingpong(PingpongKind.RC, "--udp-frame", "40000:40001", "-g", "2");
         assertEquals(1, r.status());
         assertEquals("can't read sgid of index 2: rocelab0's GID table has 2 entries (0 link-local IPv6, 1 IPv4-mapped);"
                 + " --ip6 ADDR gives the NIC a global IPv6 address, GID index 2\n", r.err());

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.nic.FlowControlMode;
 import io.rocelab.perftest.TestKind;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -20,17 +17,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class NicPauseToolTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = NicTool.run(TestKind.WRITE_BW, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void pauseOnReachesBothNicsAndOffOrNothingIsPfc() {
         assertEquals(FlowControlMode.PFC, NicOptions.split(new String[] {"--in-process"}).nic().congestion()
@@ -44,8 +30,8 @@ class NicPauseToolTest {
 
     @Test
     void aTestRunsOnPauseNicsWithMlx5sCounters() {
-        Run r = run("--in-process", "--pause", "on", "-s", "4096", "-n", "200", "-W",
-            "hw_counters/rx_pause_ctrl_phy,hw_counters/tx_pause_ctrl_phy,hw_counters/rx_global_pause_duration");
+        ToolResult r = ToolResult.of(TestKind.WRITE_BW, "--in-process", "--pause", "on", "-s", "4096", "-n", "200",
+            "-W", "hw_counters/rx_pause_ctrl_phy,hw_counters/tx_pause_ctrl_phy,hw_counters/rx_global_pause_duration");
         assertEquals(0, r.status(), r.err() + r.out());
         for (String c : new String[] {"rx_pause_ctrl_phy", "tx_pause_ctrl_phy", "rx_global_pause_duration"}) {
             Matcher m = Pattern.compile("\thw_counters/" + c + "=(\\d+)\n").matcher(r.out());
@@ -63,7 +49,7 @@ class NicPauseToolTest {
             args[1] = "-n";
             args[2] = "10";
             System.arraycopy(b, 0, args, 3, b.length);
-            Run r = run(args);
+            ToolResult r = ToolResult.of(TestKind.WRITE_BW, args);
             String what = String.join(" ", b);
             assertEquals(1, r.status(), what);
             assertEquals("", r.out(), what);

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocelab.perftest.pingpong.PingpongKind;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,17 +12,6 @@ import org.junit.jupiter.api.Timeout;
 /** The pingpong tools' whole command line and output, on the soft NIC in this process. */
 @Timeout(120)
 class PingpongToolTest {
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(PingpongKind kind, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = PingpongTool.run(kind, args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** The client's four lines as rdma-core prints them (local line of UD: "...: GID"). */
     private static Pattern output(String localGidSeparator, long bytes, int iters) {
         return Pattern.compile("  local address:  LID 0x0000, QPN 0x000011, PSN 0x[0-9a-f]{6}" + localGidSeparator
@@ -37,7 +23,7 @@ class PingpongToolTest {
 
     @Test
     void rcPingpongInProcessPrintsRdmaCoresLines() {
-        Run r = run(PingpongKind.RC, "--in-process", "-n", "50", "-c");
+        ToolResult r = ToolResult.ofPingpong(PingpongKind.RC, "--in-process", "-n", "50", "-c");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(output(",", 4096L * 50 * 2, 50).matcher(r.out()).matches(), r.out());
         assertEquals("", r.err());
@@ -45,25 +31,25 @@ class PingpongToolTest {
 
     @Test
     void ucPingpongWithAMessageOfSeveralPackets() {
-        Run r = run(PingpongKind.UC, "--in-process", "-n", "20", "-s", "10000", "-m", "2048");
+        ToolResult r = ToolResult.ofPingpong(PingpongKind.UC, "--in-process", "-n", "20", "-s", "10000", "-m", "2048");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(output(",", 10000L * 20 * 2, 20).matcher(r.out()).matches(), r.out());
     }
 
     @Test
     void udPingpongSendsDatagramsWithTheGrhArea() {
-        Run r = run(PingpongKind.UD, "--in-process", "-n", "30", "-s", "512", "-c");
+        ToolResult r = ToolResult.ofPingpong(PingpongKind.UD, "--in-process", "-n", "30", "-s", "512", "-c");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(output(":", 512L * 30 * 2, 30).matcher(r.out()).matches(), r.out());
     }
 
     @Test
     void helpPrintsTheToolsFlagsAndRocelabsAndExitsZero() {
-        Run r = run(PingpongKind.RC, "-h");
+        ToolResult r = ToolResult.ofPingpong(PingpongKind.RC, "-h");
         assertEquals(0, r.status());
         assertTrue(r.out().contains("  -m, --mtu=<size>       path MTU (default 1024)"), r.out());
         assertTrue(r.out().contains("--udp-frame LPORT:RPORT"), r.out());
-        assertFalse(run(PingpongKind.UD, "--help").out().contains("--mtu"));
+        assertFalse(ToolResult.ofPingpong(PingpongKind.UD, "--help").out().contains("--mtu"));
     }
 
     @Test
@@ -87,13 +73,13 @@ class PingpongToolTest {
             {"--in-process", "--ip", "10.0.0.1"},
         };
         for (String[] c : cases) {
-            Run r = run(PingpongKind.RC, c);
+            ToolResult r = ToolResult.ofPingpong(PingpongKind.RC, c);
             String what = String.join(" ", c) + " -> " + r.err();
             assertEquals(1, r.status(), what);
             assertEquals(1, r.err().lines().count(), what);
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), what);
         }
-        Run big = run(PingpongKind.UD, "--in-process", "-s", "8192");
+        ToolResult big = ToolResult.ofPingpong(PingpongKind.UD, "--in-process", "-s", "8192");
         assertEquals(1, big.status());
         assertEquals("Requested size larger than port MTU (4096)\n", big.err());
     }
