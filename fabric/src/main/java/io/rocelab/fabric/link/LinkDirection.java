@@ -275,15 +275,6 @@ public final class LinkDirection {
                 + propagationDelayNanos;
 
         final FaultProfile f = faults;
-        if (f == FaultProfile.NONE) {
-            // a clean cable: no draws (none of the four below would draw for a probability of 0)
-            if (crossing != null) {
-                post(frame, arrival);
-            } else {
-                enqueue(frame, arrival, mayDeliverNow);
-            }
-            return;
-        }
         if (random.nextBoolean(f.lossProbability())) {
             // lost on the wire, after occupying it
             frame.release();
@@ -313,17 +304,20 @@ public final class LinkDirection {
                 hold(delivered, heldUntil);
             }
             counters.increment(LinkCounter.REORDERED);
-        } else if (crossing != null) {
-            post(delivered, arrival);
         } else {
-            enqueue(delivered, arrival, mayDeliverNow);
+            carry(delivered, arrival, mayDeliverNow);
         }
         if (duplicate != null) {
-            if (crossing != null) {
-                post(duplicate, arrival);
-            } else {
-                enqueue(duplicate, arrival, mayDeliverNow);
-            }
+            carry(duplicate, arrival, mayDeliverNow);
+        }
+    }
+
+    /** Onto the receiver's wire: through the barrier between two LPs, or straight into its ring. */
+    private void carry(ByteBuf frame, long arrival, boolean mayDeliverNow) {
+        if (crossing != null) {
+            post(frame, arrival);
+        } else {
+            enqueue(frame, arrival, mayDeliverNow);
         }
     }
 
