@@ -175,12 +175,9 @@ final class LatencySteps implements OwnerThreadLatency.Run {
                     phase = RECEIVE;
                     continue;
                 }
-                if (!stamp()) {
+                if (!post()) {
                     return done(scnt);
                 }
-                q.qps[0].postSend(wr);
-                scnt++;
-                progressed = true;
                 phase = COMPLETE;
             }
             WorkCompletion wc = poll(q.sendCq);
@@ -197,12 +194,9 @@ final class LatencySteps implements OwnerThreadLatency.Run {
     private Blocked requestResponseStep() {
         while (scnt < iters || phase == COMPLETE) {
             if (phase == POST) {
-                if (!stamp()) {
+                if (!post()) {
                     return done(scnt);
                 }
-                q.qps[0].postSend(wr);
-                scnt++;
-                progressed = true;
                 phase = COMPLETE;
             }
             WorkCompletion wc = poll(q.sendCq);
@@ -214,6 +208,17 @@ final class LatencySteps implements OwnerThreadLatency.Run {
             phase = POST;
         }
         return done(scnt);
+    }
+
+    /** Posts the next WR, stamped, unless the run's deadline has passed (then false, nothing posted). */
+    private boolean post() {
+        if (!stamp()) {
+            return false;
+        }
+        q.qps[0].postSend(wr);
+        scnt++;
+        progressed = true;
+        return true;
     }
 
     private WorkCompletion poll(CompletionQueue cq) {
