@@ -167,7 +167,6 @@ public final class FatTreeScaleBench {
      * The incast (up to {@value #INCAST_SENDERS} hosts spread over the tree write to host 0 for the
      * whole run, 64 KB messages) and the background (Poisson web-search WRITEs between all hosts).
      */
-    /** The incast (to the first host, from hosts spread over the tree) and the web-search background. */
     static List<Flow> flows(FatTree ft, long nanos, double load, long seed) {
         List<String> hosts = ft.topology().hosts().stream().map(Host::name).toList();
         List<Flow> flows = new ArrayList<>();
